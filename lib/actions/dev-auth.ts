@@ -1,0 +1,39 @@
+import { subdomainOf } from '../http/auth';
+import { config } from '../config';
+import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode } from '../errors';
+import type { User } from '../models/user';
+import * as realmsStore from '../store/realms';
+import * as usersStore from '../store/users';
+
+// Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
+const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
+
+/** In production the endpoint answers this and nothing else, whatever the parameters. */
+export const requireDevelopmentMode = (): void => {
+  if (!config.isDevelopment()) throw new BadRequestError('Endpoint not available in production.');
+};
+
+/**
+ * Development login (POST /dev_fetch_api_key): returns the API key of any account, without a
+ * password. Refused outside development mode. At a subdomain only that organization's accounts
+ * are found; at the bare host (local development) the email alone names the account.
+ * Checks, in upstream's order: production, email syntax, subdomain, account, organization, user.
+ * Writes nothing and emits no event.
+ */
+export const fetchDevApiKey = async (username: string, host: string | undefined): Promise<User> => {
+  requireDevelopmentMode();
+  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+  const subdomain = subdomainOf(host);
+  let candidates = await usersStore.listByEmail(username);
+  if (subdomain !== undefined) {
+    const realm = await realmsStore.getByStringId(subdomain);
+    if (!realm) throw new ApiError('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+    candidates = candidates.filter((u) => u.realmId === realm.id);
+  }
+  const user = candidates[0];
+  if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
+  const realm = await realmsStore.get(user.realmId);
+  if (!realm || realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+  if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
+  return user;
+};

@@ -1,0 +1,15 @@
+// One injectable clock, so tests can move time (queue expiry, presence windows) without sleeping.
+let offsetMs = 0;
+
+/** Milliseconds since the epoch, as the service sees them. */
+export const nowMs = (): number => Date.now() + offsetMs;
+/** Whole seconds since the epoch. */
+export const nowSeconds = (): number => Math.floor(nowMs() / 1000);
+
+/** Test-only: shift the service clock forward (or back with a negative value). */
+export const advanceClock = (ms: number): void => {
+  offsetMs += ms;
+};
+export const resetClock = (): void => {
+  offsetMs = 0;
+};

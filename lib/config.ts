@@ -1,0 +1,36 @@
+// Configuration comes from the environment, read at call time (never at module load) so that
+// tests and scripts can point one process at different tables. Every value has a default that
+// makes `npm start` work with no setup.
+
+const intFromEnv = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new Error(`${name} must be a number, got ${raw}`);
+  return value;
+};
+
+export const config = {
+  /** A DynamoDB-compatible endpoint (DynamoDB Local); unset means the SDK's regional default. */
+  dynamodbEndpoint: (): string | undefined => process.env.DYNAMODB_ENDPOINT || undefined,
+  region: (): string => process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
+  /** Table names: TABLE_MAIN / TABLE_EVENTS, else TABLE_PREFIX + logical name. */
+  tableName: (name: 'main' | 'events'): string =>
+    process.env[`TABLE_${name.toUpperCase()}`] || `${process.env.TABLE_PREFIX ?? 'chat-local-'}${name}`,
+  /** Development mode enables POST /dev_fetch_api_key. On unless CHAT_ENV=production. */
+  isDevelopment: (): boolean => (process.env.CHAT_ENV ?? 'development') !== 'production',
+  /** The organization served to requests that do not name one (no credentials, no subdomain). */
+  defaultRealm: (): string => process.env.DEFAULT_REALM || 'zulip',
+  /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
+  longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
+  /** The fastest and slowest interval between two checks of a waiting long-poll. */
+  pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 20),
+  pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 150),
+} as const;
+
+/** The server's identity, returned by POST /register under both naming schemes. */
+export const SERVICE_VERSION = {
+  featureLevel: 485,
+  version: '11.0-serverless',
+  mergeBase: '11.0-serverless',
+} as const;

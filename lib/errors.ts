@@ -1,0 +1,117 @@
+// Every failure a client can cause is an ApiError: a status, an upstream error code, the upstream
+// message and optional extra top-level fields. Only lib/http/error-handler turns them into bodies.
+
+export const ErrorCode = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  REQUEST_VARIABLE_MISSING: 'REQUEST_VARIABLE_MISSING',
+  REQUEST_CONFUSING_VAR: 'REQUEST_CONFUSING_VAR',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  UNAUTHORIZED_PRINCIPAL: 'UNAUTHORIZED_PRINCIPAL',
+  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
+  USER_DEACTIVATED: 'USER_DEACTIVATED',
+  REALM_DEACTIVATED: 'REALM_DEACTIVATED',
+  NONEXISTENT_SUBDOMAIN: 'NONEXISTENT_SUBDOMAIN',
+  BAD_EVENT_QUEUE_ID: 'BAD_EVENT_QUEUE_ID',
+  CANNOT_DEACTIVATE_GROUP_IN_USE: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
+  RATE_LIMIT_HIT: 'RATE_LIMIT_HIT',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export type ErrorData = Record<string, unknown>;
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: ErrorCode | undefined;
+  readonly data: ErrorData;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    message: string,
+    opts: { statusCode?: number; code?: ErrorCode | null; data?: ErrorData; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'ApiError';
+    this.statusCode = opts.statusCode ?? 400;
+    this.code = opts.code === null ? undefined : (opts.code ?? ErrorCode.BAD_REQUEST);
+    this.data = opts.data ?? {};
+    this.headers = opts.headers ?? {};
+  }
+
+  /** The wire body: `{"result":"error","msg",...,"code"?,...data}`. */
+  toBody(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, ...(this.code ? { code: this.code } : {}), ...this.data };
+  }
+}
+
+/** 400 BAD_REQUEST with the upstream message: the common case. */
+export class BadRequestError extends ApiError {
+  constructor(message: string, data?: ErrorData) {
+    super(message, { data });
+    this.name = 'BadRequestError';
+  }
+}
+
+/** 404, used where upstream raises ResourceNotFoundError ("Draft does not exist", ...). */
+export class ResourceNotFoundError extends ApiError {
+  constructor(message: string, opts: { cause?: unknown } = {}) {
+    super(message, { statusCode: 404, cause: opts.cause });
+    this.name = 'ResourceNotFoundError';
+  }
+}
+
+/** `Missing 'x' argument` (REQUEST_VARIABLE_MISSING, with var_name). */
+export class MissingArgumentError extends ApiError {
+  constructor(varName: string) {
+    super(`Missing '${varName}' argument`, { code: ErrorCode.REQUEST_VARIABLE_MISSING, data: { var_name: varName } });
+    this.name = 'MissingArgumentError';
+  }
+}
+
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+/** 401 UNAUTHORIZED with the Basic challenge: every API-key failure, as upstream re-raises them. */
+export class UnauthorizedError extends ApiError {
+  constructor(message = 'Not logged in: API authentication or user session required') {
+    super(message, { statusCode: 401, code: ErrorCode.UNAUTHORIZED, headers: BASIC_CHALLENGE });
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** 401 for password-style authentication failures (dev_fetch_api_key). */
+export class AuthenticationFailedError extends ApiError {
+  constructor(message: string, code: ErrorCode = ErrorCode.AUTHENTICATION_FAILED) {
+    super(message, { statusCode: 401, code });
+    this.name = 'AuthenticationFailedError';
+  }
+}
+
+/** "Must be an organization administrator" and friends (400, UNAUTHORIZED_PRINCIPAL). */
+export class UnauthorizedPrincipalError extends ApiError {
+  constructor(message: string) {
+    super(message, { code: ErrorCode.UNAUTHORIZED_PRINCIPAL });
+    this.name = 'UnauthorizedPrincipalError';
+  }
+}
+
+export class BadEventQueueIdError extends ApiError {
+  constructor(queueId: string) {
+    super(`Bad event queue ID: ${queueId}`, { code: ErrorCode.BAD_EVENT_QUEUE_ID, data: { queue_id: queueId } });
+    this.name = 'BadEventQueueIdError';
+  }
+}
+
+/** 405 for a known path with a method it does not serve; upstream's body has no code. */
+export class MethodNotAllowedError extends ApiError {
+  constructor(allowedMethods: string[]) {
+    super('Method Not Allowed', { statusCode: 405, code: null, data: { allowed_methods: allowedMethods } });
+    this.name = 'MethodNotAllowedError';
+  }
+}
+
+/** JSON 404 for an unknown path under /api/v1 (upstream serves an HTML page; clients prefer JSON). */
+export class PathNotFoundError extends ApiError {
+  constructor() {
+    super('Not Found', { statusCode: 404, code: ErrorCode.BAD_REQUEST });
+    this.name = 'PathNotFoundError';
+  }
+}

@@ -1,0 +1,116 @@
+// The endpoint wrapper every function uses. It fixes the middleware order once:
+//   header normalizer → error handler (outermost onError) → body parser → authentication,
+// then the handler, whose returned object becomes the success envelope, with the request keys it
+// did not read listed in ignored_parameters_unsupported. One JSON log line per request.
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { ApiError, PathNotFoundError } from '../errors';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import { authenticate, realmForHost } from './auth';
+import { bodyParser } from './middleware/body-parser';
+import { errorHandler } from './middleware/error-handler';
+import { RequestParams, type ParamSpec, type Values } from './params';
+import { requestIdOf } from './request-id';
+import { jsonSuccess, type HttpResponse } from './response';
+
+type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+
+type BaseContext = {
+  event: Event;
+  requestId: string;
+  /** Declared parameters from the body and the query string. */
+  params: <S extends Record<string, ParamSpec<any>>>(spec: S) => Values<S>;
+  /** Whether the request carried a parameter (body or query string). */
+  hasParam: (name: string) => boolean;
+  /** A path parameter that must be a non-negative integer (else the path does not exist: 404). */
+  pathInt: (name: string) => number;
+  /** A path parameter as sent (URL-decoded). */
+  pathString: (name: string) => string;
+};
+export type AuthedContext = BaseContext & { user: User; realm: Realm };
+export type MaybeAuthedContext = BaseContext & { user: User | undefined; realm: Realm | undefined };
+export type PublicContext = BaseContext;
+
+type Result = Record<string, unknown> | void;
+type Mode = 'required' | 'optional' | 'none';
+
+const rawParams = (event: Event): Record<string, string> => {
+  const fromBody = (event.body && typeof event.body === 'object' ? event.body : {}) as Record<string, string>;
+  // Upstream reads POST first, then GET: the body wins when a key is in both.
+  return { ...(event.queryStringParameters ?? {}), ...fromBody } as Record<string, string>;
+};
+
+const logLine = (event: Event, context: Context | undefined, status: number, started: number, userId: number | undefined): void => {
+  if (process.env.REQUEST_LOG === 'off') return;
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
+      status,
+      durationMs: Date.now() - started,
+      requestId: requestIdOf(context),
+      userId: userId ?? null,
+    }),
+  );
+};
+
+const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => {
+  const principalOf = new WeakMap<object, number>();
+  const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
+    .use(httpHeaderNormalizer())
+    .use(errorHandler() as never)
+    .use(bodyParser())
+    .handler(async (event, context) => {
+      const headers = event.headers ?? {};
+      let user: User | undefined;
+      let realm: Realm | undefined;
+      if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {
+        ({ user, realm } = await authenticate(headers.authorization, headers.host));
+        principalOf.set(context, user.id);
+      } else if (mode === 'optional') {
+        realm = await realmForHost(headers.host);
+      }
+      const params = new RequestParams(rawParams(event));
+      const pathParams = event.pathParameters ?? {};
+      const pathString = (name: string): string => {
+        const value = pathParams[name];
+        if (value === undefined) throw new PathNotFoundError();
+        return decodeURIComponent(value);
+      };
+      const ctx: MaybeAuthedContext = {
+        event,
+        requestId: requestIdOf(context),
+        user,
+        realm,
+        params: (spec) => params.parse(spec),
+        hasParam: (name) => params.has(name),
+        pathInt: (name) => {
+          const value = pathString(name);
+          if (!/^\d+$/.test(value)) throw new PathNotFoundError();
+          return Number(value);
+        },
+        pathString,
+      };
+      const data = await fn(ctx);
+      return jsonSuccess(data ?? {}, params.ignored());
+    });
+
+  return async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
+    const started = Date.now();
+    const ctx = context ?? ({} as Context);
+    const response = await core(event as unknown as Event, ctx);
+    logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx));
+    return response;
+  };
+};
+
+/** An endpoint that requires HTTP Basic authentication. */
+export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
+/** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
+export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);
+/** An endpoint that never authenticates (an Authorization header is ignored). */
+export const publicApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);
+
+export { ApiError };

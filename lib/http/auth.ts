@@ -1,0 +1,62 @@
+// HTTP Basic authentication with `<email>:<api_key>`, in upstream's order of checks. Every failure
+// is a 401 UNAUTHORIZED with the Basic challenge and upstream's message. The key lookup is one
+// indexed read; the organization is read next and scopes everything the request does.
+import { config } from '../config';
+import { UnauthorizedError } from '../errors';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import * as realmsStore from '../store/realms';
+import * as usersStore from '../store/users';
+
+const API_KEY_PATTERN = /^[A-Za-z0-9]{32}$/;
+const INCOMING_WEBHOOK_BOT = 2;
+
+export type Principal = { user: User; realm: Realm };
+
+/** The subdomain a request was addressed to (`zulip.localhost` → `zulip`), if any. */
+export const subdomainOf = (host: string | undefined): string | undefined => {
+  if (!host) return undefined;
+  const hostname = host.replace(/:\d+$/, '').toLowerCase();
+  const root = (process.env.ROOT_DOMAIN || 'localhost').toLowerCase();
+  if (!hostname.endsWith(`.${root}`)) return undefined;
+  const sub = hostname.slice(0, -(root.length + 1));
+  return sub && !sub.includes('.') ? sub : undefined;
+};
+
+/** Splits a Basic header into email and key, or throws the upstream 401. */
+export const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
+  const [scheme, encoded, ...rest] = header.trim().split(/\s+/);
+  if (scheme?.toLowerCase() !== 'basic') throw new UnauthorizedError('This endpoint requires HTTP basic authentication.');
+  if (!encoded || rest.length > 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {
+    throw new UnauthorizedError('Invalid authorization header for basic auth');
+  }
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new UnauthorizedError('Invalid authorization header for basic auth');
+  return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
+};
+
+/** Checks that an account may use the API at this host; shared with dev_fetch_api_key's realm rules. */
+const checkAccount = (user: User, realm: Realm | undefined, host: string | undefined): Realm => {
+  if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated');
+  if (!user.isActive) throw new UnauthorizedError('Account is deactivated');
+  const sub = subdomainOf(host);
+  if (sub !== undefined && sub !== realm.stringId) throw new UnauthorizedError('Account is not associated with this subdomain');
+  return realm;
+};
+
+/** Authenticates an Authorization header value; `host` is the Host header (for the subdomain check). */
+export const authenticate = async (header: string | undefined, host: string | undefined): Promise<Principal> => {
+  if (header === undefined || header === '') throw new UnauthorizedError();
+  const { email, apiKey } = parseBasicAuth(header);
+  if (!API_KEY_PATTERN.test(apiKey)) throw new UnauthorizedError('Malformed API key');
+  const user = await usersStore.getByApiKey(apiKey);
+  if (!user || user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError('Invalid API key');
+  const realm = checkAccount(user, await realmsStore.get(user.realmId), host);
+  if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT) throw new UnauthorizedError('This API is not available to incoming webhook bots.');
+  return { user, realm };
+};
+
+/** The organization an unauthenticated request addresses: its subdomain, else the default one. */
+export const realmForHost = async (host: string | undefined): Promise<Realm | undefined> =>
+  realmsStore.getByStringId(subdomainOf(host) ?? config.defaultRealm());

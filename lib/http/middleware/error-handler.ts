@@ -1,0 +1,32 @@
+// Turns a thrown error into the response: an ApiError becomes its upstream body and status;
+// anything else is logged with the request id and becomes a bare 500, so a client never sees a
+// stack trace or a DynamoDB message.
+import type { MiddlewareObj } from '@middy/core';
+import { ApiError } from '../../errors';
+import { jsonResponse, type HttpResponse } from '../response';
+import { requestIdOf } from '../request-id';
+
+export const errorHandler = (): MiddlewareObj<unknown, HttpResponse> => {
+  const errorHandlerMiddlewareOnError = async (request: {
+    error: unknown;
+    response: HttpResponse | null;
+    event: unknown;
+    context: unknown;
+  }): Promise<void> => {
+    const { error } = request;
+    if (error instanceof ApiError) {
+      request.response = jsonResponse(error.statusCode, error.toBody(), error.headers);
+      return;
+    }
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        msg: 'unhandled exception',
+        requestId: requestIdOf(request.context),
+        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      }),
+    );
+    request.response = jsonResponse(500, { result: 'error', msg: 'Internal server error' });
+  };
+  return { onError: errorHandlerMiddlewareOnError };
+};

@@ -1,0 +1,28 @@
+/** A group-setting value: a user group id, or an anonymous group. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export type RealmLimits = {
+  max_stream_name_length: number;
+  max_stream_description_length: number;
+  max_channel_folder_name_length: number;
+  max_channel_folder_description_length: number;
+  max_reminder_note_length: number;
+  max_topic_length: number;
+};
+
+/** An organization. Group settings are stored as wire-format group-setting values. */
+export type Realm = {
+  id: number;
+  stringId: string;
+  name: string;
+  description: string;
+  dateCreated: number;
+  deactivated: boolean;
+  presenceDisabled: boolean;
+  enableSpectatorAccess: boolean;
+  waitingPeriodThreshold: number;
+  emptyTopicDisplayName: string;
+  demoOrganizationScheduledDeletionDate: number | null;
+  limits: RealmLimits;
+  groupSettings: Record<string, GroupSettingValue>;
+};

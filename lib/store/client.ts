@@ -1,0 +1,76 @@
+// The only place that builds DynamoDB clients. Every request made through them is counted, with
+// its consumed capacity, so the benchmark can report calls and capacity units per API request.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+
+type CapacityEntry = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+/** Running totals of DynamoDB requests and consumed capacity in this process. */
+export const dbMetrics = {
+  requests: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  byCommand: {} as Record<string, number>,
+  reset(): void {
+    this.requests = 0;
+    this.readUnits = 0;
+    this.writeUnits = 0;
+    this.byCommand = {};
+  },
+  snapshot(): { requests: number; readUnits: number; writeUnits: number; byCommand: Record<string, number> } {
+    return { requests: this.requests, readUnits: this.readUnits, writeUnits: this.writeUnits, byCommand: { ...this.byCommand } };
+  },
+};
+
+const WRITE_COMMANDS = /Put|Update|Delete|BatchWrite|TransactWrite/;
+
+const recordCapacity = (command: string, consumed: unknown): void => {
+  const entries = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as CapacityEntry[];
+  for (const entry of entries) {
+    const units = entry.CapacityUnits ?? (entry.ReadCapacityUnits ?? 0) + (entry.WriteCapacityUnits ?? 0);
+    if (WRITE_COMMANDS.test(command)) dbMetrics.writeUnits += units;
+    else dbMetrics.readUnits += units;
+  }
+};
+
+let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
+
+/** The shared document client for the configured endpoint (rebuilt when the endpoint changes). */
+export const documentClient = (): DynamoDBDocumentClient => {
+  const endpoint = config.dynamodbEndpoint();
+  const key = `${endpoint ?? ''}|${config.region()}`;
+  if (cached?.key === key) return cached.client;
+  const base = new DynamoDBClient({
+    region: config.region(),
+    ...(endpoint
+      ? { endpoint, credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' } }
+      : {}),
+  });
+  const client = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+      const command = String(context.commandName ?? 'Command');
+      dbMetrics.requests += 1;
+      dbMetrics.byCommand[command] = (dbMetrics.byCommand[command] ?? 0) + 1;
+      const result = await next(args);
+      recordCapacity(command, (result.output as Record<string, unknown>).ConsumedCapacity);
+      return result;
+    },
+    { step: 'initialize', name: 'countRequests' },
+  );
+  cached = { key, client };
+  return client;
+};
+
+export const tableName = config.tableName;
+
+/** Closes the cached client's connections (tests and scripts, before they exit). */
+export const closeClients = (): void => {
+  cached?.client.destroy();
+  cached = undefined;
+};

@@ -1,0 +1,123 @@
+// Small helpers shared by the entity stores: paging a Query to the end, batched writes and reads,
+// and id counters. Entity modules build their inputs with these; nothing else sends commands.
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client';
+import { keys, type Key } from './keys';
+
+export type Item = Record<string, unknown>;
+
+/** Runs a Query to its last page (callers bound it by key), returning every item. */
+export const queryAll = async (input: QueryCommandInput): Promise<Item[]> => {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    items.push(...((page.Items ?? []) as Item[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+};
+
+/** Items of one partition whose sort key starts with a prefix. */
+export const queryPrefix = (table: 'main' | 'events', pk: string, skPrefix: string, opts: { consistent?: boolean } = {}): Promise<Item[]> =>
+  queryAll({
+    TableName: tableName(table),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+    ConsistentRead: opts.consistent ?? false,
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes items in batches of 25, retrying unprocessed ones with backoff. */
+export const batchPut = async (table: 'main' | 'events', items: Item[]): Promise<void> => {
+  const name = tableName(table);
+  for (let i = 0; i < items.length; i += 25) {
+    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; requests.length > 0; attempt += 1) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [name]: requests } }));
+      requests = (out.UnprocessedItems?.[name] ?? []) as typeof requests;
+      if (requests.length > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
+    }
+  }
+};
+
+/** Deletes items by key in batches of 25. */
+export const batchDelete = async (table: 'main' | 'events', itemKeys: Key[]): Promise<void> => {
+  const name = tableName(table);
+  for (let i = 0; i < itemKeys.length; i += 25) {
+    let requests = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt += 1) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [name]: requests } }));
+      requests = (out.UnprocessedItems?.[name] ?? []) as typeof requests;
+      if (requests.length > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
+    }
+  }
+};
+
+/** Reads items by key in batches of 100 (order not preserved; missing items are left out). */
+export const batchGet = async (table: 'main' | 'events', itemKeys: Key[], opts: { consistent?: boolean } = {}): Promise<Item[]> => {
+  const name = tableName(table);
+  const found: Item[] = [];
+  for (let i = 0; i < itemKeys.length; i += 100) {
+    let pending: Record<string, unknown>[] = itemKeys.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      const out = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [name]: { Keys: pending, ConsistentRead: opts.consistent ?? false } } }),
+      );
+      found.push(...((out.Responses?.[name] ?? []) as Item[]));
+      pending = out.UnprocessedKeys?.[name]?.Keys ?? [];
+      if (pending.length > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
+    }
+  }
+  return found;
+};
+
+/** Allocates `count` new ids of an entity (global ids, as upstream's), returning the first. */
+export const allocateIds = async (entity: string, count = 1): Promise<number> => {
+  const out = await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.counter(entity),
+      UpdateExpression: 'ADD #v :n',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':n': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const last = Number(out.Attributes?.value);
+  return last - count + 1;
+};
+
+/** Raises the numeric `value` attribute of an item (a counter, a sequence) to at least `value`. */
+export const raiseAtLeast = async (key: Key, value: number): Promise<void> => {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('main'),
+        Key: key,
+        UpdateExpression: 'SET #v = :v',
+        ConditionExpression: 'attribute_not_exists(#v) OR #v < :v',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':v': value },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+};
+
+/** Seeding: raise an id counter so new ids never collide with seeded ones. */
+export const raiseCounter = (entity: string, value: number): Promise<void> => raiseAtLeast(keys.counter(entity), value);
+
+/** Removes the key attributes from a stored item, leaving the domain fields. */
+export const stripKeys = <T extends Item>(item: T): Item => {
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, expiresAt: _e, ...rest } = item;
+  return rest;
+};

@@ -1,0 +1,65 @@
+// Every key template of both tables, in one place. Numbers inside sort keys are zero-padded so that
+// string order is numeric order. Access patterns (see docs/data-model.md):
+//
+// | pattern                     | table/index | pk                      | sk / condition              |
+// |-----------------------------|-------------|-------------------------|-----------------------------|
+// | realm by id                 | main        | REALM#<rid>             | = REALM                     |
+// | realm by subdomain          | main.gsi1   | REALMNAME#<string_id>   | = REALM                     |
+// | user by id                  | main        | REALM#<rid>             | = USER#<uid>                |
+// | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
+// | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
+// | users by email (all realms) | main.gsi2   | EMAIL#<lowercased>      | begins_with REALM#          |
+// | id counter of an entity     | main        | COUNTER#<entity>        | = COUNTER                   |
+
+export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
+
+export type Key = { pk: string; sk: string };
+
+export const keys = {
+  realm: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'REALM' }),
+  realmByName: (stringId: string) => ({ gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
+
+  user: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `USER#${userId}` }),
+  usersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'USER#' }),
+  userByApiKey: (apiKey: string) => ({ gsi1pk: `APIKEY#${apiKey}`, gsi1sk: 'USER' }),
+  userByEmail: (email: string, realmId: number) => ({ gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2sk: `REALM#${realmId}` }),
+  usersByEmail: (email: string) => ({ gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2skPrefix: 'REALM#' }),
+
+  counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
+} as const;
+
+// Layout of the other entities written by the development seed (scripts/seed.ts). Realm-wide
+// objects live in the realm partition, a user's own objects in the user's partition.
+export const entityKeys = {
+  channel: (realmId: number, channelId: number): Key => ({ pk: `REALM#${realmId}`, sk: `CHANNEL#${pad(channelId)}` }),
+  channelFolder: (realmId: number, folderId: number): Key => ({ pk: `REALM#${realmId}`, sk: `FOLDER#${pad(folderId)}` }),
+  userGroup: (realmId: number, groupId: number): Key => ({ pk: `REALM#${realmId}`, sk: `GROUP#${pad(groupId)}` }),
+  customProfileField: (realmId: number, fieldId: number): Key => ({ pk: `REALM#${realmId}`, sk: `FIELD#${pad(fieldId)}` }),
+  linkifier: (realmId: number, linkifierId: number): Key => ({ pk: `REALM#${realmId}`, sk: `LINKIFIER#${pad(linkifierId)}` }),
+  multiuseInvite: (realmId: number, inviteId: number): Key => ({ pk: `REALM#${realmId}`, sk: `INVITE#${pad(inviteId)}` }),
+  message: (realmId: number, messageId: number): Key => ({ pk: `REALM#${realmId}`, sk: `MSG#${pad(messageId)}` }),
+  presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
+  presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
+
+  subscription: (userId: number, channelId: number): Key => ({ pk: `USER#${userId}`, sk: `SUB#${pad(channelId)}` }),
+  userMessage: (userId: number, messageId: number): Key => ({ pk: `USER#${userId}`, sk: `UM#${pad(messageId)}` }),
+  draft: (userId: number, draftId: number): Key => ({ pk: `USER#${userId}`, sk: `DRAFT#${pad(draftId)}` }),
+  profileValue: (userId: number, fieldId: number): Key => ({ pk: `USER#${userId}`, sk: `PROFILE#${pad(fieldId)}` }),
+  scheduledMessage: (userId: number, scheduledId: number): Key => ({ pk: `USER#${userId}`, sk: `SCHED#${pad(scheduledId)}` }),
+  alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
+  onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
+  savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
+  navigationView: (userId: number, fragment: string): Key => ({ pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
+
+  // Secondary access paths (attribute pairs to spread into an item).
+  /** Subscribers of a channel: gsi1, CHANNELSUBS#<cid>, USER#<uid>. */
+  channelSubscriber: (channelId: number, userId: number) => ({ gsi1pk: `CHANNELSUBS#${channelId}`, gsi1sk: `USER#${pad(userId)}` }),
+  /** A user's unread messages, newest last: gsi1, UNREAD#<uid>, <msgid> (present only while unread). */
+  unreadMessage: (userId: number, messageId: number) => ({ gsi1pk: `UNREAD#${userId}`, gsi1sk: pad(messageId) }),
+  /** A user's starred messages: gsi2, STARRED#<uid>, <msgid> (present only while starred). */
+  starredMessage: (userId: number, messageId: number) => ({ gsi2pk: `STARRED#${userId}`, gsi2sk: pad(messageId) }),
+  /** Presence rows of a realm by update id: gsi1, PRESENCE#<rid>, <last_update_id>. */
+  presenceByUpdateId: (realmId: number, lastUpdateId: number) => ({ gsi1pk: `PRESENCE#${realmId}`, gsi1sk: pad(lastUpdateId) }),
+  /** Presence rows of a realm by last connection: gsi2, PRESENCECONN#<rid>, <last_connected_time>. */
+  presenceByConnected: (realmId: number, lastConnectedTime: number) => ({ gsi2pk: `PRESENCECONN#${realmId}`, gsi2sk: pad(lastConnectedTime) }),
+} as const;

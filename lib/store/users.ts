@@ -1,0 +1,79 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '../models/user';
+import { documentClient, tableName } from './client';
+import { queryPrefix, stripKeys, type Item } from './common';
+import { keys } from './keys';
+
+const toUser = (item: Item): User => stripKeys(item) as User;
+
+/** The stored item of a user, with its three access paths (id, API key, email). */
+export const buildUserItem = (user: User): Item => ({
+  ...keys.user(user.realmId, user.id),
+  ...keys.userByApiKey(user.apiKey),
+  ...keys.userByEmail(user.email, user.realmId),
+  ...user,
+});
+
+export const put = async (user: User): Promise<void> => {
+  await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: buildUserItem(user) }));
+};
+
+export const get = async (realmId: number, userId: number): Promise<User | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.user(realmId, userId) }));
+  return out.Item ? toUser(out.Item) : undefined;
+};
+
+/** Authentication: one indexed read. */
+export const getByApiKey = async (apiKey: string): Promise<User | undefined> => {
+  const k = keys.userByApiKey(apiKey);
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('main'),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? toUser(item) : undefined;
+};
+
+/** Every account with this email, in any organization (emails are unique within one). */
+export const listByEmail = async (email: string): Promise<User[]> => {
+  const k = keys.usersByEmail(email);
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('main'),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.gsi2pk, ':prefix': k.gsi2skPrefix },
+    }),
+  );
+  return (out.Items ?? []).map(toUser);
+};
+
+/** The account with this email in one organization. */
+export const getByEmail = async (realmId: number, email: string): Promise<User | undefined> =>
+  (await listByEmail(email)).find((u) => u.realmId === realmId);
+
+/** Every user of an organization (bounded by its size; for register's user list and seeding checks). */
+export const listOfRealm = async (realmId: number): Promise<User[]> => {
+  const k = keys.usersOfRealm(realmId);
+  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toUser);
+};
+
+/** Sets one or more plain attributes of a user. */
+export const update = async (realmId: number, userId: number, changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email'>>): Promise<void> => {
+  const names = Object.keys(changes);
+  if (names.length === 0) return;
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, (changes as Record<string, unknown>)[n]])),
+    }),
+  );
+};

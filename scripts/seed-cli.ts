@@ -1,0 +1,22 @@
+// `npm run seed [-- --extra-users N]`: creates missing tables and seeds the configured endpoint.
+import { createTables, waitForDynamo } from './local-dynamo';
+import { seedDevRealm } from './seed';
+
+const argValue = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+const main = async (): Promise<void> => {
+  const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
+  await waitForDynamo();
+  await createTables();
+  const started = Date.now();
+  const written = await seedDevRealm({ extraUsers, log: (line) => console.log(line) });
+  console.log(`seeded ${written} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,437 @@
+// Seeds the development data set (seed/dev-realm.json) into the configured tables. Idempotent:
+// an item that already exists is left as it is (API keys included), so seeding twice leaves the
+// same data. `--extra-users N` (or EXTRA_USERS) adds N generated members of 'zulip', subscribed
+// to Verona, with presence rows spread over the last 20 days: the data set for scale work.
+import { randomInt } from 'node:crypto';
+import fixture from '../seed/dev-realm.json';
+import { nowSeconds } from '../lib/clock';
+import type { GroupSettingValue, Realm } from '../lib/models/realm';
+import type { User } from '../lib/models/user';
+import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../lib/store/common';
+import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
+import { buildUserItem } from '../lib/store/users';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random 32-character alphanumeric API key, as upstream generates them. */
+export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+
+type Fixture = typeof fixture;
+const EXTRA_USER_FIRST_ID = 100000;
+const VERONA = 3;
+
+/** Resolves a fixture group-setting value: "role:x" names the system group of the realm. */
+const groupSetting = (realmId: number, value: unknown): GroupSettingValue | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') {
+    const group = fixture.user_groups.find((g) => g.realm_id === realmId && g.name === value);
+    if (!group) throw new Error(`unknown system group ${value} in realm ${realmId}`);
+    return group.id;
+  }
+  return value as GroupSettingValue;
+};
+
+const realmItems = (): Item[] =>
+  fixture.realms.map((r) => {
+    const realm: Realm = {
+      id: r.id,
+      stringId: r.string_id,
+      name: r.name,
+      description: r.description,
+      dateCreated: r.date_created,
+      deactivated: false,
+      presenceDisabled: r.presence_disabled,
+      enableSpectatorAccess: r.enable_spectator_access,
+      waitingPeriodThreshold: r.waiting_period_threshold,
+      emptyTopicDisplayName: r.empty_topic_display_name,
+      demoOrganizationScheduledDeletionDate: r.demo_organization_scheduled_deletion_date,
+      limits: r.limits,
+      groupSettings: Object.fromEntries(Object.entries(r.group_settings).map(([k, v]) => [k, groupSetting(r.id, v)!])),
+    };
+    return { ...keys.realm(realm.id), ...keys.realmByName(realm.stringId), ...realm };
+  });
+
+const toUser = (u: Fixture['users'][number] & Record<string, unknown>): User => ({
+  id: u.user_id,
+  realmId: u.realm_id,
+  email: u.email,
+  fullName: u.full_name,
+  role: u.role,
+  isBot: (u.is_bot as boolean | undefined) ?? fixture.user_defaults.is_bot,
+  botType: (u.bot_type as number | undefined) ?? null,
+  botOwnerId: (u.bot_owner_id as number | undefined) ?? null,
+  isActive: (u.is_active as boolean | undefined) ?? fixture.user_defaults.is_active,
+  timezone: u.timezone,
+  dateJoined: u.date_joined,
+  apiKey: generateApiKey(),
+  presenceEnabled: (u.presence_enabled as boolean | undefined) ?? fixture.user_defaults.presence_enabled,
+  enableDraftsSynchronization:
+    (u.enable_drafts_synchronization as boolean | undefined) ?? fixture.user_defaults.enable_drafts_synchronization,
+});
+
+const CHANNEL_GROUP_SETTINGS = Object.keys(fixture.channel_defaults).filter((k) => k.startsWith('can_'));
+
+const channelItems = (): Item[] =>
+  fixture.channels.map((c) => {
+    const merged: Record<string, unknown> = { ...fixture.channel_defaults, ...c };
+    delete merged.note;
+    const settings = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((k) => [k, groupSetting(c.realm_id, merged[k])]));
+    return {
+      ...ek.channel(c.realm_id, c.stream_id),
+      id: c.stream_id,
+      realmId: c.realm_id,
+      name: c.name,
+      description: c.description,
+      dateCreated: c.date_created,
+      creatorId: c.creator_id,
+      inviteOnly: merged.invite_only,
+      isWebPublic: merged.is_web_public,
+      historyPublicToSubscribers: merged.history_public_to_subscribers,
+      messageRetentionDays: merged.message_retention_days,
+      topicsPolicy: merged.topics_policy,
+      folderId: merged.folder_id,
+      isArchived: merged.is_archived,
+      streamPostPolicy: merged.stream_post_policy,
+      groupSettings: settings,
+    };
+  });
+
+const channelFolderItems = (): Item[] =>
+  fixture.channel_folders.map((f) => ({
+    ...ek.channelFolder(f.realm_id, f.id),
+    id: f.id,
+    realmId: f.realm_id,
+    name: f.name,
+    description: f.description,
+    order: f.order,
+    dateCreated: f.date_created,
+    creatorId: f.creator_id,
+    isArchived: f.is_archived,
+  }));
+
+const realmOfUser = new Map(fixture.users.map((u) => [u.user_id, u.realm_id]));
+
+const subscriptionItem = (userId: number, channelId: number, active: boolean): Item => {
+  const settings = fixture.subscription_settings.find((s) => s.user_id === userId && s.stream_id === channelId) as
+    | Record<string, unknown>
+    | undefined;
+  return {
+    ...ek.subscription(userId, channelId),
+    ...(active ? ek.channelSubscriber(channelId, userId) : {}),
+    userId,
+    channelId,
+    realmId: realmOfUser.get(userId) ?? fixture.realms[0].id,
+    active,
+    isMuted: (settings?.is_muted as boolean | undefined) ?? false,
+    pinToTop: (settings?.pin_to_top as boolean | undefined) ?? false,
+    color: (settings?.color as string | undefined) ?? '#c2c2c2',
+    desktopNotifications: (settings?.desktop_notifications as boolean | undefined) ?? null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+    pushNotifications: null,
+    audibleNotifications: null,
+  };
+};
+
+const subscriptionItems = (): Item[] => [
+  ...Object.entries(fixture.subscriptions).flatMap(([uid, channels]) => channels.map((cid) => subscriptionItem(Number(uid), cid, true))),
+  ...Object.entries(fixture.unsubscribed).flatMap(([uid, channels]) => channels.map((cid) => subscriptionItem(Number(uid), cid, false))),
+];
+
+/** Messages and, per receiver, the flags (read, starred, mentioned, wildcard_mentioned). */
+const messageItems = (now: number): Item[] => {
+  const items: Item[] = [];
+  for (const m of fixture.messages as (Fixture['messages'][number] & Record<string, unknown>)[]) {
+    const dateSent = now - m.sent_ago_s;
+    const streamId = m.stream_id as number | undefined;
+    const to = (m.to as number[] | undefined) ?? [];
+    const dmUserIds = streamId === undefined ? [...new Set([m.sender_id, ...to])].sort((a, b) => a - b) : [];
+    items.push({
+      ...ek.message(m.realm_id, m.id),
+      id: m.id,
+      realmId: m.realm_id,
+      senderId: m.sender_id,
+      streamId: streamId ?? null,
+      topic: (m.topic as string | undefined) ?? '',
+      dmUserIds,
+      content: m.content,
+      dateSent,
+    });
+    const receivers =
+      streamId !== undefined
+        ? Object.entries(fixture.subscriptions)
+            .filter(([, cs]) => cs.includes(streamId))
+            .map(([uid]) => Number(uid))
+        : dmUserIds;
+    for (const userId of receivers) {
+      const unread = m.unread.includes(userId);
+      const starred = ((m.starred_by as number[] | undefined) ?? []).includes(userId);
+      const flags = [
+        ...(unread ? [] : ['read']),
+        ...(starred ? ['starred'] : []),
+        ...(((m.mentioned as number[] | undefined) ?? []).includes(userId) ? ['mentioned'] : []),
+        ...(((m.wildcard_mentioned as number[] | undefined) ?? []).includes(userId) ? ['wildcard_mentioned'] : []),
+      ];
+      items.push({
+        ...ek.userMessage(userId, m.id),
+        ...(unread ? ek.unreadMessage(userId, m.id) : {}),
+        ...(starred ? ek.starredMessage(userId, m.id) : {}),
+        userId,
+        messageId: m.id,
+        realmId: m.realm_id,
+        senderId: m.sender_id,
+        streamId: streamId ?? null,
+        topic: (m.topic as string | undefined) ?? '',
+        dmUserIds,
+        flags,
+        dateSent,
+      });
+    }
+  }
+  return items;
+};
+
+/** A presence row; the realm's sequence is raised separately. */
+export const presenceItem = (realmId: number, userId: number, lastActiveTime: number | null, lastConnectedTime: number | null, lastUpdateId: number): Item => ({
+  ...ek.presence(realmId, userId),
+  ...ek.presenceByUpdateId(realmId, lastUpdateId),
+  ...(lastConnectedTime !== null ? ek.presenceByConnected(realmId, lastConnectedTime) : {}),
+  realmId,
+  userId,
+  lastActiveTime,
+  lastConnectedTime,
+  lastUpdateId,
+});
+
+const presenceItems = (now: number): Item[] =>
+  fixture.presence.map((p) => presenceItem(realmOfUser.get(p.user_id)!, p.user_id, now - p.active_ago_s, now - p.connected_ago_s, p.last_update_id));
+
+const draftItems = (now: number): Item[] =>
+  fixture.drafts.map((d) => ({
+    ...ek.draft(d.user_id, d.id),
+    id: d.id,
+    userId: d.user_id,
+    type: d.type,
+    to: d.to,
+    topic: d.topic,
+    content: d.content,
+    timestamp: now - d.edited_ago_s,
+  }));
+
+const customProfileItems = (): Item[] => [
+  ...fixture.custom_profile_fields.map((f) => {
+    const field = f as typeof f & Record<string, unknown>;
+    return {
+      ...ek.customProfileField(f.realm_id, f.id),
+      id: f.id,
+      realmId: f.realm_id,
+      name: f.name,
+      type: f.type,
+      order: f.order,
+      hint: f.hint,
+      fieldData: f.field_data,
+      displayInProfileSummary: (field.display_in_profile_summary as boolean | undefined) ?? false,
+      useForUserMatching: (field.use_for_user_matching as boolean | undefined) ?? false,
+      required: (field.required as boolean | undefined) ?? fixture.custom_profile_field_defaults.required,
+      editableByUser: (field.editable_by_user as boolean | undefined) ?? fixture.custom_profile_field_defaults.editable_by_user,
+    };
+  }),
+  ...Object.entries(fixture.profile_data).flatMap(([uid, values]) =>
+    Object.entries(values).map(([fid, value]) => ({
+      ...ek.profileValue(Number(uid), Number(fid)),
+      userId: Number(uid),
+      fieldId: Number(fid),
+      realmId: realmOfUser.get(Number(uid)),
+      value,
+    })),
+  ),
+];
+
+const linkifierItems = (): Item[] =>
+  fixture.linkifiers.map((l) => ({
+    ...ek.linkifier(l.realm_id, l.id),
+    id: l.id,
+    realmId: l.realm_id,
+    order: l.order,
+    pattern: l.pattern,
+    urlTemplate: l.url_template,
+  }));
+
+const GROUP_SETTINGS = Object.keys(fixture.user_group_defaults).filter((k) => k.startsWith('can_'));
+
+const userGroupItems = (extraMemberIds: number[]): Item[] =>
+  fixture.user_groups.map((g) => {
+    const group = g as typeof g & Record<string, unknown>;
+    const isSystem = (group.is_system_group as boolean | undefined) ?? false;
+    const settings = Object.fromEntries(
+      GROUP_SETTINGS.map((k) => {
+        const raw = isSystem ? 'role:nobody' : (group[k] ?? fixture.user_group_defaults[k as keyof typeof fixture.user_group_defaults]);
+        const value = raw === 'creator' ? { direct_members: [group.creator_id as number], direct_subgroups: [] } : groupSetting(g.realm_id, raw);
+        return [k, value];
+      }),
+    );
+    const extra = g.realm_id === 2 && (g.name === 'role:members' || g.name === 'role:fullmembers') ? extraMemberIds : [];
+    return {
+      ...ek.userGroup(g.realm_id, g.id),
+      id: g.id,
+      realmId: g.realm_id,
+      name: g.name,
+      description: g.description,
+      members: [...g.members, ...extra],
+      directSubgroupIds: g.subgroups,
+      isSystemGroup: isSystem,
+      deactivated: (group.deactivated as boolean | undefined) ?? false,
+      creatorId: (group.creator_id as number | undefined) ?? null,
+      dateCreated: (group.date_created as number | undefined) ?? null,
+      groupSettings: settings,
+    };
+  });
+
+const inviteItems = (): Item[] =>
+  fixture.multiuse_invites.map((i) => ({
+    ...ek.multiuseInvite(i.realm_id, i.id),
+    id: i.id,
+    realmId: i.realm_id,
+    referredBy: i.referred_by,
+    invitedAs: i.invited_as,
+    streamIds: i.stream_ids,
+    dateCreated: i.date_created,
+    expiryDate: null,
+    status: i.status,
+  }));
+
+const scheduledMessageItems = (): Item[] =>
+  fixture.scheduled_messages.map((s) => {
+    const sm = s as typeof s & Record<string, unknown>;
+    return {
+      ...ek.scheduledMessage(s.sender_id, s.id),
+      id: s.id,
+      realmId: s.realm_id,
+      senderId: s.sender_id,
+      kind: s.kind,
+      to: (sm.to as number[] | undefined) ?? [],
+      streamId: (sm.stream_id as number | undefined) ?? null,
+      topic: (sm.topic as string | undefined) ?? '',
+      content: s.content,
+      scheduledDeliveryTimestamp: s.scheduled_delivery_timestamp,
+      reminderTargetMessageId: (sm.reminder_target_message_id as number | undefined) ?? null,
+      failed: false,
+    };
+  });
+
+const perUserItems = (): Item[] => [
+  ...Object.entries(fixture.alert_words).map(([uid, words]) => ({ ...ek.alertWords(Number(uid)), userId: Number(uid), words })),
+  ...fixture.users.map((u) => ({ ...ek.onboardingSteps(u.user_id), userId: u.user_id, steps: fixture.onboarding_steps.default })),
+  ...fixture.saved_snippets.map((s) => ({
+    ...ek.savedSnippet(s.user_id, s.id),
+    id: s.id,
+    userId: s.user_id,
+    title: s.title,
+    content: s.content,
+    dateCreated: s.date_created,
+  })),
+  ...Object.entries(fixture.navigation_views).flatMap(([uid, views]) =>
+    views.map((v) => ({ ...ek.navigationView(Number(uid), v.fragment), userId: Number(uid), fragment: v.fragment, isPinned: v.is_pinned, name: (v as { name?: string }).name ?? null })),
+  ),
+];
+
+/** Generated members of 'zulip' for scale work: ids from 100000, subscribed to Verona, presence within 20 days. */
+const extraUserItems = (count: number, now: number): { items: Item[]; ids: number[]; lastUpdateId: number } => {
+  const items: Item[] = [];
+  const ids: number[] = [];
+  const firstUpdateId = Math.max(...fixture.presence.map((p) => p.last_update_id)) + 1;
+  for (let i = 0; i < count; i += 1) {
+    const id = EXTRA_USER_FIRST_ID + i;
+    ids.push(id);
+    const user: User = {
+      id,
+      realmId: 2,
+      email: `extrauser${i}@zulip.com`,
+      fullName: `Extra User ${i}`,
+      role: 400,
+      isBot: false,
+      botType: null,
+      botOwnerId: null,
+      isActive: true,
+      timezone: 'UTC',
+      dateJoined: 1700010000,
+      apiKey: generateApiKey(),
+      presenceEnabled: true,
+      enableDraftsSynchronization: true,
+    };
+    items.push(buildUserItem(user));
+    items.push({ ...subscriptionItem(id, VERONA, true), realmId: 2 });
+    const connected = now - Math.floor(((i * 7919) % 1000) / 1000 * 20 * 86400);
+    items.push(presenceItem(2, id, connected, connected, firstUpdateId + i));
+  }
+  return { items, ids, lastUpdateId: firstUpdateId + count - 1 };
+};
+
+const keyOf = (item: Item): Key => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** Writes the items that do not exist yet; returns how many were written. */
+const putMissing = async (items: Item[], progress?: (done: number, total: number) => void): Promise<number> => {
+  let written = 0;
+  for (let i = 0; i < items.length; i += 1000) {
+    const chunk = items.slice(i, i + 1000);
+    const existing = new Set((await batchGet('main', chunk.map(keyOf))).map((it) => `${it.pk}|${it.sk}`));
+    const missing = chunk.filter((it) => !existing.has(`${it.pk}|${it.sk}`));
+    await batchPut('main', missing);
+    written += missing.length;
+    progress?.(Math.min(i + 1000, items.length), items.length);
+  }
+  return written;
+};
+
+export type SeedOptions = { extraUsers?: number; log?: (line: string) => void };
+
+/** Seeds everything; idempotent. Returns the number of items written. */
+export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
+  const now = nowSeconds();
+  const log = opts.log ?? (() => undefined);
+  const extra = extraUserItems(opts.extraUsers ?? 0, now);
+  const users = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map((u) => buildUserItem(toUser(u)));
+  const items = [
+    ...realmItems(),
+    ...users,
+    ...channelItems(),
+    ...channelFolderItems(),
+    ...subscriptionItems(),
+    ...messageItems(now),
+    ...presenceItems(now),
+    ...draftItems(now),
+    ...customProfileItems(),
+    ...linkifierItems(),
+    ...userGroupItems(extra.ids),
+    ...inviteItems(),
+    ...scheduledMessageItems(),
+    ...perUserItems(),
+  ];
+  let written = await putMissing(items);
+  if (extra.items.length > 0) {
+    written += await putMissing(extra.items, (done, total) => {
+      if (done % 10000 < 1000 || done === total) log(`  extra users: ${done}/${total} items`);
+    });
+  }
+  // Id counters start past every seeded id, so created objects never collide with seeded ones.
+  const maxId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id));
+  const counters: Record<string, number> = {
+    user: Math.max(maxId(fixture.users.map((u) => ({ id: u.user_id }))), ...extra.ids),
+    channel: maxId(fixture.channels.map((c) => ({ id: c.stream_id }))),
+    channelFolder: maxId(fixture.channel_folders),
+    message: maxId(fixture.messages),
+    draft: maxId(fixture.drafts),
+    customProfileField: maxId(fixture.custom_profile_fields),
+    linkifier: maxId(fixture.linkifiers),
+    userGroup: maxId(fixture.user_groups),
+    multiuseInvite: maxId(fixture.multiuse_invites),
+    scheduledMessage: maxId(fixture.scheduled_messages),
+    savedSnippet: maxId(fixture.saved_snippets),
+  };
+  await Promise.all(Object.entries(counters).map(([entity, value]) => raiseCounter(entity, value)));
+  // The presence sequence of each realm stands at its highest seeded update id.
+  const zulipSequence = Math.max(extra.lastUpdateId, ...fixture.presence.map((p) => p.last_update_id));
+  await raiseAtLeast(ek.presenceSequence(2), zulipSequence);
+  return written;
+};

@@ -1,0 +1,119 @@
+// Calls a handler the way API Gateway (HTTP API, payload 2.0) would, and decodes the response.
+// Parameters can be sent form-encoded, multipart or in the query string.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import * as usersStore from '../../lib/store/users';
+import type { HttpResponse } from '../../lib/http/response';
+
+export type Handler = (event: APIGatewayProxyEventV2, context?: never) => Promise<HttpResponse>;
+export type Encoding = 'form' | 'multipart' | 'query';
+
+export type ApiResult = { status: number; headers: Record<string, string>; body: Record<string, any> };
+
+export type CallOptions = {
+  method?: string;
+  path?: string;
+  routeKey?: string;
+  pathParameters?: Record<string, string>;
+  params?: Record<string, unknown>;
+  encoding?: Encoding;
+  /** An email (its API key is looked up), an explicit Authorization header, or nothing. */
+  as?: string;
+  authorization?: string;
+  headers?: Record<string, string>;
+  rawBody?: { body: string; contentType: string; isBase64Encoded?: boolean };
+};
+
+/** Parameters are sent as strings: objects and arrays JSON-encoded, strings as they are. */
+export const encodeValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+const multipartBody = (params: Record<string, string>): { body: string; contentType: string } => {
+  const boundary = '----testboundary1234567890';
+  const parts = Object.entries(params).map(
+    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+};
+
+export const basicAuth = (email: string, apiKey: string): string => `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
+
+/** The Authorization header of a seeded user, by email. */
+export const authFor = async (email: string): Promise<string> => {
+  const [user] = await usersStore.listByEmail(email);
+  if (!user) throw new Error(`no such user ${email}`);
+  return basicAuth(user.email, user.apiKey);
+};
+
+export const buildEvent = async (opts: CallOptions): Promise<APIGatewayProxyEventV2> => {
+  const method = opts.method ?? 'GET';
+  const path = `/api/v1${opts.path ?? '/'}`;
+  const params = Object.fromEntries(Object.entries(opts.params ?? {}).map(([k, v]) => [k, encodeValue(v)]));
+  const encoding = opts.encoding ?? (method === 'GET' ? 'query' : 'form');
+  const headers: Record<string, string> = { host: 'localhost:3000', ...(opts.headers ?? {}) };
+  if (opts.as) headers.authorization = await authFor(opts.as);
+  if (opts.authorization !== undefined) headers.authorization = opts.authorization;
+  let body: string | undefined;
+  let isBase64Encoded = false;
+  if (opts.rawBody) {
+    body = opts.rawBody.body;
+    headers['content-type'] = opts.rawBody.contentType;
+    isBase64Encoded = opts.rawBody.isBase64Encoded ?? false;
+  } else if (encoding === 'form' && Object.keys(params).length > 0) {
+    body = new URLSearchParams(params).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  } else if (encoding === 'multipart') {
+    const mp = multipartBody(params);
+    body = mp.body;
+    headers['content-type'] = mp.contentType;
+  }
+  const query = encoding === 'query' ? params : {};
+  return {
+    version: '2.0',
+    routeKey: opts.routeKey ?? `${method} ${opts.path ?? '/'}`,
+    rawPath: path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters: opts.pathParameters,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' },
+      requestId: 'test',
+      routeKey: opts.routeKey ?? `${method} ${opts.path ?? '/'}`,
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+    },
+    body,
+    isBase64Encoded,
+  };
+};
+
+/** Response checks that apply to every response (see test/helpers/openapi.ts when present). */
+export const responseChecks: ((opts: CallOptions, result: ApiResult) => void)[] = [];
+
+/** Calls a handler and decodes its JSON body. */
+export const call = async (handler: Handler, opts: CallOptions): Promise<ApiResult> => {
+  const response = await handler(await buildEvent(opts));
+  const result: ApiResult = { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
+  for (const check of responseChecks) check(opts, result);
+  return result;
+};
+
+/** Asserts the success envelope and returns the body. */
+export const expectSuccess = (result: ApiResult): Record<string, any> => {
+  expect({ status: result.status, result: result.body.result, msg: result.body.msg }).toEqual({ status: 200, result: 'success', msg: '' });
+  return result.body;
+};
+
+/** Asserts an error envelope with an exact message, status and code. */
+export const expectError = (result: ApiResult, msg: string, status = 400, code = 'BAD_REQUEST'): void => {
+  expect({ status: result.status, result: result.body.result, msg: result.body.msg, code: result.body.code }).toEqual({
+    status,
+    result: 'error',
+    msg,
+    code,
+  });
+};

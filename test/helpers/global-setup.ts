@@ -1,0 +1,15 @@
+// Starts one DynamoDB Local (in memory, on a free port) for the whole run. Test files create
+// their own tables on it (per-file-tables.ts), so nothing needs to be running beforehand.
+import { startDynamoLocal } from '../../scripts/local-dynamo';
+import { closeClients } from '../../lib/store/client';
+
+export default async (): Promise<void> => {
+  const dynamo = await startDynamoLocal();
+  (globalThis as { __dynamo?: unknown }).__dynamo = dynamo;
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.AWS_REGION = 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  process.env.REQUEST_LOG = 'off';
+  closeClients();
+};
