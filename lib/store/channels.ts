@@ -1,0 +1,28 @@
+// Channels (realm partition) and subscriptions (user partition). Reads only, named by access
+// pattern; every read is scoped by the caller's organization through the key itself.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Channel, Subscription } from '../models/channel';
+import { documentClient, tableName } from './client';
+import { queryPrefix, stripKeys, type Item } from './common';
+import { entityKeys } from './keys';
+
+const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
+const toSubscription = (item: Item): Subscription => stripKeys(item) as Subscription;
+
+/** A channel of an organization, or undefined (another organization's id looks missing). */
+export const getChannel = async (realmId: number, channelId: number): Promise<Channel | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.channel(realmId, channelId) }));
+  return out.Item ? toChannel(out.Item) : undefined;
+};
+
+/** Every channel of an organization, archived ones included, in id order. */
+export const listChannelsOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<Channel[]> => {
+  const k = entityKeys.channelsOfRealm(realmId);
+  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map(toChannel);
+};
+
+/** A user's subscription row for a channel (active or not), or undefined if never subscribed. */
+export const getSubscription = async (userId: number, channelId: number): Promise<Subscription | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.subscription(userId, channelId) }));
+  return out.Item ? toSubscription(out.Item) : undefined;
+};
