@@ -10,6 +10,13 @@
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
 // | users by email (all realms) | main.gsi2   | EMAIL#<lowercased>      | begins_with REALM#          |
 // | id counter of an entity     | main        | COUNTER#<entity>        | = COUNTER                   |
+// | channels of a realm         | main        | REALM#<rid>             | begins_with CHANNEL#        |
+// | user groups of a realm      | main        | REALM#<rid>             | begins_with GROUP#          |
+// | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
+// | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
+// | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
+// | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
+// | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
@@ -50,6 +57,16 @@ export const entityKeys = {
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
   navigationView: (userId: number, fragment: string): Key => ({ pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
+
+  // Organization objects (issue 7): prefixes of the realm partition, and the items that make
+  // concurrent writes safe (a name lock per group name, one version item for the linkifier list).
+  channelsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'CHANNEL#' }),
+  groupsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'GROUP#' }),
+  groupName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
+  linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
+  linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
+  invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
+  scheduledMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCHED#' }),
 
   // Secondary access paths (attribute pairs to spread into an item).
   /** Subscribers of a channel: gsi1, CHANNELSUBS#<cid>, USER#<uid>. */
