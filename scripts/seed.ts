@@ -9,6 +9,7 @@ import type { GroupSettingValue, Realm } from '../lib/models/realm';
 import type { User } from '../lib/models/user';
 import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../lib/store/common';
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
+import { buildPresenceItem } from '../lib/store/presence';
 import { buildUserItem } from '../lib/store/users';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -72,7 +73,20 @@ const toUser = (u: Fixture['users'][number] & Record<string, unknown>): User => 
 
 const CHANNEL_GROUP_SETTINGS = Object.keys(fixture.channel_defaults).filter((k) => k.startsWith('can_'));
 
-const channelItems = (): Item[] =>
+/** What register shows of a channel without reading its subscriptions or messages (see Channel). */
+const channelActivity = (channelId: number, now: number, extraSubscribers: number) => {
+  const activeSubscribers = fixture.users
+    .filter((u) => ((u as Record<string, unknown>).is_active as boolean | undefined) ?? fixture.user_defaults.is_active)
+    .filter((u) => ((fixture.subscriptions as Record<string, number[]>)[String(u.user_id)] ?? []).includes(channelId)).length;
+  const messages = (fixture.messages as (Fixture['messages'][number] & Record<string, unknown>)[]).filter((m) => m.stream_id === channelId);
+  return {
+    subscriberCount: activeSubscribers + (channelId === VERONA ? extraSubscribers : 0),
+    firstMessageId: messages.length > 0 ? Math.min(...messages.map((m) => m.id)) : null,
+    lastMessageAt: messages.length > 0 ? now - Math.min(...messages.map((m) => m.sent_ago_s)) : null,
+  };
+};
+
+const channelItems = (now: number, extraSubscribers: number): Item[] =>
   fixture.channels.map((c) => {
     const merged: Record<string, unknown> = { ...fixture.channel_defaults, ...c };
     delete merged.note;
@@ -94,6 +108,7 @@ const channelItems = (): Item[] =>
       isArchived: merged.is_archived,
       streamPostPolicy: merged.stream_post_policy,
       groupSettings: settings,
+      ...channelActivity(c.stream_id, now, extraSubscribers),
     };
   });
 
@@ -139,9 +154,13 @@ const subscriptionItems = (): Item[] => [
   ...Object.entries(fixture.unsubscribed).flatMap(([uid, channels]) => channels.map((cid) => subscriptionItem(Number(uid), cid, false))),
 ];
 
-/** Messages and, per receiver, the flags (read, starred, mentioned, wildcard_mentioned). */
+/**
+ * Messages and, per receiver, the flags (read, starred, mentioned, wildcard_mentioned); per
+ * participant of a direct message, its conversation item at the newest message id.
+ */
 const messageItems = (now: number): Item[] => {
   const items: Item[] = [];
+  const conversations = new Map<string, Item>();
   for (const m of fixture.messages as (Fixture['messages'][number] & Record<string, unknown>)[]) {
     const dateSent = now - m.sent_ago_s;
     const streamId = m.stream_id as number | undefined;
@@ -165,7 +184,7 @@ const messageItems = (now: number): Item[] => {
             .map(([uid]) => Number(uid))
         : dmUserIds;
     for (const userId of receivers) {
-      const unread = m.unread.includes(userId);
+      const unread = (m.unread as number[]).includes(userId);
       const starred = ((m.starred_by as number[] | undefined) ?? []).includes(userId);
       const flags = [
         ...(unread ? [] : ['read']),
@@ -187,25 +206,35 @@ const messageItems = (now: number): Item[] => {
         flags,
         dateSent,
       });
+      if (streamId === undefined) {
+        const others = dmUserIds.filter((id) => id !== userId);
+        const key = ek.dmConversation(userId, others);
+        const previous = conversations.get(`${key.pk}|${key.sk}`);
+        if (!previous || (previous.maxMessageId as number) < m.id) {
+          conversations.set(`${key.pk}|${key.sk}`, { ...key, userId, realmId: m.realm_id, userIds: others, maxMessageId: m.id });
+        }
+      }
     }
   }
-  return items;
+  return [...items, ...conversations.values()];
 };
 
-/** A presence row; the realm's sequence is raised separately. */
-export const presenceItem = (realmId: number, userId: number, lastActiveTime: number | null, lastConnectedTime: number | null, lastUpdateId: number): Item => ({
-  ...ek.presence(realmId, userId),
-  ...ek.presenceByUpdateId(realmId, lastUpdateId),
-  ...(lastConnectedTime !== null ? ek.presenceByConnected(realmId, lastConnectedTime) : {}),
-  realmId,
-  userId,
-  lastActiveTime,
-  lastConnectedTime,
-  lastUpdateId,
-});
+/** A presence row of `user` (with the user fields the row carries); the realm's sequence is raised separately. */
+export const presenceItem = (user: User, lastActiveTime: number | null, lastConnectedTime: number | null, lastUpdateId: number): Item =>
+  buildPresenceItem({
+    realmId: user.realmId,
+    userId: user.id,
+    lastActiveTime,
+    lastConnectedTime,
+    lastUpdateId,
+    email: user.email,
+    isBot: user.isBot,
+    isActive: user.isActive,
+    dateJoined: user.dateJoined,
+  });
 
-const presenceItems = (now: number): Item[] =>
-  fixture.presence.map((p) => presenceItem(realmOfUser.get(p.user_id)!, p.user_id, now - p.active_ago_s, now - p.connected_ago_s, p.last_update_id));
+const presenceItems = (now: number, users: Map<number, User>): Item[] =>
+  fixture.presence.map((p) => presenceItem(users.get(p.user_id)!, now - p.active_ago_s, now - p.connected_ago_s, p.last_update_id));
 
 const draftItems = (now: number): Item[] =>
   fixture.drafts.map((d) => ({
@@ -240,6 +269,7 @@ const customProfileItems = (): Item[] => [
   ...Object.entries(fixture.profile_data).flatMap(([uid, values]) =>
     Object.entries(values).map(([fid, value]) => ({
       ...ek.profileValue(Number(uid), Number(fid)),
+      ...ek.profileValueInRealm(realmOfUser.get(Number(uid))!, Number(uid), Number(fid)),
       userId: Number(uid),
       fieldId: Number(fid),
       realmId: realmOfUser.get(Number(uid)),
@@ -363,7 +393,7 @@ const extraUserItems = (count: number, now: number): { items: Item[]; ids: numbe
     items.push(buildUserItem(user));
     items.push({ ...subscriptionItem(id, VERONA, true), realmId: 2 });
     const connected = now - Math.floor(((i * 7919) % 1000) / 1000 * 20 * 86400);
-    items.push(presenceItem(2, id, connected, connected, firstUpdateId + i));
+    items.push(presenceItem(user, connected, connected, firstUpdateId + i));
   }
   return { items, ids, lastUpdateId: firstUpdateId + count - 1 };
 };
@@ -391,15 +421,16 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   const now = nowSeconds();
   const log = opts.log ?? (() => undefined);
   const extra = extraUserItems(opts.extraUsers ?? 0, now);
-  const users = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map((u) => buildUserItem(toUser(u)));
+  const fixtureUsers = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map(toUser);
+  const users = fixtureUsers.map(buildUserItem);
   const items = [
     ...realmItems(),
     ...users,
-    ...channelItems(),
+    ...channelItems(now, opts.extraUsers ?? 0),
     ...channelFolderItems(),
     ...subscriptionItems(),
     ...messageItems(now),
-    ...presenceItems(now),
+    ...presenceItems(now, new Map(fixtureUsers.map((u) => [u.id, u]))),
     ...draftItems(now),
     ...customProfileItems(),
     ...linkifierItems(),

@@ -19,6 +19,8 @@ type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
 type BaseContext = {
   event: Event;
+  /** The Lambda context (absent when a test calls the handler without one). */
+  context: Context | undefined;
   requestId: string;
   /** Declared parameters from the body and the query string. */
   params: <S extends Record<string, ParamSpec<any>>>(spec: S) => Values<S>;
@@ -33,7 +35,12 @@ export type AuthedContext = BaseContext & { user: User; realm: Realm };
 export type MaybeAuthedContext = BaseContext & { user: User | undefined; realm: Realm | undefined };
 export type PublicContext = BaseContext;
 
-type Result = Record<string, unknown> | void;
+/** A handler result sent as it is, without the success envelope (the fallback's OPTIONS 204). */
+export class RawResponse {
+  constructor(readonly response: HttpResponse) {}
+}
+
+type Result = Record<string, unknown> | RawResponse | void;
 type Mode = 'required' | 'optional' | 'none';
 
 const rawParams = (event: Event): Record<string, string> => {
@@ -60,7 +67,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
   const principalOf = new WeakMap<object, number>();
   const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
-    .use(errorHandler() as never)
+    .use(errorHandler())
     .use(bodyParser())
     .handler(async (event, context) => {
       const headers = event.headers ?? {};
@@ -81,6 +88,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
       };
       const ctx: MaybeAuthedContext = {
         event,
+        context: typeof context?.getRemainingTimeInMillis === 'function' ? context : undefined,
         requestId: requestIdOf(context),
         user,
         realm,
@@ -94,6 +102,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
         pathString,
       };
       const data = await fn(ctx);
+      if (data instanceof RawResponse) return data.response;
       return jsonSuccess(data ?? {}, params.ignored());
     });
 

@@ -35,7 +35,8 @@ export class ParamSpec<T> {
 }
 
 /** A string parameter taken raw (not JSON-decoded), optionally validated. */
-export const rawString = (validate?: Validator<string>): ParamSpec<string> => new ParamSpec<string>('raw', validate, true, undefined);
+export const rawString = <T extends string = string>(validate?: Validator<T>): ParamSpec<T> =>
+  new ParamSpec<T>('raw', validate as Validator<unknown> | undefined, true, undefined);
 
 /** A JSON-encoded parameter checked by a validator. */
 export const json = <T>(validate: Validator<T>): ParamSpec<T> => new ParamSpec<T>('json', validate as Validator<unknown>, true, undefined);

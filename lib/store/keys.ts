@@ -10,6 +10,10 @@
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
 // | users by email (all realms) | main.gsi2   | EMAIL#<lowercased>      | begins_with REALM#          |
 // | id counter of an entity     | main        | COUNTER#<entity>        | = COUNTER                   |
+// | drafts of a user            | main        | USER#<uid>              | begins_with DRAFT#          |
+// | newest drafts of a user     | main.gsi1   | DRAFTS#<uid>            | <edit time µs>#<id>, desc   |
+// | profile fields of a realm   | main        | REALM#<rid>             | begins_with FIELD#          |
+// | profile values of a user    | main        | USER#<uid>              | = PROFILE#<fid> (batch get) |
 // | channels of a realm         | main        | REALM#<rid>             | begins_with CHANNEL#        |
 // | user groups of a realm      | main        | REALM#<rid>             | begins_with GROUP#          |
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
@@ -17,6 +21,16 @@
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
 // | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
+// | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
+// | subscriptions of a user     | main        | USER#<uid>              | begins_with SUB#            |
+// | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs only)     |
+// | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
+// | unread messages of a user   | main.gsi1   | UNREAD#<uid>            | desc, at most 50,000        |
+// | starred messages of a user  | main.gsi2   | STARRED#<uid>           | asc, at most 10,000         |
+// | DM conversations of a user  | main        | USER#<uid>              | begins_with DMCONV#         |
+// | snippets / nav views        | main        | USER#<uid>              | begins_with SNIPPET# / NAVVIEW# |
+// | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
+// | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
@@ -68,6 +82,22 @@ export const entityKeys = {
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
   scheduledMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCHED#' }),
 
+  // Register snapshot (issue 8): prefixes of the realm and user partitions, and a user's direct
+  // message conversations (one item per conversation, kept at its newest message id).
+  foldersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'FOLDER#' }),
+  subscriptionsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SUB#' }),
+  userMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'UM#' }),
+  savedSnippetsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SNIPPET#' }),
+  navigationViewsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'NAVVIEW#' }),
+  /** `otherUserIds`: the participants other than the user, ascending; [] for the self-conversation. */
+  dmConversation: (userId: number, otherUserIds: number[]): Key => ({ pk: `USER#${userId}`, sk: `DMCONV#${otherUserIds.join(',')}` }),
+  dmConversationsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'DMCONV#' }),
+  /** Index partitions to query (the attribute pairs below, without a sort key). */
+  subscribersOfChannel: (channelId: number) => ({ gsi1pk: `CHANNELSUBS#${channelId}` }),
+  unreadOfUser: (userId: number) => ({ gsi1pk: `UNREAD#${userId}` }),
+  starredOfUser: (userId: number) => ({ gsi2pk: `STARRED#${userId}` }),
+  profileValuesOfRealm: (realmId: number) => ({ gsi1pk: `PROFILEVALUES#${realmId}` }),
+
   // Secondary access paths (attribute pairs to spread into an item).
   /** Subscribers of a channel: gsi1, CHANNELSUBS#<cid>, USER#<uid>. */
   channelSubscriber: (channelId: number, userId: number) => ({ gsi1pk: `CHANNELSUBS#${channelId}`, gsi1sk: `USER#${pad(userId)}` }),
@@ -75,8 +105,34 @@ export const entityKeys = {
   unreadMessage: (userId: number, messageId: number) => ({ gsi1pk: `UNREAD#${userId}`, gsi1sk: pad(messageId) }),
   /** A user's starred messages: gsi2, STARRED#<uid>, <msgid> (present only while starred). */
   starredMessage: (userId: number, messageId: number) => ({ gsi2pk: `STARRED#${userId}`, gsi2sk: pad(messageId) }),
+  /** Every profile value of a realm, for register's user list: gsi1, PROFILEVALUES#<rid>, <uid>#<fid>. */
+  profileValueInRealm: (realmId: number, userId: number, fieldId: number) => ({
+    gsi1pk: `PROFILEVALUES#${realmId}`,
+    gsi1sk: `${pad(userId)}#${pad(fieldId)}`,
+  }),
   /** Presence rows of a realm by update id: gsi1, PRESENCE#<rid>, <last_update_id>. */
   presenceByUpdateId: (realmId: number, lastUpdateId: number) => ({ gsi1pk: `PRESENCE#${realmId}`, gsi1sk: pad(lastUpdateId) }),
   /** Presence rows of a realm by last connection: gsi2, PRESENCECONN#<rid>, <last_connected_time>. */
   presenceByConnected: (realmId: number, lastConnectedTime: number) => ({ gsi2pk: `PRESENCECONN#${realmId}`, gsi2sk: pad(lastConnectedTime) }),
+  /** A user's drafts by last edit time (microseconds, then id): gsi1, DRAFTS#<uid>. */
+  draftByEditTime: (userId: number, editTimeMicros: number, draftId: number) => ({
+    gsi1pk: `DRAFTS#${userId}`,
+    gsi1sk: `${pad(editTimeMicros, 20)}#${pad(draftId)}`,
+  }),
+  draftsByEditTime: (userId: number) => ({ gsi1pk: `DRAFTS#${userId}` }),
+} as const;
+
+// The events table (see docs/data-model.md, "Event streams and queues"):
+// | pattern                          | pk                 | sk                         |
+// |----------------------------------|--------------------|----------------------------|
+// | stream head (last seq, alloc ms) | STREAM#R<rid> / STREAM#U<uid> | = HEAD          |
+// | stream events after a cursor     | STREAM#…           | > E#<seq>                  |
+// | queue (descriptor, refs, cursors)| QUEUE#<queue_id>   | = HEAD                     |
+export const eventKeys = {
+  realmStream: (realmId: number): string => `STREAM#R${realmId}`,
+  userStream: (userId: number): string => `STREAM#U${userId}`,
+  streamHead: (stream: string): Key => ({ pk: stream, sk: 'HEAD' }),
+  streamEvent: (stream: string, seq: number): Key => ({ pk: stream, sk: `E#${pad(seq)}` }),
+  streamEventsAfter: (stream: string, seq: number) => ({ pk: stream, skAfter: `E#${pad(seq)}`, skEnd: 'E#~' }),
+  queue: (queueId: string): Key => ({ pk: `QUEUE#${queueId}`, sk: 'HEAD' }),
 } as const;

@@ -6,7 +6,8 @@ import { ApiError } from '../../errors';
 import { jsonResponse, type HttpResponse } from '../response';
 import { requestIdOf } from '../request-id';
 
-export const errorHandler = (): MiddlewareObj<unknown, HttpResponse> => {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const errorHandler = (): MiddlewareObj<any, HttpResponse> => {
   const errorHandlerMiddlewareOnError = async (request: {
     error: unknown;
     response: HttpResponse | null;

@@ -1,0 +1,104 @@
+import { config, SERVICE_VERSION } from '../config';
+import { BadRequestError, UnauthorizedError } from '../errors';
+import { registerQueue } from '../events/queues';
+import type { ClientCapabilities } from '../events/types';
+import type { Realm } from '../models/realm';
+import { isGuest, type User } from '../models/user';
+import { STATE_BUILDERS } from '../state';
+import type { RegisterOptions, StateContext } from '../state/registry';
+
+/** Default, floor and ceiling of a queue's idle timeout (seconds), and the `mobile` value. */
+export const QUEUE_TIMEOUT = { default: 600, min: 60, max: 7 * 86400, mobile: 12 * 3600 } as const;
+
+const NARROW_OPERATORS = ['stream', 'channel', 'topic', 'sender', 'is'];
+const NARROW_IS_OPERANDS = ['dm', 'private', 'starred', 'mentioned', 'alerted'];
+
+export type RegisterRequest = RegisterOptions & {
+  eventTypes: string[] | null;
+  fetchEventTypes: string[] | null;
+  capabilities: ClientCapabilities;
+  narrow: [string, string][];
+  allPublicStreams: boolean;
+  /** Explicitly sent values, for the spectator checks (defaults differ for spectators). */
+  clientGravatarSent: boolean | undefined;
+  timeoutSecs: number;
+};
+
+/** The register response's version fields, under our neutral names and upstream's. */
+export const versionFields = () => ({
+  service_feature_level: SERVICE_VERSION.featureLevel,
+  service_version: SERVICE_VERSION.version,
+  service_merge_base: SERVICE_VERSION.mergeBase,
+  zulip_feature_level: SERVICE_VERSION.featureLevel,
+  zulip_version: SERVICE_VERSION.version,
+  zulip_merge_base: SERVICE_VERSION.mergeBase,
+});
+
+/** The timeout a client should use for GET /events: the server's wait bound plus a margin. */
+export const longpollClientTimeoutSeconds = (): number => config.longPollSeconds() + 10;
+
+const checkNarrow = (narrow: [string, string][]): void => {
+  for (const [operator, operand] of narrow) {
+    if (!NARROW_OPERATORS.includes(operator)) throw new BadRequestError(`Operator ${operator} not supported.`);
+    if (operator === 'is' && !NARROW_IS_OPERANDS.includes(operand)) throw new BadRequestError(`Operand ${operand} not supported.`);
+  }
+};
+
+/** Which categories of state the client wants: fetch_event_types, else event_types, else all. */
+export const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEventTypes'>): ((category: string) => boolean) => {
+  const wanted = req.fetchEventTypes ?? req.eventTypes;
+  if (wanted === null) return () => true;
+  const set = new Set(wanted);
+  return (category) => set.has(category);
+};
+
+/**
+ * POST /register. Checks the narrow and all_public_streams (upstream's messages), creates the
+ * caller's queue first (so no event sent while the state is read is missed), then runs every
+ * state builder concurrently. A spectator (no user) gets no queue, only in an organization that
+ * allows public access, and may not ask for gravatar hiding or subscriber lists.
+ */
+export const doEventsRegister = async (realm: Realm, user: User | undefined, req: RegisterRequest): Promise<Record<string, unknown>> => {
+  if (!user) {
+    if (!realm.enableSpectatorAccess || realm.deactivated) throw new UnauthorizedError();
+    if (req.clientGravatarSent === true) throw new BadRequestError("Invalid 'client_gravatar' parameter for anonymous request");
+    if (req.includeSubscribers !== 'false') throw new BadRequestError("Invalid 'include_subscribers' parameter for anonymous request");
+  }
+  if (req.allPublicStreams && (!user || isGuest(user))) throw new BadRequestError('User not authorized for this query');
+  checkNarrow(req.narrow);
+
+  const queue = user
+    ? await registerQueue(user, {
+        eventTypes: req.eventTypes,
+        capabilities: req.capabilities,
+        narrow: req.narrow,
+        allPublicStreams: req.allPublicStreams,
+        applyMarkdown: req.applyMarkdown,
+        clientGravatar: req.clientGravatar,
+        slimPresence: req.slimPresence,
+        timeoutSecs: req.timeoutSecs,
+      })
+    : undefined;
+
+  const ctx: StateContext = {
+    realm,
+    user,
+    want: wantFunction(req),
+    capabilities: req.capabilities,
+    options: {
+      applyMarkdown: req.applyMarkdown,
+      clientGravatar: req.clientGravatar,
+      includeSubscribers: req.includeSubscribers,
+      slimPresence: req.slimPresence,
+      presenceHistoryLimitDays: req.presenceHistoryLimitDays,
+    },
+  };
+  const sections = await Promise.all(STATE_BUILDERS.map((build) => build(ctx)));
+  return {
+    queue_id: queue?.queueId ?? null,
+    ...(queue ? { last_event_id: -1, idle_queue_timeout_secs: queue.timeoutSecs } : {}),
+    ...Object.assign({}, ...sections),
+    ...versionFields(),
+    event_queue_longpoll_timeout_seconds: longpollClientTimeoutSeconds(),
+  };
+};

@@ -1,0 +1,3 @@
+// Loads every event filter, so that any function that delivers events applies all of them.
+// Add one import per module that calls registerEventFilter.
+import './message';

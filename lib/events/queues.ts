@@ -1,0 +1,212 @@
+// The event queue engine: register, poll (with long-polling), acknowledge, delete.
+//
+// A queue reads two streams: its organization's and its owner's. Polling moves new stream events
+// into the queue as refs with queue-local ids (0, 1, 2, …, heartbeats included), keeps them until
+// the client acknowledges them with last_event_id, and returns them. A waiting poll only reads the
+// two stream heads, with a growing interval between reads, until something new arrives or the
+// bound passes, when it returns a heartbeat.
+import { randomUUID } from 'node:crypto';
+import { config } from '../config';
+import { nowMs } from '../clock';
+import { BadEventQueueIdError, BadRequestError } from '../errors';
+import type { User } from '../models/user';
+import * as queuesStore from '../store/event-queues';
+import type { QueueRef, QueueState } from '../store/event-queues';
+import * as streams from '../store/event-streams';
+import { eventKeys } from '../store/keys';
+import { eventForQueue } from './event-filters';
+import './filters';
+import type { ApiEvent, QueueDescriptor } from './types';
+
+/** A number allocated on a stream but not written for this long belongs to a producer that died. */
+const GAP_GRACE_MS = 5000;
+/** Stream events read per stream per round. */
+const READ_BATCH = 100;
+/** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
+const MAX_HELD_EVENTS = 1000;
+/** How often a waiting poll checks that its queue was not deleted meanwhile. */
+const QUEUE_RECHECK_MS = 2000;
+
+export type ApiEventWithId = ApiEvent & { id: number };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'>): string[] => [eventKeys.realmStream(q.realmId), eventKeys.userStream(q.userId)];
+
+const isExpired = (q: QueueState): boolean => nowMs() - q.lastConnMs >= q.timeoutSecs * 1000;
+
+/** Creates a queue for `user`, starting after every event already sent. */
+export const registerQueue = async (
+  user: User,
+  descriptor: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'>,
+): Promise<QueueState> => {
+  const base = { realmId: user.realmId, userId: user.id };
+  const heads = await streams.getHeads(streamsOf(base), { consistent: true });
+  const state: QueueState = {
+    ...descriptor,
+    ...base,
+    queueId: randomUUID(),
+    cursors: Object.fromEntries([...heads.values()].map((h) => [h.stream, h.seq])),
+    nextId: 0,
+    ackedThrough: -1,
+    refs: [],
+    lastConnMs: nowMs(),
+    version: 0,
+  };
+  await queuesStore.create(state);
+  return state;
+};
+
+/** Loads a live queue owned by `user`; anything else is BAD_EVENT_QUEUE_ID. */
+export const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
+  const state = await queuesStore.get(queueId);
+  if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
+  return state;
+};
+
+/** Applies a change computed from the current state, re-reading and recomputing on a conflict. */
+const mutate = async (user: User, state: QueueState, change: (s: QueueState) => Partial<QueueState> | null): Promise<QueueState> => {
+  let current = state;
+  for (;;) {
+    const changes = change(current);
+    if (changes === null) return current;
+    if (await queuesStore.update(current, changes)) return { ...current, ...changes, version: current.version + 1 };
+    current = await accessQueue(user, current.queueId);
+  }
+};
+
+type GapLog = Map<string, number>;
+
+/** Fills a missing stream number with a tombstone once its grace period has passed. */
+const resolveGap = async (stream: string, seq: number, allocMs: number, gaps: GapLog): Promise<boolean> => {
+  const key = `${stream}|${seq}`;
+  const now = nowMs();
+  const firstSeen = gaps.get(key) ?? now;
+  gaps.set(key, firstSeen);
+  if (now - allocMs < GAP_GRACE_MS && now - firstSeen < GAP_GRACE_MS) return false;
+  return streams.writeAt(stream, seq, null, now);
+};
+
+/** New events of one stream after `cursor`, stopping at a number allocated but not yet written. */
+const readStream = async (stream: string, cursor: number, gaps: GapLog): Promise<{ events: streams.StreamEvent[]; cursor: number }> => {
+  const items = await streams.readAfter(stream, cursor, READ_BATCH);
+  const events: streams.StreamEvent[] = [];
+  let expected = cursor + 1;
+  let head: streams.StreamHead | undefined;
+  const headOf = async () => (head ??= (await streams.getHeads([stream], { consistent: true })).get(stream)!);
+  for (const item of items) {
+    while (item.seq > expected) {
+      if (!(await resolveGap(stream, expected, (await headOf()).allocMs, gaps))) return { events, cursor: expected - 1 };
+      expected += 1;
+    }
+    if (item.event) events.push(item);
+    expected = item.seq + 1;
+  }
+  if (items.length < READ_BATCH) {
+    // Numbers allocated past the last written event: a producer between its two writes.
+    const h = await headOf();
+    while (h.seq >= expected && (await resolveGap(stream, expected, h.allocMs, gaps))) expected += 1;
+  }
+  return { events, cursor: expected - 1 };
+};
+
+/** Moves new stream events into the queue (those its filters accept), in send order. */
+const ingest = async (user: User, state: QueueState, gaps: GapLog, touch: boolean): Promise<QueueState> => {
+  if (state.refs.length >= MAX_HELD_EVENTS) return state;
+  const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps)));
+  const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
+  const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
+  if (!advanced) return state;
+  const accepted = reads
+    .flatMap((r) => r.events)
+    .filter((e) => e.event !== null && eventForQueue(state, e.event) !== null)
+    .sort((a, b) => a.ts - b.ts || a.stream.localeCompare(b.stream) || a.seq - b.seq);
+  const refs: QueueRef[] = accepted.map((e, i) => ({ id: state.nextId + i, stream: e.stream, seq: e.seq }));
+  const changes: Partial<QueueState> = {
+    cursors,
+    refs: [...state.refs, ...refs],
+    nextId: state.nextId + refs.length,
+    ...(touch ? { lastConnMs: nowMs() } : {}),
+  };
+  if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
+  // Another poll of this queue moved first: start again from what it wrote.
+  return ingest(user, await accessQueue(user, state.queueId), gaps, touch);
+};
+
+/** The events the queue holds, with their ids, shaped for the queue. */
+const materialize = async (state: QueueState): Promise<ApiEventWithId[]> => {
+  const streamRefs = state.refs.filter((r): r is Extract<QueueRef, { stream: string }> => 'stream' in r);
+  const stored = await streams.getEvents(streamRefs);
+  const out: ApiEventWithId[] = [];
+  for (const ref of state.refs) {
+    if ('heartbeat' in ref) {
+      out.push({ type: 'heartbeat', id: ref.id });
+      continue;
+    }
+    const event = stored.get(`${ref.stream}|${ref.seq}`)?.event;
+    const shaped = event ? eventForQueue(state, event) : null;
+    if (shaped) out.push({ ...shaped, id: ref.id });
+  }
+  return out;
+};
+
+/** Upstream's acknowledgement rules: prune every event up to `lastEventId`. */
+const checkAcknowledgement = (state: QueueState, lastEventId: number): void => {
+  if (lastEventId < state.ackedThrough) throw new BadRequestError(`An event newer than ${state.ackedThrough} has already been pruned!`);
+  if (lastEventId > state.ackedThrough && lastEventId >= state.nextId) throw new BadRequestError(`Event ${lastEventId} was not in this queue`);
+};
+
+/** `maxWaitMs` shortens the long-poll bound (for a function about to run out of time). */
+export type FetchOptions = { queueId: string; lastEventId: number; dontBlock: boolean; maxWaitMs?: number };
+
+/**
+ * GET /events: acknowledges events up to `lastEventId`, then returns every event the queue holds.
+ * With nothing to return and `dontBlock` false, waits until an event arrives or the long-poll bound
+ * passes, then returns a heartbeat. A long-poll refreshes the queue's idle clock; a dont_block poll
+ * does not.
+ */
+export const fetchEvents = async (user: User, opts: FetchOptions): Promise<ApiEventWithId[]> => {
+  const started = nowMs();
+  const deadline = started + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
+  const touch = !opts.dontBlock;
+  let state = await accessQueue(user, opts.queueId);
+  checkAcknowledgement(state, opts.lastEventId);
+  state = await mutate(user, state, (s) => {
+    checkAcknowledgement(s, opts.lastEventId);
+    const acked = Math.max(s.ackedThrough, opts.lastEventId);
+    if (acked === s.ackedThrough && !touch) return null;
+    return { ackedThrough: acked, refs: s.refs.filter((r) => r.id > acked), ...(touch ? { lastConnMs: nowMs() } : {}) };
+  });
+  const gaps: GapLog = new Map();
+  state = await ingest(user, state, gaps, touch);
+  if (state.refs.length > 0 || opts.dontBlock) return materialize(state);
+
+  let interval = config.pollMinIntervalMs();
+  let lastQueueCheck = nowMs();
+  while (nowMs() + interval < deadline) {
+    await sleep(interval);
+    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * 1.3));
+    const heads = await streams.getHeads(streamsOf(state));
+    if ([...heads.values()].some((h) => h.seq > (state.cursors[h.stream] ?? 0))) {
+      state = await ingest(user, state, gaps, touch);
+      if (state.refs.length > 0) return materialize(state);
+    }
+    if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {
+      lastQueueCheck = nowMs();
+      const current = await queuesStore.get(state.queueId);
+      if (!current) return [];
+      state = current;
+      if (state.refs.length > 0) return materialize(state);
+    }
+  }
+  state = await mutate(user, state, (s) =>
+    s.refs.length > 0 ? null : { refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() },
+  );
+  return materialize(state);
+};
+
+/** DELETE /events: removes the caller's queue; an unknown, expired or foreign queue is BAD_EVENT_QUEUE_ID. */
+export const deleteQueue = async (user: User, queueId: string): Promise<void> => {
+  await accessQueue(user, queueId);
+  if (!(await queuesStore.remove(queueId, user.id))) throw new BadEventQueueIdError(queueId);
+};

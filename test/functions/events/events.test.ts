@@ -1,0 +1,293 @@
+import { handler as deleteEvents } from '../../../functions/events/delete';
+import { handler as getEvents } from '../../../functions/events/get';
+import { handler as register } from '../../../functions/events/register';
+import { advanceClock } from '../../../lib/clock';
+import { sendEvent } from '../../../lib/events/send';
+import { call, expectError, expectSuccess } from '../../helpers/api';
+import { openQueue } from '../../helpers/events';
+
+const IAGO = 'iago@zulip.com';
+const REALM = 2;
+const IAGO_ID = 11;
+
+/** A real event shape (the OpenAPI check validates every event), tagged through its words. */
+const tagged = (tag: string) => ({ type: 'alert_words', alert_words: [tag] });
+const tagOf = (event: Record<string, any>) => event.alert_words?.[0];
+
+const poll = (email: string, params: Record<string, unknown>) => call(getEvents, { method: 'GET', path: '/events', as: email, params });
+
+const registerQueue = async (email = IAGO, params: Record<string, unknown> = {}) =>
+  expectSuccess(await call(register, { method: 'POST', path: '/register', as: email, params: { fetch_event_types: [], ...params } }));
+
+describe('POST /register (the queue)', () => {
+  it('returns a UUID queue id, last_event_id -1, the timeout and the version fields under both names', async () => {
+    const body = await registerQueue();
+    expect(body.queue_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(body).toMatchObject({
+      last_event_id: -1,
+      idle_queue_timeout_secs: 600,
+      service_feature_level: 485,
+      zulip_feature_level: 485,
+      event_queue_longpoll_timeout_seconds: 30,
+    });
+    expect(body.zulip_version).toBe(body.service_version);
+    expect(body.zulip_merge_base).toBe(body.service_merge_base);
+  });
+
+  it.each([
+    ['600', 600],
+    ['60', 60],
+    ['604800', 604800],
+    ['mobile', 43200],
+  ])('accepts idle_queue_timeout=%s', async (value, expected) => {
+    expect((await registerQueue(IAGO, { idle_queue_timeout: value })).idle_queue_timeout_secs).toBe(expected);
+  });
+
+  it.each(['59', '604801', '-1', 'soon', '1.5'])('refuses idle_queue_timeout=%s with a clear 400', async (value) => {
+    expectError(
+      await call(register, { method: 'POST', path: '/register', as: IAGO, params: { idle_queue_timeout: value } }),
+      'Invalid idle_queue_timeout: must be a number of seconds from 60 to 604800, or "mobile"',
+    );
+  });
+
+  it('accepts the older queue_lifespan_secs, 0 meaning the default', async () => {
+    expect((await registerQueue(IAGO, { queue_lifespan_secs: 0 })).idle_queue_timeout_secs).toBe(600);
+    expect((await registerQueue(IAGO, { queue_lifespan_secs: 3600 })).idle_queue_timeout_secs).toBe(3600);
+  });
+
+  it('refuses both names at once', async () => {
+    expectError(
+      await call(register, { method: 'POST', path: '/register', as: IAGO, params: { queue_lifespan_secs: 600, idle_queue_timeout: '600' } }),
+      "Can't decide between 'idle_queue_timeout' and 'queue_lifespan_secs' arguments",
+      400,
+      'REQUEST_CONFUSING_VAR',
+    );
+  });
+
+  it('refuses an unsupported narrow operator or operand', async () => {
+    const post = (narrow: unknown) => call(register, { method: 'POST', path: '/register', as: IAGO, params: { narrow } });
+    expectError(await post([['search', 'x']]), 'Operator search not supported.');
+    expectError(await post([['is', 'unread']]), 'Operand unread not supported.');
+    expectSuccess(await post([['stream', 'Verona'], ['is', 'dm']]));
+    expectSuccess(await post([{ operator: 'channel', operand: 'Verona' }]));
+  });
+
+  it('refuses all_public_streams to a guest', async () => {
+    expectError(
+      await call(register, { method: 'POST', path: '/register', as: 'polonius@zulip.com', params: { all_public_streams: true } }),
+      'User not authorized for this query',
+    );
+    expectSuccess(await call(register, { method: 'POST', path: '/register', as: IAGO, params: { all_public_streams: true, fetch_event_types: [] } }));
+  });
+
+  it('accepts event_types=null as zulip-js sends it', async () => {
+    expectSuccess(await call(register, { method: 'POST', path: '/register', as: IAGO, params: { event_types: 'null', fetch_event_types: [] } }));
+  });
+});
+
+describe('GET /events', () => {
+  it('delivers events with ids from 0, in order, and the same ones again until acknowledged', async () => {
+    const q = await registerQueue();
+    await sendEvent(REALM, tagged('1'), { users: [IAGO_ID] });
+    await sendEvent(REALM, tagged('2'), 'realm');
+    const first = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    expect(first.events).toEqual([
+      { ...tagged('1'), id: 0 },
+      { ...tagged('2'), id: 1 },
+    ]);
+    const again = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    expect(again.events).toEqual(first.events);
+    const acked = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }));
+    expect(acked.events).toEqual([{ ...tagged('2'), id: 1 }]);
+  });
+
+  it('filters by event_types', async () => {
+    const q = await openQueue(IAGO, { eventTypes: ['alert_words'] });
+    await sendEvent(REALM, { type: 'drafts', op: 'remove', draft_id: 1 }, 'realm');
+    await sendEvent(REALM, tagged('wanted'), 'realm');
+    expect(await q.drain()).toEqual([tagged('wanted')]);
+  });
+
+  it('does not deliver events of another organization or of another user', async () => {
+    const q = await openQueue(IAGO);
+    await sendEvent(3, tagged('x'), 'realm');
+    await sendEvent(REALM, tagged('x'), { users: [10] });
+    expect(await q.drain()).toEqual([]);
+  });
+
+  it('does not deliver events sent before the queue was registered', async () => {
+    await sendEvent(REALM, tagged('before'), 'realm');
+    const q = await openQueue(IAGO);
+    await sendEvent(REALM, tagged('after'), 'realm');
+    expect(await q.drain()).toEqual([tagged('after')]);
+  });
+
+  it('returns as soon as an event arrives during a long-poll', async () => {
+    const q = await registerQueue();
+    const started = Date.now();
+    const pending = poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sendEvent(REALM, tagged('x'), { users: [IAGO_ID] });
+    const body = expectSuccess(await pending);
+    expect(body.events).toEqual([{ ...tagged('x'), id: 0 }]);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('returns a heartbeat, occupying an id, when the wait ends with no event', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '1';
+    try {
+      const q = await registerQueue();
+      const body = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
+      expect(body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+      await sendEvent(REALM, tagged('x'), 'realm');
+      const next = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0 }));
+      expect(next.events).toEqual([{ ...tagged('x'), id: 1 }]);
+    } finally {
+      delete process.env.EVENTS_LONGPOLL_SECONDS;
+    }
+  });
+
+  it('delivers every event of 10 concurrent producers exactly once, in id order, to an acknowledging long-poller', async () => {
+    const q = await registerQueue();
+    const PRODUCERS = 10;
+    const PER_PRODUCER = 50;
+    let producing = true;
+    const producers = Promise.all(
+      Array.from({ length: PRODUCERS }, async (_, p) => {
+        for (let i = 0; i < PER_PRODUCER; i += 1) {
+          await sendEvent(REALM, tagged(`${p}:${i}`), p % 2 === 0 ? 'realm' : { users: [IAGO_ID] });
+        }
+      }),
+    ).then(() => {
+      producing = false;
+    });
+    const received: { id: number; producer: number; n: number }[] = [];
+    let last = -1;
+    while (producing || received.length < PRODUCERS * PER_PRODUCER) {
+      const body = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: last }));
+      for (const event of body.events) {
+        if (event.type === 'heartbeat') continue;
+        const [producer, n] = String(tagOf(event)).split(':').map(Number);
+        received.push({ id: event.id, producer, n });
+      }
+      if (body.events.length > 0) last = body.events[body.events.length - 1].id;
+      if (!producing && received.length >= PRODUCERS * PER_PRODUCER) break;
+    }
+    await producers;
+    const ids = received.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = received.map((e) => `${e.producer}:${e.n}`).sort();
+    const expected = Array.from({ length: PRODUCERS * PER_PRODUCER }, (_, k) => `${Math.floor(k / PER_PRODUCER)}:${k % PER_PRODUCER}`).sort();
+    expect(keys).toEqual(expected);
+    // Each producer's events arrive in the order it sent them.
+    for (let p = 0; p < PRODUCERS; p += 1) {
+      const ns = received.filter((e) => e.producer === p).map((e) => e.n);
+      expect(ns).toEqual([...ns].sort((a, b) => a - b));
+    }
+  }, 120000);
+
+  it('requires last_event_id', async () => {
+    const q = await registerQueue();
+    const result = await poll(IAGO, { queue_id: q.queue_id });
+    expectError(result, "Missing 'last_event_id' argument", 400, 'REQUEST_VARIABLE_MISSING');
+  });
+
+  it('refuses to go back before what was pruned, and an id the queue never had', async () => {
+    const q = await registerQueue();
+    await sendEvent(REALM, tagged('x'), 'realm');
+    await sendEvent(REALM, tagged('x'), 'realm');
+    expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 1, dont_block: true }));
+    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }), 'An event newer than 1 has already been pruned!');
+    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 5, dont_block: true }), 'Event 5 was not in this queue');
+    expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 1, dont_block: true }));
+  });
+
+  it('answers BAD_EVENT_QUEUE_ID for an unknown queue', async () => {
+    const result = await poll(IAGO, { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true });
+    expectError(result, 'Bad event queue ID: no-such-queue', 400, 'BAD_EVENT_QUEUE_ID');
+    expect(result.body.queue_id).toBe('no-such-queue');
+  });
+
+  it("does not let another user read, acknowledge or delete a queue", async () => {
+    const q = await registerQueue();
+    await sendEvent(REALM, tagged('x'), { users: [IAGO_ID] });
+    const msg = `Bad event queue ID: ${q.queue_id}`;
+    expectError(await poll('hamlet@zulip.com', { queue_id: q.queue_id, last_event_id: 0, dont_block: true }), msg, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(await poll('king@lear.org', { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), msg, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await call(deleteEvents, { method: 'DELETE', path: '/events', as: 'hamlet@zulip.com', params: { queue_id: q.queue_id } }),
+      msg,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
+    // The owner still has the queue and its unacknowledged event.
+    expect(expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true })).events).toEqual([
+      { ...tagged('x'), id: 0 },
+    ]);
+  });
+
+  it('forgets a queue idle for longer than its timeout', async () => {
+    const q = await registerQueue(IAGO, { idle_queue_timeout: '60' });
+    advanceClock(59_000);
+    expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    // A dont_block poll does not refresh the idle clock.
+    advanceClock(2_000);
+    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await call(deleteEvents, { method: 'DELETE', path: '/events', as: IAGO, params: { queue_id: q.queue_id } }),
+      `Bad event queue ID: ${q.queue_id}`,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
+  });
+
+  it('keeps a queue alive while it is long-polled', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '1';
+    try {
+      const q = await registerQueue(IAGO, { idle_queue_timeout: '60' });
+      advanceClock(50_000);
+      expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
+      advanceClock(50_000);
+      expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }));
+    } finally {
+      delete process.env.EVENTS_LONGPOLL_SECONDS;
+    }
+  });
+
+  it('does not bring an expired queue back when events are sent to its user', async () => {
+    const q = await registerQueue(IAGO, { idle_queue_timeout: '60' });
+    advanceClock(61_000);
+    await sendEvent(REALM, tagged('x'), { users: [IAGO_ID] });
+    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+  });
+});
+
+describe('DELETE /events', () => {
+  it('deletes the queue; a second delete and later polls get BAD_EVENT_QUEUE_ID', async () => {
+    const q = await registerQueue();
+    const del = () => call(deleteEvents, { method: 'DELETE', path: '/events', as: IAGO, params: { queue_id: q.queue_id } });
+    expectSuccess(await del());
+    expectError(await del(), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+  });
+});
+
+describe('event streams', () => {
+  it('skips a number whose producer died between its two writes, once the grace period has passed', async () => {
+    const streams = await import('../../../lib/store/event-streams');
+    const { eventKeys } = await import('../../../lib/store/keys');
+    const { nowMs } = await import('../../../lib/clock');
+    const q = await openQueue(IAGO);
+    const stream = eventKeys.userStream(IAGO_ID);
+    const orphan = await streams.allocate(stream, nowMs());
+    await sendEvent(REALM, tagged('after the gap'), { users: [IAGO_ID] });
+    // Within the grace period the queue waits for the missing number.
+    expect(await q.drain()).toEqual([]);
+    advanceClock(6_000);
+    expect(await q.drain()).toEqual([tagged('after the gap')]);
+    // The late producer's write is refused; sendEvent would take a new number instead.
+    expect(await streams.writeAt(stream, orphan, tagged('late'), nowMs())).toBe(false);
+  });
+});

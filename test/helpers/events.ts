@@ -1,0 +1,58 @@
+// Event tests: register a queue as a seeded user, then drain what it received through the real
+// GET /events handler (so every event is checked like any response), acknowledging as it goes.
+import { handler as getEvents } from '../../functions/events/get';
+import { handler as register } from '../../functions/events/register';
+import type { ClientCapabilities } from '../../lib/events/types';
+import { call, expectSuccess } from './api';
+
+export type OpenQueueOptions = {
+  eventTypes?: string[] | null;
+  capabilities?: ClientCapabilities;
+  /** Other register parameters, sent as they are. */
+  params?: Record<string, unknown>;
+};
+
+export type TestQueue = {
+  queueId: string;
+  email: string;
+  /** Events delivered since the last drain, without their ids (acknowledges the previous ones). */
+  drain: () => Promise<Record<string, any>[]>;
+  /** The same, keeping the ids. */
+  drainWithIds: () => Promise<Record<string, any>[]>;
+};
+
+export const openQueue = async (email: string, opts: OpenQueueOptions = {}): Promise<TestQueue> => {
+  const body = expectSuccess(
+    await call(register, {
+      method: 'POST',
+      path: '/register',
+      as: email,
+      params: {
+        ...(opts.eventTypes ? { event_types: opts.eventTypes } : {}),
+        ...(opts.capabilities ? { client_capabilities: opts.capabilities } : {}),
+        // Only the queue: no state sections, which keeps event tests fast.
+        fetch_event_types: [],
+        ...(opts.params ?? {}),
+      },
+    }),
+  );
+  const queueId = body.queue_id as string;
+  let lastEventId = -1;
+  const drainWithIds = async () => {
+    const result = await call(getEvents, {
+      method: 'GET',
+      path: '/events',
+      as: email,
+      params: { queue_id: queueId, last_event_id: lastEventId, dont_block: true },
+    });
+    const events = expectSuccess(result).events as Record<string, any>[];
+    if (events.length > 0) lastEventId = events[events.length - 1].id;
+    return events;
+  };
+  return {
+    queueId,
+    email,
+    drainWithIds,
+    drain: async () => (await drainWithIds()).map(({ id: _id, ...event }) => event),
+  };
+};
