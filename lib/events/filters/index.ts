@@ -1,3 +1,5 @@
 // Loads every event filter, so that any function that delivers events applies all of them.
 // Add one import per module that calls registerEventFilter.
 import './message';
+
+export { registerEventFilter, type EventFilter } from '../event-filters';
