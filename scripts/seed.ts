@@ -11,8 +11,17 @@ import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../li
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
 import { buildUserItem } from '../lib/store/users';
+import { renderMarkdown } from '../lib/markdown';
+import { isRenderable, type FieldType } from '../lib/models/custom-profile-field';
+import type { DraftType } from '../lib/models/draft';
+import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
+import { buildDraftItem } from '../lib/store/drafts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random 24-character key of an invitation link (/join/<key>/), as upstream's confirmation keys. */
+export const generateConfirmationKey = (): string =>
+  Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('');
 
 /** A random 32-character alphanumeric API key, as upstream generates them. */
 export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
@@ -237,16 +246,17 @@ const presenceItems = (now: number, users: Map<number, User>): Item[] =>
   fixture.presence.map((p) => presenceItem(users.get(p.user_id)!, now - p.active_ago_s, now - p.connected_ago_s, p.last_update_id));
 
 const draftItems = (now: number): Item[] =>
-  fixture.drafts.map((d) => ({
-    ...ek.draft(d.user_id, d.id),
-    id: d.id,
-    userId: d.user_id,
-    type: d.type,
-    to: d.to,
-    topic: d.topic,
-    content: d.content,
-    timestamp: now - d.edited_ago_s,
-  }));
+  fixture.drafts.map((d) =>
+    buildDraftItem({
+      id: d.id,
+      userId: d.user_id,
+      type: d.type as DraftType,
+      to: d.to,
+      topic: d.topic,
+      content: d.content,
+      timestamp: now - d.edited_ago_s,
+    }),
+  );
 
 const customProfileItems = (): Item[] => [
   ...fixture.custom_profile_fields.map((f) => {
@@ -267,14 +277,16 @@ const customProfileItems = (): Item[] => [
     };
   }),
   ...Object.entries(fixture.profile_data).flatMap(([uid, values]) =>
-    Object.entries(values).map(([fid, value]) => ({
-      ...ek.profileValue(Number(uid), Number(fid)),
-      ...ek.profileValueInRealm(realmOfUser.get(Number(uid))!, Number(uid), Number(fid)),
-      userId: Number(uid),
-      fieldId: Number(fid),
-      realmId: realmOfUser.get(Number(uid)),
-      value,
-    })),
+    Object.entries(values).map(([fid, value]) => {
+      const type = fixture.custom_profile_fields.find((f) => f.id === Number(fid))!.type as FieldType;
+      return buildProfileValueItem({
+        userId: Number(uid),
+        fieldId: Number(fid),
+        realmId: realmOfUser.get(Number(uid))!,
+        value,
+        ...(isRenderable(type) ? { renderedValue: renderMarkdown(value) } : {}),
+      });
+    }),
   ),
 ];
 
@@ -290,8 +302,9 @@ const linkifierItems = (): Item[] =>
 
 const GROUP_SETTINGS = Object.keys(fixture.user_group_defaults).filter((k) => k.startsWith('can_'));
 
+/** Groups, each with its name lock (GROUPNAME#<name>: names are unique within an organization). */
 const userGroupItems = (extraMemberIds: number[]): Item[] =>
-  fixture.user_groups.map((g) => {
+  fixture.user_groups.flatMap((g) => {
     const group = g as typeof g & Record<string, unknown>;
     const isSystem = (group.is_system_group as boolean | undefined) ?? false;
     const settings = Object.fromEntries(
@@ -302,7 +315,7 @@ const userGroupItems = (extraMemberIds: number[]): Item[] =>
       }),
     );
     const extra = g.realm_id === 2 && (g.name === 'role:members' || g.name === 'role:fullmembers') ? extraMemberIds : [];
-    return {
+    const groupItem: Item = {
       ...ek.userGroup(g.realm_id, g.id),
       id: g.id,
       realmId: g.realm_id,
@@ -315,7 +328,9 @@ const userGroupItems = (extraMemberIds: number[]): Item[] =>
       creatorId: (group.creator_id as number | undefined) ?? null,
       dateCreated: (group.date_created as number | undefined) ?? null,
       groupSettings: settings,
+      version: 0,
     };
+    return [groupItem, { ...ek.groupName(g.realm_id, g.name), realmId: g.realm_id, groupId: g.id }];
   });
 
 const inviteItems = (): Item[] =>
@@ -329,6 +344,7 @@ const inviteItems = (): Item[] =>
     dateCreated: i.date_created,
     expiryDate: null,
     status: i.status,
+    confirmationKey: generateConfirmationKey(),
   }));
 
 const scheduledMessageItems = (): Item[] =>

@@ -1,0 +1,80 @@
+// Group membership and the permission checks built on it. A group-setting value is a group id or
+// an anonymous group; membership is resolved through subgroups recursively, as upstream's
+// recursive CTE does (system groups nest: owners ⊂ administrators ⊂ moderators ⊂ members ⊂ everyone).
+import { BadRequestError } from '../errors';
+import type { GroupSettingValue, Realm } from '../models/realm';
+import { isGuest, type User } from '../models/user';
+import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-group';
+import * as groupsStore from '../store/user-groups';
+
+/** Realm settings whose value may not be role:everyone (so guests never hold them). */
+const REALM_SETTINGS_DENYING_EVERYONE = new Set(['can_manage_all_groups', 'can_create_groups', 'can_create_multiuse_invite_group', 'can_invite_users_group']);
+
+/** The groups of one organization, indexed for membership checks. */
+export class RealmGroups {
+  readonly byId: Map<number, UserGroup>;
+
+  constructor(readonly groups: UserGroup[]) {
+    this.byId = new Map(groups.map((g) => [g.id, g]));
+  }
+
+  static async load(realmId: number, opts: { consistent?: boolean } = {}): Promise<RealmGroups> {
+    return new RealmGroups(await groupsStore.listGroupsOfRealm(realmId, opts));
+  }
+
+  /** The system group with this name (role:nobody, role:everyone, ...). */
+  systemGroup(name: string): UserGroup {
+    const group = this.groups.find((g) => g.isSystemGroup && g.name === name);
+    if (!group) throw new Error(`organization has no system group ${name}`);
+    return group;
+  }
+
+  /** Whether the user is a member of the group or of any of its subgroups, recursively. */
+  isMember(groupId: number, userId: number, seen = new Set<number>()): boolean {
+    if (seen.has(groupId)) return false;
+    seen.add(groupId);
+    const group = this.byId.get(groupId);
+    if (!group) return false;
+    if (group.members.includes(userId)) return true;
+    return group.directSubgroupIds.some((sub) => this.isMember(sub, userId, seen));
+  }
+
+  /** Whether the user is in a group-setting value (a group, or an anonymous group's members and subgroups). */
+  isInSetting(value: GroupSettingValue | undefined, userId: number): boolean {
+    if (value === undefined || value === null) return false;
+    if (typeof value === 'number') return this.isMember(value, userId);
+    return value.direct_members.includes(userId) || value.direct_subgroups.some((sub) => this.isMember(sub, userId));
+  }
+
+  /** Upstream's user_has_permission_for_group_setting: guests only where role:everyone is allowed. */
+  hasPermission(user: User, value: GroupSettingValue | undefined, allowEveryone: boolean): boolean {
+    if (!allowEveryone && isGuest(user)) return false;
+    return this.isInSetting(value, user.id);
+  }
+}
+
+/** Whether the user holds an organization-level group permission (can_manage_all_groups, ...). */
+export const hasRealmPermission = (realm: Realm, groups: RealmGroups, user: User, setting: string): boolean =>
+  groups.hasPermission(user, realm.groupSettings[setting], !REALM_SETTINGS_DENYING_EVERYONE.has(setting));
+
+/**
+ * Upstream's access_user_group_for_update: the group of the caller's organization (else "Invalid
+ * user group"), active unless `allowDeactivated` (else "User group is deactivated."), not a system
+ * group, and managed by the caller through the organization's can_manage_all_groups or the group's
+ * can_manage_group (else "Insufficient permission").
+ */
+export const accessUserGroupForUpdate = (
+  realm: Realm,
+  groups: RealmGroups,
+  user: User,
+  groupId: number,
+  opts: { allowDeactivated: boolean },
+): UserGroup => {
+  const group = groups.byId.get(groupId);
+  if (!group) throw new BadRequestError('Invalid user group');
+  if (!opts.allowDeactivated && group.deactivated) throw new BadRequestError('User group is deactivated.');
+  if (group.isSystemGroup) throw new BadRequestError('Insufficient permission');
+  if (hasRealmPermission(realm, groups, user, 'can_manage_all_groups')) return group;
+  if (groups.hasPermission(user, group.groupSettings.can_manage_group, GROUP_SETTING_ALLOWS_EVERYONE.can_manage_group)) return group;
+  throw new BadRequestError('Insufficient permission');
+};

@@ -1,0 +1,20 @@
+/** A reusable invitation link. Revocation keeps the row with status 'revoked'. */
+export type MultiuseInvite = {
+  id: number;
+  realmId: number;
+  referredBy: number;
+  invitedAs: number;
+  streamIds: number[];
+  dateCreated: number;
+  /** UNIX seconds; null: never expires. */
+  expiryDate: number | null;
+  status: 'active' | 'revoked';
+  /** The key of the /join/<key>/ link. */
+  confirmationKey: string;
+  includeRealmDefaultSubscriptions?: boolean;
+  groupIds?: number[];
+};
+
+/** The roles an invitation may grant (upstream's PreregistrationUser.INVITE_AS). */
+export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST_USER: 600 } as const;
+export const INVITE_AS_VALUES: readonly number[] = Object.values(INVITE_AS);

@@ -1,0 +1,28 @@
+/** A scheduled message of a user: a reminder, or a message to send later. */
+export type ScheduledMessage = {
+  id: number;
+  realmId: number;
+  senderId: number;
+  kind: 'reminder' | 'send_later';
+  to: number[];
+  streamId: number | null;
+  topic: string;
+  content: string;
+  renderedContent?: string;
+  scheduledDeliveryTimestamp: number;
+  reminderTargetMessageId: number | null;
+  failed: boolean;
+  delivered?: boolean;
+};
+
+/** The reminder dict of GET /reminders, register's `reminders` and `reminders` add events. */
+export const toApiReminder = (r: ScheduledMessage): Record<string, unknown> => ({
+  reminder_id: r.id,
+  to: r.to,
+  type: 'private',
+  content: r.content,
+  rendered_content: r.renderedContent ?? '',
+  scheduled_delivery_timestamp: r.scheduledDeliveryTimestamp,
+  failed: r.failed,
+  reminder_target_message_id: r.reminderTargetMessageId,
+});
