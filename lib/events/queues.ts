@@ -87,12 +87,21 @@ const resolveGap = async (stream: string, seq: number, allocMs: number, gaps: Ga
   return streams.writeAt(stream, seq, null, now);
 };
 
-/** New events of one stream after `cursor`, stopping at a number allocated but not yet written. */
-const readStream = async (stream: string, cursor: number, gaps: GapLog): Promise<{ events: streams.StreamEvent[]; cursor: number }> => {
+/**
+ * New events of one stream after `cursor`, stopping at a number allocated but not yet written.
+ * `knownHead` (from a waiting poll's check) lets it also settle numbers allocated past the last
+ * written event; without it those wait until a later event shows them as a gap.
+ */
+const readStream = async (
+  stream: string,
+  cursor: number,
+  gaps: GapLog,
+  knownHead: streams.StreamHead | undefined,
+): Promise<{ events: streams.StreamEvent[]; cursor: number }> => {
   const items = await streams.readAfter(stream, cursor, READ_BATCH);
   const events: streams.StreamEvent[] = [];
   let expected = cursor + 1;
-  let head: streams.StreamHead | undefined;
+  let head = knownHead;
   const headOf = async () => (head ??= (await streams.getHeads([stream], { consistent: true })).get(stream)!);
   for (const item of items) {
     while (item.seq > expected) {
@@ -102,18 +111,23 @@ const readStream = async (stream: string, cursor: number, gaps: GapLog): Promise
     if (item.event) events.push(item);
     expected = item.seq + 1;
   }
-  if (items.length < READ_BATCH) {
+  if (items.length < READ_BATCH && knownHead) {
     // Numbers allocated past the last written event: a producer between its two writes.
-    const h = await headOf();
-    while (h.seq >= expected && (await resolveGap(stream, expected, h.allocMs, gaps))) expected += 1;
+    while (knownHead.seq >= expected && (await resolveGap(stream, expected, knownHead.allocMs, gaps))) expected += 1;
   }
   return { events, cursor: expected - 1 };
 };
 
 /** Moves new stream events into the queue (those its filters accept), in send order. */
-const ingest = async (user: User, state: QueueState, gaps: GapLog, touch: boolean): Promise<QueueState> => {
+const ingest = async (
+  user: User,
+  state: QueueState,
+  gaps: GapLog,
+  touch: boolean,
+  heads?: Map<string, streams.StreamHead>,
+): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
-  const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps)));
+  const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps, heads?.get(s))));
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
   if (!advanced) return state;
@@ -130,7 +144,7 @@ const ingest = async (user: User, state: QueueState, gaps: GapLog, touch: boolea
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
-  return ingest(user, await accessQueue(user, state.queueId), gaps, touch);
+  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
@@ -188,7 +202,7 @@ export const fetchEvents = async (user: User, opts: FetchOptions): Promise<ApiEv
     interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * 1.3));
     const heads = await streams.getHeads(streamsOf(state));
     if ([...heads.values()].some((h) => h.seq > (state.cursors[h.stream] ?? 0))) {
-      state = await ingest(user, state, gaps, touch);
+      state = await ingest(user, state, gaps, touch, heads);
       if (state.refs.length > 0) return materialize(state);
     }
     if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {

@@ -1,0 +1,118 @@
+// Benchmark of the event system against DynamoDB Local: delivery latency, and DynamoDB requests
+// and capacity units per operation (from the client's own counters, ReturnConsumedCapacity TOTAL).
+import { handler as register } from '../functions/events/register';
+import { fetchEvents, registerQueue } from '../lib/events/queues';
+import { sendEvent } from '../lib/events/send';
+import { dbMetrics } from '../lib/store/client';
+import * as usersStore from '../lib/store/users';
+import { buildBenchEvent, costOf, percentile, printTable, type Cost } from './bench-util';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const REALM = 2;
+
+const descriptor = {
+  eventTypes: null,
+  capabilities: {},
+  narrow: [] as [string, string][],
+  allPublicStreams: false,
+  applyMarkdown: false,
+  clientGravatar: true,
+  slimPresence: false,
+  timeoutSecs: 600,
+};
+
+/** p50/p99 from the producer's sendEvent returning to the long-poller holding the event. */
+const deliveryLatency = async (count: number): Promise<{ p50: number; p99: number; max: number }> => {
+  const [iago] = await usersStore.listByEmail('iago@zulip.com');
+  const queue = await registerQueue(iago, descriptor);
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let last = -1;
+  let stop = false;
+  const consumer = (async () => {
+    while (!stop) {
+      const events = await fetchEvents(iago, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
+      const now = performance.now();
+      for (const e of events) {
+        const tag = (e.alert_words as string[] | undefined)?.[0];
+        if (tag && sentAt.has(tag)) latencies.push(now - sentAt.get(tag)!);
+      }
+      if (events.length > 0) last = events[events.length - 1].id;
+    }
+  })();
+  for (let i = 0; i < count; i += 1) {
+    // Random pauses (0-250 ms) so events land at every point of the poller's wait.
+    await sleep(Math.random() * 250);
+    const tag = `bench-${i}`;
+    await sendEvent(REALM, buildBenchEvent(tag), i % 2 === 0 ? { users: [iago.id] } : 'realm');
+    sentAt.set(tag, performance.now());
+  }
+  while (latencies.length < count) await sleep(50);
+  stop = true;
+  await sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] });
+  await consumer;
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
+};
+
+export const benchEvents = async (): Promise<void> => {
+  const [iago] = await usersStore.listByEmail('iago@zulip.com');
+  const auth = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
+
+  console.log('\n## Event system\n');
+  const latency = await deliveryLatency(Number(process.env.BENCH_EVENTS ?? 200));
+  console.log(
+    `delivery latency over ${process.env.BENCH_EVENTS ?? 200} events (send returns → long-poller has it): p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`,
+  );
+
+  const rows: [string, Cost][] = [];
+  rows.push([
+    'POST /register, queue only (fetch_event_types=[])',
+    await costOf(() =>
+      register({
+        version: '2.0',
+        routeKey: 'POST /register',
+        rawPath: '/api/v1/register',
+        rawQueryString: '',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', host: 'localhost' },
+        body: 'fetch_event_types=%5B%5D',
+        isBase64Encoded: false,
+        requestContext: { http: { method: 'POST' } },
+      } as never),
+    ),
+  ]);
+  const queue = await registerQueue(iago, descriptor);
+  rows.push(['sendEvent to one user (producer side)', await costOf(() => sendEvent(REALM, buildBenchEvent('one'), { users: [iago.id] }))]);
+  rows.push(['sendEvent to the organization (producer side)', await costOf(() => sendEvent(REALM, buildBenchEvent('all'), 'realm'))]);
+  rows.push([
+    'GET /events returning 2 waiting events (consumer side)',
+    await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: -1, dontBlock: true })),
+  ]);
+  rows.push([
+    'GET /events acknowledging them, nothing new, dont_block',
+    await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: 1, dontBlock: true })),
+  ]);
+  const idle = await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: 1, dontBlock: false }));
+  rows.push([`idle long-poll, full wait (${(idle.ms / 1000).toFixed(1)} s) ending in a heartbeat`, idle]);
+  printTable(rows);
+  const perMinute = (idle.readUnits * 60000) / idle.ms;
+  console.log(
+    `\nAn idle connected client costs about ${((idle.requests * 60000) / idle.ms).toFixed(0)} DynamoDB requests and ${perMinute.toFixed(1)} read units per minute (plus ${((idle.writeUnits * 60000) / idle.ms).toFixed(1)} write units for the ack and the heartbeat).`,
+  );
+
+  console.log('\nCost of one organization-wide event as the number of queues grows (each queue then polls once, dont_block):');
+  const growth: [string, Cost][] = [];
+  for (const n of [1, 10, 100, 1000]) {
+    const queues = [];
+    for (let i = 0; i < n; i += 1) queues.push(await registerQueue(iago, descriptor));
+    const send = await costOf(() => sendEvent(REALM, buildBenchEvent(`growth-${n}`), 'realm'));
+    dbMetrics.reset();
+    const readStarted = performance.now();
+    for (let i = 0; i < queues.length; i += 50) {
+      await Promise.all(queues.slice(i, i + 50).map((q) => fetchEvents(iago, { queueId: q.queueId, lastEventId: -1, dontBlock: true })));
+    }
+    const delivery = { ...dbMetrics.snapshot(), ms: performance.now() - readStarted };
+    growth.push([`${n} queues: send`, send]);
+    growth.push([`${n} queues: all queues fetch it`, { ...delivery, requests: delivery.requests }]);
+  }
+  printTable(growth);
+};

@@ -1,0 +1,55 @@
+// Measuring helpers shared by the benchmark sections.
+import { dbMetrics } from '../lib/store/client';
+import type { ApiEvent } from '../lib/events/types';
+
+export type Cost = { requests: number; readUnits: number; writeUnits: number; ms: number };
+
+/** Runs `fn` once and returns the DynamoDB requests and capacity units it used, and its duration. */
+export const costOf = async (fn: () => Promise<unknown>): Promise<Cost> => {
+  dbMetrics.reset();
+  const started = performance.now();
+  await fn();
+  const ms = performance.now() - started;
+  const { requests, readUnits, writeUnits } = dbMetrics.snapshot();
+  return { requests, readUnits, writeUnits, ms };
+};
+
+/** Runs `fn` `n` times; latency percentiles and the mean DynamoDB cost per call. */
+export const measure = async (n: number, fn: (i: number) => Promise<unknown>): Promise<Cost & { p50: number; p99: number }> => {
+  const times: number[] = [];
+  dbMetrics.reset();
+  for (let i = 0; i < n; i += 1) {
+    const started = performance.now();
+    await fn(i);
+    times.push(performance.now() - started);
+  }
+  const { requests, readUnits, writeUnits } = dbMetrics.snapshot();
+  return {
+    requests: requests / n,
+    readUnits: readUnits / n,
+    writeUnits: writeUnits / n,
+    ms: times.reduce((a, b) => a + b, 0) / n,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+  };
+};
+
+export const percentile = (values: number[], p: number): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** An event of a real type, tagged so the benchmark can recognise it. */
+export const buildBenchEvent = (tag: string): ApiEvent => ({ type: 'alert_words', alert_words: [tag] });
+
+export const printTable = (rows: [string, Cost & { p50?: number; p99?: number }][]): void => {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  console.log(`${'operation'.padEnd(width)} | requests | read CU | write CU | time`);
+  for (const [label, c] of rows) {
+    const time = c.p50 !== undefined ? `p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99!.toFixed(1)} ms` : `${c.ms.toFixed(1)} ms`;
+    console.log(
+      `${label.padEnd(width)} | ${c.requests.toFixed(1).padStart(8)} | ${c.readUnits.toFixed(1).padStart(7)} | ${c.writeUnits.toFixed(1).padStart(8)} | ${time}`,
+    );
+  }
+};
