@@ -7,6 +7,7 @@ import fixture from '../seed/dev-realm.json';
 import { nowSeconds } from '../lib/clock';
 import type { GroupSettingValue, Realm } from '../lib/models/realm';
 import type { User } from '../lib/models/user';
+import { generateConfirmationKey } from '../lib/models/invite';
 import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../lib/store/common';
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
@@ -18,10 +19,6 @@ import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
 import { buildDraftItem } from '../lib/store/drafts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A random 24-character key of an invitation link (/join/<key>/), as upstream's confirmation keys. */
-export const generateConfirmationKey = (): string =>
-  Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('');
 
 /** A random 32-character alphanumeric API key, as upstream generates them. */
 export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');

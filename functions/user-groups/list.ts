@@ -1,10 +1,12 @@
 // GET /user_groups
 import { listUserGroups } from '../../lib/actions/user-groups';
+import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/http/validators';
 
 export const handler = apiHandler(async ({ user, params }) => {
+  requireMemberOrAdmin(user);
   const { include_deactivated_groups } = params({ include_deactivated_groups: json(bool).default(false) });
   return { user_groups: await listUserGroups(user, { includeDeactivated: include_deactivated_groups }) };
 });

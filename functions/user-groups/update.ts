@@ -1,11 +1,13 @@
 // PATCH /user_groups/{user_group_id}
 import { checkUpdateUserGroup } from '../../lib/actions/user-groups';
+import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/http/validators';
 import { settingChange } from './params';
 
 export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
+  requireMemberOrAdmin(user);
   const groupId = pathInt('user_group_id');
   const { name, description, deactivated, ...settings } = params({
     can_add_members_group: json(settingChange).optional(),

@@ -22,7 +22,7 @@ describe('POST /user_groups/{user_group_id}/deactivate', () => {
     [12, "the organization's can_create_web_public_channel_group"],
     [13, "leadership's can_mention_group"],
   ])('answers the expected objections for group %i (%s) and keeps it active', async (groupId) => {
-    const expected = (fixture.expected_deactivation as Record<string, { code: string; objections: unknown[] }>)[String(groupId)];
+    const expected = (fixture.expected_deactivation as unknown as Record<string, { code: string; objections: unknown[] }>)[String(groupId)];
     const result = await post('iago@zulip.com', groupId);
     expectError(result, 'Cannot deactivate user group in use.', 400, expected.code);
     expect(result.body.objections).toEqual(expected.objections);
