@@ -17,6 +17,15 @@ export type Channel = {
   isArchived: boolean;
   streamPostPolicy: number;
   groupSettings: Record<string, GroupSettingValue>;
+  /**
+   * Kept on the channel so that register reads no subscription or message to show them: writers
+   * of subscriptions keep `subscriberCount` (active, non-deactivated subscribers) in the same
+   * transaction, and message sending keeps `firstMessageId` (set once) and `lastMessageAt`.
+   */
+  subscriberCount: number;
+  firstMessageId: number | null;
+  /** When the newest message was sent (UNIX seconds), null for a channel without messages. */
+  lastMessageAt: number | null;
 };
 
 /** A user's subscription row for a channel (`active` false once unsubscribed). */
@@ -33,4 +42,16 @@ export type Subscription = {
   wildcardMentionsNotify: boolean | null;
   pushNotifications: boolean | null;
   audibleNotifications: boolean | null;
+};
+
+/** A channel folder of an organization. */
+export type ChannelFolder = {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  order: number;
+  dateCreated: number | null;
+  creatorId: number | null;
+  isArchived: boolean;
 };

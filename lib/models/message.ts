@@ -19,3 +19,19 @@ export type UserMessage = {
   realmId: number;
   flags: string[];
 };
+
+/** What the unread summary needs of one of a user's unread messages. */
+export type UnreadMessage = {
+  messageId: number;
+  senderId: number;
+  streamId: number | null;
+  topic: string;
+  dmUserIds: number[];
+  flags: string[];
+};
+
+/**
+ * One of a user's direct-message conversations: the other participants (ascending; [] when the
+ * user wrote to themself) and the newest message id. Message sending keeps one per participant.
+ */
+export type DmConversation = { userIds: number[]; maxMessageId: number };

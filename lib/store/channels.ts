@@ -1,9 +1,9 @@
 // Channels (realm partition) and subscriptions (user partition). Reads only, named by access
 // pattern; every read is scoped by the caller's organization through the key itself.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Channel, Subscription } from '../models/channel';
+import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Channel, ChannelFolder, Subscription } from '../models/channel';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { queryAll, queryPrefix, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
@@ -25,4 +25,28 @@ export const listChannelsOfRealm = async (realmId: number, opts: { consistent?: 
 export const getSubscription = async (userId: number, channelId: number): Promise<Subscription | undefined> => {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.subscription(userId, channelId) }));
   return out.Item ? toSubscription(out.Item) : undefined;
+};
+
+/** Every subscription row of a user (active and left ones), in channel id order. */
+export const listSubscriptionsOfUser = async (userId: number): Promise<Subscription[]> => {
+  const k = entityKeys.subscriptionsOfUser(userId);
+  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toSubscription);
+};
+
+export const buildListSubscriberIdsInput = (channelId: number): QueryCommandInput => ({
+  TableName: tableName('main'),
+  IndexName: 'gsi1',
+  KeyConditionExpression: 'gsi1pk = :pk',
+  ExpressionAttributeValues: { ':pk': entityKeys.subscribersOfChannel(channelId).gsi1pk },
+  ProjectionExpression: 'userId',
+});
+
+/** The ids of a channel's active subscribers, ascending (the sparse subscriber index). */
+export const listSubscriberIdsOfChannel = async (channelId: number): Promise<number[]> =>
+  (await queryAll(buildListSubscriberIdsInput(channelId))).map((item) => Number(item.userId));
+
+/** Every channel folder of an organization, archived ones included, in id order. */
+export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder[]> => {
+  const k = entityKeys.foldersOfRealm(realmId);
+  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as ChannelFolder);
 };

@@ -1,0 +1,60 @@
+// Register sections for features this service has no data for yet (muting, statuses, custom
+// emoji, domains, playgrounds, default channels, integrations, billing, video-call tokens). Clients
+// require their keys, so each is present when wanted, with the value of an organization that has
+// none of these objects; and the bots the caller administers, from the user list.
+import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
+import { isAdmin } from '../models/user';
+import { realmUsers } from './context';
+import type { StateBuilder } from './registry';
+
+/** Sections whose value is fixed while the service stores nothing for them, by category. */
+const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
+  muted_users: { muted_users: [] },
+  user_status: { user_status: {} },
+  user_topic: { user_topics: [] },
+  realm_emoji: { realm_emoji: {} },
+  realm_domains: { realm_domains: [] },
+  realm_playgrounds: { realm_playgrounds: [] },
+  realm_embedded_bots: { realm_embedded_bots: [] },
+  realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
+  default_streams: { realm_default_streams: [] },
+  default_stream_groups: { realm_default_stream_groups: [] },
+  video_calls: { has_zoom_token: false },
+  realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
+};
+
+/** muted_users, user_status, user_topics, realm_emoji and the other empty collections. */
+export const emptySectionsState: StateBuilder = async (ctx) => {
+  const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
+  // muted_topics is the deprecated form of user_topics: sent only to clients not asking for the new one.
+  const mutedTopics = ctx.want('muted_topics') && !ctx.want('user_topic') ? { muted_topics: [] } : {};
+  return Object.assign({}, ...sections.map(([, value]) => value), mutedTopics);
+};
+
+/** "realm_user_settings_defaults": the settings a new account starts with. */
+export const realmUserSettingsDefaultsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('realm_user_settings_defaults')) return {};
+  const { timezone: _timezone, ...defaults } = DEFAULT_USER_SETTINGS;
+  return {
+    realm_user_settings_defaults: { ...defaults, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISET_CHOICES },
+  };
+};
+
+/** "realm_bot": the bots the caller administers (every bot for administrators, else their own). */
+export const realmBotsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('realm_bot')) return {};
+  const user = ctx.user;
+  if (!user) return { realm_bots: [] };
+  const bots = (await realmUsers(ctx)).filter((u) => u.isBot && (isAdmin(user) || u.botOwnerId === user.id));
+  return {
+    realm_bots: bots
+      .sort((a, b) => a.id - b.id)
+      .map((bot) => ({
+        user_id: bot.id,
+        default_sending_stream: null,
+        default_events_register_stream: null,
+        default_all_public_streams: false,
+        services: [],
+      })),
+  };
+};

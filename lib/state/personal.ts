@@ -1,0 +1,36 @@
+// Register state of the caller's personal objects: alert words, pending onboarding steps, saved
+// snippets and navigation views. One read each, in the caller's own partition; spectators have none.
+import * as userDataStore from '../store/user-data';
+import type { StateBuilder } from './registry';
+
+/** The onboarding video URL (NAVIGATION_TOUR_VIDEO_URL); unset means none, which disables the video. */
+const navigationTourVideoUrl = (): string | null => process.env.NAVIGATION_TOUR_VIDEO_URL || null;
+
+/** "alert_words". */
+export const alertWordsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('alert_words')) return {};
+  return { alert_words: ctx.user ? await userDataStore.getAlertWords(ctx.user.id) : [] };
+};
+
+/** "onboarding_steps": the steps still to show, and the onboarding video. */
+export const onboardingStepsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('onboarding_steps')) return {};
+  const steps = ctx.user ? await userDataStore.getPendingOnboardingSteps(ctx.user.id) : [];
+  return { onboarding_steps: steps.map((s) => ({ type: s.type, name: s.name })), navigation_tour_video_url: navigationTourVideoUrl() };
+};
+
+/** "saved_snippets", in id order. */
+export const savedSnippetsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('saved_snippets')) return {};
+  const snippets = ctx.user ? await userDataStore.listSavedSnippetsOfUser(ctx.user.id) : [];
+  return { saved_snippets: snippets.map((s) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated })) };
+};
+
+/** "navigation_views": `name` only for custom views (built-in ones are named by their fragment). */
+export const navigationViewsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('navigation_views')) return {};
+  const views = ctx.user ? await userDataStore.listNavigationViewsOfUser(ctx.user.id) : [];
+  return {
+    navigation_views: views.map((v) => ({ fragment: v.fragment, is_pinned: v.isPinned, ...(v.name !== null ? { name: v.name } : {}) })),
+  };
+};

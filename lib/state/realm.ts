@@ -1,0 +1,244 @@
+// Register state "realm": the organization's settings (realm_*), the server's limits and
+// constants (max_*, server_*), and the organization's URL. Stored settings come from the realm
+// item; settings this service does not store yet have upstream's default for a new organization,
+// and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
+import { createHash } from 'node:crypto';
+import { config } from '../config';
+import type { GroupSettingValue, Realm } from '../models/realm';
+import type { UserGroup } from '../models/user-group';
+import { realmGroups, systemGroupId } from './context';
+import type { StateBuilder } from './registry';
+
+/** When this process started: upstream's server_generation (clients reload when it changes). */
+const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+
+/**
+ * The organization-level group settings register shows, by wire name (without `realm_`), with
+ * the stored setting's name and upstream's default system group for an organization that has
+ * not set it.
+ */
+export const REALM_GROUP_SETTINGS: Record<string, { stored: string; defaultGroup: string }> = {
+  can_access_all_users_group: { stored: 'can_access_all_users_group', defaultGroup: 'role:everyone' },
+  can_add_custom_emoji_group: { stored: 'can_add_custom_emoji_group', defaultGroup: 'role:members' },
+  can_add_subscribers_group: { stored: 'can_add_subscribers_group', defaultGroup: 'role:members' },
+  can_create_bots_group: { stored: 'can_create_bots_group', defaultGroup: 'role:members' },
+  can_create_groups: { stored: 'can_create_groups', defaultGroup: 'role:members' },
+  can_create_private_channel_group: { stored: 'can_create_private_channel_group', defaultGroup: 'role:members' },
+  can_create_public_channel_group: { stored: 'can_create_public_channel_group', defaultGroup: 'role:members' },
+  can_create_web_public_channel_group: { stored: 'can_create_web_public_channel_group', defaultGroup: 'role:owners' },
+  can_create_write_only_bots_group: { stored: 'can_create_write_only_bots_group', defaultGroup: 'role:members' },
+  can_delete_any_message_group: { stored: 'can_delete_any_message_group', defaultGroup: 'role:administrators' },
+  can_delete_own_message_group: { stored: 'can_delete_own_message_group', defaultGroup: 'role:everyone' },
+  can_invite_users_group: { stored: 'can_invite_users_group', defaultGroup: 'role:members' },
+  can_manage_all_groups: { stored: 'can_manage_all_groups', defaultGroup: 'role:owners' },
+  can_manage_billing_group: { stored: 'can_manage_billing_group', defaultGroup: 'role:administrators' },
+  can_mention_many_users_group: { stored: 'can_mention_many_users_group', defaultGroup: 'role:administrators' },
+  can_move_messages_between_channels_group: { stored: 'can_move_messages_between_channels_group', defaultGroup: 'role:members' },
+  can_move_messages_between_topics_group: { stored: 'can_move_messages_between_topics_group', defaultGroup: 'role:everyone' },
+  can_resolve_topics_group: { stored: 'can_resolve_topics_group', defaultGroup: 'role:everyone' },
+  can_set_delete_message_policy_group: { stored: 'can_set_delete_message_policy_group', defaultGroup: 'role:moderators' },
+  can_set_topics_policy_group: { stored: 'can_set_topics_policy_group', defaultGroup: 'role:moderators' },
+  can_summarize_topics_group: { stored: 'can_summarize_topics_group', defaultGroup: 'role:everyone' },
+  create_multiuse_invite_group: { stored: 'can_create_multiuse_invite_group', defaultGroup: 'role:administrators' },
+  direct_message_initiator_group: { stored: 'direct_message_initiator_group', defaultGroup: 'role:everyone' },
+  direct_message_permission_group: { stored: 'direct_message_permission_group', defaultGroup: 'role:everyone' },
+};
+
+/** An organization's value of a group setting: the stored one, else the default system group. */
+export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
+  const setting = REALM_GROUP_SETTINGS[wireName];
+  const stored = realm.groupSettings[setting.stored];
+  return stored ?? systemGroupId(groups, setting.defaultGroup);
+};
+
+/**
+ * The organization's URL. EXTERNAL_URL is the service's base URL (default http://localhost:3000,
+ * `npm start`); it serves the default organization, and every other one at its subdomain.
+ */
+export const realmUrl = (realm: Realm): string => {
+  const base = new URL(process.env.EXTERNAL_URL || 'http://localhost:3000');
+  if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
+  return base.origin;
+};
+
+/** A stable identifier of the organization (upstream stores a random one; we derive it from the id). */
+const realmUuid = (realm: Realm): string => {
+  const h = createHash('sha256').update(`realm:${realm.id}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+// Upstream's deprecated integer policies, derived from the group settings that replaced them:
+// the policy of a system group, else the most permissive value the policy has.
+const POLICY_BY_GROUP: Record<string, number> = {
+  'role:members': 1,
+  'role:administrators': 2,
+  'role:fullmembers': 3,
+  'role:moderators': 4,
+  'role:everyone': 5,
+  'role:nobody': 6,
+  'role:owners': 7,
+};
+const WILDCARD_POLICY_BY_GROUP: Record<string, number> = {
+  'role:everyone': 1,
+  'role:members': 2,
+  'role:fullmembers': 3,
+  'role:administrators': 5,
+  'role:nobody': 6,
+  'role:moderators': 7,
+};
+
+const legacyPolicy = (value: GroupSettingValue | undefined, groups: UserGroup[], table: Record<string, number>, fallback: number): number => {
+  const group = typeof value === 'number' ? groups.find((g) => g.id === value) : undefined;
+  return (group?.isSystemGroup ? table[group.name] : undefined) ?? fallback;
+};
+
+const DEFAULT_EXTERNAL_ACCOUNTS = {
+  github: { name: 'GitHub', text: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
+  twitter: { name: 'Twitter', text: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
+};
+
+const GIF_RATING_POLICY_OPTIONS = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
+  r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
+};
+
+const JITSI_SERVER_URL = 'https://meet.jit.si';
+
+/**
+ * "realm". Spectators see the settings as upstream shows them to logged-out visitors: editing
+ * off and presence off. The demo deletion date appears only for demo organizations.
+ */
+export const realmState: StateBuilder = async (ctx) => {
+  if (!ctx.want('realm')) return {};
+  const { realm } = ctx;
+  const spectator = ctx.user === undefined;
+  const groups = await realmGroups(ctx);
+  const url = realmUrl(realm);
+  const host = new URL(url).hostname;
+  const groupSettings = Object.fromEntries(
+    Object.keys(REALM_GROUP_SETTINGS).map((name) => [`realm_${name}`, realmGroupSetting(realm, groups, name)]),
+  );
+  return {
+    ...groupSettings,
+    realm_create_public_stream_policy: legacyPolicy(groupSettings.realm_can_create_public_channel_group, groups, POLICY_BY_GROUP, 1),
+    realm_create_private_stream_policy: legacyPolicy(groupSettings.realm_can_create_private_channel_group, groups, POLICY_BY_GROUP, 1),
+    realm_create_web_public_stream_policy: legacyPolicy(groupSettings.realm_can_create_web_public_channel_group, groups, POLICY_BY_GROUP, 4),
+    realm_wildcard_mention_policy: legacyPolicy(groupSettings.realm_can_mention_many_users_group, groups, WILDCARD_POLICY_BY_GROUP, 1),
+
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_date_created: realm.dateCreated,
+    ...(realm.demoOrganizationScheduledDeletionDate !== null
+      ? { demo_organization_scheduled_deletion_date: realm.demoOrganizationScheduledDeletionDate }
+      : {}),
+    realm_url: url,
+    realm_uri: url,
+    realm_uuid: realmUuid(realm),
+    realm_bot_domain: host,
+    realm_presence_disabled: spectator ? true : realm.presenceDisabled,
+    realm_enable_spectator_access: realm.enableSpectatorAccess,
+    realm_waiting_period_threshold: realm.waitingPeriodThreshold,
+    realm_empty_topic_display_name: realm.emptyTopicDisplayName,
+    realm_allow_message_editing: !spectator,
+    realm_message_content_edit_limit_seconds: 600,
+    realm_message_content_delete_limit_seconds: 600,
+    realm_move_messages_within_stream_limit_seconds: 604800,
+    realm_move_messages_between_streams_limit_seconds: 604800,
+    realm_message_edit_history_visibility_policy: 'all',
+    realm_allow_edit_history: true,
+    realm_enable_read_receipts: true,
+    realm_default_language: 'en',
+    realm_welcome_message_custom_text: '',
+    realm_digest_emails_enabled: false,
+    realm_digest_weekday: 1,
+    realm_disallow_disposable_email_addresses: true,
+    realm_email_changes_disabled: false,
+    realm_name_changes_disabled: false,
+    realm_avatar_changes_disabled: false,
+    realm_require_unique_names: false,
+    realm_emails_restricted_to_domains: false,
+    realm_invite_required: true,
+    realm_send_welcome_emails: true,
+    realm_message_content_allowed_in_email_notifications: true,
+    realm_want_advertise_in_communities_directory: false,
+    realm_inline_image_preview: true,
+    realm_inline_url_embed_preview: false,
+    realm_media_preview_size: 100,
+    realm_topics_policy: 'allow_empty_topic',
+    realm_mandatory_topics: false,
+    realm_message_retention_days: -1,
+    realm_video_chat_provider: 1,
+    realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
+    realm_jitsi_server_url: null,
+    jitsi_server_url: JITSI_SERVER_URL,
+    server_jitsi_server_url: JITSI_SERVER_URL,
+    realm_gif_rating_policy: 2,
+    gif_rating_policy_options: GIF_RATING_POLICY_OPTIONS,
+    realm_default_code_block_language: '',
+    realm_authentication_methods: {
+      Email: { enabled: true, available: true },
+      ...(config.isDevelopment() ? { Dev: { enabled: true, available: true } } : {}),
+    },
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_icon_url: `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId.toLowerCase()).digest('hex')}?d=identicon`,
+    realm_icon_source: 'G',
+    realm_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
+    realm_logo_source: 'D',
+    realm_night_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
+    realm_night_logo_source: 'D',
+    realm_default_avatar_source: 'G',
+    realm_org_type: 0,
+    realm_plan_type: 1,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    realm_upload_quota_mib: null,
+    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_enable_guest_user_dm_warning: true,
+    realm_enable_guest_user_indicator: true,
+    realm_owner_full_content_access: false,
+    realm_moderation_request_channel_id: -1,
+    realm_new_stream_announcements_stream_id: -1,
+    realm_signup_announcements_stream_id: -1,
+    realm_zulip_update_announcements_stream_id: -1,
+    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+    settings_send_digest_emails: false,
+
+    max_stream_name_length: realm.limits.max_stream_name_length,
+    max_stream_description_length: realm.limits.max_stream_description_length,
+    max_channel_folder_name_length: realm.limits.max_channel_folder_name_length,
+    max_channel_folder_description_length: realm.limits.max_channel_folder_description_length,
+    max_topic_length: realm.limits.max_topic_length,
+    max_message_length: 10000,
+    max_file_upload_size_mib: 25,
+    max_avatar_file_size_mib: 5,
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    max_bulk_new_subscription_messages: 100,
+
+    server_typing_started_expiry_period_milliseconds: 45000,
+    server_typing_stopped_wait_period_milliseconds: 5000,
+    server_typing_started_wait_period_milliseconds: 10000,
+    server_min_deactivated_realm_deletion_days: null,
+    server_max_deactivated_realm_deletion_days: null,
+    server_generation: SERVER_GENERATION,
+    server_needs_upgrade: false,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: true,
+    server_thumbnail_formats: [],
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_web_public_streams_enabled: true,
+    server_can_summarize_topics: false,
+    server_emoji_data_url: process.env.SERVER_EMOJI_DATA_URL || `${url}/static/generated/emoji/emoji_api.json`,
+    development_environment: config.isDevelopment(),
+    password_min_length: 6,
+    password_max_length: 100,
+    password_min_guesses: 10000,
+  };
+};
