@@ -6,6 +6,7 @@ import { createTables } from '../../scripts/local-dynamo';
 import { seedDevRealm } from '../../scripts/seed';
 import { closeClients, documentClient, tableName } from '../../lib/store/client';
 import { resetClock } from '../../lib/clock';
+import './openapi-hook';
 
 beforeAll(async () => {
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
