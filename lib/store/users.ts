@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { batchGet, queryPrefix, stripKeys, type Item } from './common';
 import { keys } from './keys';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
@@ -21,6 +21,13 @@ export const put = async (user: User): Promise<void> => {
 export const get = async (realmId: number, userId: number): Promise<User | undefined> => {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.user(realmId, userId) }));
   return out.Item ? toUser(out.Item) : undefined;
+};
+
+/** The users of one organization among these ids (batched reads; ids elsewhere are left out). */
+export const getMany = async (realmId: number, userIds: number[]): Promise<User[]> => {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return [];
+  return (await batchGet('main', ids.map((id) => keys.user(realmId, id)))).map(toUser);
 };
 
 /** Authentication: one indexed read. */
