@@ -1,3 +1,5 @@
+import { renderMarkdown } from '../markdown';
+
 /** A scheduled message of a user: a reminder, or a message to send later. */
 export type ScheduledMessage = {
   id: number;
@@ -21,7 +23,7 @@ export const toApiReminder = (r: ScheduledMessage): Record<string, unknown> => (
   to: r.to,
   type: 'private',
   content: r.content,
-  rendered_content: r.renderedContent ?? '',
+  rendered_content: r.renderedContent ?? renderMarkdown(r.content),
   scheduled_delivery_timestamp: r.scheduledDeliveryTimestamp,
   failed: r.failed,
   reminder_target_message_id: r.reminderTargetMessageId,

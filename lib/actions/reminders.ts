@@ -1,0 +1,143 @@
+// Reminders: scheduled messages from a user to themself about a message they can read, with
+// upstream's checks in upstream's order (zerver/views/reminders.py, zerver/lib/reminders.py).
+import { nowSeconds } from '../clock';
+import { BadRequestError, ResourceNotFoundError } from '../errors';
+import { sendEvent } from '../events/send';
+import { renderMarkdown } from '../markdown';
+import type { Channel } from '../models/channel';
+import type { Message } from '../models/message';
+import type { Realm } from '../models/realm';
+import { toApiReminder, type ScheduledMessage } from '../models/scheduled-message';
+import { isGuest, type User } from '../models/user';
+import * as channelsStore from '../store/channels';
+import { allocateIds } from '../store/common';
+import * as messagesStore from '../store/messages';
+import * as scheduledStore from '../store/scheduled-messages';
+import * as usersStore from '../store/users';
+
+/** Upstream's MAX_MESSAGE_LENGTH: a reminder quotes at most this much of the message. */
+const MAX_MESSAGE_LENGTH = 10000;
+
+/**
+ * Upstream's access_reminder: one of the caller's own scheduled messages that is a reminder.
+ * Another user's reminder, a send-later message and an unknown id are all the same 404.
+ */
+export const accessReminder = async (user: User, reminderId: number): Promise<ScheduledMessage> => {
+  const reminder = await scheduledStore.getScheduledMessageOfUser(user.id, reminderId);
+  if (!reminder || reminder.kind !== 'reminder' || reminder.senderId !== user.id) throw new ResourceNotFoundError('Reminder does not exist');
+  return reminder;
+};
+
+/**
+ * Deletes an accessed reminder, conditioned on it still being there (the loser of two concurrent
+ * deletes gets the same 404), then sends `reminders` remove to the owner's queues.
+ */
+export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): Promise<void> => {
+  if (!(await scheduledStore.deleteReminder(user.id, reminder.id))) throw new ResourceNotFoundError('Reminder does not exist');
+  await sendEvent(user.realmId, { type: 'reminders', op: 'remove', reminder_id: reminder.id }, { users: [user.id] });
+};
+
+/** The caller's pending reminders (GET /reminders, register's `reminders`), by delivery time. */
+export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
+  (await scheduledStore.listScheduledMessagesOfUser(user.id))
+    .filter((m) => m.kind === 'reminder' && m.delivered !== true)
+    .sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
+
+/** Upstream's access_message: a message the user received, or one in a channel whose history they can read. */
+const accessMessage = async (user: User, messageId: number): Promise<{ message: Message; channel: Channel | undefined }> => {
+  const invalid = () => new BadRequestError('Invalid message(s)');
+  const [message, received] = await Promise.all([messagesStore.getMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
+  if (!message) throw invalid();
+  if (message.streamId === null) {
+    if (!received) throw invalid();
+    return { message, channel: undefined };
+  }
+  const channel = await channelsStore.getChannel(user.realmId, message.streamId);
+  if (!channel) throw invalid();
+  if (received) return { message, channel };
+  if (!channel.inviteOnly && !isGuest(user)) return { message, channel };
+  if (channel.historyPublicToSubscribers && (await channelsStore.getSubscription(user.id, channel.id))?.active === true) return { message, channel };
+  throw invalid();
+};
+
+/** Upstream's encode_hash_component: URL-quote, then "." for "%" so the result survives in a fragment. */
+const encodeHashComponent = (text: string): string =>
+  encodeURIComponent(text)
+    .replace(/[!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/\./g, '%2E')
+    .replace(/%/g, '.');
+
+/** A link to the message in its conversation (upstream's message_link_url). */
+const messageLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string => {
+  if (channel) {
+    return `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}/topic/${encodeHashComponent(message.topic)}/near/${message.id}`;
+  }
+  const others = message.dmUserIds.filter((id) => id !== viewerId);
+  const slug = others.length <= 1 ? `${others[0] ?? viewerId}-dm` : `${others.join(',')}-group`;
+  return `${realmUrl}/#narrow/dm/${slug}/near/${message.id}`;
+};
+
+/** A fence longer than any run of backticks in the text, so the quote cannot be closed early. */
+const unusedFence = (text: string): string => {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+};
+
+/** Upstream's normalize_note_text: trailing whitespace and leading newlines go; then the length limit. */
+const normalizeNote = (note: string, maxLength: number): string => {
+  const body = note.replace(/\s+$/u, '').replace(/^\n+/, '');
+  if ([...body].length > maxLength) throw new BadRequestError(`Maximum reminder note length: ${maxLength} characters`);
+  return body;
+};
+
+/** Upstream's get_reminder_formatted_content: what the reminder will say, quoting the message. */
+const reminderContent = (message: Message, channel: Channel | undefined, sender: User | undefined, note: string, realmUrl: string, viewerId: number): string => {
+  const noteSuffix = note ? ` Note:\n > ${note}` : '';
+  let content = channel
+    ? `You requested a reminder for #**${channel.name}>${message.topic}@${message.id}**.${noteSuffix}`
+    : `You requested a reminder for the following direct message.${noteSuffix}`;
+  const mention = `@_**${sender?.fullName ?? 'Unknown user'}|${message.senderId}**`;
+  const url = messageLink(realmUrl, message, channel, viewerId);
+  content += '\n\n';
+  if (message.content.startsWith('/poll')) return `${content}${mention} [sent](${url}) a poll.`;
+  if (message.content.startsWith('/todo')) return `${content}${mention} [sent](${url}) a todo list.`;
+  content += `${mention} [said](${url}):\n`;
+  const fence = unusedFence(content + message.content);
+  const room = MAX_MESSAGE_LENGTH - (content.length + `${fence}quote\n\n${fence}`.length);
+  const truncated = message.content.length > room ? `${message.content.slice(0, room - '\n[message truncated]'.length)}\n[message truncated]` : message.content;
+  return `${content}${fence}quote\n${truncated}\n${fence}`;
+};
+
+export type CreateReminderRequest = { messageId: number; scheduledDeliveryTimestamp: number; note: string | undefined };
+
+/**
+ * POST /reminders. Checks, in upstream's order: the delivery time is in the future, the message
+ * is one the caller can read ("Invalid message(s)"), the note fits the organization's
+ * max_reminder_note_length. Writes the reminder in the caller's partition and sends `reminders`
+ * add to the caller's queues. `realmUrl` is where the organization is served, for the message link.
+ */
+export const checkCreateReminder = async (user: User, realm: Realm, request: CreateReminderRequest, realmUrl: string): Promise<ScheduledMessage> => {
+  if (request.scheduledDeliveryTimestamp <= nowSeconds()) throw new BadRequestError('Scheduled delivery time must be in the future.');
+  const { message, channel } = await accessMessage(user, request.messageId);
+  const note = request.note === undefined ? '' : normalizeNote(request.note, realm.limits.max_reminder_note_length);
+  const sender = await usersStore.get(realm.id, message.senderId);
+  const content = reminderContent(message, channel, sender, note, realmUrl, user.id);
+  const reminder: ScheduledMessage = {
+    id: await allocateIds('scheduledMessage'),
+    realmId: realm.id,
+    senderId: user.id,
+    kind: 'reminder',
+    to: [user.id],
+    streamId: null,
+    topic: '',
+    content,
+    renderedContent: renderMarkdown(content),
+    scheduledDeliveryTimestamp: request.scheduledDeliveryTimestamp,
+    reminderTargetMessageId: message.id,
+    failed: false,
+    delivered: false,
+  };
+  await scheduledStore.putScheduledMessage(reminder);
+  await sendEvent(realm.id, { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder)] }, { users: [user.id] });
+  return reminder;
+};
