@@ -23,6 +23,19 @@ export const freePort = (): Promise<number> =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether `promise` settles within `ms`; the timer is cleared, so it never holds the process open. */
+export const settlesWithin = async (promise: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 /** Waits until the endpoint answers ListTables (DynamoDB Local takes a second or two to start). */
 export const waitForDynamo = async (timeoutMs = 30000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -52,8 +65,10 @@ export const startDynamoLocal = async (opts: { port?: number; dbPath?: string } 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (!(await settlesWithin(exited, 5000))) {
+        child.kill('SIGKILL');
+        await exited;
+      }
     }
   };
   try {

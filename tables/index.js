@@ -19,4 +19,15 @@ const resources = ({ resolveVariable }) =>
     ),
   );
 
-module.exports = { TABLES, logicalId, resources };
+/**
+ * serverless.yml: `${file(./tables/index.js):iamResources}`: the ARNs the Lambda role may use,
+ * each table and, for a table with secondary indexes, its indexes; nothing else.
+ */
+const iamResources = () =>
+  TABLES.flatMap((t) => {
+    const arn = { 'Fn::GetAtt': [logicalId(t), 'Arn'] };
+    const hasIndexes = (t.properties.GlobalSecondaryIndexes ?? []).length + (t.properties.LocalSecondaryIndexes ?? []).length > 0;
+    return hasIndexes ? [arn, { 'Fn::Join': ['/', [arn, 'index', '*']] }] : [arn];
+  });
+
+module.exports = { TABLES, logicalId, resources, iamResources };

@@ -4,6 +4,8 @@ import { startDynamoLocal } from '../../scripts/local-dynamo';
 import { closeClients } from '../../lib/store/client';
 
 export default async (): Promise<void> => {
+  // The SDK warns once per process that it will need Node 22 from 2027; tests run on Node 20.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoLocal();
   (globalThis as { __dynamo?: unknown }).__dynamo = dynamo;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;

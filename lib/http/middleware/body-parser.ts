@@ -1,6 +1,7 @@
 // Parses the request body into a flat map of strings: form-urlencoded and multipart/form-data (what
 // zulip-js sends), through middy's own parsers. An absent or empty body is an empty map, and a
 // body of any other type is ignored, as upstream reads only form bodies.
+import { randomBytes } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
@@ -21,6 +22,28 @@ const isEmptyMultipart = (event: ParsedEvent): boolean => {
   return /^\s*--[^\r\n]*--\s*$/.test(text);
 };
 
+// middy's multipart parser accepts only `multipart/form-data; boundary=<[A-Za-z0-9-]{1,70}>`, and
+// silently skips anything else: zulip-js (form-data) sends `;boundary=` with no space, Dart's http
+// client uses boundary characters such as `_` and `.`. Rewrite the header to the one form middy
+// reads; a boundary it would refuse is replaced in the body too, which is safe because a boundary
+// never occurs inside the content it delimits.
+const MIDDY_BOUNDARY = /^[A-Za-z0-9-]{1,70}$/;
+const BOUNDARY_PARAM = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i;
+
+const normalizeMultipart = (event: ParsedEvent, contentType: string): void => {
+  const match = BOUNDARY_PARAM.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary || boundary.length > 70) throw new BadRequestError('Malformed request body');
+  let safe = boundary;
+  if (!MIDDY_BOUNDARY.test(boundary)) {
+    safe = `boundary-${randomBytes(16).toString('hex')}`;
+    const bytes = event.isBase64Encoded ? Buffer.from(String(event.body), 'base64') : Buffer.from(String(event.body), 'utf8');
+    const rewritten = Buffer.from(bytes.toString('latin1').split(`--${boundary}`).join(`--${safe}`), 'latin1');
+    event.body = event.isBase64Encoded ? rewritten.toString('base64') : rewritten.toString('utf8');
+  }
+  event.headers = { ...event.headers, 'content-type': `multipart/form-data; boundary=${safe}` };
+};
+
 const flatten = (value: unknown): string => {
   if (Array.isArray(value)) return flatten(value[value.length - 1]);
   if (typeof value === 'string') return value;
@@ -32,21 +55,28 @@ export const bodyParser = (): MiddlewareObj<ParsedEvent> => {
   const bodyParserMiddlewareBefore = async (request: { event: ParsedEvent }): Promise<void> => {
     const { event } = request;
     const contentType = String(event.headers?.['content-type'] ?? '');
+    const mediaType = contentType.split(';')[0].trim().toLowerCase();
     if (isEmpty(event.body, event.isBase64Encoded)) {
       event.body = {};
       return;
     }
     try {
-      if (contentType.startsWith('application/x-www-form-urlencoded')) await urlencoded.before!(request as never);
-      else if (contentType.startsWith('multipart/form-data')) {
+      if (mediaType === 'application/x-www-form-urlencoded') {
+        event.headers = { ...event.headers, 'content-type': mediaType };
+        await urlencoded.before!(request as never);
+      } else if (mediaType === 'multipart/form-data') {
         if (isEmptyMultipart(event)) event.body = {};
-        else await multipart.before!(request as never);
+        else {
+          normalizeMultipart(event, contentType);
+          await multipart.before!(request as never);
+        }
       } else event.body = {};
     } catch (error) {
       void error;
       throw new BadRequestError('Malformed request body');
     }
-    if (typeof event.body !== 'object' || event.body === null) event.body = {};
+    // A form body the parsers left unparsed is malformed, not empty.
+    if (typeof event.body !== 'object' || event.body === null) throw new BadRequestError('Malformed request body');
     event.body = Object.fromEntries(Object.entries(event.body as Record<string, unknown>).map(([k, v]) => [k, flatten(v)]));
   };
   return { before: bodyParserMiddlewareBefore };

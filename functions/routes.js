@@ -1,0 +1,97 @@
+// The route table: every functions/<domain>/routes.json, merged and checked. serverless.yml builds
+// its functions from it (`${file(./functions/routes.js):functions}`), and the catch-all fallback
+// gets the table in its environment to tell a wrong method (405) from an unknown path (404).
+// Plain CommonJS, so that the Serverless Framework, scripts and tests can all load it.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const API_PREFIX = '/api/v1';
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
+const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+$/;
+
+/** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
+const DEFAULT_TIMEOUT = 10;
+const API_GATEWAY_LIMIT = 30;
+const FALLBACK = 'routeFallback';
+
+/** Every route of every domain, checked, sorted by path then method. */
+const loadRoutes = (functionsDir = __dirname) => {
+  const routes = [];
+  for (const entry of fs.readdirSync(functionsDir, { withFileTypes: true })) {
+    const file = path.join(functionsDir, entry.name, 'routes.json');
+    if (!entry.isDirectory() || !fs.existsSync(file)) continue;
+    const list = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (!Array.isArray(list)) throw new Error(`${file}: expected a JSON array of routes`);
+    for (const route of list) routes.push({ ...route, file });
+  }
+  const seen = new Map();
+  for (const route of routes) {
+    const where = `${path.relative(process.cwd(), route.file)}: ${route.name ?? JSON.stringify(route)}`;
+    if (typeof route.name !== 'string' || !NAME_PATTERN.test(route.name) || route.name === FALLBACK) {
+      throw new Error(`${where}: name must be camelCase (and not ${FALLBACK})`);
+    }
+    if (!METHODS.includes(route.method)) throw new Error(`${where}: method must be one of ${METHODS.join(', ')}`);
+    if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
+      throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);
+    }
+    const [modulePath, exportName] = String(route.handler).split(/\.(?=[^.]+$)/);
+    if (!exportName || !fs.existsSync(path.join(functionsDir, '..', `${modulePath}.ts`))) {
+      throw new Error(`${where}: handler ${route.handler} is not <file without .ts>.<export>`);
+    }
+    const routeKey = `${route.method} ${route.path}`;
+    for (const key of [`name ${route.name}`, `route ${routeKey}`]) {
+      if (seen.has(key)) throw new Error(`${where}: duplicate ${key} (also in ${seen.get(key)})`);
+      seen.set(key, where);
+    }
+  }
+  return routes
+    .map(({ file: _file, ...route }) => route)
+    .sort((a, b) => (a.path === b.path ? METHODS.indexOf(a.method) - METHODS.indexOf(b.method) : a.path < b.path ? -1 : 1));
+};
+
+/** The methods served at each path: `{"/drafts/{draft_id}": ["PATCH", "DELETE"]}`. */
+const routeTable = (routes = loadRoutes()) => {
+  const table = {};
+  for (const route of routes) (table[route.path] ??= []).push(route.method);
+  return table;
+};
+
+/** GET /events waits up to the long-poll bound, so its Lambda gets more time, still under API Gateway's. */
+const timeoutOf = (route, longPollSeconds) =>
+  route.method === 'GET' && route.path === '/events' ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : DEFAULT_TIMEOUT;
+
+/**
+ * The Serverless `functions` section: one function per route, plus the catch-all fallback.
+ * The long-poll bound is the `eventsLongPollSeconds` parameter of serverless.yml.
+ */
+const functions = async ({ resolveVariable }) => {
+  const longPollSeconds = Number(await resolveVariable('param:eventsLongPollSeconds'));
+  if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
+    throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
+  }
+  const routes = loadRoutes();
+  const out = {};
+  for (const route of routes) {
+    const events = [{ httpApi: { method: route.method, path: `${API_PREFIX}${route.path}` } }];
+    // HEAD is served wherever GET is, as upstream does.
+    if (route.method === 'GET') events.push({ httpApi: { method: 'HEAD', path: `${API_PREFIX}${route.path}` } });
+    out[route.name] = { handler: route.handler, timeout: timeoutOf(route, longPollSeconds), events };
+  }
+  out[FALLBACK] = {
+    handler: 'functions/fallback/unmatched.handler',
+    timeout: DEFAULT_TIMEOUT,
+    environment: { ROUTE_TABLE: JSON.stringify(routeTable(routes)) },
+    events: [{ httpApi: { method: '*', path: `${API_PREFIX}/{proxy+}` } }],
+  };
+  return out;
+};
+
+/**
+ * The plugins: serverless-esbuild bundles each handler into runnable JS (for `package` and
+ * `deploy`; `offline` then runs the bundles too). With CHAT_BUNDLE=false (what `npm start` and
+ * the e2e tests set) serverless-offline loads the TypeScript handlers itself, through tsx.
+ */
+const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
+
+module.exports = { API_PREFIX, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };

@@ -1,0 +1,38 @@
+// The methods each known path serves, for the catch-all fallback: a known path with a wrong method
+// is a 405 listing the allowed methods, anything else under /api/v1 a JSON 404. The table comes
+// from functions/routes.js through the ROUTE_TABLE environment variable (set in serverless.yml).
+
+/** `{"/drafts/{draft_id}": ["PATCH", "DELETE"]}`: paths relative to /api/v1. */
+export type RouteTable = Record<string, string[]>;
+
+export const API_PREFIX = '/api/v1';
+
+/** The route table of this deployment, from the environment. */
+export const routeTableFromEnv = (): RouteTable => {
+  const raw = process.env.ROUTE_TABLE;
+  if (!raw) throw new Error('ROUTE_TABLE is not set (serverless.yml sets it from functions/routes.js)');
+  return JSON.parse(raw) as RouteTable;
+};
+
+const templateMatches = (template: string, path: string): boolean => {
+  const want = template.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((segment, i) => (/^\{.+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
+};
+
+/**
+ * The methods allowed at a request path (with the /api/v1 prefix), or undefined for an unknown
+ * path. Every template that matches contributes its methods (`/users/me/presence` matches both
+ * itself and `/users/{user_id_or_email}/presence`); HEAD is allowed wherever GET is, as upstream.
+ */
+export const allowedMethods = (table: RouteTable, requestPath: string): string[] | undefined => {
+  if (!requestPath.startsWith(`${API_PREFIX}/`)) return undefined;
+  const path = requestPath.slice(API_PREFIX.length);
+  const methods = Object.entries(table)
+    .filter(([template]) => templateMatches(template, path))
+    .flatMap(([, list]) => list);
+  if (methods.length === 0) return undefined;
+  const unique = [...new Set(methods)];
+  const get = unique.indexOf('GET');
+  return get >= 0 && !unique.includes('HEAD') ? [...unique.slice(0, get + 1), 'HEAD', ...unique.slice(get + 1)] : unique;
+};

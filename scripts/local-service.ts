@@ -1,0 +1,178 @@
+// The whole service on this machine, as `npm start` runs it and the e2e tests start it:
+// DynamoDB Local (unless an endpoint is given), the tables of tables/, the development data set,
+// and serverless-offline serving every route under http://localhost:<port>/api/v1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { closeClients, tableName } from '../lib/store/client';
+import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
+import { seedDevRealm } from './seed';
+
+const ROOT = resolve(__dirname, '..');
+const SERVERLESS_BIN = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
+
+export type LocalServiceOptions = {
+  /** HTTP port of serverless-offline; a free one when 0. */
+  port: number;
+  /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
+  dynamodbEndpoint?: string;
+  /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
+  dataDir?: string;
+  extraUsers?: number;
+  /** Where progress lines and serverless-offline's output go. */
+  log?: (line: string) => void;
+  /** Extra environment for the handlers (e.g. EVENTS_LONGPOLL_SECONDS for faster e2e tests). */
+  env?: Record<string, string>;
+  /** Aborting stops whatever was started so far and makes the start reject (Ctrl-C during startup). */
+  signal?: AbortSignal;
+};
+
+export type LocalService = {
+  baseUrl: string;
+  port: number;
+  dynamodbEndpoint: string;
+  /** Stops serverless-offline and, when started here, DynamoDB Local. Safe to call twice. */
+  stop: () => Promise<void>;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const isLocalEndpoint = (endpoint: string): boolean => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(endpoint);
+
+/** Stops a process group started with `detached: true`: SIGTERM, then SIGKILL after a grace period. */
+export const stopProcessGroup = async (child: ChildProcess, graceMs = 5000): Promise<void> => {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // Already gone.
+    }
+  };
+  signal('SIGTERM');
+  if (!(await settlesWithin(exited, graceMs))) {
+    signal('SIGKILL');
+    await exited;
+  }
+  // Worker threads die with the process; anything else left in the group goes too.
+  signal('SIGKILL');
+};
+
+/** Resolves once the HTTP server answers at all (any status), or rejects when the child dies. */
+const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2000) });
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`serverless-offline did not answer at ${url} within ${timeoutMs / 1000} s`);
+};
+
+/** Starts everything; on failure, stops whatever it started before rethrowing. */
+export const startLocalService = async (opts: LocalServiceOptions): Promise<LocalService> => {
+  const log = opts.log ?? (() => undefined);
+  let dynamo: LocalDynamo | undefined;
+  let offline: ChildProcess | undefined;
+  // Stops run one after the other: a later call also stops what was started after an earlier one.
+  let stopped: Promise<void> = Promise.resolve();
+  const stop = (): Promise<void> => {
+    stopped = stopped.then(async () => {
+      const [o, d] = [offline, dynamo];
+      offline = undefined;
+      dynamo = undefined;
+      if (o) await stopProcessGroup(o);
+      closeClients();
+      await d?.stop();
+    });
+    return stopped;
+  };
+  const checkAborted = (): void => {
+    if (opts.signal?.aborted) throw new Error('startup aborted');
+  };
+  // Stopping DynamoDB Local at once also ends a long seed with an error, and so the start.
+  const onAbort = () => void stop();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    checkAborted();
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    if (opts.dynamodbEndpoint) {
+      process.env.DYNAMODB_ENDPOINT = opts.dynamodbEndpoint;
+      log(`Using DynamoDB at ${opts.dynamodbEndpoint}`);
+    } else {
+      const dbPath = opts.dataDir ? resolve(ROOT, opts.dataDir) : undefined;
+      if (dbPath) mkdirSync(dbPath, { recursive: true });
+      dynamo = await startDynamoLocal({ dbPath });
+      checkAborted();
+      log(`DynamoDB Local at ${dynamo.endpoint} (${dbPath ? `data in ${dbPath}` : 'in memory'})`);
+    }
+    const endpoint = process.env.DYNAMODB_ENDPOINT!;
+    // DynamoDB Local accepts any credentials; a real endpoint gets the machine's own.
+    if (isLocalEndpoint(endpoint)) {
+      process.env.AWS_ACCESS_KEY_ID ??= 'local';
+      process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    }
+    process.env.AWS_REGION ??= process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+    closeClients();
+    await waitForDynamo();
+    await createTables();
+    const started = Date.now();
+    const written = await seedDevRealm({ extraUsers: opts.extraUsers ?? 0, log });
+    log(`Tables ${tableName('main')} and ${tableName('events')} ready; seeded ${written} new items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    checkAborted();
+    const port = opts.port || (await freePort());
+    const lambdaPort = await freePort();
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      ...opts.env,
+      // serverless-offline loads the TypeScript handlers itself (tsx) instead of bundling them.
+      CHAT_BUNDLE: 'false',
+      DYNAMODB_ENDPOINT: endpoint,
+      TABLE_MAIN: tableName('main'),
+      TABLE_EVENTS: tableName('events'),
+      SLS_TELEMETRY_DISABLED: '1',
+    };
+    // serverless.yml sets these for the handlers; --param passes this process's values through.
+    const params = [
+      `tableMain=${env.TABLE_MAIN}`,
+      `tableEvents=${env.TABLE_EVENTS}`,
+      ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
+      ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
+    ];
+    const args = [
+      SERVERLESS_BIN,
+      'offline',
+      'start',
+      '--stage',
+      'local',
+      '--httpPort',
+      String(port),
+      '--lambdaPort',
+      String(lambdaPort),
+      '--localEnvironment',
+      ...params.flatMap((p) => ['--param', p]),
+    ];
+    offline = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const forward = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
+    };
+    offline.stdout!.on('data', forward);
+    offline.stderr!.on('data', forward);
+    checkAborted();
+    const baseUrl = `http://localhost:${port}/api/v1`;
+    await waitForHttp(`${baseUrl}/`, offline, 60000);
+    checkAborted();
+    return { baseUrl, port, dynamodbEndpoint: endpoint, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+};

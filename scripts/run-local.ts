@@ -1,0 +1,64 @@
+// `npm start [-- --extra-users N] [--persist]`: the service on this machine with no other setup.
+// Starts DynamoDB Local in memory (or uses DYNAMODB_ENDPOINT), creates the tables, seeds the
+// development data set and serves every route at http://localhost:$PORT/api/v1 through
+// serverless-offline. Ctrl-C (SIGINT) or SIGTERM stops everything it started.
+//
+// Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), DYNAMODB_PERSIST=1
+// or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N.
+import { startLocalService, type LocalService } from './local-service';
+
+const argValue = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+const DATA_DIR = '.dynamodb';
+
+const main = async (): Promise<void> => {
+  const port = Number(process.env.PORT || 3000);
+  const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
+  if (!Number.isInteger(extraUsers) || extraUsers < 0) throw new Error(`--extra-users must be a whole number, got ${extraUsers}`);
+  const persist = process.argv.includes('--persist') || process.env.DYNAMODB_PERSIST === '1';
+
+  let starting: Promise<LocalService> | undefined;
+  const abort = new AbortController();
+  const shutdown = async (signal: string): Promise<void> => {
+    if (abort.signal.aborted) return;
+    console.log(`\n${signal}: stopping serverless-offline and DynamoDB Local...`);
+    abort.abort();
+    // A start in progress stops what it started and rejects; a finished one is stopped here.
+    const service = await starting?.catch(() => undefined);
+    await service?.stop();
+    console.log('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  let service: LocalService;
+  try {
+    starting = startLocalService({
+      port,
+      dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+      dataDir: persist ? DATA_DIR : undefined,
+      extraUsers,
+      log: (line) => console.log(line),
+      signal: abort.signal,
+    });
+    service = await starting;
+  } catch (error) {
+    // A Ctrl-C during startup makes the start fail; shutdown() reports and exits.
+    if (abort.signal.aborted) return;
+    throw error;
+  }
+  console.log('');
+  console.log(`Base URL: ${service.baseUrl}`);
+  console.log(`The chat service is ready (DynamoDB at ${service.dynamodbEndpoint}). Press Ctrl-C to stop.`);
+  console.log('Try:');
+  console.log(`  curl -sS -X POST ${service.baseUrl}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
+};
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
