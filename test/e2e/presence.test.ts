@@ -1,0 +1,52 @@
+// Presence over HTTP through serverless-offline with the zulip-js client.
+import { loadZulipJs, useLocalService } from '../helpers/e2e';
+
+const service = useLocalService();
+
+const client = async (email: string) => {
+  const zulipInit = loadZulipJs();
+  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
+  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
+  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
+};
+
+describe('e2e: presence with zulip-js', () => {
+  it("reports the caller's presence and returns the other users' presence in the modern format", async () => {
+    const hamlet = await client('hamlet@zulip.com');
+    const body = await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', slim_presence: 'true' });
+    expect(body).toEqual({
+      result: 'success',
+      msg: '',
+      presences: expect.any(Object),
+      server_timestamp: expect.any(Number),
+      presence_last_update_id: 7,
+    });
+    // Hamlet (just reported), Iago and Cordelia are within 14 days; Othello is older, the bot and the deactivated user never appear.
+    expect(Object.keys(body.presences).sort()).toEqual(['10', '11', '8']);
+    const now = Math.floor(body.server_timestamp);
+    expect(body.presences['10']).toEqual({ active_timestamp: now, idle_timestamp: now });
+    expect(body.presences['11']).toEqual({ active_timestamp: expect.any(Number), idle_timestamp: expect.any(Number) });
+  });
+
+  it('polls incrementally with last_update_id', async () => {
+    const iago = await client('iago@zulip.com');
+    const first = await iago.callEndpoint('/users/me/presence', 'POST', { status: 'idle', last_update_id: -1 });
+    const again = await iago.callEndpoint('/users/me/presence', 'POST', { status: 'idle', last_update_id: first.presence_last_update_id });
+    expect(again.presences).toEqual({});
+    expect(again.presence_last_update_id).toBe(first.presence_last_update_id);
+  });
+
+  it("returns one user's presence and the organization's legacy presence", async () => {
+    const hamlet = await client('hamlet@zulip.com');
+    await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', ping_only: 'true' });
+    const cordelia = await client('cordelia@zulip.com');
+    const single = await cordelia.callEndpoint('/users/hamlet@zulip.com/presence', 'GET', {});
+    expect(single).toEqual({
+      result: 'success',
+      msg: '',
+      presence: { website: { status: 'active', timestamp: expect.any(Number) }, aggregated: { status: 'active', timestamp: expect.any(Number) } },
+    });
+    const realm = await cordelia.callEndpoint('/realm/presence', 'GET', {});
+    expect(realm.presences['hamlet@zulip.com'].website).toMatchObject({ client: 'website', status: 'active', pushable: false });
+  });
+});
