@@ -1,9 +1,36 @@
 // Every register state builder. Add one line per category module.
 import { customProfileFieldsState } from './custom-profile-fields';
 import { draftsState } from './drafts';
+import { channelFoldersState, streamState, subscriptionState } from './channels';
+import { maxMessageIdState, recentPrivateConversationsState, starredMessagesState, unreadMsgsState } from './messages';
+import { emptySectionsState, realmBotsState, realmUserSettingsDefaultsState } from './other';
+import { alertWordsState, navigationViewsState, onboardingStepsState, savedSnippetsState } from './personal';
+import { presenceState } from './presence';
+import { realmState } from './realm';
+import { realmUserState } from './realm-user';
 import type { StateBuilder } from './registry';
+import { userSettingsState } from './user-settings';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
   customProfileFieldsState,
+  presenceState,
+  // Register snapshot (issue 8).
+  realmState,
+  realmUserState,
+  userSettingsState,
+  subscriptionState,
+  streamState,
+  channelFoldersState,
+  maxMessageIdState,
+  unreadMsgsState,
+  starredMessagesState,
+  recentPrivateConversationsState,
+  alertWordsState,
+  onboardingStepsState,
+  savedSnippetsState,
+  navigationViewsState,
+  realmBotsState,
+  realmUserSettingsDefaultsState,
+  emptySectionsState,
 ];

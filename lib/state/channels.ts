@@ -1,0 +1,287 @@
+// Register state about channels: "subscription" (subscriptions, unsubscribed, never_subscribed),
+// "stream" (every channel the caller can see) and "channel_folders". The organization's channels
+// are one query; subscriber counts, first message ids and activity are kept on the channel item,
+// so only an explicit include_subscribers reads subscriber lists (one index query per channel).
+import { nowSeconds } from '../clock';
+import { renderMarkdown } from '../markdown';
+import type { Channel, ChannelFolder, Subscription } from '../models/channel';
+import { isAdmin, isGuest, type User } from '../models/user';
+import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
+import { settingsOfUser } from '../models/user-settings';
+import * as channelsStore from '../store/channels';
+import * as presenceStore from '../store/presence';
+import {
+  canAccessPublicChannels,
+  hasChannelMetadataAccess,
+  once,
+  ownGroupIds,
+  ownSubscriptions,
+  realmChannels,
+  realmGroups,
+  realmUsers,
+} from './context';
+import type { StateBuilder, StateContext } from './registry';
+
+/** The channel permission settings, in upstream's order. */
+export const CHANNEL_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
+  'can_create_topic_group',
+] as const;
+
+/** A channel with no message for this long is not recently active (upstream's 180 days). */
+export const RECENTLY_ACTIVE_DAYS = 180;
+/** include_subscribers=partial lists only bots and recent users for channels this large. */
+export const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 250;
+/** "Recently active" users for partial subscriber lists: connected in the last 14 days. */
+export const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
+/** Subscriber lists read at once when include_subscribers asks for them. */
+const SUBSCRIBER_READS_IN_FLIGHT = 16;
+
+/** The colors a spectator's simulated subscriptions take in turn (upstream's assignment colors). */
+export const STREAM_ASSIGNMENT_COLORS = [
+  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
+  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
+  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+];
+
+const STREAM_POST_POLICY_BY_GROUP: Record<string, number> = { 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
+
+/** The deprecated stream_post_policy implied by who may post (1 unless a restricting system group). */
+const streamPostPolicy = (channel: Channel, groups: UserGroup[]): number => {
+  const value = channel.groupSettings.can_send_message_group;
+  const group = typeof value === 'number' ? groups.find((g) => g.id === value) : undefined;
+  return group?.isSystemGroup ? (STREAM_POST_POLICY_BY_GROUP[group.name] ?? 1) : 1;
+};
+
+const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The fields every channel list shares (upstream's stream dict). */
+export const channelApiFields = (channel: Channel, groups: UserGroup[], now: number): Record<string, unknown> => {
+  const policy = streamPostPolicy(channel, groups);
+  return {
+    stream_id: channel.id,
+    name: channel.name,
+    is_archived: channel.isArchived,
+    description: channel.description,
+    rendered_description: renderMarkdown(channel.description),
+    date_created: channel.dateCreated,
+    creator_id: channel.creatorId,
+    invite_only: channel.inviteOnly,
+    is_web_public: channel.isWebPublic,
+    stream_post_policy: policy,
+    is_announcement_only: policy === 2,
+    message_retention_days: channel.messageRetentionDays,
+    history_public_to_subscribers: channel.historyPublicToSubscribers,
+    topics_policy: channel.topicsPolicy,
+    first_message_id: channel.firstMessageId ?? null,
+    folder_id: channel.folderId,
+    is_recently_active: channel.lastMessageAt !== null && channel.lastMessageAt !== undefined && now - channel.lastMessageAt < RECENTLY_ACTIVE_DAYS * 86400,
+    ...Object.fromEntries(
+      CHANNEL_GROUP_SETTINGS.filter((s) => channel.groupSettings[s] !== undefined).map((s) => [s, toApiGroupSettingValue(channel.groupSettings[s])]),
+    ),
+    subscriber_count: channel.subscriberCount ?? 0,
+    // This service keeps no per-channel traffic statistics: upstream's "not enough data" value.
+    stream_weekly_traffic: null,
+  };
+};
+
+const NOTIFICATION_SETTINGS = [
+  ['desktop_notifications', 'desktopNotifications', 'enable_stream_desktop_notifications'],
+  ['email_notifications', 'emailNotifications', 'enable_stream_email_notifications'],
+  ['push_notifications', 'pushNotifications', 'enable_stream_push_notifications'],
+  ['audible_notifications', 'audibleNotifications', 'enable_stream_audible_notifications'],
+  ['wildcard_mentions_notify', 'wildcardMentionsNotify', 'wildcard_mentions_notify'],
+] as const;
+
+/**
+ * The caller's own settings for a channel. A null notification setting means "inherit the
+ * user-level default"; clients without notification_settings_null get that default instead.
+ */
+const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
+  const settings = settingsOfUser(user);
+  return {
+    color: sub.color,
+    is_muted: sub.isMuted,
+    in_home_view: !sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    ...Object.fromEntries(
+      NOTIFICATION_SETTINGS.map(([wire, stored, userDefault]) => {
+        const value = sub[stored];
+        return [wire, value === null && !nullsAllowed ? settings[userDefault] : value];
+      }),
+    ),
+  };
+};
+
+/** Whether the caller may see a channel's subscribers (upstream's rules; else an empty list). */
+const maySeeSubscribers = (channel: Channel, user: User, subscribed: boolean, groupIds: Set<number>): boolean => {
+  if (channel.isWebPublic) return true;
+  if (isGuest(user) && subscribed) return true;
+  if (!canAccessPublicChannels(user) && !channel.inviteOnly) return false;
+  if (isAdmin(user) || hasChannelMetadataAccess(channel, user, groupIds)) return true;
+  return !channel.inviteOnly || subscribed;
+};
+
+/** Runs `fn` over `items` with at most `limit` calls in flight. */
+const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+};
+
+/** Users whose subscriptions a partial list keeps: bots and users connected in the last 14 days. */
+const partialSubscriberFilter = (ctx: StateContext): Promise<(userId: number) => boolean> =>
+  once(ctx, 'partialSubscriberFilter', async () => {
+    const since = nowSeconds() - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * 86400;
+    const [users, recent] = await Promise.all([realmUsers(ctx), presenceStore.listConnectedSince(ctx.realm.id, since)]);
+    const keep = new Set([...users.filter((u) => u.isBot).map((u) => u.id), ...recent.map((p) => p.userId)]);
+    return (userId: number) => keep.has(userId);
+  });
+
+/** Adds subscribers / partial_subscribers to channel entries, as include_subscribers asks. */
+const addSubscribers = async (
+  ctx: StateContext,
+  user: User,
+  entries: { channel: Channel; dict: Record<string, unknown> }[],
+  subscribedIds: Set<number>,
+): Promise<void> => {
+  const mode = ctx.options.includeSubscribers;
+  if (mode === 'false') return;
+  const groupIds = await ownGroupIds(ctx);
+  const partialKeep = mode === 'partial' ? await partialSubscriberFilter(ctx) : undefined;
+  await mapLimited(entries, SUBSCRIBER_READS_IN_FLIGHT, async ({ channel, dict }) => {
+    const partial = partialKeep !== undefined && (channel.subscriberCount ?? 0) >= MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE;
+    const ids = maySeeSubscribers(channel, user, subscribedIds.has(channel.id), groupIds)
+      ? await channelsStore.listSubscriberIdsOfChannel(channel.id)
+      : [];
+    if (partial) dict.partial_subscribers = ids.filter(partialKeep);
+    else dict.subscribers = ids;
+  });
+};
+
+/** The three subscription lists of an authenticated caller. */
+const subscriptionLists = async (ctx: StateContext, user: User): Promise<Record<string, unknown>> => {
+  const [channels, subscriptions, groups, groupIds] = await Promise.all([realmChannels(ctx), ownSubscriptions(ctx), realmGroups(ctx), ownGroupIds(ctx)]);
+  const now = nowSeconds();
+  const showArchived = ctx.capabilities.archived_channels === true;
+  const visible = channels.filter((c) => showArchived || !c.isArchived);
+  const byId = new Map(visible.map((c) => [c.id, c]));
+  const nullsAllowed = ctx.capabilities.notification_settings_null === true;
+
+  const subscribed: { channel: Channel; dict: Record<string, unknown> }[] = [];
+  const unsubscribed: { channel: Channel; dict: Record<string, unknown> }[] = [];
+  const seen = new Set<number>();
+  for (const sub of subscriptions) {
+    const channel = byId.get(sub.channelId);
+    if (!channel) continue;
+    seen.add(channel.id);
+    const dict = { ...channelApiFields(channel, groups, now), ...subscriptionFields(sub, user, nullsAllowed) };
+    if (sub.active) subscribed.push({ channel, dict });
+    else if (channel.isWebPublic || (canAccessPublicChannels(user) && (!channel.inviteOnly || hasChannelMetadataAccess(channel, user, groupIds)))) {
+      // A channel one has left stays listed only while one may still see it.
+      unsubscribed.push({ channel, dict });
+    }
+  }
+  const neverSubscribed = visible
+    .filter((c) => !seen.has(c.id))
+    .filter((c) => (canAccessPublicChannels(user) ? !c.inviteOnly || hasChannelMetadataAccess(c, user, groupIds) : c.isWebPublic))
+    .map((channel) => ({ channel, dict: channelApiFields(channel, groups, now) }));
+
+  const subscribedIds = new Set(subscribed.map((e) => e.channel.id));
+  await addSubscribers(ctx, user, [...subscribed, ...unsubscribed, ...neverSubscribed], subscribedIds);
+  const sorted = (list: { channel: Channel; dict: Record<string, unknown> }[]) =>
+    list.sort((a, b) => byName(a.channel, b.channel)).map((e) => e.dict);
+  return { subscriptions: sorted(subscribed), unsubscribed: sorted(unsubscribed), never_subscribed: sorted(neverSubscribed) };
+};
+
+/** A spectator's lists: every web-public channel as a simulated new subscription. */
+const spectatorSubscriptionLists = async (ctx: StateContext): Promise<Record<string, unknown>> => {
+  const [channels, groups] = await Promise.all([realmChannels(ctx), realmGroups(ctx)]);
+  const now = nowSeconds();
+  const webPublic = channels.filter((c) => c.isWebPublic && !c.isArchived);
+  return {
+    subscriptions: webPublic.map((channel, i) => ({
+      ...channelApiFields(channel, groups, now),
+      color: STREAM_ASSIGNMENT_COLORS[i % STREAM_ASSIGNMENT_COLORS.length],
+      is_muted: false,
+      in_home_view: true,
+      pin_to_top: false,
+      desktop_notifications: true,
+      email_notifications: true,
+      push_notifications: true,
+      audible_notifications: true,
+      wildcard_mentions_notify: true,
+    })),
+    unsubscribed: [],
+    never_subscribed: [],
+  };
+};
+
+/** "subscription": subscriptions, unsubscribed and never_subscribed, each sorted by name. */
+export const subscriptionState: StateBuilder = async (ctx) => {
+  if (!ctx.want('subscription')) return {};
+  return ctx.user ? subscriptionLists(ctx, ctx.user) : spectatorSubscriptionLists(ctx);
+};
+
+/**
+ * "stream": every channel the caller can see, by name: public ones (not for guests), subscribed
+ * ones, web-public ones, and every channel for administrators; archived ones only for clients
+ * with archived_channels. Spectators see the web-public channels.
+ */
+export const streamState: StateBuilder = async (ctx) => {
+  if (!ctx.want('stream')) return {};
+  const [channels, groups, subscriptions] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx)]);
+  const user = ctx.user;
+  const subscribedIds = new Set(subscriptions.filter((s) => s.active).map((s) => s.channelId));
+  const showArchived = user !== undefined && ctx.capabilities.archived_channels === true;
+  const visible = channels
+    .filter((c) => showArchived || !c.isArchived)
+    .filter((c) => {
+      if (!user) return c.isWebPublic;
+      return isAdmin(user) || c.isWebPublic || subscribedIds.has(c.id) || (canAccessPublicChannels(user) && !c.inviteOnly);
+    });
+  const now = nowSeconds();
+  return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now)) };
+};
+
+const folderApiFields = (folder: ChannelFolder): Record<string, unknown> => ({
+  id: folder.id,
+  name: folder.name,
+  description: folder.description,
+  rendered_description: renderMarkdown(folder.description),
+  order: folder.order,
+  date_created: folder.dateCreated,
+  creator_id: folder.creatorId,
+  is_archived: folder.isArchived,
+});
+
+/**
+ * "channel_folders": every folder (archived ones too) in display order; spectators get only the
+ * folders holding a web-public channel, in id order.
+ */
+export const channelFoldersState: StateBuilder = async (ctx) => {
+  if (!ctx.want('channel_folders')) return {};
+  const folders = await channelsStore.listFoldersOfRealm(ctx.realm.id);
+  if (!ctx.user) {
+    const channels = await realmChannels(ctx);
+    const withWebPublic = new Set(channels.filter((c) => c.isWebPublic && !c.isArchived).map((c) => c.folderId));
+    return { channel_folders: folders.filter((f) => withWebPublic.has(f.id)).sort((a, b) => a.id - b.id).map(folderApiFields) };
+  }
+  return { channel_folders: [...folders].sort((a, b) => a.order - b.order || a.id - b.id).map(folderApiFields) };
+};

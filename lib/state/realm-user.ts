@@ -1,0 +1,213 @@
+// Register state "realm_user": the organization's user list (active and deactivated users), the
+// cross-realm bots, and the caller's own identity, role, avatar and permissions. The user list is
+// one query of the organization's users (plus one index query for every profile value): it is the
+// one section whose size is the organization's, as upstream's is.
+import { nowSeconds } from '../clock';
+import { renderMarkdown } from '../markdown';
+import { AVATAR_SOURCE_GRAVATAR, AVATAR_VERSION, gravatarUrl, INACCESSIBLE_USER_AVATAR_URL } from '../models/avatar';
+import { isRenderable, type ProfileValue } from '../models/custom-profile-field';
+import { isAdmin, isGuest, isModerator, isOwner, Role, type User } from '../models/user';
+import * as channelsStore from '../store/channels';
+import * as customProfileFieldsStore from '../store/custom-profile-fields';
+import * as messagesStore from '../store/messages';
+import * as presenceStore from '../store/presence';
+import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmGroups, realmUsers } from './context';
+import { realmGroupSetting, realmUrl } from './realm';
+import type { StateBuilder, StateContext } from './registry';
+
+/**
+ * With user_avatar_url_field_optional, avatar URLs are left out for users who have not been
+ * connected for this long (upstream leaves them out for long-term idle users); clients fetch
+ * those avatars on demand.
+ */
+export const LONG_TERM_IDLE_DAYS = 180;
+
+/** Who a spectator is in the user fields: upstream's anonymous guest with id 0. */
+const ANONYMOUS_USER = { id: 0, email: 'username@example.com', fullName: 'Anonymous User' };
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** Upstream's date_joined: ISO 8601 to the minute in UTC, or the day only for spectators. */
+export const formatDateJoined = (seconds: number, dayOnly: boolean): string => {
+  const d = new Date(seconds * 1000);
+  const day = `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+  return dayOnly ? day : `${day}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}+00:00`;
+};
+
+/** The ids of the users a guest without access to everyone may see (upstream's rules). */
+const accessibleUserIds = async (ctx: StateContext, user: User): Promise<Set<number>> => {
+  const [subscriptions, conversations] = await Promise.all([ownSubscriptions(ctx), messagesStore.listDmConversationsOfUser(user.id)]);
+  const active = subscriptions.filter((s) => s.active);
+  const subscriberLists = await Promise.all(active.map((s) => channelsStore.listSubscriberIdsOfChannel(s.channelId)));
+  return new Set([user.id, ...subscriberLists.flat(), ...conversations.flatMap((c) => c.userIds)]);
+};
+
+/** Whether the caller sees every user: spectators and non-guests do; guests per the organization. */
+const seesEveryone = async (ctx: StateContext): Promise<boolean> => {
+  const user = ctx.user;
+  if (!user || !isGuest(user)) return true;
+  const [groups, groupIds] = await Promise.all([realmGroups(ctx), ownGroupIds(ctx)]);
+  return inGroupSetting(realmGroupSetting(ctx.realm, groups, 'can_access_all_users_group'), user.id, groupIds);
+};
+
+/** Users counted as long-term idle: humans not connected within LONG_TERM_IDLE_DAYS. */
+const recentlyConnectedIds = (ctx: StateContext): Promise<Set<number>> =>
+  once(ctx, 'recentlyConnected', async () => {
+    const rows = await presenceStore.listConnectedSince(ctx.realm.id, nowSeconds() - LONG_TERM_IDLE_DAYS * 86400);
+    return new Set(rows.map((p) => p.userId));
+  });
+
+/** Each user's profile data, keyed by field id, with rendered_value for text fields. */
+const profileDataByUser = async (ctx: StateContext): Promise<Map<number, Record<string, Record<string, string>>>> => {
+  const [fields, values] = await Promise.all([
+    customProfileFieldsStore.listFieldsOfRealm(ctx.realm.id),
+    customProfileFieldsStore.listValuesOfRealm(ctx.realm.id),
+  ]);
+  const fieldById = new Map(fields.map((f) => [f.id, f]));
+  const result = new Map<number, Record<string, Record<string, string>>>();
+  const entry = (v: ProfileValue): Record<string, string> | undefined => {
+    const field = fieldById.get(v.fieldId);
+    if (!field) return undefined;
+    return isRenderable(field.type) ? { value: v.value, rendered_value: v.renderedValue ?? renderMarkdown(v.value) } : { value: v.value };
+  };
+  for (const v of values.sort((a, b) => a.fieldId - b.fieldId)) {
+    const data = entry(v);
+    if (!data) continue;
+    result.set(v.userId, { ...(result.get(v.userId) ?? {}), [String(v.fieldId)]: data });
+  }
+  return result;
+};
+
+/** upstream's placeholder for a user the caller may not see. */
+const inaccessibleUser = (ctx: StateContext, userId: number): Record<string, unknown> => ({
+  email: `user${userId}@${new URL(realmUrl(ctx.realm)).hostname}`,
+  user_id: userId,
+  avatar_version: AVATAR_VERSION,
+  is_admin: false,
+  is_owner: false,
+  is_guest: false,
+  role: Role.MEMBER,
+  is_bot: false,
+  full_name: 'Unknown user',
+  timezone: '',
+  is_active: true,
+  date_joined: formatDateJoined(0, false),
+  delivery_email: null,
+  avatar_url: INACCESSIBLE_USER_AVATAR_URL,
+  profile_data: {},
+});
+
+/** The API dict of a user, as the caller may see it. */
+const userDict = (
+  target: User,
+  opts: { spectator: boolean; clientGravatar: boolean; includeAvatar: boolean; profileData: Record<string, unknown> | undefined },
+): Record<string, unknown> => ({
+  email: target.email,
+  user_id: target.id,
+  avatar_version: AVATAR_VERSION,
+  is_admin: isAdmin(target),
+  is_owner: isOwner(target),
+  is_guest: isGuest(target),
+  role: target.role,
+  is_bot: target.isBot,
+  full_name: target.fullName,
+  ...(opts.spectator ? {} : { timezone: target.timezone }),
+  is_active: target.isActive,
+  date_joined: formatDateJoined(target.dateJoined, opts.spectator),
+  // Every email is visible to every member here (see User.email); spectators see none.
+  delivery_email: opts.spectator ? null : target.email,
+  // client_gravatar: a Gravatar avatar the client can compute from the visible email is null.
+  ...(opts.includeAvatar ? { avatar_url: opts.clientGravatar ? null : gravatarUrl(target.email) } : {}),
+  ...(target.isBot
+    ? { bot_type: target.botType, bot_owner_id: target.botOwnerId }
+    : opts.profileData !== undefined
+      ? { profile_data: opts.profileData }
+      : {}),
+});
+
+/** realm_users and realm_non_active_users as the caller may see them. */
+const userLists = async (ctx: StateContext): Promise<{ realm_users: unknown[]; realm_non_active_users: unknown[] }> => {
+  const spectator = ctx.user === undefined;
+  const avatarsOptional = ctx.capabilities.user_avatar_url_field_optional === true;
+  const [users, everyone, profileData, recent] = await Promise.all([
+    realmUsers(ctx),
+    seesEveryone(ctx),
+    spectator ? Promise.resolve(undefined) : profileDataByUser(ctx),
+    avatarsOptional ? recentlyConnectedIds(ctx) : Promise.resolve(undefined),
+  ]);
+  const accessible = everyone ? undefined : await accessibleUserIds(ctx, ctx.user!);
+  const active: unknown[] = [];
+  const inactive: unknown[] = [];
+  for (const target of [...users].sort((a, b) => a.id - b.id)) {
+    let dict: Record<string, unknown>;
+    if (accessible && !target.isBot && !accessible.has(target.id)) {
+      if (ctx.capabilities.user_list_incomplete) continue;
+      dict = inaccessibleUser(ctx, target.id);
+    } else {
+      dict = userDict(target, {
+        spectator,
+        clientGravatar: ctx.options.clientGravatar,
+        includeAvatar: recent === undefined || target.isBot || recent.has(target.id),
+        profileData: profileData ? (profileData.get(target.id) ?? {}) : undefined,
+      });
+    }
+    // A placeholder counts as active: a user one may not see is not known to be deactivated.
+    (dict.is_active ? active : inactive).push(dict);
+  }
+  return { realm_users: active, realm_non_active_users: inactive };
+};
+
+/** The caller's permissions that clients show or hide UI for. */
+const ownPermissions = async (ctx: StateContext): Promise<Record<string, boolean>> => {
+  const user = ctx.user;
+  if (!user || isGuest(user)) {
+    // Guests (and spectators, who are treated as guests) may do none of these.
+    return {
+      can_create_private_streams: false,
+      can_create_public_streams: false,
+      can_create_streams: false,
+      can_create_web_public_streams: false,
+      can_subscribe_other_users: false,
+      can_invite_others_to_realm: false,
+    };
+  }
+  const [groups, groupIds] = await Promise.all([realmGroups(ctx), ownGroupIds(ctx)]);
+  const allowed = (setting: string) => inGroupSetting(realmGroupSetting(ctx.realm, groups, setting), user.id, groupIds);
+  const isPrivate = allowed('can_create_private_channel_group');
+  const isPublic = allowed('can_create_public_channel_group');
+  const isWebPublic = ctx.realm.enableSpectatorAccess && allowed('can_create_web_public_channel_group');
+  return {
+    can_create_private_streams: isPrivate,
+    can_create_public_streams: isPublic,
+    can_create_streams: isPrivate || isPublic || isWebPublic,
+    can_create_web_public_streams: isWebPublic,
+    can_subscribe_other_users: allowed('can_add_subscribers_group'),
+    can_invite_others_to_realm: allowed('can_invite_users_group'),
+  };
+};
+
+/** "realm_user". The caller's own avatar URL is always sent in full (upstream's choice). */
+export const realmUserState: StateBuilder = async (ctx) => {
+  if (!ctx.want('realm_user')) return {};
+  const user = ctx.user;
+  const me = user ?? { ...ANONYMOUS_USER, role: Role.GUEST };
+  const [lists, permissions] = await Promise.all([userLists(ctx), ownPermissions(ctx)]);
+  return {
+    ...lists,
+    // System bots (notification bot, welcome bot, ...) that belong to no organization: this
+    // service has none.
+    cross_realm_bots: [],
+    avatar_source: AVATAR_SOURCE_GRAVATAR,
+    avatar_url: gravatarUrl(me.email),
+    avatar_url_medium: gravatarUrl(me.email, { medium: true }),
+    ...permissions,
+    is_admin: user ? isAdmin(user) : false,
+    is_owner: user ? isOwner(user) : false,
+    is_moderator: user ? isModerator(user) : false,
+    is_guest: user ? isGuest(user) : true,
+    user_id: me.id,
+    email: me.email,
+    delivery_email: me.email,
+    full_name: me.fullName,
+  };
+};
