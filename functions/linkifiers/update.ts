@@ -1,0 +1,12 @@
+// PATCH /realm/filters/{filter_id}
+import { requireRealmAdmin } from '../../lib/access/roles';
+import { checkUpdateLinkifier } from '../../lib/actions/linkifiers';
+import { apiHandler } from '../../lib/http/api-handler';
+import { rawString } from '../../lib/http/params';
+
+export const handler = apiHandler(async ({ user, params, pathInt }) => {
+  requireRealmAdmin(user);
+  const filterId = pathInt('filter_id');
+  const { pattern, url_template } = params({ pattern: rawString(), url_template: rawString() });
+  await checkUpdateLinkifier(user, filterId, pattern, url_template);
+});
