@@ -7,7 +7,7 @@ import { renderMarkdown } from '../markdown';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import type { Realm } from '../models/realm';
-import { toApiReminder, type ScheduledMessage } from '../models/scheduled-message';
+import { pendingReminders, toApiReminder, type ScheduledMessage } from '../models/scheduled-message';
 import { isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import { allocateIds } from '../store/common';
@@ -39,9 +39,7 @@ export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): 
 
 /** The caller's pending reminders (GET /reminders, register's `reminders`), by delivery time. */
 export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
-  (await scheduledStore.listScheduledMessagesOfUser(user.id))
-    .filter((m) => m.kind === 'reminder' && m.delivered !== true)
-    .sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
+  pendingReminders(await scheduledStore.listScheduledMessagesOfUser(user.id));
 
 /** Upstream's access_message: a message the user received, or one in a channel whose history they can read. */
 const accessMessage = async (user: User, messageId: number): Promise<{ message: Message; channel: Channel | undefined }> => {

@@ -17,6 +17,12 @@ export type ScheduledMessage = {
   delivered?: boolean;
 };
 
+/** The reminders among a user's scheduled messages that are still to be delivered, by delivery time. */
+export const pendingReminders = (messages: ScheduledMessage[]): ScheduledMessage[] =>
+  messages
+    .filter((m) => m.kind === 'reminder' && m.delivered !== true)
+    .sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
+
 /** The reminder dict of GET /reminders, register's `reminders` and `reminders` add events. */
 export const toApiReminder = (r: ScheduledMessage): Record<string, unknown> => ({
   reminder_id: r.id,

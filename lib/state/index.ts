@@ -10,6 +10,9 @@ import { realmState } from './realm';
 import { realmUserState } from './realm-user';
 import type { StateBuilder } from './registry';
 import { userSettingsState } from './user-settings';
+import { userGroupsState } from './user-groups';
+import { linkifiersState } from './linkifiers';
+import { remindersState } from './reminders';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -33,4 +36,8 @@ export const STATE_BUILDERS: StateBuilder[] = [
   realmBotsState,
   realmUserSettingsDefaultsState,
   emptySectionsState,
+  // Organization objects (issue 7).
+  userGroupsState,
+  linkifiersState,
+  remindersState,
 ];
