@@ -74,7 +74,7 @@ describe('PATCH /drafts/{draft_id}', () => {
     const [user, realm] = await Promise.all([usersStore.get(2, IAGO), realmsStore.get(2)]);
     const draft = await accessDraft(user!, 2);
     await draftsStore.deleteDraft(IAGO, 2);
-    await expect(checkEditDraft(user!, realm!, draft, replacement())).rejects.toMatchObject({ statusCode: 404, message: 'Draft does not exist' });
+    await expect(checkEditDraft(user!, realm!, draft, { type: 'stream', to: [2], topic: 't', content: 'c' })).rejects.toMatchObject({ statusCode: 404, message: 'Draft does not exist' });
     expect(await draftsStore.getDraft(IAGO, 2)).toBeUndefined();
   });
 
