@@ -50,3 +50,13 @@ export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder
   const k = entityKeys.foldersOfRealm(realmId);
   return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as ChannelFolder);
 };
+
+/** The stored item of a channel (realm partition). */
+export const buildChannelItem = (channel: Channel): Item => ({ ...entityKeys.channel(channel.realmId, channel.id), ...channel });
+
+/** The stored item of a subscription row; an active one is also in its channel's subscriber index. */
+export const buildSubscriptionItem = (sub: Subscription): Item => ({
+  ...entityKeys.subscription(sub.userId, sub.channelId),
+  ...(sub.active ? entityKeys.channelSubscriber(sub.channelId, sub.userId) : {}),
+  ...sub,
+});

@@ -97,3 +97,25 @@ export const listDmConversationsOfUser = async (userId: number): Promise<DmConve
     maxMessageId: Number(item.maxMessageId),
   }));
 };
+
+/** The stored item of a message (realm partition). */
+export const buildMessageItem = (m: Message): Item => ({ ...entityKeys.message(m.realmId, m.id), ...m });
+
+/**
+ * The stored item of a receiver's row for a message: in the unread index while not read, in the
+ * starred index while starred. It repeats what the unread summary needs of the message.
+ */
+export const buildUserMessageItem = (m: Message, userId: number, flags: string[]): Item => ({
+  ...entityKeys.userMessage(userId, m.id),
+  ...(flags.includes('read') ? {} : entityKeys.unreadMessage(userId, m.id)),
+  ...(flags.includes('starred') ? entityKeys.starredMessage(userId, m.id) : {}),
+  userId,
+  messageId: m.id,
+  realmId: m.realmId,
+  senderId: m.senderId,
+  streamId: m.streamId,
+  topic: m.topic,
+  dmUserIds: m.dmUserIds,
+  flags,
+  dateSent: m.dateSent,
+});
