@@ -2,7 +2,9 @@
 // for a standard JSON Schema validator, the way upstream's own test harness does
 // (zerver/openapi/openapi.py): resolve every $ref, merge allOf branches naively (later branches
 // override and extend earlier ones), then turn OpenAPI's `nullable: true` into a null type.
-// The file itself is never edited; everything happens here, at load time.
+// The file itself is never edited; everything happens here, at load time. (Upstream also reads
+// the error responses' oneOf as anyOf, because their branches are one CodedError schema with
+// different examples; openapi.ts checks error bodies by code instead, see ERROR_SCHEMAS_BY_CODE.)
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,19 +20,43 @@ export type Description = {
 };
 
 export const DESCRIPTION_PATH = join(__dirname, '..', 'data', 'zulip-openapi.yaml');
-const CACHE_DIR = join(__dirname, '..', '..', 'node_modules', '.cache', 'openapi');
+// jest gives every test file a fresh module registry, so work worth keeping between test files
+// (the parsed YAML, compiled validators) is cached on disk, under names that hash their inputs.
+export const CACHE_DIR = join(__dirname, '..', '..', 'node_modules', '.cache', 'openapi');
+
+export const sha256 = (...parts: (string | Buffer)[]): string => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex').slice(0, 24);
+};
+
+/** Writes a cache file; write then rename, so a parallel worker never reads a half-written file. */
+export const writeCacheFile = (file: string, content: string): void => {
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch {
+    // A read-only checkout only loses the cache.
+  }
+};
 
 let description: Description | undefined;
+let descriptionHash: string | undefined;
 
-/**
- * The parsed description. YAML parsing costs ~120 ms and jest gives every test file a fresh module
- * registry, so the parsed form is kept as JSON under node_modules/.cache, keyed by the file's hash.
- */
+/** A hash of the description file: part of every cache key. */
+export const loadedDescriptionHash = (): string => {
+  loadDescription();
+  return descriptionHash!;
+};
+
+/** The parsed description (YAML parsing costs ~120 ms; the cached JSON ~20 ms). */
 export const loadDescription = (): Description => {
   if (description) return description;
   const source = readFileSync(DESCRIPTION_PATH);
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const cacheFile = join(CACHE_DIR, `zulip-openapi.${hash}.json`);
+  descriptionHash = sha256(source);
+  const cacheFile = join(CACHE_DIR, `zulip-openapi.${descriptionHash}.json`);
   try {
     description = JSON.parse(readFileSync(cacheFile, 'utf8')) as Description;
     return description;
@@ -38,15 +64,7 @@ export const loadDescription = (): Description => {
     // No usable cache yet: parse the YAML and write the cache for the next test file.
   }
   description = load(source.toString('utf8')) as Description;
-  try {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    // Write then rename, so a parallel worker never reads a half-written file.
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(description));
-    renameSync(tmp, cacheFile);
-  } catch {
-    // A read-only checkout only loses the cache.
-  }
+  writeCacheFile(cacheFile, JSON.stringify(description));
   return description;
 };
 
@@ -119,9 +137,10 @@ const mergeAllOf = (node: unknown, memo: WeakMap<object, unknown>): unknown => {
   return out;
 };
 
-// Keywords that only document (OpenAPI's `example`, vendor extensions): dropped so the validator
-// can run in strict mode, which rejects keywords it does not know.
-const isAnnotation = (key: string): boolean => key === 'example' || key === 'examples' || key.startsWith('x-');
+// Keywords that only document: dropped, because strict mode rejects those it does not know
+// (OpenAPI's `example`, vendor extensions) and the others only make compiled validators bigger.
+const ANNOTATIONS = new Set(['example', 'examples', 'description', 'title', 'deprecated', 'default', 'readOnly', 'writeOnly']);
+const isAnnotation = (key: string): boolean => ANNOTATIONS.has(key) || key.startsWith('x-');
 
 /** Keywords whose value is a map from names to schemas. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
@@ -130,17 +149,12 @@ const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'property
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
 
-export type JsonSchemaOptions = {
-  /** Turn `oneOf` into `anyOf` (upstream does so for error responses, whose branches overlap). */
-  oneOfAsAnyOf?: boolean;
-};
-
 /**
  * Turns a merged OpenAPI schema object into a JSON Schema (draft-07) for Ajv: `nullable: true`
- * adds the null type (and null to an `enum`), annotations are dropped, and optionally `oneOf`
- * becomes `anyOf`. Walks only schema positions, so a property named `example` is kept.
+ * adds the null type (and null to an `enum`), and annotations are dropped. Walks only schema
+ * positions, so a property named `example` is kept.
  */
-export const toJsonSchema = (node: Schema, options: JsonSchemaOptions = {}, memo = new WeakMap<object, Schema>()): Schema => {
+export const toJsonSchema = (node: Schema, memo = new WeakMap<object, Schema>()): Schema => {
   if (!isObject(node)) return node;
   const cached = memo.get(node);
   if (cached !== undefined) return cached;
@@ -148,15 +162,11 @@ export const toJsonSchema = (node: Schema, options: JsonSchemaOptions = {}, memo
   for (const [key, value] of Object.entries(node)) {
     if (isAnnotation(key) || key === 'nullable') continue;
     if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub as Schema, options, memo)]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub as Schema, memo)]));
     } else if (SCHEMA_VALUES.has(key) && (isObject(value) || typeof value === 'boolean')) {
-      out[key] = toJsonSchema(value, options, memo);
+      out[key] = toJsonSchema(value, memo);
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      const target = key === 'oneOf' && options.oneOfAsAnyOf ? 'anyOf' : key;
-      const branches = value.map((sub) => toJsonSchema(sub, options, memo));
-      // Two merged allOf branches may each bring a combinator: both must then hold.
-      if (out[target]) out.allOf = [...(out.allOf ?? []), { [target]: branches }];
-      else out[target] = branches;
+      out[key] = value.map((sub) => toJsonSchema(sub, memo));
     } else if (key === 'required' && Array.isArray(value)) {
       // Merged allOf branches may list a field twice.
       out[key] = [...new Set(value)];
@@ -173,8 +183,7 @@ const withNull = (schema: SchemaObject): SchemaObject => {
   if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema = { ...schema, enum: [...schema.enum, null] };
   if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
   if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
-  const constraining = Object.keys(schema).filter((key) => key !== 'description' && key !== 'deprecated' && key !== 'default');
-  if (constraining.length === 0) return schema;
+  if (Object.keys(schema).length === 0) return schema;
   return { anyOf: [schema, { type: 'null' }] };
 };
 
@@ -186,12 +195,20 @@ export const mergedSchema = (schema: unknown): SchemaObject => {
   return mergeAllOf(resolveRefs(loadDescription(), schema, mergedCache.resolved), mergedCache.memo) as SchemaObject;
 };
 
-/** The merged schema of a response (`status` as in the description: "200", "400"), if documented. */
-export const responseSchema = (template: string, method: string, status: string): SchemaObject | undefined => {
+const rawResponseSchema = (template: string, method: string, status: string): SchemaObject | undefined => {
   const doc = loadDescription();
   let response: any = doc.paths[template]?.[method]?.responses?.[status];
   // Shared responses (`SimpleSuccess`) are referenced as a whole.
   if (typeof response?.$ref === 'string') response = lookup(doc, response.$ref);
-  const schema = response?.content?.['application/json']?.schema;
+  return response?.content?.['application/json']?.schema;
+};
+
+/** Whether the description documents a JSON body for this response, without preparing it. */
+export const hasResponseSchema = (template: string, method: string, status: string): boolean =>
+  rawResponseSchema(template, method, status) !== undefined;
+
+/** The merged schema of a response (`status` as in the description: "200", "400"), if documented. */
+export const responseSchema = (template: string, method: string, status: string): SchemaObject | undefined => {
+  const schema = rawResponseSchema(template, method, status);
   return schema ? mergedSchema(schema) : undefined;
 };

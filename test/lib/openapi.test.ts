@@ -11,7 +11,7 @@ import {
   validateEvent,
   validateResponse,
 } from '../helpers/openapi';
-import { DESCRIPTION_PATH, loadDescription, responseSchema } from '../helpers/openapi-schema';
+import { DESCRIPTION_PATH, loadDescription, mergedSchema, responseSchema, toJsonSchema } from '../helpers/openapi-schema';
 
 const success = (data: Record<string, unknown> = {}) => ({ result: 'success', msg: '', ...data });
 const draft = { id: 1, type: 'stream', to: [3], topic: 'sync drafts', content: 'Hello', timestamp: 1595479019 };
@@ -40,6 +40,36 @@ describe('the OpenAPI description as test data', () => {
   it('documents feature levels up to DESCRIPTION_FEATURE_LEVEL', () => {
     const levels = [...readFileSync(DESCRIPTION_PATH, 'utf8').matchAll(/feature level (\d+)/gi)].map((m) => Number(m[1]));
     expect(Math.max(...levels)).toBe(DESCRIPTION_FEATURE_LEVEL);
+  });
+});
+
+describe('schema preparation', () => {
+  it('merges allOf branches, the later overriding and extending the earlier', () => {
+    const merged = mergedSchema({
+      allOf: [
+        { type: 'object', required: ['a'], properties: { a: { type: 'integer' }, b: { type: 'string' } } },
+        { additionalProperties: false, required: ['b'], properties: { b: { nullable: true }, c: { type: 'boolean' } } },
+      ],
+    });
+    expect(merged).toEqual({
+      type: 'object',
+      required: ['a', 'b'],
+      additionalProperties: false,
+      properties: { a: { type: 'integer' }, b: { type: 'string', nullable: true }, c: { type: 'boolean' } },
+    });
+  });
+
+  it('turns nullable into a null type, and adds null to an enum', () => {
+    expect(toJsonSchema({ type: 'string', nullable: true, example: 'x' })).toEqual({ type: ['string', 'null'] });
+    expect(toJsonSchema({ type: 'string', enum: ['a'], nullable: true })).toEqual({ type: ['string', 'null'], enum: ['a', null] });
+    expect(toJsonSchema({ oneOf: [{ type: 'integer' }, { type: 'string' }], nullable: true })).toEqual({
+      anyOf: [{ oneOf: [{ type: 'integer' }, { type: 'string' }] }, { type: 'null' }],
+    });
+  });
+
+  it('drops annotations but keeps properties that carry their names', () => {
+    const schema = { type: 'object', description: 'd', 'x-note': 1, properties: { example: { type: 'string', example: 'e' } } };
+    expect(toJsonSchema(schema)).toEqual({ type: 'object', properties: { example: { type: 'string' } } });
   });
 });
 
@@ -125,6 +155,21 @@ describe('success responses', () => {
     expect(messageOf(() => validateResponse('GET', '/user_groups', 200, success({ user_groups: [group] })))).toContain(
       '/user_groups/0/can_manage_group/direct_members/0: must be integer, got string "10"',
     );
+  });
+
+  it('tells apart the failures of several items of one array', () => {
+    const schema = responseSchema('/user_groups', 'get', '200')!;
+    const [group] = schema.example.user_groups;
+    const groups = [
+      { ...group, can_manage_group: { direct_members: ['10'], direct_subgroups: [] } },
+      { ...group, can_manage_group: 'admins' },
+    ];
+    const message = messageOf(() => validateResponse('GET', '/user_groups', 200, success({ user_groups: groups })));
+    expect(message.split('\n').slice(1).map((line) => line.trim())).toEqual([
+      '/user_groups/0/can_manage_group/direct_members/0: must be integer, got string "10"',
+      '/user_groups/1/can_manage_group: must be integer, got string "admins"',
+      '/user_groups/1/can_manage_group: must be object, got string "admins"',
+    ]);
   });
 
   it('skips the success body of an endpoint the description does not document', () => {
