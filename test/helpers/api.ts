@@ -16,6 +16,8 @@ export type CallOptions = {
   pathParameters?: Record<string, string>;
   params?: Record<string, unknown>;
   encoding?: Encoding;
+  /** Query-string parameters sent besides `params` (with a body encoding). */
+  query?: Record<string, string>;
   /** An email (its API key is looked up), an explicit Authorization header, or nothing. */
   as?: string;
   authorization?: string;
@@ -65,7 +67,7 @@ export const buildEvent = async (opts: CallOptions): Promise<APIGatewayProxyEven
     body = mp.body;
     headers['content-type'] = mp.contentType;
   }
-  const query = encoding === 'query' ? params : {};
+  const query = { ...(opts.query ?? {}), ...(encoding === 'query' ? params : {}) };
   return {
     version: '2.0',
     routeKey: opts.routeKey ?? `${method} ${opts.path ?? '/'}`,

@@ -1,0 +1,156 @@
+// `npx serverless package` with no AWS credentials builds a deployable artifact: the CloudFormation
+// template has a function and an HTTP API route per routes.json entry plus the fallback, both
+// tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
+// and a packaged handler runs on plain Node (no tsx), as Lambda would run it.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import JSZip from 'jszip';
+import { tableName } from '../../lib/store/client';
+import { buildEvent } from '../helpers/api';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { loadRoutes, routeTable } = require('../../functions/routes.js') as {
+  loadRoutes: () => { name: string; method: string; path: string; handler: string }[];
+  routeTable: () => Record<string, string[]>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../..');
+const SERVERLESS = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
+const STAGE = 'ci';
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+/** The environment of a machine with no AWS account: no credentials, no profile. */
+const noAwsEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_') && k !== 'DYNAMODB_ENDPOINT') env[k] = v;
+  return { ...env, HOME: mkdtempSync(join(tmpdir(), 'no-aws-home-')), SLS_TELEMETRY_DISABLED: '1', AWS_REGION: 'us-east-1' };
+};
+
+const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+
+describe('npx serverless package', () => {
+  let outDir: string;
+  let resources: Record<string, Resource>;
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
+    await run(process.execPath, [SERVERLESS, 'package', '--stage', STAGE, '--package', outDir], { cwd: ROOT, env: noAwsEnv(), timeout: 170000 });
+    resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
+  }, 180000);
+
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('has a function for every route, with its handler and its HTTP API route', () => {
+    const routes = loadRoutes();
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      const fn = resources[`${capitalized(route.name)}LambdaFunction`];
+      expect({ route: route.name, handler: fn?.Properties.Handler, runtime: fn?.Properties.Runtime }).toEqual({
+        route: route.name,
+        handler: route.handler,
+        runtime: 'nodejs22.x',
+      });
+    }
+    const routeKeys = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey)
+      .sort();
+    const expected = routes.flatMap((r) => [`${r.method} /api/v1${r.path}`, ...(r.method === 'GET' ? [`HEAD /api/v1${r.path}`] : [])]);
+    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+  });
+
+  it('gives the fallback the route table, to tell 405 from 404', () => {
+    const fallback = resources.RouteFallbackLambdaFunction.Properties;
+    expect(fallback.Handler).toBe('functions/fallback/unmatched.handler');
+    expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
+  });
+
+  it('gives GET /events a timeout above the long-poll bound and below API Gateway\'s 30 s', () => {
+    const events = loadRoutes().find((r) => r.method === 'GET' && r.path === '/events');
+    expect(events).toBeDefined();
+    const fn = resources[`${capitalized(events!.name)}LambdaFunction`].Properties;
+    expect(fn.Timeout).toBeGreaterThan(Number(fn.Environment.Variables.EVENTS_LONGPOLL_SECONDS));
+    expect(fn.Timeout).toBeLessThan(30);
+  });
+
+  it('passes the table names and development mode to every function', () => {
+    const env = resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables;
+    expect(env).toMatchObject({ TABLE_MAIN: `chat-${STAGE}-main`, TABLE_EVENTS: `chat-${STAGE}-events`, CHAT_ENV: 'development' });
+    expect(env).not.toHaveProperty('DYNAMODB_ENDPOINT');
+  });
+
+  it.each(TABLES.map((t) => [t.name, t]))('creates the %s table with its keys, indexes and TTL', (name, table) => {
+    const resource = resources[`${capitalized(name as string)}Table`];
+    expect(resource.Type).toBe('AWS::DynamoDB::Table');
+    const props = resource.Properties;
+    expect(props.TableName).toBe(`chat-${STAGE}-${name}`);
+    expect(props.KeySchema).toEqual(table.properties.KeySchema);
+    expect(props.GlobalSecondaryIndexes ?? []).toEqual(table.properties.GlobalSecondaryIndexes ?? []);
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+  });
+
+  it('limits the Lambda role to the two tables and the indexes of main, without Scan', () => {
+    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    const dynamo = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(dynamo).toHaveLength(1);
+    const [statement] = dynamo;
+    expect(statement.Effect).toBe('Allow');
+    expect(statement.Action).not.toContain('dynamodb:Scan');
+    expect(statement.Action.every((a: string) => a.startsWith('dynamodb:') && !a.includes('*'))).toBe(true);
+    const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+    expect(statement.Resource).toEqual([arn('MainTable'), { 'Fn::Join': ['/', [arn('MainTable'), 'index', '*']] }, arn('EventsTable')]);
+  });
+
+  it('builds a handler that runs on plain Node, as Lambda runs it', async () => {
+    const zip = await JSZip.loadAsync(readFileSync(join(outDir, 'devFetchApiKey.zip')));
+    const runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
+    try {
+      for (const [name, entry] of Object.entries(zip.files)) {
+        if (entry.dir) continue;
+        const target = join(runDir, name);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, await entry.async('nodebuffer'));
+      }
+      const event = await buildEvent({ method: 'POST', path: '/dev_fetch_api_key', params: { username: 'iago@zulip.com' } });
+      const script = `require('./functions/dev/fetch-api-key.js').handler(${JSON.stringify(event)}, { awsRequestId: 'r1' }).then((r) => process.stdout.write(JSON.stringify(r)))`;
+      const env = {
+        PATH: process.env.PATH,
+        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        TABLE_MAIN: tableName('main'),
+        TABLE_EVENTS: tableName('events'),
+        REQUEST_LOG: 'off',
+      };
+      const { stdout } = await run(process.execPath, ['-e', script], { cwd: runDir, env });
+      const response = JSON.parse(stdout);
+      expect(response.statusCode).toBe(200);
+      expect(JSON.parse(response.body)).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npx serverless print --stage prod', () => {
+  it('runs the prod stage in production mode', async () => {
+    const { stdout } = await run(process.execPath, [SERVERLESS, 'print', '--stage', 'prod', '--format', 'json', '--path', 'provider.environment'], {
+      cwd: ROOT,
+      env: noAwsEnv(),
+      timeout: 60000,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ CHAT_ENV: 'production', TABLE_MAIN: 'chat-prod-main' });
+  }, 70000);
+});

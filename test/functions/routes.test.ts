@@ -1,0 +1,77 @@
+// functions/routes.js: the route table serverless.yml and the fallback are built from.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+type Route = { name: string; method: string; path: string; handler: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const routesModule = require('../../functions/routes.js') as {
+  loadRoutes: (dir?: string) => Route[];
+  routeTable: (routes?: Route[]) => Record<string, string[]>;
+  timeoutOf: (route: Route, longPollSeconds: number) => number;
+};
+
+describe('functions/routes.js', () => {
+  it('points every route at a module that exports its handler function', () => {
+    for (const route of routesModule.loadRoutes()) {
+      const [file, name] = route.handler.split('.');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      expect({ route: route.name, type: typeof require(`../../${file}`)[name] }).toEqual({ route: route.name, type: 'function' });
+    }
+  });
+
+  it('includes POST /dev_fetch_api_key', () => {
+    expect(routesModule.loadRoutes()).toContainEqual({
+      name: 'devFetchApiKey',
+      method: 'POST',
+      path: '/dev_fetch_api_key',
+      handler: 'functions/dev/fetch-api-key.handler',
+    });
+  });
+
+  it('groups methods by path in the route table', () => {
+    const routes: Route[] = [
+      { name: 'a', method: 'GET', path: '/x', handler: 'h' },
+      { name: 'b', method: 'DELETE', path: '/x', handler: 'h' },
+      { name: 'c', method: 'POST', path: '/y/{id}', handler: 'h' },
+    ];
+    expect(routesModule.routeTable(routes)).toEqual({ '/x': ['GET', 'DELETE'], '/y/{id}': ['POST'] });
+  });
+
+  it('gives GET /events five seconds more than the long-poll bound, and other routes 10 s', () => {
+    expect(routesModule.timeoutOf({ name: 'e', method: 'GET', path: '/events', handler: 'h' }, 20)).toBe(25);
+    expect(routesModule.timeoutOf({ name: 'e', method: 'DELETE', path: '/events', handler: 'h' }, 20)).toBe(10);
+  });
+
+  describe('refuses a routes.json that', () => {
+    let root: string;
+    const write = (routes: unknown[]): string => {
+      const functionsDir = join(root, 'functions');
+      mkdirSync(join(functionsDir, 'things'), { recursive: true });
+      writeFileSync(join(functionsDir, 'things', 'routes.json'), JSON.stringify(routes));
+      writeFileSync(join(functionsDir, 'things', 'list.ts'), 'export const handler = () => undefined;\n');
+      return functionsDir;
+    };
+    const ok = { name: 'listThings', method: 'GET', path: '/things', handler: 'functions/things/list.handler' };
+
+    beforeEach(() => {
+      root = mkdtempSync(join(tmpdir(), 'routes-'));
+    });
+    afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+    it('is valid: reads it', () => {
+      expect(routesModule.loadRoutes(write([ok]))).toEqual([ok]);
+    });
+
+    it.each([
+      ['repeats a method and path', [ok, { ...ok, name: 'other' }], /duplicate route GET \/things/],
+      ['repeats a name', [ok, { ...ok, method: 'POST' }], /duplicate name listThings/],
+      ['names a missing handler file', [{ ...ok, handler: 'functions/things/nope.handler' }], /handler functions\/things\/nope.handler/],
+      ['includes the /api/v1 prefix', [{ ...ok, path: '/api/v1/things' }], /without \/api\/v1/],
+      ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
+      ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
+    ])('%s', (_case, routes, error) => {
+      expect(() => routesModule.loadRoutes(write(routes))).toThrow(error);
+    });
+  });
+});
