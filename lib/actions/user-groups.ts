@@ -279,7 +279,9 @@ export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: nu
 
   const update = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     sendEvent(realm.id, { type: 'user_group', op: 'update', group_id: group.id, data, ...extra }, 'realm');
-  if (changes.name) await update({ name: changes.name.to }, { deactivated: group.deactivated && !reactivated });
+  // As upstream, the rename is announced before a reactivation in the same request, so it carries
+  // the state the group had then; the add that follows the reactivation carries the new name.
+  if (changes.name) await update({ name: changes.name.to }, { deactivated: group.deactivated });
   if (changes.description !== undefined) await update({ description: changes.description });
   if (reactivated) {
     await update({ deactivated: false });
