@@ -31,6 +31,9 @@
 // | snippets / nav views        | main        | USER#<uid>              | begins_with SNIPPET# / NAVVIEW# |
 // | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
 // | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
+// | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
+// | presence changed since id   | main.gsi1   | PRESENCE#<rid>          | > <last_update_id>          |
+// | presence connected since    | main.gsi2   | PRESENCECONN#<rid>      | >= <last_connected_time>    |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
