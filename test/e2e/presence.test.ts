@@ -52,4 +52,24 @@ describe('e2e: presence with zulip-js', () => {
     const realm = await cordelia.callEndpoint('/realm/presence', 'GET', {});
     expect(realm.presences['hamlet@zulip.com'].website).toMatchObject({ client: 'website', status: 'active', pushable: false });
   });
+
+  it('delivers a user coming online to a long-polling queue in the legacy shape', async () => {
+    const iago = await client('iago@zulip.com');
+    const { queue_id, last_event_id } = await iago.queues.register({ event_types: ['presence'] });
+    const waiting = iago.events.retrieve({ queue_id, last_event_id });
+    // Othello was last active 20 days before seeding.
+    const othello = await client('othello@zulip.com');
+    await othello.callEndpoint('/users/me/presence', 'POST', { status: 'active', ping_only: 'true' });
+    const { events } = await waiting;
+    expect(events).toEqual([
+      {
+        id: 0,
+        type: 'presence',
+        user_id: 12,
+        email: 'othello@zulip.com',
+        server_timestamp: expect.any(Number),
+        presence: { website: { client: 'website', status: 'active', timestamp: expect.any(Number), pushable: false } },
+      },
+    ]);
+  });
 });
