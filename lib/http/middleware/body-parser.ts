@@ -63,6 +63,10 @@ export const bodyParser = (): MiddlewareObj<ParsedEvent> => {
     try {
       if (mediaType === 'application/x-www-form-urlencoded') {
         event.headers = { ...event.headers, 'content-type': mediaType };
+        // middy refuses a body that is one key without `=`; upstream reads it as that key, empty.
+        const text = event.isBase64Encoded ? Buffer.from(String(event.body), 'base64').toString('utf8') : String(event.body);
+        event.body = text.includes('=') ? text : `${text}=`;
+        event.isBase64Encoded = false;
         await urlencoded.before!(request as never);
       } else if (mediaType === 'multipart/form-data') {
         if (isEmptyMultipart(event)) event.body = {};

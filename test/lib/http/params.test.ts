@@ -70,6 +70,16 @@ describe('parameter sources', () => {
     expect(expectSuccess(await ask({}, { rawBody })).parsed.count).toBe(4);
   });
 
+  it('reads a form key without a value as an empty string, as upstream', async () => {
+    const rawBody = { body: 'name', contentType: 'application/x-www-form-urlencoded' };
+    expect(expectSuccess(await ask({}, { rawBody })).parsed.name).toBe('');
+  });
+
+  it('takes the last value of a repeated form key', async () => {
+    const rawBody = { body: 'count=1&count=2', contentType: 'application/x-www-form-urlencoded' };
+    expect(expectSuccess(await ask({}, { rawBody })).parsed.count).toBe(2);
+  });
+
   it('ignores a body of another content type, as upstream reads only form bodies', async () => {
     const rawBody = { body: '{"count": 4}', contentType: 'application/json' };
     expect(expectSuccess(await ask({}, { rawBody })).parsed).toEqual({ flag: false });
