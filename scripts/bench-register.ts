@@ -172,8 +172,9 @@ const addHistory = async (count: number): Promise<void> => {
 };
 
 const row = async (label: string, auth: string, sections: string[] | null): Promise<[string, Cost & { p50: number; p99: number }]> => {
-  await registerAs(auth, sections); // warm-up
-  return [label, await measure(RUNS, () => registerAs(auth, sections))];
+  const body = await registerAs(auth, sections); // warm-up
+  const size = `${(JSON.stringify(body).length / 1024).toFixed(0)} KiB`;
+  return [`${label} (${size})`, await measure(RUNS, () => registerAs(auth, sections))];
 };
 
 export const benchRegister = async (): Promise<void> => {
@@ -211,6 +212,10 @@ export const benchRegister = async (): Promise<void> => {
     }
     console.log('');
     printTable(growth);
+    console.log(`\nPer section, with ${users} extra users and channels and the ${HISTORY_MESSAGES}-message history:\n`);
+    const sections: [string, Cost & { p50: number; p99: number }][] = [];
+    for (const [label, fetch] of SECTIONS.slice(1)) sections.push(await row(label, growthAuth, fetch));
+    printTable(sections);
     console.log(
       '\nOnly the organization directory (the user list, and the channel lists that name every visible channel) grows with the organization,' +
         ' as upstream\'s does; everything else stays flat whatever the organization\'s size or Iago\'s history (unread and starred come from' +

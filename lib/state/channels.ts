@@ -64,6 +64,12 @@ const streamPostPolicy = (channel: Channel, groups: UserGroup[]): number => {
 
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** A message in the last 180 days, or (a new channel without any yet) created in them. */
+const isRecentlyActive = (channel: Channel, now: number): boolean => {
+  const since = now - RECENTLY_ACTIVE_DAYS * 86400;
+  return (channel.lastMessageAt ?? channel.dateCreated) >= since;
+};
+
 /** The fields every channel list shares (upstream's stream dict). */
 export const channelApiFields = (channel: Channel, groups: UserGroup[], now: number): Record<string, unknown> => {
   const policy = streamPostPolicy(channel, groups);
@@ -84,7 +90,7 @@ export const channelApiFields = (channel: Channel, groups: UserGroup[], now: num
     topics_policy: channel.topicsPolicy,
     first_message_id: channel.firstMessageId ?? null,
     folder_id: channel.folderId,
-    is_recently_active: channel.lastMessageAt !== null && channel.lastMessageAt !== undefined && now - channel.lastMessageAt < RECENTLY_ACTIVE_DAYS * 86400,
+    is_recently_active: isRecentlyActive(channel, now),
     ...Object.fromEntries(
       CHANNEL_GROUP_SETTINGS.filter((s) => channel.groupSettings[s] !== undefined).map((s) => [s, toApiGroupSettingValue(channel.groupSettings[s])]),
     ),
@@ -242,20 +248,18 @@ export const subscriptionState: StateBuilder = async (ctx) => {
 /**
  * "stream": every channel the caller can see, by name: public ones (not for guests), subscribed
  * ones, web-public ones, and every channel for administrators; archived ones only for clients
- * with archived_channels. Spectators see the web-public channels.
+ * with archived_channels. Spectators get no `streams` (upstream leaves it out for them; their
+ * web-public channels are in `subscriptions`).
  */
 export const streamState: StateBuilder = async (ctx) => {
-  if (!ctx.want('stream')) return {};
-  const [channels, groups, subscriptions] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx)]);
   const user = ctx.user;
+  if (!ctx.want('stream') || !user) return {};
+  const [channels, groups, subscriptions] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx)]);
   const subscribedIds = new Set(subscriptions.filter((s) => s.active).map((s) => s.channelId));
-  const showArchived = user !== undefined && ctx.capabilities.archived_channels === true;
+  const showArchived = ctx.capabilities.archived_channels === true;
   const visible = channels
     .filter((c) => showArchived || !c.isArchived)
-    .filter((c) => {
-      if (!user) return c.isWebPublic;
-      return isAdmin(user) || c.isWebPublic || subscribedIds.has(c.id) || (canAccessPublicChannels(user) && !c.inviteOnly);
-    });
+    .filter((c) => isAdmin(user) || c.isWebPublic || subscribedIds.has(c.id) || (canAccessPublicChannels(user) && !c.inviteOnly));
   const now = nowSeconds();
   return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now)) };
 };

@@ -35,6 +35,7 @@ describe('e2e: register with zulip-js', () => {
     const result = await service.request('POST', '/register', { params: { fetch_event_types: JSON.stringify(['subscription', 'stream']) } });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ result: 'success', queue_id: null });
-    expect(result.body!.streams.map((s: { name: string }) => s.name)).toEqual(['Rome']);
+    expect(result.body!.subscriptions.map((s: { name: string }) => s.name)).toEqual(['Rome']);
+    expect(result.body).not.toHaveProperty('streams');
   });
 });
