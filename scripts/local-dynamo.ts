@@ -36,14 +36,18 @@ export const settlesWithin = async (promise: Promise<unknown>, ms: number): Prom
   }
 };
 
-/** Waits until the endpoint answers ListTables (DynamoDB Local takes a second or two to start). */
-export const waitForDynamo = async (timeoutMs = 30000): Promise<void> => {
+/**
+ * Waits until the endpoint answers ListTables (DynamoDB Local takes a second or two to start);
+ * gives up early when `gaveUp()` says the server is gone.
+ */
+export const waitForDynamo = async (timeoutMs = 30000, gaveUp: () => boolean = () => false): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       await documentClient().send(new ListTablesCommand({}));
       return;
     } catch (error) {
+      if (gaveUp()) throw new Error(`DynamoDB Local exited before it answered at ${process.env.DYNAMODB_ENDPOINT}`);
       if (Date.now() > deadline) throw new Error(`DynamoDB did not answer at ${process.env.DYNAMODB_ENDPOINT}: ${String(error)}`);
       await sleep(200);
     }
@@ -72,7 +76,7 @@ export const startDynamoLocal = async (opts: { port?: number; dbPath?: string } 
     }
   };
   try {
-    await waitForDynamo();
+    await waitForDynamo(30000, () => child.exitCode !== null || child.signalCode !== null);
   } catch (error) {
     await stop();
     throw error;

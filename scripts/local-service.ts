@@ -59,6 +59,27 @@ export const stopProcessGroup = async (child: ChildProcess, graceMs = 5000): Pro
   signal('SIGKILL');
 };
 
+// A watchdog per child: if the owner (npm start, or a jest worker) dies without stopping its
+// children (SIGKILL, a crash), the watchdog stops the child; it exits on its own once the child is
+// gone. A shell loop, so that it costs next to nothing.
+const WATCHDOG = `
+owner=$1 target=$2 t=$3
+while kill -0 "$owner" 2>/dev/null && kill -0 "$target" 2>/dev/null; do sleep 1; done
+kill -0 "$target" 2>/dev/null || exit 0
+kill -TERM "$t" 2>/dev/null
+i=0
+while [ $i -lt 5 ] && kill -0 "$target" 2>/dev/null; do sleep 1; i=$((i + 1)); done
+kill -KILL "$t" 2>/dev/null
+exit 0
+`;
+
+/** Stops `child` (its whole process group when `group`) if this process dies first. */
+const watchOwner = (child: ChildProcess, group: boolean): void => {
+  if (child.pid === undefined) return;
+  const target = group ? `-${child.pid}` : String(child.pid);
+  spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), String(child.pid), target], { detached: true, stdio: 'ignore' }).unref();
+};
+
 /** Resolves once the HTTP server answers at all (any status), or rejects when the child dies. */
 const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -108,6 +129,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       const dbPath = opts.dataDir ? resolve(ROOT, opts.dataDir) : undefined;
       if (dbPath) mkdirSync(dbPath, { recursive: true });
       dynamo = await startDynamoLocal({ dbPath });
+      watchOwner(dynamo.process, false);
       checkAborted();
       log(`DynamoDB Local at ${dynamo.endpoint} (${dbPath ? `data in ${dbPath}` : 'in memory'})`);
     }
@@ -159,6 +181,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       ...params.flatMap((p) => ['--param', p]),
     ];
     offline = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    watchOwner(offline, true);
     const forward = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
     };

@@ -22,18 +22,27 @@ const main = async (): Promise<void> => {
 
   let starting: Promise<LocalService> | undefined;
   const abort = new AbortController();
-  const shutdown = async (signal: string): Promise<void> => {
+  const shutdown = async (reason: string, exitCode = 0): Promise<void> => {
     if (abort.signal.aborted) return;
-    console.log(`\n${signal}: stopping serverless-offline and DynamoDB Local...`);
+    console.log(`\n${reason}: stopping serverless-offline and DynamoDB Local...`);
     abort.abort();
     // A start in progress stops what it started and rejects; a finished one is stopped here.
     const service = await starting?.catch(() => undefined);
     await service?.stop();
     console.log('Stopped.');
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // Whoever reads our output went away (a closed terminal or pipe): stop rather than crash and
+  // leave the children running.
+  process.stdout.on('error', () => void shutdown('output closed'));
+  process.stderr.on('error', () => void shutdown('output closed'));
+  process.on('uncaughtException', (error) => {
+    console.error(error);
+    void shutdown('unexpected error', 1);
+  });
 
   let service: LocalService;
   try {
