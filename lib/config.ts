@@ -26,6 +26,16 @@ export const config = {
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
   pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 20),
   pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 150),
+  /** Requests to `<subdomain>.<rootDomain>` address that organization. */
+  rootDomain: (): string => (process.env.ROOT_DOMAIN || 'localhost').toLowerCase(),
+  /** One JSON log line per request, unless REQUEST_LOG=off (the tests). */
+  requestLog: (): boolean => process.env.REQUEST_LOG !== 'off',
+  /** The service's public base URL: the default organization's URL; others are at its subdomains. */
+  externalUrl: (): string => process.env.EXTERNAL_URL || 'http://localhost:3000',
+  /** The onboarding video shown to new users; unset means none, which disables the video. */
+  navigationTourVideoUrl: (): string | null => process.env.NAVIGATION_TOUR_VIDEO_URL || null,
+  /** Where clients fetch the emoji data set; unset means the organization's own static path. */
+  serverEmojiDataUrl: (): string | undefined => process.env.SERVER_EMOJI_DATA_URL || undefined,
 } as const;
 
 /** The server's identity, returned by POST /register under both naming schemes. */

@@ -17,7 +17,7 @@ export type Principal = { user: User; realm: Realm };
 export const subdomainOf = (host: string | undefined): string | undefined => {
   if (!host) return undefined;
   const hostname = host.replace(/:\d+$/, '').toLowerCase();
-  const root = (process.env.ROOT_DOMAIN || 'localhost').toLowerCase();
+  const root = config.rootDomain();
   if (!hostname.endsWith(`.${root}`)) return undefined;
   const sub = hostname.slice(0, -(root.length + 1));
   return sub && !sub.includes('.') ? sub : undefined;

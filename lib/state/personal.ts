@@ -1,10 +1,9 @@
 // Register state of the caller's personal objects: alert words, pending onboarding steps, saved
 // snippets and navigation views. One read each, in the caller's own partition; spectators have none.
+import { config } from '../config';
 import * as userDataStore from '../store/user-data';
 import type { StateBuilder } from './registry';
 
-/** The onboarding video URL (NAVIGATION_TOUR_VIDEO_URL); unset means none, which disables the video. */
-const navigationTourVideoUrl = (): string | null => process.env.NAVIGATION_TOUR_VIDEO_URL || null;
 
 /** "alert_words". */
 export const alertWordsState: StateBuilder = async (ctx) => {
@@ -16,7 +15,7 @@ export const alertWordsState: StateBuilder = async (ctx) => {
 export const onboardingStepsState: StateBuilder = async (ctx) => {
   if (!ctx.want('onboarding_steps')) return {};
   const steps = ctx.user ? await userDataStore.getPendingOnboardingSteps(ctx.user.id) : [];
-  return { onboarding_steps: steps.map((s) => ({ type: s.type, name: s.name })), navigation_tour_video_url: navigationTourVideoUrl() };
+  return { onboarding_steps: steps.map((s) => ({ type: s.type, name: s.name })), navigation_tour_video_url: config.navigationTourVideoUrl() };
 };
 
 /** "saved_snippets", in id order. */

@@ -52,11 +52,11 @@ export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: s
 };
 
 /**
- * The organization's URL. EXTERNAL_URL is the service's base URL (default http://localhost:3000,
- * `npm start`); it serves the default organization, and every other one at its subdomain.
+ * The organization's URL: the service's base URL (config.externalUrl) serves the default
+ * organization, and every other one is at its subdomain.
  */
 export const realmUrl = (realm: Realm): string => {
-  const base = new URL(process.env.EXTERNAL_URL || 'http://localhost:3000');
+  const base = new URL(config.externalUrl());
   if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
   return base.origin;
 };
@@ -235,7 +235,7 @@ export const realmState: StateBuilder = async (ctx) => {
     server_name_changes_disabled: false,
     server_web_public_streams_enabled: true,
     server_can_summarize_topics: false,
-    server_emoji_data_url: process.env.SERVER_EMOJI_DATA_URL || `${url}/static/generated/emoji/emoji_api.json`,
+    server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/static/generated/emoji/emoji_api.json`,
     development_environment: config.isDevelopment(),
     password_min_length: 6,
     password_max_length: 100,
