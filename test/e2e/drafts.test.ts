@@ -1,15 +1,10 @@
 // Drafts over HTTP through serverless-offline with the zulip-js client: what one client of a user
 // does arrives as drafts events on the queue of the same user's other client.
-import { loadZulipJs, useLocalService } from '../helpers/e2e';
+import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
-const client = async (email: string) => {
-  const zulipInit = loadZulipJs();
-  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
-  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
-  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
-};
+const client = (email: string) => zulipClient(service, email);
 
 type Client = Awaited<ReturnType<typeof client>>;
 

@@ -1,16 +1,11 @@
 // The four organization-object state changes over HTTP through serverless-offline with the
 // zulip-js client: group deactivation, invitation revocation, reminder deletion and linkifier
 // reordering, each with its upstream error on a second attempt and the events other clients get.
-import { loadZulipJs, useLocalService } from '../helpers/e2e';
+import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
-const client = async (email: string) => {
-  const zulipInit = loadZulipJs();
-  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
-  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
-  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
-};
+const client = (email: string) => zulipClient(service, email);
 
 type Client = Awaited<ReturnType<typeof client>>;
 

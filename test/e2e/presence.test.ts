@@ -1,14 +1,9 @@
 // Presence over HTTP through serverless-offline with the zulip-js client.
-import { loadZulipJs, useLocalService } from '../helpers/e2e';
+import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
-const client = async (email: string) => {
-  const zulipInit = loadZulipJs();
-  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
-  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
-  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
-};
+const client = (email: string) => zulipClient(service, email);
 
 describe('e2e: presence with zulip-js', () => {
   it("reports the caller's presence and returns the other users' presence in the modern format", async () => {

@@ -1,17 +1,12 @@
 // POST /register over HTTP through serverless-offline with the zulip-js client, and a spectator's
 // register with no credentials.
 import fixture from '../../seed/dev-realm.json';
-import { loadZulipJs, useLocalService } from '../helpers/e2e';
+import { useLocalService, zulipClient } from '../helpers/e2e';
 import { expectRegisterKeys } from '../helpers/openapi';
 
 const service = useLocalService();
 
-const client = async (email: string) => {
-  const zulipInit = loadZulipJs();
-  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
-  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
-  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
-};
+const client = (email: string) => zulipClient(service, email);
 
 describe('e2e: register with zulip-js', () => {
   it('returns a full snapshot a mobile client accepts', async () => {

@@ -23,6 +23,18 @@ export const loadZulipJs = (): ((config: { realm: string; username: string; apiK
   }
 };
 
+/**
+ * A zulip-js client logged in as a seeded user of `service`: the key comes from
+ * POST /dev_fetch_api_key, fetched through zulip-js itself (which always sends Basic credentials;
+ * that endpoint ignores them).
+ */
+export const zulipClient = async (service: Pick<E2eService, 'origin'>, email: string): Promise<any> => {
+  const zulipInit = loadZulipJs();
+  const anonymous = await zulipInit({ realm: service.origin, username: email, apiKey: 'placeholder' });
+  const { api_key } = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: email });
+  return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
+};
+
 export type RequestOptions = {
   params?: Record<string, unknown>;
   /** Where the parameters go; the default is the query string for GET and a form body otherwise. */

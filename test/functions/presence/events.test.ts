@@ -1,7 +1,7 @@
 import { handler } from '../../../functions/presence/update';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
-import { advanceSeconds, freezeClock, resetPresence } from './presence-fixture';
+import { advanceSeconds, frozenPresenceTests } from './presence-fixture';
 
 const post = (as: string, params: Record<string, unknown>) => call(handler, { method: 'POST', path: '/users/me/presence', as, params });
 const report = async (as: string, status: 'active' | 'idle') => {
@@ -9,15 +9,7 @@ const report = async (as: string, status: 'active' | 'idle') => {
 };
 
 let T: number;
-
-beforeEach(async () => {
-  T = freezeClock();
-  await resetPresence(T);
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-});
+frozenPresenceTests((now) => (T = now));
 
 const legacyEvent = (userId: number, email: string, status: 'active' | 'idle', timestamp: number, serverTimestamp = T) => ({
   type: 'presence',

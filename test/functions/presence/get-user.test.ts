@@ -1,6 +1,12 @@
 import { handler } from '../../../functions/presence/get-user';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { U, advanceSeconds, freezeClock, putRow, resetPresence, row } from './presence-fixture';
+import {
+  U,
+  advanceSeconds,
+  frozenPresenceTests,
+  putRow,
+  row,
+} from './presence-fixture';
 
 const get = (as: string, userIdOrEmail: string, params: Record<string, unknown> = {}) =>
   call(handler, {
@@ -13,15 +19,7 @@ const get = (as: string, userIdOrEmail: string, params: Record<string, unknown> 
   });
 
 let T: number;
-
-beforeEach(async () => {
-  T = freezeClock();
-  await resetPresence(T);
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-});
+frozenPresenceTests((now) => (T = now));
 
 describe('GET /users/{user_id_or_email}/presence', () => {
   it('returns the status and timestamp of a user named by email', async () => {

@@ -109,3 +109,18 @@ export const legacy = (status: 'active' | 'idle', timestamp: number) => ({
 });
 
 export const modern = (active: number, idle: number) => ({ active_timestamp: active, idle_timestamp: idle });
+
+/**
+ * Every test of the file runs at a frozen clock with the seeded presence rows restored;
+ * `onStart` receives the frozen time (seconds).
+ */
+export const frozenPresenceTests = (onStart: (now: number) => void = () => undefined): void => {
+  beforeEach(async () => {
+    const now = freezeClock();
+    onStart(now);
+    await resetPresence(now);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+};

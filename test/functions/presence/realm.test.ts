@@ -1,19 +1,17 @@
 import { handler } from '../../../functions/presence/realm';
 import { call, expectSuccess } from '../../helpers/api';
-import { U, ZULIP, freezeClock, legacy, putRow, resetPresence } from './presence-fixture';
+import {
+  U,
+  ZULIP,
+  frozenPresenceTests,
+  legacy,
+  putRow,
+} from './presence-fixture';
 
 const get = (as: string) => call(handler, { method: 'GET', path: '/realm/presence', as });
 
 let T: number;
-
-beforeEach(async () => {
-  T = freezeClock();
-  await resetPresence(T);
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-});
+frozenPresenceTests((now) => (T = now));
 
 describe('GET /realm/presence', () => {
   it('returns the legacy presence of the last 14 days and server_timestamp, without presence_last_update_id', async () => {

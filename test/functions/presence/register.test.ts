@@ -1,19 +1,11 @@
 import { handler } from '../../../functions/events/register';
 import { call, expectSuccess } from '../../helpers/api';
-import { freezeClock, legacy, modern, resetPresence } from './presence-fixture';
+import { frozenPresenceTests, legacy, modern } from './presence-fixture';
 
 const register = (as: string, params: Record<string, unknown>) => call(handler, { method: 'POST', path: '/register', as, params });
 
 let T: number;
-
-beforeEach(async () => {
-  T = freezeClock();
-  await resetPresence(T);
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-});
+frozenPresenceTests((now) => (T = now));
 
 const presenceKeys = (body: Record<string, unknown>) => ({
   presences: body.presences,

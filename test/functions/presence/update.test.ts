@@ -8,11 +8,10 @@ import {
   ZULIP,
   advanceSeconds,
   allRows,
-  freezeClock,
+  frozenPresenceTests,
   legacy,
   modern,
   putRow,
-  resetPresence,
   row,
   sequence,
 } from './presence-fixture';
@@ -20,15 +19,7 @@ import {
 const post = (as: string, params: Record<string, unknown>) => call(handler, { method: 'POST', path: '/users/me/presence', as, params });
 
 let T: number;
-
-beforeEach(async () => {
-  T = freezeClock();
-  await resetPresence(T);
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-});
+frozenPresenceTests((now) => (T = now));
 
 // Seeded rows at T: iago active 30 s ago (id 6), hamlet active 4000 s ago and connected 100 s ago
 // (id 5), cordelia 2 days ago (id 4), othello 20 days ago (id 3), the bot (id 2) and the
