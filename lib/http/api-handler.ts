@@ -5,6 +5,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { config } from '../config';
 import { ApiError, PathNotFoundError } from '../errors';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
@@ -13,7 +14,7 @@ import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from './params';
 import { requestIdOf } from './request-id';
-import { jsonSuccess, type HttpResponse } from './response';
+import { compressIfAccepted, jsonSuccess, type HttpResponse } from './response';
 
 type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
@@ -50,7 +51,7 @@ const rawParams = (event: Event): Record<string, string> => {
 };
 
 const logLine = (event: Event, context: Context | undefined, status: number, started: number, userId: number | undefined): void => {
-  if (process.env.REQUEST_LOG === 'off') return;
+  if (!config.requestLog()) return;
   console.log(
     JSON.stringify({
       level: 'info',
@@ -111,7 +112,8 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
     const ctx = context ?? ({} as Context);
     const response = await core(event as unknown as Event, ctx);
     logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx));
-    return response;
+    const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+    return compressIfAccepted(response, acceptEncoding);
   };
 };
 

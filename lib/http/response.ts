@@ -1,4 +1,24 @@
-export type HttpResponse = { statusCode: number; headers: Record<string, string>; body: string };
+import { gzipSync } from 'node:zlib';
+
+export type HttpResponse = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
+
+/**
+ * Bodies at least this large are gzipped for clients that accept it: a large organization's
+ * register snapshot would otherwise pass Lambda's 6 MB response limit (JSON compresses ~10x).
+ */
+export const COMPRESS_MIN_BYTES = 32 * 1024;
+
+/** Gzips a large JSON body when the Accept-Encoding header allows it (base64, as Lambda requires). */
+export const compressIfAccepted = (response: HttpResponse, acceptEncoding: string | undefined): HttpResponse => {
+  if (response.isBase64Encoded || Buffer.byteLength(response.body) < COMPRESS_MIN_BYTES) return response;
+  if (!/(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(acceptEncoding ?? '')) return response;
+  return {
+    ...response,
+    headers: { ...response.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
+    body: gzipSync(response.body).toString('base64'),
+    isBase64Encoded: true,
+  };
+};
 
 /** A JSON response; bodies end with a newline, as upstream's orjson responses do. */
 export const jsonResponse = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({

@@ -1,5 +1,6 @@
 // Calls a handler the way API Gateway (HTTP API, payload 2.0) would, and decodes the response.
 // Parameters can be sent form-encoded, multipart or in the query string.
+import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as usersStore from '../../lib/store/users';
 import type { HttpResponse } from '../../lib/http/response';
@@ -99,7 +100,8 @@ export const responseChecks: ((opts: CallOptions, result: ApiResult) => void)[] 
 /** Calls a handler and decodes its JSON body. */
 export const call = async (handler: Handler, opts: CallOptions): Promise<ApiResult> => {
   const response = await handler(await buildEvent(opts));
-  const result: ApiResult = { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
+  const text = response.isBase64Encoded ? gunzipSync(Buffer.from(response.body, 'base64')).toString('utf8') : response.body;
+  const result: ApiResult = { status: response.statusCode, headers: response.headers, body: JSON.parse(text) };
   for (const check of responseChecks) check(opts, result);
   return result;
 };
