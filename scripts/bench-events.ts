@@ -3,6 +3,7 @@
 import { handler as register } from '../functions/events/register';
 import { fetchEvents, registerQueue } from '../lib/events/queues';
 import { sendEvent } from '../lib/events/send';
+import { config } from '../lib/config';
 import { dbMetrics } from '../lib/store/client';
 import * as usersStore from '../lib/store/users';
 import { buildBenchEvent, costOf, percentile, printTable, type Cost } from './bench-util';
@@ -21,8 +22,12 @@ const descriptor = {
   timeoutSecs: 600,
 };
 
-/** p50/p99 from the producer's sendEvent returning to the long-poller holding the event. */
-const deliveryLatency = async (count: number): Promise<{ p50: number; p99: number; max: number }> => {
+/**
+ * p50/p99 from the producer's sendEvent returning to the long-poller holding the event. Each event
+ * is sent after a random pause drawn from [minPauseMs, maxPauseMs] since the previous one arrived,
+ * so it lands at that point of the poller's wait (its check interval grows while it waits).
+ */
+const deliveryLatency = async (count: number, minPauseMs: number, maxPauseMs: number): Promise<{ p50: number; p99: number; max: number }> => {
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
   const queue = await registerQueue(iago, descriptor);
   const sentAt = new Map<string, number>();
@@ -41,13 +46,13 @@ const deliveryLatency = async (count: number): Promise<{ p50: number; p99: numbe
     }
   })();
   for (let i = 0; i < count; i += 1) {
-    // Random pauses (0-250 ms) so events land at every point of the poller's wait.
-    await sleep(Math.random() * 250);
+    await sleep(minPauseMs + Math.random() * (maxPauseMs - minPauseMs));
     const tag = `bench-${i}`;
     await sendEvent(REALM, buildBenchEvent(tag), i % 2 === 0 ? { users: [iago.id] } : 'realm');
     sentAt.set(tag, performance.now());
+    while (latencies.length <= i) await sleep(5);
   }
-  while (latencies.length < count) await sleep(50);
+  while (latencies.length < count) await sleep(20);
   stop = true;
   await sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] });
   await consumer;
@@ -59,10 +64,13 @@ export const benchEvents = async (): Promise<void> => {
   const auth = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
 
   console.log('\n## Event system\n');
-  const latency = await deliveryLatency(Number(process.env.BENCH_EVENTS ?? 200));
-  console.log(
-    `delivery latency over ${process.env.BENCH_EVENTS ?? 200} events (send returns → long-poller has it): p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`,
-  );
+  const busy = Number(process.env.BENCH_EVENTS ?? 200);
+  const idle = Number(process.env.BENCH_IDLE_EVENTS ?? 20);
+  const show = (label: string, l: { p50: number; p99: number; max: number }) =>
+    console.log(`delivery latency, ${label} (send returns → long-poller has it): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`);
+  show(`${busy} events 0-250 ms into a wait`, await deliveryLatency(busy, 0, 250));
+  show(`${idle} events 2-18 s into a wait`, await deliveryLatency(idle, 2000, 18000));
+  console.log(`(check interval: from ${config.pollMinIntervalMs()} ms growing to ${config.pollMaxIntervalMs()} ms; EVENTS_POLL_MIN_INTERVAL_MS / EVENTS_POLL_MAX_INTERVAL_MS)`);
 
   const rows: [string, Cost][] = [];
   rows.push([
@@ -91,12 +99,12 @@ export const benchEvents = async (): Promise<void> => {
     'GET /events acknowledging them, nothing new, dont_block',
     await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: 1, dontBlock: true })),
   ]);
-  const idle = await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: 1, dontBlock: false }));
-  rows.push([`idle long-poll, full wait (${(idle.ms / 1000).toFixed(1)} s) ending in a heartbeat`, idle]);
+  const idlePoll = await costOf(() => fetchEvents(iago, { queueId: queue.queueId, lastEventId: 1, dontBlock: false }));
+  rows.push([`idle long-poll, full wait (${(idlePoll.ms / 1000).toFixed(1)} s) ending in a heartbeat`, idlePoll]);
   printTable(rows);
-  const perMinute = (idle.readUnits * 60000) / idle.ms;
+  const perMinute = (units: number) => ((units * 60000) / idlePoll.ms).toFixed(1);
   console.log(
-    `\nAn idle connected client costs about ${((idle.requests * 60000) / idle.ms).toFixed(0)} DynamoDB requests and ${perMinute.toFixed(1)} read units per minute (plus ${((idle.writeUnits * 60000) / idle.ms).toFixed(1)} write units for the ack and the heartbeat).`,
+    `\nAn idle connected client costs about ${perMinute(idlePoll.requests)} DynamoDB requests and ${perMinute(idlePoll.readUnits)} read units per minute (plus ${perMinute(idlePoll.writeUnits)} write units for the ack and the heartbeat).`,
   );
 
   console.log('\nCost of one organization-wide event as the number of queues grows (each queue then polls once, dont_block):');
