@@ -6,7 +6,6 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handler as register } from '../functions/events/register';
 import type { Channel } from '../lib/models/channel';
 import type { Message } from '../lib/models/message';
-import type { User } from '../lib/models/user';
 import { buildChannelItem, buildSubscriptionItem } from '../lib/store/channels';
 import { batchPut, type Item } from '../lib/store/common';
 import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
@@ -14,7 +13,7 @@ import { buildUserItem } from '../lib/store/users';
 import * as usersStore from '../lib/store/users';
 import { measure, printTable, type Cost } from './bench-util';
 import { createTables } from './local-dynamo';
-import { generateApiKey, seedDevRealm } from './seed';
+import { generatedMember, seedDevRealm } from './seed';
 
 const REALM = 2;
 const IAGO = 'iago@zulip.com';
@@ -129,22 +128,7 @@ const subscription = (userId: number, channelId: number) => ({
 const growOrganization = async (from: number, to: number): Promise<void> => {
   const items: Item[] = [];
   for (let i = from; i < to; i += 1) {
-    const user: User = {
-      id: FIRST_USER + i,
-      realmId: REALM,
-      email: `bench${i}@zulip.com`,
-      fullName: `Bench User ${i}`,
-      role: 400,
-      isBot: false,
-      botType: null,
-      botOwnerId: null,
-      isActive: true,
-      timezone: 'UTC',
-      dateJoined: 1700010000,
-      apiKey: generateApiKey(),
-      presenceEnabled: true,
-      enableDraftsSynchronization: true,
-    };
+    const user = generatedMember(FIRST_USER + i, `bench${i}@zulip.com`, `Bench User ${i}`);
     items.push(buildUserItem(user), buildChannelItem(channel(FIRST_CHANNEL + i, `bench-${i}`)), buildSubscriptionItem(subscription(user.id, FIRST_CHANNEL + i)));
   }
   await writeAll(items);

@@ -379,6 +379,24 @@ const perUserItems = (): Item[] => [
   ),
 ];
 
+/** A generated member of 'zulip' (scale work: extra users, benchmarks), with a fresh API key. */
+export const generatedMember = (id: number, email: string, fullName: string): User => ({
+  id,
+  realmId: 2,
+  email,
+  fullName,
+  role: 400,
+  isBot: false,
+  botType: null,
+  botOwnerId: null,
+  isActive: true,
+  timezone: 'UTC',
+  dateJoined: 1700010000,
+  apiKey: generateApiKey(),
+  presenceEnabled: true,
+  enableDraftsSynchronization: true,
+});
+
 /** Generated members of 'zulip' for scale work: ids from 100000, subscribed to Verona, presence within 20 days. */
 const extraUserItems = (count: number, now: number): { items: Item[]; ids: number[]; lastUpdateId: number } => {
   const items: Item[] = [];
@@ -387,22 +405,7 @@ const extraUserItems = (count: number, now: number): { items: Item[]; ids: numbe
   for (let i = 0; i < count; i += 1) {
     const id = EXTRA_USER_FIRST_ID + i;
     ids.push(id);
-    const user: User = {
-      id,
-      realmId: 2,
-      email: `extrauser${i}@zulip.com`,
-      fullName: `Extra User ${i}`,
-      role: 400,
-      isBot: false,
-      botType: null,
-      botOwnerId: null,
-      isActive: true,
-      timezone: 'UTC',
-      dateJoined: 1700010000,
-      apiKey: generateApiKey(),
-      presenceEnabled: true,
-      enableDraftsSynchronization: true,
-    };
+    const user = generatedMember(id, `extrauser${i}@zulip.com`, `Extra User ${i}`);
     items.push(buildUserItem(user));
     items.push({ ...subscriptionItem(id, VERONA, true), realmId: 2 });
     const connected = now - Math.floor(((i * 7919) % 1000) / 1000 * 20 * 86400);
