@@ -2,7 +2,7 @@
 // GET /events handler (so every event is checked like any response), acknowledging as it goes.
 import { handler as getEvents } from '../../functions/events/get';
 import { handler as register } from '../../functions/events/register';
-import type { ClientCapabilities } from '../../lib/events/types';
+import type { ClientCapabilities, QueueDescriptor } from '../../lib/events/types';
 import { call, expectSuccess } from './api';
 
 export type OpenQueueOptions = {
@@ -56,3 +56,19 @@ export const openQueue = async (email: string, opts: OpenQueueOptions = {}): Pro
     drain: async () => (await drainWithIds()).map(({ id: _id, ...event }) => event),
   };
 };
+
+/** A queue descriptor for pure filter tests: Iago's queue with no filter, changed by `overrides`. */
+export const queueDescriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
+  queueId: 'q',
+  realmId: 2,
+  userId: 11,
+  eventTypes: null,
+  capabilities: {},
+  narrow: [],
+  allPublicStreams: false,
+  applyMarkdown: false,
+  clientGravatar: true,
+  slimPresence: false,
+  timeoutSecs: 600,
+  ...overrides,
+});

@@ -1,22 +1,9 @@
 // The GET /events function loads only the event engine: every feature's filter must come with it.
 import '../../../functions/events/get';
 import { eventForQueue } from '../../../lib/events/event-filters';
-import type { QueueDescriptor } from '../../../lib/events/types';
+import { queueDescriptor } from '../../helpers/events';
 
-const queue = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
-  queueId: 'q',
-  realmId: 2,
-  userId: 11,
-  eventTypes: null,
-  capabilities: {},
-  narrow: [],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: true,
-  slimPresence: false,
-  timeoutSecs: 600,
-  ...overrides,
-});
+const queue = queueDescriptor;
 
 describe('event filters loaded by GET /events', () => {
   it('drops realm_linkifiers events for queues without linkifier_url_template', () => {

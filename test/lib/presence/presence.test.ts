@@ -2,13 +2,13 @@
 // wire formats and the per-queue event filter; and keeping a row's user fields in step.
 import { buildPresenceEvent, computePresenceChange, getPresenceResponse, syncPresenceUserFields } from '../../../lib/actions/presence';
 import { eventForQueue } from '../../../lib/events/event-filters';
-import type { QueueDescriptor } from '../../../lib/events/types';
 import { toLegacyPresence, toModernPresence, type Presence } from '../../../lib/models/presence';
 import type { User } from '../../../lib/models/user';
 import { tableName } from '../../../lib/store/client';
 import * as presenceStore from '../../../lib/store/presence';
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
+import { queueDescriptor } from '../../helpers/events';
 
 const NOW = 1800000000;
 
@@ -118,20 +118,7 @@ describe('presence formats', () => {
 });
 
 describe('the presence event filter', () => {
-  const queue = (over: Partial<QueueDescriptor>): QueueDescriptor => ({
-    queueId: 'q',
-    realmId: 2,
-    userId: 11,
-    eventTypes: null,
-    capabilities: {},
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: false,
-    clientGravatar: true,
-    slimPresence: false,
-    timeoutSecs: 600,
-    ...over,
-  });
+  const queue = queueDescriptor;
   const event = buildPresenceEvent(row(NOW, NOW), NOW + 0.5);
   const website = { client: 'website', status: 'active', timestamp: NOW, pushable: false };
 
