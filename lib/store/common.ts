@@ -3,6 +3,8 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
   QueryCommand,
   UpdateCommand,
   type QueryCommandInput,
@@ -95,22 +97,45 @@ export const allocateIds = async (entity: string, count = 1): Promise<number> =>
   return last - count + 1;
 };
 
+/** Whether a write was refused by its ConditionExpression. */
+export const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
+
+/** Sends a conditional write: false when its condition refused it (a lost race); other errors are thrown. */
+export const sendConditional = async (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> => {
+  try {
+    // send() is overloaded per command class: narrow the union so each call picks its overload.
+    if (command instanceof PutCommand) await documentClient().send(command);
+    else if (command instanceof UpdateCommand) await documentClient().send(command);
+    else await documentClient().send(command);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** The parts of an UpdateItem that set each attribute of `changes`: `SET #n0 = :v0, …`. */
+export const buildSetUpdate = (changes: Record<string, unknown>) => {
+  const names = Object.keys(changes);
+  return {
+    UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
+    ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, changes[n]])),
+  };
+};
+
 /** Raises the numeric `value` attribute of an item (a counter, a sequence) to at least `value`. */
 export const raiseAtLeast = async (key: Key, value: number): Promise<void> => {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('main'),
-        Key: key,
-        UpdateExpression: 'SET #v = :v',
-        ConditionExpression: 'attribute_not_exists(#v) OR #v < :v',
-        ExpressionAttributeNames: { '#v': 'value' },
-        ExpressionAttributeValues: { ':v': value },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: key,
+      UpdateExpression: 'SET #v = :v',
+      ConditionExpression: 'attribute_not_exists(#v) OR #v < :v',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':v': value },
+    }),
+  );
 };
 
 /** Seeding: raise an id counter so new ids never collide with seeded ones. */

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Draft, DraftType } from '../models/draft';
 import { documentClient, tableName } from './client';
-import { queryPrefix, type Item } from './common';
+import { type Item, queryPrefix, sendConditional } from './common';
 import { entityKeys } from './keys';
 
 /** DynamoDB's limit of items in one TransactWriteItems call. */
@@ -67,7 +67,6 @@ export const buildNewestDraftsInput = (userId: number, limit: number): QueryComm
   Limit: limit,
 });
 
-const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** A draft of this user, or undefined (strongly consistent). */
 export const getDraft = async (userId: number, draftId: number): Promise<Draft | undefined> => {
@@ -105,24 +104,12 @@ export const createDrafts = async (drafts: Draft[]): Promise<void> => {
 
 /** Replaces an existing draft; false if it no longer exists. */
 export const replaceDraft = async (draft: Draft): Promise<boolean> => {
-  try {
-    await documentClient().send(new PutCommand(buildReplaceDraftInput(draft)));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return sendConditional(new PutCommand(buildReplaceDraftInput(draft)));
 };
 
 /** Deletes a draft of this user; false if there was none. */
 export const deleteDraft = async (userId: number, draftId: number): Promise<boolean> => {
-  try {
-    await documentClient().send(
-      new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.draft(userId, draftId), ConditionExpression: 'attribute_exists(pk)' }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return sendConditional(
+    new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.draft(userId, draftId), ConditionExpression: 'attribute_exists(pk)' }),
+  );
 };

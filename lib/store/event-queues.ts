@@ -6,6 +6,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueueDescriptor } from '../events/types';
 import { documentClient, tableName } from './client';
+import { buildSetUpdate, sendConditional } from './common';
 import { eventKeys } from './keys';
 
 /** An event held by a queue: a stream event, or a heartbeat the queue made itself. */
@@ -26,7 +27,6 @@ const TTL_SLACK_SECONDS = 3600;
 const expiresAt = (state: Pick<QueueState, 'lastConnMs' | 'timeoutSecs'>): number =>
   Math.floor(state.lastConnMs / 1000) + state.timeoutSecs + TTL_SLACK_SECONDS;
 
-export const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
 
 export const create = async (state: QueueState): Promise<void> => {
   await documentClient().send(
@@ -52,43 +52,26 @@ type Changes = Partial<Pick<QueueState, 'cursors' | 'nextId' | 'ackedThrough' | 
 
 /** Applies changes if the queue is still at `version`; false if another request changed it first. */
 export const update = async (current: QueueState, changes: Changes): Promise<boolean> => {
-  const next = { ...changes, version: current.version + 1, expiresAt: expiresAt({ ...current, ...changes }) };
-  const names = Object.keys(next);
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('events'),
-        Key: eventKeys.queue(current.queueId),
-        UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'version = :version',
-        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
-        ExpressionAttributeValues: {
-          ':version': current.version,
-          ...Object.fromEntries(names.map((n, i) => [`:v${i}`, (next as Record<string, unknown>)[n]])),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const set = buildSetUpdate({ ...changes, version: current.version + 1, expiresAt: expiresAt({ ...current, ...changes }) });
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('events'),
+      Key: eventKeys.queue(current.queueId),
+      ...set,
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':version': current.version },
+    }),
+  );
 };
 
 /** Deletes a queue owned by `userId`; false if there was no such queue. */
 export const remove = async (queueId: string, userId: number): Promise<boolean> => {
-  try {
-    await documentClient().send(
-      new DeleteCommand({
-        TableName: tableName('events'),
-        Key: eventKeys.queue(queueId),
-        ConditionExpression: 'userId = :userId',
-        ExpressionAttributeValues: { ':userId': userId },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return sendConditional(
+    new DeleteCommand({
+      TableName: tableName('events'),
+      Key: eventKeys.queue(queueId),
+      ConditionExpression: 'userId = :userId',
+      ExpressionAttributeValues: { ':userId': userId },
+    }),
+  );
 };

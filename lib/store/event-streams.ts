@@ -6,6 +6,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiEvent } from '../events/types';
 import { documentClient, tableName } from './client';
+import { sendConditional } from './common';
 import { eventKeys } from './keys';
 
 /** Stream events outlive the longest-lived queue (7 days idle) by a day. */
@@ -14,7 +15,6 @@ export const STREAM_EVENT_TTL_SECONDS = 8 * 86400;
 export type StreamHead = { stream: string; seq: number; allocMs: number };
 export type StreamEvent = { stream: string; seq: number; ts: number; event: ApiEvent | null };
 
-const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** Allocates the next sequence number of a stream. */
 export const allocate = async (stream: string, nowMs: number): Promise<number> => {
@@ -32,25 +32,19 @@ export const allocate = async (stream: string, nowMs: number): Promise<number> =
 
 /** Writes an event (or a tombstone, event null) under an allocated number; false if it is taken. */
 export const writeAt = async (stream: string, seq: number, event: ApiEvent | null, nowMs: number): Promise<boolean> => {
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName('events'),
-        Item: {
-          ...eventKeys.streamEvent(stream, seq),
-          seq,
-          ts: nowMs,
-          ...(event ? { event } : { tombstone: true }),
-          expiresAt: Math.floor(nowMs / 1000) + STREAM_EVENT_TTL_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return sendConditional(
+    new PutCommand({
+      TableName: tableName('events'),
+      Item: {
+        ...eventKeys.streamEvent(stream, seq),
+        seq,
+        ts: nowMs,
+        ...(event ? { event } : { tombstone: true }),
+        expiresAt: Math.floor(nowMs / 1000) + STREAM_EVENT_TTL_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
 };
 
 /** Appends an event to a stream, taking a new number if a reader tombstoned the first one. */

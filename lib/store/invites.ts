@@ -3,7 +3,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { MultiuseInvite } from '../models/invite';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { type Item, queryPrefix, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
 
 const toInvite = (item: Item): MultiuseInvite => stripKeys(item) as MultiuseInvite;
@@ -41,11 +41,5 @@ export const buildRevokeInviteInput = (realmId: number, inviteId: number): Updat
 
 /** Revokes an active invitation; returns false when it was no longer active (a lost race). */
 export const revokeInvite = async (realmId: number, inviteId: number): Promise<boolean> => {
-  try {
-    await documentClient().send(new UpdateCommand(buildRevokeInviteInput(realmId, inviteId)));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return sendConditional(new UpdateCommand(buildRevokeInviteInput(realmId, inviteId)));
 };

@@ -14,7 +14,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Presence, PresenceUserFields } from '../models/presence';
 import { documentClient, tableName } from './client';
-import { batchGet, queryAll, type Item } from './common';
+import { batchGet, queryAll, sendConditional, type Item } from './common';
 import { entityKeys } from './keys';
 
 const num = (value: unknown): number => Number(value);
@@ -148,17 +148,13 @@ export const listConnectedSince = (realmId: number, sinceSecs: number): Promise<
 
 /** Copies changed user fields onto the user's row, if there is one (its update id is kept, as upstream's). */
 export const updateUserFields = async (realmId: number, userId: number, fields: PresenceUserFields): Promise<void> => {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('main'),
-        Key: entityKeys.presence(realmId, userId),
-        ConditionExpression: 'attribute_exists(pk)',
-        UpdateExpression: 'SET email = :email, isBot = :isBot, isActive = :isActive, dateJoined = :dateJoined',
-        ExpressionAttributeValues: { ':email': fields.email, ':isBot': fields.isBot, ':isActive': fields.isActive, ':dateJoined': fields.dateJoined },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.presence(realmId, userId),
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: 'SET email = :email, isBot = :isBot, isActive = :isActive, dateJoined = :dateJoined',
+      ExpressionAttributeValues: { ':email': fields.email, ':isBot': fields.isBot, ':isActive': fields.isActive, ':dateJoined': fields.dateJoined },
+    }),
+  );
 };

@@ -3,7 +3,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledMessage } from '../models/scheduled-message';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { type Item, queryPrefix, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
 
 const toScheduled = (item: Item): ScheduledMessage => stripKeys(item) as ScheduledMessage;
@@ -41,11 +41,5 @@ export const buildDeleteReminderInput = (userId: number, reminderId: number): De
 
 /** Returns false when there was no such reminder any more (a lost race with another delete). */
 export const deleteReminder = async (userId: number, reminderId: number): Promise<boolean> => {
-  try {
-    await documentClient().send(new DeleteCommand(buildDeleteReminderInput(userId, reminderId)));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return sendConditional(new DeleteCommand(buildDeleteReminderInput(userId, reminderId)));
 };

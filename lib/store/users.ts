@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { batchGet, queryPrefix, stripKeys, type Item } from './common';
+import { batchGet, buildSetUpdate, queryPrefix, stripKeys, type Item } from './common';
 import { keys } from './keys';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
@@ -71,16 +71,13 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
 
 /** Sets one or more plain attributes of a user. */
 export const update = async (realmId: number, userId: number, changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email'>>): Promise<void> => {
-  const names = Object.keys(changes);
-  if (names.length === 0) return;
+  if (Object.keys(changes).length === 0) return;
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: keys.user(realmId, userId),
       ConditionExpression: 'attribute_exists(pk)',
-      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
-      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, (changes as Record<string, unknown>)[n]])),
+      ...buildSetUpdate(changes),
     }),
   );
 };

@@ -1,19 +1,10 @@
-import { handler as deactivate } from '../../../functions/user-groups/deactivate';
 import { handler as update } from '../../../functions/user-groups/update';
-import * as groupsStore from '../../../lib/store/user-groups';
 import { call, expectError, expectSuccess } from '../../helpers/api';
+import { deactivateGroup, storedGroup } from './helpers';
 import fixture from '../../../seed/dev-realm.json';
 
-const post = (as: string, groupId: number | string) =>
-  call(deactivate, {
-    method: 'POST',
-    path: `/user_groups/${groupId}/deactivate`,
-    routeKey: 'POST /user_groups/{user_group_id}/deactivate',
-    pathParameters: { user_group_id: String(groupId) },
-    as,
-  });
-
-const stored = (groupId: number, realmId = 2) => groupsStore.getGroup(realmId, groupId, { consistent: true });
+const post = deactivateGroup;
+const stored = storedGroup;
 
 describe('POST /user_groups/{user_group_id}/deactivate', () => {
   it.each([

@@ -17,7 +17,7 @@ export const patchGroup = (as: string, groupId: number, params: Record<string, u
     params,
   });
 
-export const deactivateGroup = (as: string, groupId: number) =>
+export const deactivateGroup = (as: string, groupId: number | string) =>
   call(deactivate, {
     method: 'POST',
     path: `/user_groups/${groupId}/deactivate`,
