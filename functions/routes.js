@@ -14,6 +14,8 @@ const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+$/;
 const DEFAULT_TIMEOUT = 10;
 const API_GATEWAY_LIMIT = 30;
 const FALLBACK = 'routeFallback';
+/** The fields a route may have; any other is refused rather than silently ignored. */
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler'];
 
 /** Every route of every domain, checked, sorted by path then method. */
 const loadRoutes = (functionsDir = __dirname) => {
@@ -31,6 +33,8 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (typeof route.name !== 'string' || !NAME_PATTERN.test(route.name) || route.name === FALLBACK) {
       throw new Error(`${where}: name must be camelCase (and not ${FALLBACK})`);
     }
+    const unknown = Object.keys(route).filter((key) => key !== 'file' && !ROUTE_FIELDS.includes(key));
+    if (unknown.length > 0) throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}; a route has only ${ROUTE_FIELDS.join(', ')}`);
     if (!METHODS.includes(route.method)) throw new Error(`${where}: method must be one of ${METHODS.join(', ')}`);
     if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
       throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);

@@ -2,7 +2,7 @@
 import { checkCreateDrafts, draftData, requireDraftsSynchronization } from '../../lib/actions/drafts';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { list } from '../../lib/http/validators';
+import { list } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
   requireDraftsSynchronization(user);

@@ -2,7 +2,7 @@
 import { fetchEvents } from '../../lib/events/queues';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { bool, int } from '../../lib/http/validators';
+import { bool, int } from '../../lib/validation/validators';
 
 /** Leave this much of the function's own time for the response. */
 const RESPONSE_MARGIN_MS = 2000;

@@ -1,8 +1,9 @@
 // POST /register: creates an event queue and returns the initial state.
-import { doEventsRegister, QUEUE_TIMEOUT } from '../../lib/actions/register';
+import { doEventsRegister } from '../../lib/actions/register';
 import { ApiError, ErrorCode } from '../../lib/errors';
 import { optionalAuthApiHandler } from '../../lib/http/api-handler';
 import { REGISTER_PARAMS } from '../../lib/http/register-params';
+import { QUEUE_TIMEOUT } from '../../lib/models/event-queue';
 import { UnauthorizedError } from '../../lib/errors';
 
 export const handler = optionalAuthApiHandler(async ({ user, realm, params }) => {

@@ -3,7 +3,7 @@ import { checkCreateMultiuseInvite, DEFAULT_INVITE_EXPIRES_IN_MINUTES } from '..
 import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { bool, int, list, literal, nullable } from '../../lib/http/validators';
+import { bool, int, list, literal, nullable } from '../../lib/validation/validators';
 import { INVITE_AS } from '../../lib/models/invite';
 import { inviteLink } from './link';
 

@@ -3,7 +3,7 @@ import { requireRealmAdmin } from '../../lib/access/roles';
 import { checkReorderLinkifiers } from '../../lib/actions/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { int, list } from '../../lib/http/validators';
+import { int, list } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, params }) => {
   requireRealmAdmin(user);

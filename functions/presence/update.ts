@@ -1,8 +1,10 @@
 // POST /users/me/presence: report the caller's status and, unless ping_only, read the organization's presence.
-import { checkPresenceStatus, doUpdateUserPresence, getPresenceResponse, requireHumanUser } from '../../lib/actions/presence';
+import { requireHumanUser } from '../../lib/access/roles';
+import { checkPresenceStatus, doUpdateUserPresence } from '../../lib/actions/presence';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { bool, int } from '../../lib/http/validators';
+import { getPresenceResponse } from '../../lib/state/presence';
+import { bool, int } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
   requireHumanUser(user);

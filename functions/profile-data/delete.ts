@@ -1,8 +1,9 @@
 // DELETE /users/me/profile_data: removes the caller's values of the listed custom profile fields.
-import { checkRemoveProfileData, requireHumanUser } from '../../lib/actions/custom-profile-data';
+import { requireHumanUser } from '../../lib/access/roles';
+import { checkRemoveProfileData } from '../../lib/actions/custom-profile-data';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { int, list } from '../../lib/http/validators';
+import { int, list } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
   requireHumanUser(user);

@@ -2,7 +2,7 @@
 import { checkCreateReminder } from '../../lib/actions/reminders';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { int } from '../../lib/http/validators';
+import { int } from '../../lib/validation/validators';
 import { originOf } from '../invites/link';
 
 export const handler = apiHandler(async ({ user, realm, params, event }) => {

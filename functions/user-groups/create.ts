@@ -2,7 +2,7 @@
 import { accessUserGroupCreation, checkCreateUserGroup } from '../../lib/actions/user-groups';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { int, list } from '../../lib/http/validators';
+import { int, list } from '../../lib/validation/validators';
 import { groupSettingValue } from './params';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {

@@ -3,7 +3,7 @@ import { listUserGroups } from '../../lib/actions/user-groups';
 import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { bool } from '../../lib/http/validators';
+import { bool } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, params }) => {
   requireMemberOrAdmin(user);

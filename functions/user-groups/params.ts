@@ -1,7 +1,7 @@
 // Parameter shapes shared by the user-group endpoints: group-setting values (a group id or an
 // anonymous group) and upstream's GroupSettingChangeRequest ({new, old?}).
-import type { Validator } from '../../lib/http/validators';
-import { int, list, object } from '../../lib/http/validators';
+import type { Validator } from '../../lib/validation/validators';
+import { int, list, object } from '../../lib/validation/validators';
 import type { SettingChange } from '../../lib/actions/user-groups';
 import type { GroupSettingValue } from '../../lib/models/realm';
 

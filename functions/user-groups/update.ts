@@ -3,7 +3,7 @@ import { checkUpdateUserGroup } from '../../lib/actions/user-groups';
 import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { bool } from '../../lib/http/validators';
+import { bool } from '../../lib/validation/validators';
 import { settingChange } from './params';
 
 export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {

@@ -3,7 +3,7 @@
 // `realm_user` `update` event per changed field to the whole organization.
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import { int, list, nullable, object, str, string, union, type Infer } from '../http/validators';
+import { int, list, nullable, object, str, string, union, type Infer } from '../validation/validators';
 import { renderMarkdown } from '../markdown';
 import { FieldType, isRenderable, type CustomProfileField, type ProfileValue } from '../models/custom-profile-field';
 import type { Realm } from '../models/realm';
@@ -20,11 +20,6 @@ const SHORT_TEXT_MAX = 50;
 const PARAGRAPH_MAX = 500;
 /** Compare-and-set attempts when concurrent requests change the same values. */
 const MAX_WRITE_ATTEMPTS = 10;
-
-/** Upstream's human_users_only decorator, checked before parameters are read. */
-export const requireHumanUser = (user: User): void => {
-  if (user.isBot) throw new BadRequestError('This endpoint does not accept bot requests.');
-};
 
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

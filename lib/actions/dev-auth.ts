@@ -1,6 +1,6 @@
-import { subdomainOf } from '../http/auth';
 import { config } from '../config';
 import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode } from '../errors';
+import { subdomainOf } from '../models/realm';
 import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';

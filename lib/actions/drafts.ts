@@ -3,8 +3,8 @@
 import { nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
-import { MESSAGES } from '../http/messages';
-import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../http/validators';
+import { MESSAGES } from '../validation/messages';
+import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 import { byEditTime, toApiDraft, type ApiDraft, type Draft, type DraftType } from '../models/draft';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';

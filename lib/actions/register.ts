@@ -7,9 +7,6 @@ import { isGuest, type User } from '../models/user';
 import { STATE_BUILDERS } from '../state';
 import type { RegisterOptions, StateContext } from '../state/registry';
 
-/** Default, floor and ceiling of a queue's idle timeout (seconds), and the `mobile` value. */
-export const QUEUE_TIMEOUT = { default: 600, min: 60, max: 7 * 86400, mobile: 12 * 3600 } as const;
-
 const NARROW_OPERATORS = ['stream', 'channel', 'topic', 'sender', 'is'];
 const NARROW_IS_OPERANDS = ['dm', 'private', 'starred', 'mentioned', 'alerted'];
 

@@ -6,7 +6,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
-import { ApiError, PathNotFoundError } from '../errors';
+import { PathNotFoundError } from '../errors';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { authenticate, realmForHost } from './auth';
@@ -124,4 +124,3 @@ export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<
 /** An endpoint that never authenticates (an Authorization header is ignored). */
 export const publicApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);
 
-export { ApiError };

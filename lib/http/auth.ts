@@ -3,7 +3,7 @@
 // indexed read; the organization is read next and scopes everything the request does.
 import { config } from '../config';
 import { UnauthorizedError } from '../errors';
-import type { Realm } from '../models/realm';
+import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
@@ -12,16 +12,6 @@ const API_KEY_PATTERN = /^[A-Za-z0-9]{32}$/;
 const INCOMING_WEBHOOK_BOT = 2;
 
 export type Principal = { user: User; realm: Realm };
-
-/** The subdomain a request was addressed to (`zulip.localhost` → `zulip`), if any. */
-export const subdomainOf = (host: string | undefined): string | undefined => {
-  if (!host) return undefined;
-  const hostname = host.replace(/:\d+$/, '').toLowerCase();
-  const root = config.rootDomain();
-  if (!hostname.endsWith(`.${root}`)) return undefined;
-  const sub = hostname.slice(0, -(root.length + 1));
-  return sub && !sub.includes('.') ? sub : undefined;
-};
 
 /** Splits a Basic header into email and key, or throws the upstream 401. */
 export const parseBasicAuth = (header: string): { email: string; apiKey: string } => {

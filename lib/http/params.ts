@@ -4,8 +4,8 @@
 // upstream reads request.POST then request.GET. JSON-typed values are decoded first; raw strings
 // are taken as sent. Every key a declaration reads is marked consumed, for ignored_parameters_unsupported.
 import { ApiError, BadRequestError, ErrorCode, MissingArgumentError } from '../errors';
-import { MESSAGES } from './messages';
-import type { Validator } from './validators';
+import { MESSAGES } from '../validation/messages';
+import type { Validator } from '../validation/validators';
 
 type Kind = 'raw' | 'json';
 

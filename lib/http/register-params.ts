@@ -1,9 +1,9 @@
 // The parameters of POST /register, shared by the handler and its tests.
-import { QUEUE_TIMEOUT } from '../actions/register';
 import { BadRequestError } from '../errors';
-import { MESSAGES } from './messages';
+import { QUEUE_TIMEOUT } from '../models/event-queue';
+import { MESSAGES } from '../validation/messages';
 import { json, rawString } from './params';
-import { bool, int, list, literal, object, str, type Validator } from './validators';
+import { bool, int, list, literal, object, str, type Validator } from '../validation/validators';
 
 const CAPABILITY_NAMES = [
   'notification_settings_null',

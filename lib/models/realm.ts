@@ -1,3 +1,5 @@
+import { config } from '../config';
+
 /** A group-setting value: a user group id, or an anonymous group. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
@@ -25,4 +27,14 @@ export type Realm = {
   demoOrganizationScheduledDeletionDate: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
+};
+
+/** The subdomain a request was addressed to (`zulip.localhost` → `zulip`), if any. */
+export const subdomainOf = (host: string | undefined): string | undefined => {
+  if (!host) return undefined;
+  const hostname = host.replace(/:\d+$/, '').toLowerCase();
+  const root = config.rootDomain();
+  if (!hostname.endsWith(`.${root}`)) return undefined;
+  const sub = hostname.slice(0, -(root.length + 1));
+  return sub && !sub.includes('.') ? sub : undefined;
 };

@@ -2,7 +2,7 @@
 // values are decoded, every upstream validation message, and ignored_parameters_unsupported.
 import { publicApiHandler } from '../../../lib/http/api-handler';
 import { json, rawString } from '../../../lib/http/params';
-import { int, list } from '../../../lib/http/validators';
+import { int, list } from '../../../lib/validation/validators';
 import { call, expectError, expectSuccess, type CallOptions } from '../../helpers/api';
 import { handler as whoAmI } from './who-am-i';
 

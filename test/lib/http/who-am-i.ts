@@ -1,7 +1,7 @@
 // A test-only endpoint: authenticated, with typed parameters of every kind, echoing what it parsed.
 import { apiHandler } from '../../../lib/http/api-handler';
 import { json, rawString } from '../../../lib/http/params';
-import { bool, int, list, literal, object, str, string } from '../../../lib/http/validators';
+import { bool, int, list, literal, object, str, string } from '../../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
   const parsed = params({

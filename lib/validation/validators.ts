@@ -21,19 +21,6 @@ export const float: Validator<number> = (value, path) =>
 
 export const str: Validator<string> = (value, path) => (typeof value === 'string' ? value : fail(MESSAGES.notString(path)));
 
-export const nonNegativeInt: Validator<number> = (value, path) => {
-  const n = int(value, path);
-  return n >= 0 ? n : fail(MESSAGES.tooSmall(path));
-};
-
-/** An integer within bounds, with the upstream "too small"/"too large" messages. */
-export const intInRange = (min: number, max: number): Validator<number> => (value, path) => {
-  const n = int(value, path);
-  if (n < min) fail(MESSAGES.tooSmall(path));
-  if (n > max) fail(MESSAGES.tooLarge(path));
-  return n;
-};
-
 /** A string with a length limit and optional non-blank rule. */
 export const string = (opts: { maxLength?: number; minLength?: number } = {}): Validator<string> => (value, path) => {
   const s = str(value, path);
@@ -67,7 +54,7 @@ export const union = <A, B>(a: Validator<A>, b: Validator<B>): Validator<A | B> 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const dict: Validator<Record<string, unknown>> = (value, path) => (isPlainObject(value) ? value : fail(MESSAGES.notDict(path)));
+const dict: Validator<Record<string, unknown>> = (value, path) => (isPlainObject(value) ? value : fail(MESSAGES.notDict(path)));
 
 type Shape = Record<string, Validator<unknown>>;
 type ObjectOf<S extends Shape, O extends keyof S> = { [K in Exclude<keyof S, O>]: Infer<S[K]> } & { [K in O]?: Infer<S[K]> };
