@@ -8,6 +8,7 @@ import { renderMarkdown } from '../markdown';
 import { FieldType, isRenderable, type CustomProfileField, type ProfileValue } from '../models/custom-profile-field';
 import type { Realm } from '../models/realm';
 import { isAdmin, type User } from '../models/user';
+import { MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as fieldsStore from '../store/custom-profile-fields';
 import * as usersStore from '../store/users';
 
@@ -108,8 +109,8 @@ type Target = { field: CustomProfileField; next: string | null };
  * concurrent change), skipping unchanged ones, then sends one event per changed field.
  */
 const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Promise<void> => {
-  if (targets.length > fieldsStore.MAX_VALUES_PER_WRITE) {
-    throw new BadRequestError(`Too many profile fields in one request (limit: ${fieldsStore.MAX_VALUES_PER_WRITE})`);
+  if (targets.length > MAX_TRANSACTION_ITEMS) {
+    throw new BadRequestError(`Too many profile fields in one request (limit: ${MAX_TRANSACTION_ITEMS})`);
   }
   for (let attempt = 1; ; attempt += 1) {
     const stored = new Map((await fieldsStore.getValues(user.id, targets.map((t) => t.field.id))).map((v) => [v.fieldId, v]));

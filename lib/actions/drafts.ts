@@ -9,7 +9,7 @@ import { byEditTime, toApiDraft, type ApiDraft, type Draft, type DraftType } fro
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
-import { allocateIds } from '../store/common';
+import { allocateIds, MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as draftsStore from '../store/drafts';
 import * as usersStore from '../store/users';
 
@@ -128,8 +128,8 @@ export const accessDraft = async (user: User, draftId: number): Promise<Draft> =
  * with all of them to the owner's queues. Returns the new ids in submission order.
  */
 export const checkCreateDrafts = async (user: User, realm: Realm, drafts: DraftData[]): Promise<number[]> => {
-  if (drafts.length > draftsStore.MAX_DRAFTS_PER_WRITE) {
-    throw new BadRequestError(`Too many drafts in one request (limit: ${draftsStore.MAX_DRAFTS_PER_WRITE})`);
+  if (drafts.length > MAX_TRANSACTION_ITEMS) {
+    throw new BadRequestError(`Too many drafts in one request (limit: ${MAX_TRANSACTION_ITEMS})`);
   }
   const checked: Omit<Draft, 'id'>[] = [];
   for (const data of drafts) checked.push(await checkDraft(user, realm, data));

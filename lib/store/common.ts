@@ -6,8 +6,10 @@ import {
   DeleteCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type QueryCommandInput,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
 import { keys, type Key } from './keys';
@@ -110,6 +112,42 @@ export const sendConditional = async (command: PutCommand | UpdateCommand | Dele
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** DynamoDB's limit of items in one TransactWriteItems call. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * How a refused transaction lost: `condition` when only conditions failed (the state it was built
+ * on changed: re-read and decide again), `conflict` when another transaction was writing one of
+ * its items at that moment (retry). `reasons[i]` is item i's cancellation code ('None' if it passed).
+ */
+export type TransactionLoss = { lost: 'condition' | 'conflict'; reasons: string[] };
+
+const LOSING_REASONS = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
+
+/**
+ * Sends a transaction: undefined when it was written, a TransactionLoss when a condition or a
+ * concurrent transaction refused it. Anything else (throttling, a validation error) is thrown,
+ * because it is not a lost race and must not be retried as one.
+ */
+export const sendTransaction = async (items: TransactItem[]): Promise<TransactionLoss | undefined> => {
+  if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`at most ${MAX_TRANSACTION_ITEMS} items per transaction, got ${items.length}`);
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    return undefined;
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'TransactionConflictException') return { lost: 'conflict', reasons: items.map(() => 'None') };
+    if (name !== 'TransactionCanceledException') throw error;
+    const reasons = ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+    if (reasons.length === 0 || !reasons.every((code) => LOSING_REASONS.has(code))) throw error;
+    if (reasons.includes('TransactionConflict')) return { lost: 'conflict', reasons };
+    if (reasons.includes('ConditionalCheckFailed')) return { lost: 'condition', reasons };
     throw error;
   }
 };

@@ -1,14 +1,10 @@
 // Custom profile fields (realm partition, FIELD#<id>) and users' values for them (user partition,
 // PROFILE#<field id>). A field id of another organization is simply not under the caller's realm
 // key, so it reads as missing.
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CustomProfileField, FieldType, ProfileValue } from '../models/custom-profile-field';
-import { documentClient, tableName } from './client';
-import { batchGet, queryAll, queryPrefix, type Item } from './common';
+import { tableName } from './client';
+import { batchGet, queryAll, queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
-
-/** DynamoDB's limit of items in one TransactWriteItems call. */
-export const MAX_VALUES_PER_WRITE = 100;
 
 const toField = (item: Item): CustomProfileField => ({
   id: Number(item.id),
@@ -81,8 +77,8 @@ export const getValues = async (userId: number, fieldIds: number[]): Promise<Pro
  */
 export type ValueChange = { key: Omit<ProfileValue, 'value' | 'renderedValue'>; expected: string | undefined; next: ProfileValue | null };
 
-export const buildValueChangesInput = (changes: ValueChange[]): TransactWriteCommandInput => ({
-  TransactItems: changes.map(({ key, expected, next }) => {
+export const buildValueChangesInput = (changes: ValueChange[]): TransactItem[] =>
+  changes.map(({ key, expected, next }) => {
     const condition =
       expected === undefined
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -90,25 +86,14 @@ export const buildValueChangesInput = (changes: ValueChange[]): TransactWriteCom
     return next === null
       ? { Delete: { TableName: tableName('main'), Key: entityKeys.profileValue(key.userId, key.fieldId), ...condition } }
       : { Put: { TableName: tableName('main'), Item: buildProfileValueItem(next), ...condition } };
-  }),
-});
-
-const RETRYABLE_REASONS = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
+  });
 
 /**
  * Applies value changes all together, each only if the stored value is still the one the caller
  * read. Returns false when another write got there first (nothing is written then: re-read and
- * retry). At most MAX_VALUES_PER_WRITE changes.
+ * retry). At most MAX_TRANSACTION_ITEMS changes.
  */
 export const writeValueChanges = async (changes: ValueChange[]): Promise<boolean> => {
   if (changes.length === 0) return true;
-  if (changes.length > MAX_VALUES_PER_WRITE) throw new Error(`at most ${MAX_VALUES_PER_WRITE} profile values per write`);
-  try {
-    await documentClient().send(new TransactWriteCommand(buildValueChangesInput(changes)));
-    return true;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    if ((error as Error).name === 'TransactionCanceledException' && reasons.every((r) => RETRYABLE_REASONS.has(r.Code ?? 'None'))) return false;
-    throw error;
-  }
+  return (await sendTransaction(buildValueChangesInput(changes))) === undefined;
 };

@@ -2,13 +2,12 @@
 // (LINKIFIERVERSION). Every write to the list (create, update, delete, reorder) is one transaction
 // conditioned on the version its checks read and raising it, so writes to one organization's list
 // are serialized: a reorder never mixes with another reorder or with a concurrent create.
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Linkifier } from '../models/linkifier';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The list changed since it was read (its version moved on). */
 export class LinkifiersChangedError extends Error {
@@ -71,12 +70,7 @@ export const buildLinkifierWriteInput = (realmId: number, version: number, write
 
 /** Applies a change to the list read at `version`; throws LinkifiersChangedError if it moved on. */
 export const writeLinkifiers = async (realmId: number, version: number, write: LinkifierWrite): Promise<void> => {
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: buildLinkifierWriteInput(realmId, version, write) }));
-  } catch (error) {
-    if ((error as Error).name === 'TransactionCanceledException') throw new LinkifiersChangedError({ cause: error });
-    throw error;
-  }
+  if (await sendTransaction(buildLinkifierWriteInput(realmId, version, write))) throw new LinkifiersChangedError();
 };
 
 export const toLinkifierItem = (l: Linkifier): Item => ({ ...entityKeys.linkifier(l.realmId, l.id), ...l });

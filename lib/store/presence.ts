@@ -11,10 +11,10 @@
 // the sequence still holds the value read, so ids are never handed out twice and rows are
 // committed in id order (as upstream's lock on its sequence row does): a reader that has seen
 // id n has seen every row committed with a smaller id.
-import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Presence, PresenceUserFields } from '../models/presence';
 import { documentClient, tableName } from './client';
-import { batchGet, queryAll, sendConditional, type Item } from './common';
+import { batchGet, queryAll, sendConditional, sendTransaction, type Item } from './common';
 import { entityKeys } from './keys';
 
 const num = (value: unknown): number => Number(value);
@@ -107,21 +107,13 @@ export const buildWriteInput = (next: Presence, sequence: number, previousUpdate
   };
 };
 
-const isLostRace = (error: unknown): boolean =>
-  ['TransactionCanceledException', 'TransactionConflictException', 'ConditionalCheckFailedException'].includes((error as Error).name);
-
 /**
  * Writes a row under the next update id (see buildWriteInput). Returns false when another write
- * of the sequence or of this row came first: the caller re-reads and decides again.
+ * of the sequence or of this row came first (a failed condition or a concurrent transaction): the
+ * caller re-reads and decides again. Throttling and other failures are thrown, not retried as races.
  */
 export const write = async (next: Presence, sequence: number, previousUpdateId: number | undefined): Promise<boolean> => {
-  try {
-    await documentClient().send(new TransactWriteCommand(buildWriteInput(next, sequence, previousUpdateId)));
-    return true;
-  } catch (error) {
-    if (isLostRace(error)) return false;
-    throw error;
-  }
+  return (await sendTransaction(buildWriteInput(next, sequence, previousUpdateId).TransactItems ?? [])) === undefined;
 };
 
 const queryIndex = async (index: 'gsi1' | 'gsi2', pk: string, condition: string, value: string): Promise<Presence[]> =>

@@ -3,16 +3,14 @@
 // anonymous groups need no items of their own. Every write that starts *using* a group (a setting
 // or a subgroup that names it) raises that group's `version` in the same transaction, on the
 // condition that it is still active; a deactivation is conditioned on the version its checks read.
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { GroupSettingValue } from '../models/realm';
 import type { GroupSettingName, UserGroup } from '../models/user-group';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** A transaction was refused; `reasons[i]` is the cancellation code of item i ('None' if it passed). */
+/** A transaction lost a race (a condition or a concurrent transaction); `reasons[i]` is item i's cancellation code ('None' if it passed). */
 export class TransactionConflictError extends Error {
   constructor(readonly reasons: string[], options?: { cause?: unknown }) {
     super(`transaction cancelled: ${reasons.join(',')}`, options);
@@ -55,15 +53,8 @@ export const buildUseGroupItem = (realmId: number, groupId: number): TransactIte
 });
 
 const transact = async (items: TransactItem[]): Promise<void> => {
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if ((error as Error).name === 'TransactionCanceledException') {
-      const reasons = ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-      throw new TransactionConflictError(reasons, { cause: error });
-    }
-    throw error;
-  }
+  const loss = await sendTransaction(items);
+  if (loss) throw new TransactionConflictError(loss.reasons);
 };
 
 /**
