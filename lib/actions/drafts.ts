@@ -1,36 +1,21 @@
 // Server-side drafts: validation as upstream's DraftData + further_validated_draft_dict, and the
 // create / edit / delete operations with their `drafts` events, which go to the owner's queues only.
+import { accessChannelById } from '../access/channels';
 import { nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
-import { MESSAGES } from '../validation/messages';
-import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 import { byEditTime, toApiDraft, type ApiDraft, type Draft, type DraftType } from '../models/draft';
+import { normalizeMessageContent, normalizeTopic, pyStrip } from '../models/message-content';
 import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
-import * as channelsStore from '../store/channels';
+import type { User } from '../models/user';
 import { allocateIds, MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as draftsStore from '../store/drafts';
 import * as usersStore from '../store/users';
+import { MESSAGES } from '../validation/messages';
+import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 
-/** Upstream's MAX_MESSAGE_LENGTH: longer content is truncated, as for messages. */
-export const MAX_MESSAGE_LENGTH = 10000;
 /** The largest timestamp upstream can store (the end of year 9999, UTC). */
 const MAX_TIMESTAMP = 253402300799;
-
-// Python's str.strip() whitespace (str.isspace), which upstream's pydantic models and
-// normalize_body use: JavaScript's trim() differs at the edges (\x1c-\x1f, \x85, \ufeff).
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
-const pyStrip = (s: string): string => s.replace(LEADING_SPACE, '').replace(TRAILING_SPACE, '');
-
-/** Upstream's truncate_content, counting code points as Python does. */
-const truncate = (text: string, maxLength: number, marker: string): string => {
-  const chars = Array.from(text);
-  if (chars.length <= maxLength) return text;
-  return chars.slice(0, maxLength - Array.from(marker).length).join('') + marker;
-};
 
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {
@@ -57,19 +42,6 @@ export const requireDraftsSynchronization = (user: User): void => {
   if (!user.enableDraftsSynchronization) throw new BadRequestError('User has disabled synchronizing drafts.');
 };
 
-/** Upstream's access_stream_by_id: an active channel the user may read; anything else looks missing. */
-const checkDraftChannel = async (user: User, channelId: number): Promise<void> => {
-  const [channel, subscription] = await Promise.all([
-    channelsStore.getChannel(user.realmId, channelId),
-    channelsStore.getSubscription(user.id, channelId),
-  ]);
-  const visible =
-    channel !== undefined &&
-    !channel.isArchived &&
-    (channel.isWebPublic || (!channel.inviteOnly && !isGuest(user)) || subscription?.active === true);
-  if (!visible) throw new BadRequestError('Invalid channel ID');
-};
-
 /** Direct-message targets must be users of the organization; `to` becomes the other participants. */
 const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]> => {
   const ids = [...new Set(to)].sort((a, b) => a - b);
@@ -89,9 +61,7 @@ const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]>
  * Returns the draft as it will be stored, without its id. Reads channels or users; writes nothing.
  */
 export const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Omit<Draft, 'id'>> => {
-  const content = data.content.replace(TRAILING_SPACE, '').replace(/^\n+/, '');
-  if (content.length === 0) throw new BadRequestError('Message must not be empty');
-  if (content.includes('\0')) throw new BadRequestError('Message must not contain null bytes');
+  const content = normalizeMessageContent(data.content);
 
   const raw = data.timestamp ?? nowMs() / 1000;
   const timestamp = Math.round(raw * 1e6) / 1e6;
@@ -102,17 +72,16 @@ export const checkDraft = async (user: User, realm: Realm, data: DraftData): Pro
   let to: number[] = [];
   let topic = '';
   if (data.type === 'stream') {
-    topic = truncate(data.topic, realm.limits.max_topic_length, '...');
-    if (topic.includes('\0')) throw new BadRequestError('Topic must not contain null bytes');
+    topic = normalizeTopic(data.topic, realm.limits.max_topic_length);
     if (data.to.length !== 1) throw new BadRequestError('Must specify exactly 1 channel ID for channel messages');
-    await checkDraftChannel(user, data.to[0]);
+    await accessChannelById(user, data.to[0], 'Invalid channel ID');
     type = 'stream';
     to = [data.to[0]];
   } else if (data.type === 'private' && data.to.length > 0) {
     to = await checkDraftRecipients(user, data.to);
     type = 'private';
   }
-  return { userId: user.id, type, to, topic, content: truncate(content, MAX_MESSAGE_LENGTH, '\n[message truncated]'), timestamp };
+  return { userId: user.id, type, to, topic, content, timestamp };
 };
 
 /** Loads a draft of `user`; another user's draft and a missing one are the same 404. */

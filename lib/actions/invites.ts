@@ -1,6 +1,7 @@
 // Reusable invitation links: listing, creation and revocation, with upstream's checks in
 // upstream's order (zerver/views/invite.py, zerver/actions/invites.py).
 import { nowSeconds } from '../clock';
+import { accessChannelById } from '../access/channels';
 import { requireMemberOrAdmin } from '../access/roles';
 import { hasRealmPermission, RealmGroups } from '../access/user-groups';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors';
@@ -8,7 +9,6 @@ import { sendEvent } from '../events/send';
 import { generateConfirmationKey, INVITE_AS, type MultiuseInvite } from '../models/invite';
 import type { Realm } from '../models/realm';
 import { isAdmin, isOwner, type User } from '../models/user';
-import * as channelsStore from '../store/channels';
 import { allocateIds } from '../store/common';
 import * as invitesStore from '../store/invites';
 
@@ -72,15 +72,7 @@ export type CreateInviteRequest = {
 /** Upstream's access_streams_for_invite: channels the caller can see and add subscribers to. */
 const checkInviteChannels = async (user: User, realm: Realm, groups: RealmGroups, streamIds: number[]): Promise<void> => {
   const channels = [];
-  for (const id of streamIds) {
-    const channel = await channelsStore.getChannel(realm.id, id);
-    const visible =
-      channel !== undefined &&
-      !channel.isArchived &&
-      (!channel.inviteOnly || (await channelsStore.getSubscription(user.id, id))?.active === true);
-    if (!channel || !visible) throw new BadRequestError(`Invalid channel ID ${id}. No invites were sent.`);
-    channels.push(channel);
-  }
+  for (const id of streamIds) channels.push(await accessChannelById(user, id, `Invalid channel ID ${id}. No invites were sent.`));
   if (isAdmin(user)) return;
   const mayAdd = (value: Parameters<RealmGroups['isInSetting']>[0]) => groups.hasPermission(user, value, false);
   if (channels.some((c) => !mayAdd(c.groupSettings.can_add_subscribers_group) && !mayAdd(realm.groupSettings.can_add_subscribers_group))) {

@@ -1,22 +1,21 @@
 // Reminders: scheduled messages from a user to themself about a message they can read, with
 // upstream's checks in upstream's order (zerver/views/reminders.py, zerver/lib/reminders.py).
+import { canReadChannelMessage, loadChannelViewer } from '../access/channels';
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
 import { renderMarkdown } from '../markdown';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
+import { charLength, MAX_MESSAGE_LENGTH, stripBody, truncateMessageContent } from '../models/message-content';
 import type { Realm } from '../models/realm';
 import { pendingReminders, toApiReminder, type ScheduledMessage } from '../models/scheduled-message';
-import { isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import { allocateIds } from '../store/common';
 import * as messagesStore from '../store/messages';
 import * as scheduledStore from '../store/scheduled-messages';
 import * as usersStore from '../store/users';
-
-/** Upstream's MAX_MESSAGE_LENGTH: a reminder quotes at most this much of the message. */
-const MAX_MESSAGE_LENGTH = 10000;
 
 /**
  * Upstream's access_reminder: one of the caller's own scheduled messages that is a reminder.
@@ -41,7 +40,10 @@ export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): 
 export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
   pendingReminders(await scheduledStore.listScheduledMessagesOfUser(user.id));
 
-/** Upstream's access_message: a message the user received, or one in a channel whose history they can read. */
+/**
+ * Upstream's access_message (not for modifying it): a direct message the user received, or a
+ * channel message they may read (canReadChannelMessage; archived channels included, as upstream).
+ */
 const accessMessage = async (user: User, messageId: number): Promise<{ message: Message; channel: Channel | undefined }> => {
   const invalid = () => new BadRequestError('Invalid message(s)');
   const [message, received] = await Promise.all([messagesStore.getMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
@@ -51,11 +53,8 @@ const accessMessage = async (user: User, messageId: number): Promise<{ message: 
     return { message, channel: undefined };
   }
   const channel = await channelsStore.getChannel(user.realmId, message.streamId);
-  if (!channel) throw invalid();
-  if (received) return { message, channel };
-  if (!channel.inviteOnly && !isGuest(user)) return { message, channel };
-  if (channel.historyPublicToSubscribers && (await channelsStore.getSubscription(user.id, channel.id))?.active === true) return { message, channel };
-  throw invalid();
+  if (!channel || !canReadChannelMessage(channel, await loadChannelViewer(user, channel), received !== undefined)) throw invalid();
+  return { message, channel };
 };
 
 /** Upstream's encode_hash_component: URL-quote, then "." for "%" so the result survives in a fragment. */
@@ -83,8 +82,8 @@ const unusedFence = (text: string): string => {
 
 /** Upstream's normalize_note_text: trailing whitespace and leading newlines go; then the length limit. */
 const normalizeNote = (note: string, maxLength: number): string => {
-  const body = note.replace(/\s+$/u, '').replace(/^\n+/, '');
-  if ([...body].length > maxLength) throw new BadRequestError(`Maximum reminder note length: ${maxLength} characters`);
+  const body = stripBody(note);
+  if (charLength(body) > maxLength) throw new BadRequestError(`Maximum reminder note length: ${maxLength} characters`);
   return body;
 };
 
@@ -101,9 +100,9 @@ const reminderContent = (message: Message, channel: Channel | undefined, sender:
   if (message.content.startsWith('/todo')) return `${content}${mention} [sent](${url}) a todo list.`;
   content += `${mention} [said](${url}):\n`;
   const fence = unusedFence(content + message.content);
-  const room = MAX_MESSAGE_LENGTH - (content.length + `${fence}quote\n\n${fence}`.length);
-  const truncated = message.content.length > room ? `${message.content.slice(0, room - '\n[message truncated]'.length)}\n[message truncated]` : message.content;
-  return `${content}${fence}quote\n${truncated}\n${fence}`;
+  // The quote gets what is left of MAX_MESSAGE_LENGTH, counted in characters as upstream does.
+  const room = MAX_MESSAGE_LENGTH - charLength(`${content}${fence}quote\n\n${fence}`);
+  return `${content}${fence}quote\n${truncateMessageContent(message.content, room)}\n${fence}`;
 };
 
 export type CreateReminderRequest = { messageId: number; scheduledDeliveryTimestamp: number; note: string | undefined };

@@ -5,14 +5,14 @@
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
-import { isAdmin, isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as presenceStore from '../store/presence';
+import { canSeeSubscribers, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import {
-  canAccessPublicChannels,
-  hasChannelMetadataAccess,
+  inGroupSetting,
   once,
   ownGroupIds,
   ownSubscriptions,
@@ -128,14 +128,12 @@ const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean
   };
 };
 
-/** Whether the caller may see a channel's subscribers (upstream's rules; else an empty list). */
-const maySeeSubscribers = (channel: Channel, user: User, subscribed: boolean, groupIds: Set<number>): boolean => {
-  if (channel.isWebPublic) return true;
-  if (isGuest(user) && subscribed) return true;
-  if (!canAccessPublicChannels(user) && !channel.inviteOnly) return false;
-  if (isAdmin(user) || hasChannelMetadataAccess(channel, user, groupIds)) return true;
-  return !channel.inviteOnly || subscribed;
-};
+/** The caller as a viewer of one channel, from the memberships register already read. */
+const viewerOf = (user: User, subscribed: boolean, groupIds: Set<number>): ChannelViewer => ({
+  user,
+  subscribed,
+  inSetting: (value) => inGroupSetting(value, user.id, groupIds),
+});
 
 /** Runs `fn` over `items` with at most `limit` calls in flight. */
 const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
@@ -173,7 +171,7 @@ const addSubscribers = async (
   const partialKeep = mode === 'partial' ? await partialSubscriberFilter(ctx) : undefined;
   await mapLimited(entries, SUBSCRIBER_READS_IN_FLIGHT, async ({ channel, dict }) => {
     const partial = partialKeep !== undefined && (channel.subscriberCount ?? 0) >= MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE;
-    const ids = maySeeSubscribers(channel, user, subscribedIds.has(channel.id), groupIds)
+    const ids = canSeeSubscribers(channel, viewerOf(user, subscribedIds.has(channel.id), groupIds))
       ? await channelsStore.listSubscriberIdsOfChannel(channel.id)
       : [];
     if (partial) dict.partial_subscribers = ids.filter(partialKeep);
@@ -199,14 +197,14 @@ const subscriptionLists = async (ctx: StateContext, user: User): Promise<Record<
     seen.add(channel.id);
     const dict = { ...channelApiFields(channel, groups, now), ...subscriptionFields(sub, user, nullsAllowed) };
     if (sub.active) subscribed.push({ channel, dict });
-    else if (channel.isWebPublic || (canAccessPublicChannels(user) && (!channel.inviteOnly || hasChannelMetadataAccess(channel, user, groupIds)))) {
+    else if (hasMetadataAccess(channel, viewerOf(user, false, groupIds))) {
       // A channel one has left stays listed only while one may still see it.
       unsubscribed.push({ channel, dict });
     }
   }
   const neverSubscribed = visible
     .filter((c) => !seen.has(c.id))
-    .filter((c) => (canAccessPublicChannels(user) ? !c.inviteOnly || hasChannelMetadataAccess(c, user, groupIds) : c.isWebPublic))
+    .filter((c) => hasMetadataAccess(c, viewerOf(user, false, groupIds)))
     .map((channel) => ({ channel, dict: channelApiFields(channel, groups, now) }));
 
   const subscribedIds = new Set(subscribed.map((e) => e.channel.id));
@@ -246,20 +244,21 @@ export const subscriptionState: StateBuilder = async (ctx) => {
 };
 
 /**
- * "stream": every channel the caller can see, by name: public ones (not for guests), subscribed
- * ones, web-public ones, and every channel for administrators; archived ones only for clients
+ * "stream": every channel whose metadata the caller may see (hasMetadataAccess: public ones, not
+ * for guests; subscribed and web-public ones; for administrators and the channel's permission
+ * groups also private ones), by name; archived ones only for clients
  * with archived_channels. Spectators get no `streams` (upstream leaves it out for them; their
  * web-public channels are in `subscriptions`).
  */
 export const streamState: StateBuilder = async (ctx) => {
   const user = ctx.user;
   if (!ctx.want('stream') || !user) return {};
-  const [channels, groups, subscriptions] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx)]);
+  const [channels, groups, subscriptions, groupIds] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx), ownGroupIds(ctx)]);
   const subscribedIds = new Set(subscriptions.filter((s) => s.active).map((s) => s.channelId));
   const showArchived = ctx.capabilities.archived_channels === true;
   const visible = channels
     .filter((c) => showArchived || !c.isArchived)
-    .filter((c) => isAdmin(user) || c.isWebPublic || subscribedIds.has(c.id) || (canAccessPublicChannels(user) && !c.inviteOnly));
+    .filter((c) => hasMetadataAccess(c, viewerOf(user, subscribedIds.has(c.id), groupIds)));
   const now = nowSeconds();
   return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now)) };
 };

@@ -3,7 +3,7 @@
 // StateContext object, so the reads are memoized on it) and only when a builder asks for it.
 import type { Channel, Subscription } from '../models/channel';
 import type { GroupSettingValue } from '../models/realm';
-import { isAdmin, isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import type { UserGroup } from '../models/user-group';
 import * as channelsStore from '../store/channels';
 import * as userGroupsStore from '../store/user-groups';
@@ -74,16 +74,3 @@ export const inGroupSetting = (value: GroupSettingValue | undefined, userId: num
 /** The id of a system group of the organization (`role:members`, ...). */
 export const systemGroupId = (groups: UserGroup[], name: string): number | undefined =>
   groups.find((g) => g.isSystemGroup && g.name === name)?.id;
-
-/** Whether the user may see public channels' metadata and history: everyone but guests. */
-export const canAccessPublicChannels = (user: User | undefined): boolean => user !== undefined && !isGuest(user);
-
-/**
- * Whether the user can see a private channel's metadata without being subscribed: administrators,
- * and members of its administer, add-subscribers or subscribe groups (upstream's metadata access).
- */
-export const hasChannelMetadataAccess = (channel: Channel, user: User, groupIds: Set<number>): boolean =>
-  isAdmin(user) ||
-  ['can_administer_channel_group', 'can_add_subscribers_group', 'can_subscribe_group'].some((setting) =>
-    inGroupSetting(channel.groupSettings[setting], user.id, groupIds),
-  );

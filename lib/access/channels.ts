@@ -1,0 +1,96 @@
+// Who may see a channel and read its messages: upstream's rules (zerver/lib/streams.py
+// user_has_content_access, user_has_metadata_access, access_stream_common; zerver/lib/message.py
+// has_message_access), in one place for every caller. The rules are pure functions of the channel,
+// the user, the user's subscription and the user's group memberships; the async helpers load
+// what the rules need, reading the organization's groups only when a rule consults them.
+import { BadRequestError } from '../errors';
+import type { Channel } from '../models/channel';
+import type { GroupSettingValue } from '../models/realm';
+import { isAdmin, isGuest, type User } from '../models/user';
+import * as channelsStore from '../store/channels';
+import { RealmGroups } from './user-groups';
+
+/** What the rules know about the user besides the user: subscribed now, and group membership. */
+export type ChannelViewer = {
+  user: User;
+  /** An active subscription to the channel. */
+  subscribed: boolean;
+  /** Whether the user is in a group-setting value (a group, recursively, or an anonymous group). */
+  inSetting: (value: GroupSettingValue | undefined) => boolean;
+};
+
+/** Channel settings whose members may read a private channel without being subscribed. */
+const CONTENT_ACCESS_SETTINGS = ['can_add_subscribers_group', 'can_subscribe_group'] as const;
+/** ... and those whose members may see its metadata (name, description, subscribers). */
+const METADATA_ACCESS_SETTINGS = ['can_administer_channel_group', ...CONTENT_ACCESS_SETTINGS] as const;
+
+const inAnySetting = (channel: Channel, viewer: ChannelViewer, settings: readonly string[]): boolean =>
+  settings.some((setting) => viewer.inSetting(channel.groupSettings[setting]));
+
+/**
+ * Upstream's user_has_content_access: web-public channels (guests included), subscribed ones,
+ * public ones for everyone but guests, and private ones for members of the channel's
+ * can_add_subscribers_group or can_subscribe_group. Archived channels are judged the same way.
+ */
+export const hasContentAccess = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (channel.isWebPublic || viewer.subscribed) return true;
+  if (isGuest(viewer.user)) return false;
+  if (!channel.inviteOnly) return true;
+  return inAnySetting(channel, viewer, CONTENT_ACCESS_SETTINGS);
+};
+
+/**
+ * Upstream's user_has_metadata_access: content access, or (never for guests) an administrator of
+ * the organization or a member of the channel's can_administer_channel_group.
+ */
+export const hasMetadataAccess = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (hasContentAccess(channel, viewer)) return true;
+  if (isGuest(viewer.user)) return false;
+  return isAdmin(viewer.user) || inAnySetting(channel, viewer, METADATA_ACCESS_SETTINGS);
+};
+
+/**
+ * Upstream's validate_user_access_to_subscribers: web-public channels; for guests only channels
+ * they are subscribed to; never a public channel for a user who cannot access public channels;
+ * every channel for administrators and metadata groups; else public or subscribed ones.
+ */
+export const canSeeSubscribers = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (channel.isWebPublic) return true;
+  if (isGuest(viewer.user)) return viewer.subscribed;
+  if (isAdmin(viewer.user) || inAnySetting(channel, viewer, METADATA_ACCESS_SETTINGS)) return true;
+  return !channel.inviteOnly || viewer.subscribed;
+};
+
+/**
+ * Upstream's has_message_access for a channel message: a public channel for non-guests; with
+ * history shared with subscribers, content access; with protected history, the user must have
+ * received the message and still have content access. Archived channels stay readable.
+ */
+export const canReadChannelMessage = (channel: Channel, viewer: ChannelViewer, received: boolean): boolean => {
+  if (!channel.inviteOnly && !isGuest(viewer.user)) return true;
+  if (!channel.historyPublicToSubscribers && !received) return false;
+  return hasContentAccess(channel, viewer);
+};
+
+/**
+ * The viewer of one channel: reads the user's subscription, and the organization's groups only
+ * when the channel is private, the user is not subscribed and not a guest (the only case where a
+ * rule above consults a group).
+ */
+export const loadChannelViewer = async (user: User, channel: Channel): Promise<ChannelViewer> => {
+  const subscribed = (await channelsStore.getSubscription(user.id, channel.id))?.active === true;
+  if (subscribed || isGuest(user) || !channel.inviteOnly || channel.isWebPublic) return { user, subscribed, inSetting: () => false };
+  const groups = await RealmGroups.load(user.realmId);
+  return { user, subscribed, inSetting: (value) => groups.isInSetting(value, user.id) };
+};
+
+/**
+ * Upstream's access_stream_by_id: a channel of the user's organization that is not archived and
+ * whose content the user may access. Anything else (another organization's channel included)
+ * fails with the caller's message, so that a channel one may not see looks missing.
+ */
+export const accessChannelById = async (user: User, channelId: number, message: string): Promise<Channel> => {
+  const channel = await channelsStore.getChannel(user.realmId, channelId);
+  if (!channel || channel.isArchived || !hasContentAccess(channel, await loadChannelViewer(user, channel))) throw new BadRequestError(message);
+  return channel;
+};

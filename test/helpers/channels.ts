@@ -1,0 +1,40 @@
+// Changes to the seeded channels, subscriptions and messages that a test needs and no endpoint
+// makes yet (there is no channel administration or message sending). Written as the stores write.
+import { batchPut } from '../../lib/store/common';
+import type { Channel } from '../../lib/models/channel';
+import type { Message } from '../../lib/models/message';
+import * as channelsStore from '../../lib/store/channels';
+import { buildMessageItem, buildUserMessageItem } from '../../lib/store/messages';
+
+/** Overwrites fields (group settings merged) of a seeded channel. */
+export const changeChannel = async (realmId: number, channelId: number, changes: Partial<Channel>): Promise<void> => {
+  const channel = (await channelsStore.getChannel(realmId, channelId))!;
+  const groupSettings = { ...channel.groupSettings, ...changes.groupSettings };
+  await batchPut('main', [channelsStore.buildChannelItem({ ...channel, ...changes, groupSettings })]);
+};
+
+/** Subscribes (active) or unsubscribes (inactive row) a user, with default settings. */
+export const setSubscribed = async (realmId: number, userId: number, channelId: number, active: boolean): Promise<void> => {
+  await batchPut('main', [
+    channelsStore.buildSubscriptionItem({
+      userId,
+      channelId,
+      realmId,
+      active,
+      isMuted: false,
+      pinToTop: false,
+      color: '#76ce90',
+      desktopNotifications: null,
+      emailNotifications: null,
+      wildcardMentionsNotify: null,
+      pushNotifications: null,
+      audibleNotifications: null,
+    }),
+  ]);
+};
+
+/** Stores a channel message, read by each of `receivers`. */
+export const putChannelMessage = async (message: Omit<Message, 'dmUserIds'>, receivers: number[]): Promise<void> => {
+  const full: Message = { ...message, dmUserIds: [] };
+  await batchPut('main', [buildMessageItem(full), ...receivers.map((id) => buildUserMessageItem(full, id, ['read']))]);
+};
