@@ -1,16 +1,16 @@
 // A user's own values for the organization's custom profile fields (PATCH and DELETE
 // /users/me/profile_data): upstream's checks and messages, all-or-nothing writes, and one
 // `realm_user` `update` event per changed field to the whole organization.
+import { accessActiveUsers } from '../access/users';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import { int, list, nullable, object, str, string, union, type Infer } from '../validation/validators';
 import { renderMarkdown } from '../markdown';
 import { FieldType, isRenderable, type CustomProfileField, type ProfileValue } from '../models/custom-profile-field';
 import type { Realm } from '../models/realm';
 import { isAdmin, type User } from '../models/user';
 import { MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as fieldsStore from '../store/custom-profile-fields';
-import * as usersStore from '../store/users';
+import { int, list, nullable, object, str, string, union, type Infer } from '../validation/validators';
 
 /** One item of PATCH's `data` (upstream's TypedDict: extra keys are ignored; `null` removes). */
 export const profileDataItem = object({ id: int, value: nullable(union(str, list(int))) }, { allowExtra: true });
@@ -53,14 +53,11 @@ const isValidUrl = (text: string): boolean => {
 /** Upstream's check_valid_user_ids: ids of active, non-bot users of the organization. */
 const checkUserIds = async (realmId: number, value: unknown): Promise<number[]> => {
   const ids = list(int)(value, 'User IDs');
-  const users = await usersStore.getMany(realmId, ids);
-  const known = new Set(users.map((u) => u.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new BadRequestError(`Invalid user IDs: ${unknown.join(', ')}`);
-  for (const u of users.sort((a, b) => a.id - b.id)) {
-    if (!u.isActive) throw new BadRequestError(`User with ID ${u.id} is deactivated`);
-    if (u.isBot) throw new BadRequestError(`User with ID ${u.id} is a bot`);
-  }
+  await accessActiveUsers(realmId, ids, {
+    unknown: (unknown) => new BadRequestError(`Invalid user IDs: ${unknown.join(', ')}`),
+    deactivated: (u) => new BadRequestError(`User with ID ${u.id} is deactivated`),
+    bot: (u) => new BadRequestError(`User with ID ${u.id} is a bot`),
+  });
   return ids;
 };
 

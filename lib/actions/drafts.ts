@@ -1,6 +1,7 @@
 // Server-side drafts: validation as upstream's DraftData + further_validated_draft_dict, and the
 // create / edit / delete operations with their `drafts` events, which go to the owner's queues only.
 import { accessChannelById } from '../access/channels';
+import { accessActiveUsers } from '../access/users';
 import { nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -10,7 +11,6 @@ import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { allocateIds, MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as draftsStore from '../store/drafts';
-import * as usersStore from '../store/users';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 
@@ -45,12 +45,10 @@ export const requireDraftsSynchronization = (user: User): void => {
 /** Direct-message targets must be users of the organization; `to` becomes the other participants. */
 const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]> => {
   const ids = [...new Set(to)].sort((a, b) => a - b);
-  const found = new Map((await usersStore.getMany(user.realmId, ids)).map((u) => [u.id, u]));
-  for (const id of ids) if (!found.has(id)) throw new BadRequestError(`Invalid user ID ${id}`);
-  for (const id of ids) {
-    const target = found.get(id)!;
-    if (!target.isActive) throw new BadRequestError(`'${target.email}' is no longer using Zulip.`);
-  }
+  await accessActiveUsers(user.realmId, ids, {
+    unknown: ([id]) => new BadRequestError(`Invalid user ID ${id}`),
+    deactivated: (target) => new BadRequestError(`'${target.email}' is no longer using Zulip.`),
+  });
   const others = ids.filter((id) => id !== user.id);
   return others.length > 0 ? others : [user.id];
 };

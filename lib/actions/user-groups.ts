@@ -4,6 +4,7 @@
 import { nowSeconds } from '../clock';
 import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../access/user-groups';
 import { requireMemberOrAdmin } from '../access/roles';
+import { accessActiveUsers } from '../access/users';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import '../events/filters/user-group';
 import { sendEvent } from '../events/send';
@@ -23,7 +24,6 @@ import { allocateIds } from '../store/common';
 import * as channelsStore from '../store/channels';
 import * as realmsStore from '../store/realms';
 import * as groupsStore from '../store/user-groups';
-import * as usersStore from '../store/users';
 
 const MAX_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -60,10 +60,7 @@ const checkUserGroupName = (name: string): string => {
 
 /** Upstream's user_ids_to_users(…, allow_deactivated=False): every id an active user of the organization. */
 const checkActiveUserIds = async (realmId: number, userIds: number[]): Promise<void> => {
-  const users = await Promise.all([...new Set(userIds)].map((id) => usersStore.get(realmId, id)));
-  const found = new Set(users.filter((u): u is User => u !== undefined && u.isActive).map((u) => u.id));
-  const missing = userIds.find((id) => !found.has(id));
-  if (missing !== undefined) throw new BadRequestError(`Invalid user ID: ${missing}`);
+  await accessActiveUsers(realmId, userIds, { unknown: ([missing]) => new BadRequestError(`Invalid user ID: ${missing}`) });
 };
 
 /** Upstream's parse_group_setting_value: one lone subgroup is that group; an empty anonymous group is role:nobody. */
