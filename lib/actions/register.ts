@@ -2,19 +2,17 @@ import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError, UnauthorizedError } from '../errors';
 import { registerQueue } from '../events/queues';
 import type { ClientCapabilities } from '../events/types';
+import { checkEventNarrow, type NarrowTerm } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { STATE_BUILDERS } from '../state';
 import type { RegisterOptions, StateContext } from '../state/registry';
 
-const NARROW_OPERATORS = ['stream', 'channel', 'topic', 'sender', 'is'];
-const NARROW_IS_OPERANDS = ['dm', 'private', 'starred', 'mentioned', 'alerted'];
-
 export type RegisterRequest = RegisterOptions & {
   eventTypes: string[] | null;
   fetchEventTypes: string[] | null;
   capabilities: ClientCapabilities;
-  narrow: [string, string][];
+  narrow: NarrowTerm[];
   allPublicStreams: boolean;
   /** Explicitly sent values, for the spectator checks (defaults differ for spectators). */
   clientGravatarSent: boolean | undefined;
@@ -33,13 +31,6 @@ export const versionFields = () => ({
 
 /** The timeout a client should use for GET /events: the server's wait bound plus a margin. */
 export const longpollClientTimeoutSeconds = (): number => config.longPollSeconds() + 10;
-
-const checkNarrow = (narrow: [string, string][]): void => {
-  for (const [operator, operand] of narrow) {
-    if (!NARROW_OPERATORS.includes(operator)) throw new BadRequestError(`Operator ${operator} not supported.`);
-    if (operator === 'is' && !NARROW_IS_OPERANDS.includes(operand)) throw new BadRequestError(`Operand ${operand} not supported.`);
-  }
-};
 
 /** Which categories of state the client wants: fetch_event_types, else event_types, else all. */
 export const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEventTypes'>): ((category: string) => boolean) => {
@@ -62,13 +53,13 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
     if (req.includeSubscribers !== 'false') throw new BadRequestError("Invalid 'include_subscribers' parameter for anonymous request");
   }
   if (req.allPublicStreams && (!user || isGuest(user))) throw new BadRequestError('User not authorized for this query');
-  checkNarrow(req.narrow);
+  const narrow = checkEventNarrow(req.narrow);
 
   const queue = user
     ? await registerQueue(user, {
         eventTypes: req.eventTypes,
         capabilities: req.capabilities,
-        narrow: req.narrow,
+        narrow,
         allPublicStreams: req.allPublicStreams,
         applyMarkdown: req.applyMarkdown,
         clientGravatar: req.clientGravatar,

@@ -1,9 +1,10 @@
 // The parameters of POST /register, shared by the handler and its tests.
 import { BadRequestError } from '../errors';
 import { QUEUE_TIMEOUT } from '../models/event-queue';
+import { narrowTerm } from '../models/narrow';
 import { MESSAGES } from '../validation/messages';
-import { json, rawString } from './params';
 import { bool, int, list, literal, object, str, type Validator } from '../validation/validators';
+import { json, rawString } from './params';
 
 const CAPABILITY_NAMES = [
   'notification_settings_null',
@@ -25,16 +26,6 @@ const capabilities = object(Object.fromEntries(CAPABILITY_NAMES.map((name) => [n
   optional: CAPABILITY_NAMES,
   allowExtra: true,
 });
-
-/** A narrow term: `["stream", "Verona"]` or `{"operator": "stream", "operand": "Verona"}`. */
-const narrowTerm: Validator<[string, string]> = (value, path) => {
-  if (Array.isArray(value)) {
-    if (value.length !== 2) throw new BadRequestError(MESSAGES.invalid(path));
-    return [str(value[0], `${path}[0]`), str(value[1], `${path}[1]`)];
-  }
-  const term = object({ operator: str, operand: str, negated: bool }, { optional: ['negated'] })(value, path);
-  return [term.operator, term.operand];
-};
 
 /** Seconds, or the string `mobile` (with or without JSON quotes). */
 const idleQueueTimeout: Validator<string> = (value, path) => {
