@@ -1,8 +1,9 @@
 // One injectable clock, so tests can move time (queue expiry, presence windows) without sleeping.
 let offsetMs = 0;
+let frozenAtMs: number | undefined;
 
 /** Milliseconds since the epoch, as the service sees them. */
-export const nowMs = (): number => Date.now() + offsetMs;
+export const nowMs = (): number => (frozenAtMs ?? Date.now()) + offsetMs;
 /** Whole seconds since the epoch. */
 export const nowSeconds = (): number => Math.floor(nowMs() / 1000);
 
@@ -10,6 +11,11 @@ export const nowSeconds = (): number => Math.floor(nowMs() / 1000);
 export const advanceClock = (ms: number): void => {
   offsetMs += ms;
 };
+/** Test-only: stop the service clock at `ms` since the epoch (advanceClock still moves it). */
+export const freezeClock = (ms: number): void => {
+  frozenAtMs = ms;
+};
 export const resetClock = (): void => {
   offsetMs = 0;
+  frozenAtMs = undefined;
 };
