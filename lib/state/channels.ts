@@ -2,6 +2,7 @@
 // "stream" (every channel the caller can see) and "channel_folders". The organization's channels
 // are one query; subscriber counts, first message ids and activity are kept on the channel item,
 // so only an explicit include_subscribers reads subscriber lists (one index query per channel).
+import { canSeeSubscribers, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
@@ -10,7 +11,6 @@ import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as presenceStore from '../store/presence';
-import { canSeeSubscribers, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import {
   inGroupSetting,
   once,
