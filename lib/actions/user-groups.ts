@@ -5,7 +5,6 @@ import { nowSeconds } from '../clock';
 import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../access/user-groups';
 import { requireMemberOrAdmin } from '../access/roles';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import '../events/filters/user-group';
 import { sendEvent } from '../events/send';
 import type { Channel } from '../models/channel';
 import type { GroupSettingValue, Realm } from '../models/realm';

@@ -1,6 +1,6 @@
 // Message events follow the queue's narrow, as upstream's narrow filter for event queues does:
 // every [operator, operand] term must match. Only the operators register accepts are handled.
-import { registerEventFilter } from '../event-filters';
+import type { MessageEvent, QueueDescriptor } from '../../models/event';
 
 type MessagePayload = { type?: string; display_recipient?: unknown; subject?: string; topic?: string; sender_email?: string; flags?: string[] };
 
@@ -21,8 +21,8 @@ const matches = (message: MessagePayload, flags: string[], [operator, operand]: 
   }
 };
 
-registerEventFilter('message', (queue, event) => {
+export const messageEventForQueue = (queue: QueueDescriptor, event: MessageEvent): MessageEvent | null => {
   const message = (event.message ?? {}) as MessagePayload;
   const flags = (event.flags as string[] | undefined) ?? message.flags ?? [];
   return queue.narrow.every((term) => matches(message, flags, term)) ? event : null;
-});
+};
