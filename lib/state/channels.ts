@@ -2,6 +2,7 @@
 // "stream" (every channel the caller can see) and "channel_folders". The organization's channels
 // are one query; subscriber counts, first message ids and activity are kept on the channel item,
 // so only an explicit include_subscribers reads subscriber lists (one index query per channel).
+import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
@@ -135,20 +136,6 @@ const maySeeSubscribers = (channel: Channel, user: User, subscribed: boolean, gr
   if (!canAccessPublicChannels(user) && !channel.inviteOnly) return false;
   if (isAdmin(user) || hasChannelMetadataAccess(channel, user, groupIds)) return true;
   return !channel.inviteOnly || subscribed;
-};
-
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 };
 
 /** Users whose subscriptions a partial list keeps: bots and users connected in the last 14 days. */
