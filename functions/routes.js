@@ -14,8 +14,13 @@ const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+$/;
 const DEFAULT_TIMEOUT = 10;
 const API_GATEWAY_LIMIT = 30;
 const FALLBACK = 'routeFallback';
-/** The fields a route may have; any other is refused rather than silently ignored. */
-const ROUTE_FIELDS = ['name', 'method', 'path', 'handler'];
+/**
+ * The fields a route may have. Optional: `memorySize` (MB, the function's measured need; default
+ * the provider's) and `longPoll` (true: the function waits up to the long-poll bound, so its
+ * timeout is the bound plus 5 s, and its concurrency is capped by the eventsMaxConcurrency stage
+ * parameter). Anything else is refused, so that no field is silently ignored.
+ */
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll'];
 
 /** Every route of every domain, checked, sorted by path then method. */
 const loadRoutes = (functionsDir = __dirname) => {
@@ -39,6 +44,12 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
       throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);
     }
+    const unknown = Object.keys(route).filter((key) => key !== 'file' && !ROUTE_FIELDS.includes(key));
+    if (unknown.length > 0) throw new Error(`${where}: unknown field ${unknown.join(', ')} (allowed: ${ROUTE_FIELDS.join(', ')})`);
+    if (route.memorySize !== undefined && !(Number.isInteger(route.memorySize) && route.memorySize >= 128 && route.memorySize <= 10240)) {
+      throw new Error(`${where}: memorySize must be a whole number of MB from 128 to 10240`);
+    }
+    if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     const [modulePath, exportName] = String(route.handler).split(/\.(?=[^.]+$)/);
     if (!exportName || !fs.existsSync(path.join(functionsDir, '..', `${modulePath}.ts`))) {
       throw new Error(`${where}: handler ${route.handler} is not <file without .ts>.<export>`);
@@ -61,9 +72,8 @@ const routeTable = (routes = loadRoutes()) => {
   return table;
 };
 
-/** GET /events waits up to the long-poll bound, so its Lambda gets more time, still under API Gateway's. */
-const timeoutOf = (route, longPollSeconds) =>
-  route.method === 'GET' && route.path === '/events' ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : DEFAULT_TIMEOUT;
+/** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
+const timeoutOf = (route, longPollSeconds) => (route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : DEFAULT_TIMEOUT);
 
 /**
  * The Serverless `functions` section: one function per route, plus the catch-all fallback.
@@ -80,7 +90,12 @@ const functions = async ({ resolveVariable }) => {
     const events = [{ httpApi: { method: route.method, path: `${API_PREFIX}${route.path}` } }];
     // HEAD is served wherever GET is, as upstream does.
     if (route.method === 'GET') events.push({ httpApi: { method: 'HEAD', path: `${API_PREFIX}${route.path}` } });
-    out[route.name] = { handler: route.handler, timeout: timeoutOf(route, longPollSeconds), events };
+    out[route.name] = {
+      handler: route.handler,
+      timeout: timeoutOf(route, longPollSeconds),
+      ...(route.memorySize ? { memorySize: route.memorySize } : {}),
+      events,
+    };
   }
   out[FALLBACK] = {
     handler: 'functions/fallback/unmatched.handler',

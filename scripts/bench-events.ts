@@ -22,6 +22,17 @@ const descriptor = {
   timeoutSecs: 600,
 };
 
+/** An event not delivered within this long is lost: the benchmark fails instead of waiting forever. */
+const LOST_AFTER_MS = 30_000;
+
+const waitFor = async (done: () => boolean, failure: string): Promise<void> => {
+  const deadline = performance.now() + LOST_AFTER_MS;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(failure);
+    await sleep(5);
+  }
+};
+
 /**
  * p50/p99 from the producer's sendEvent returning to the long-poller holding the event. Each event
  * is sent after a random pause drawn from [minPauseMs, maxPauseMs] since the previous one arrived,
@@ -31,31 +42,32 @@ const deliveryLatency = async (count: number, minPauseMs: number, maxPauseMs: nu
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
   const queue = await registerQueue(iago, descriptor);
   const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
+  const receivedAt = new Map<string, number>();
   let last = -1;
   let stop = false;
   const consumer = (async () => {
     while (!stop) {
       const events = await fetchEvents(iago, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
       const now = performance.now();
-      for (const e of events) {
-        const tag = (e.alert_words as string[] | undefined)?.[0];
-        if (tag && sentAt.has(tag)) latencies.push(now - sentAt.get(tag)!);
-      }
+      for (const e of events) if (e.type === 'alert_words') receivedAt.set(e.alert_words[0], now);
       if (events.length > 0) last = events[events.length - 1].id;
     }
   })();
-  for (let i = 0; i < count; i += 1) {
-    await sleep(minPauseMs + Math.random() * (maxPauseMs - minPauseMs));
-    const tag = `bench-${i}`;
-    await sendEvent(REALM, buildBenchEvent(tag), i % 2 === 0 ? { users: [iago.id] } : 'realm');
-    sentAt.set(tag, performance.now());
-    while (latencies.length <= i) await sleep(5);
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      await sleep(minPauseMs + Math.random() * (maxPauseMs - minPauseMs));
+      const tag = `bench-${i}`;
+      await sendEvent(REALM, buildBenchEvent(tag), i % 2 === 0 ? { users: [iago.id] } : 'realm');
+      sentAt.set(tag, performance.now());
+      await waitFor(() => receivedAt.has(tag), `event ${tag} was never delivered`);
+      latencies.push(Math.max(0, receivedAt.get(tag)! - sentAt.get(tag)!));
+    }
+  } finally {
+    stop = true;
+    await sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] });
+    await consumer;
   }
-  while (latencies.length < count) await sleep(20);
-  stop = true;
-  await sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] });
-  await consumer;
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
 };
 

@@ -11,7 +11,7 @@ import { batchPut, type Item } from '../lib/store/common';
 import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
 import { buildUserItem } from '../lib/store/users';
 import * as usersStore from '../lib/store/users';
-import { measure, printTable, type Cost } from './bench-util';
+import { measure, printTable, scalingStatement, type Cost } from './bench-util';
 import { createTables } from './local-dynamo';
 import { generatedMember, seedDevRealm } from './seed';
 
@@ -200,11 +200,11 @@ export const benchRegister = async (): Promise<void> => {
     const sections: [string, Cost & { p50: number; p99: number }][] = [];
     for (const [label, fetch] of SECTIONS.slice(1)) sections.push(await row(label, growthAuth, fetch));
     printTable(sections);
-    console.log(
-      '\nOnly the organization directory (the user list, and the channel lists that name every visible channel) grows with the organization,' +
-        ' as upstream\'s does; everything else stays flat whatever the organization\'s size or Iago\'s history (unread and starred come from' +
-        ' sparse per-user indexes, max_message_id from one item, channel counts from the channel items).',
-    );
+    // Conclusions from the growth figures: what grows with the organization and what stays flat.
+    console.log('');
+    for (const [name, index] of [['everything', 0], ['all but the directory', 1]] as const) {
+      console.log(scalingStatement(`register, ${name}`, SCALES.map((size, i) => ({ size, cost: growth[2 * i + index][1] }))));
+    }
   } finally {
     process.env.TABLE_PREFIX = prefix;
   }

@@ -1,6 +1,6 @@
 // Measuring helpers shared by the benchmark sections.
 import { dbMetrics } from '../lib/store/client';
-import type { ApiEvent } from '../lib/events/types';
+import type { ApiEvent } from '../lib/models/event';
 
 export type Cost = { requests: number; readUnits: number; writeUnits: number; ms: number };
 
@@ -52,4 +52,18 @@ export const printTable = (rows: [string, Cost & { p50?: number; p99?: number }]
       `${label.padEnd(width)} | ${c.requests.toFixed(1).padStart(8)} | ${c.readUnits.toFixed(1).padStart(7)} | ${c.writeUnits.toFixed(1).padStart(8)} | ${time}`,
     );
   }
+};
+
+/**
+ * A sentence computed from measured figures: how one operation's DynamoDB requests and read units
+ * per call change from the smallest to the largest size measured ("flat" only when they did not).
+ */
+export const scalingStatement = (operation: string, bySize: { size: number; cost: Cost }[]): string => {
+  if (bySize.length < 2) return `${operation}: measured at one size only`;
+  const sorted = [...bySize].sort((a, b) => a.size - b.size);
+  const [first, last] = [sorted[0], sorted[sorted.length - 1]];
+  const sizes = `from ${first.size.toLocaleString('en-US')} to ${last.size.toLocaleString('en-US')}`;
+  const describe = (what: string, a: number, b: number) =>
+    Math.abs(b - a) <= Math.max(0.05, 0.02 * a) ? `${what} flat at ${a.toFixed(1)}` : `${what} ${a.toFixed(1)} → ${b.toFixed(1)} (×${(b / Math.max(a, 0.01)).toFixed(1)})`;
+  return `${operation}, ${sizes}: ${describe('requests/call', first.cost.requests, last.cost.requests)}; ${describe('read CU/call', first.cost.readUnits, last.cost.readUnits)}`;
 };

@@ -2,51 +2,46 @@
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
 import { benchEvents } from './bench-events';
+import { benchPresence } from './bench-presence';
+import { benchRegister } from './bench-register';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
 
-type Section = { name: string; run: () => Promise<void> };
+/** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
+export const SECTIONS: Record<string, () => Promise<void>> = {
+  events: benchEvents,
+  presence: () => benchPresence(),
+  register: benchRegister,
+};
 
-const optionalSection = async (name: string, modulePath: string, exportName: string): Promise<Section | undefined> => {
-  try {
-    const mod = (await import(modulePath)) as Record<string, () => Promise<void>>;
-    return mod[exportName] ? { name, run: mod[exportName] } : undefined;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND' || (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw error;
-  }
+/** The sections named on the command line (all when none); an unknown name fails the run. */
+export const selectSections = (names: string[]): [string, () => Promise<void>][] => {
+  const unknown = names.filter((name) => !(name in SECTIONS));
+  if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
+  return Object.entries(SECTIONS).filter(([name]) => names.length === 0 || names.includes(name));
 };
 
 const main = async (): Promise<void> => {
   process.env.REQUEST_LOG = 'off';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  const only = process.argv.slice(2);
+  const sections = selectSections(process.argv.slice(2));
   const dynamo = await startDynamoLocal();
   try {
     process.env.TABLE_PREFIX = 'bench-';
     await createTables();
     await seedDevRealm();
     console.log(`# Benchmark (DynamoDB Local at ${dynamo.endpoint}, Node ${process.version})`);
-    const sections: Section[] = [{ name: 'events', run: benchEvents }];
-    for (const [name, path, fn] of [
-      ['presence', './bench-presence', 'benchPresence'],
-      ['register', './bench-register', 'benchRegister'],
-    ] as const) {
-      const section = await optionalSection(name, path, fn);
-      if (section) sections.push(section);
-    }
-    for (const section of sections) {
-      if (only.length > 0 && !only.includes(section.name)) continue;
-      await section.run();
-    }
+    for (const [, run] of sections) await run();
   } finally {
     closeClients();
     await dynamo.stop();
   }
 };
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

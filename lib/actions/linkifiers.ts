@@ -3,7 +3,6 @@
 // Every change is one transaction on the organization's linkifier list, conditioned on the list
 // version its checks read; when another change got in first, the checks run again on fresh data.
 import { ApiError, BadRequestError } from '../errors';
-import '../events/filters/realm-linkifiers';
 import { sendEvent } from '../events/send';
 import { sortLinkifiers, toApiLinkifier, type Linkifier } from '../models/linkifier';
 import type { User } from '../models/user';

@@ -5,8 +5,7 @@
 import { nowMs, nowSeconds } from '../clock';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import '../events/filters/presence';
-import type { ApiEvent } from '../events/types';
+import type { PresenceEvent } from '../models/event';
 import {
   BECAME_ONLINE_AFTER_SECS,
   PRESENCE,
@@ -64,7 +63,7 @@ export const computePresenceChange = (user: User, previous: Presence | undefined
 };
 
 /** The event for a changed row, carrying every shape a queue may want (lib/events/filters/presence.ts picks one per queue). */
-export const buildPresenceEvent = (row: Presence, serverTimestamp: number): ApiEvent => ({
+export const buildPresenceEvent = (row: Presence, serverTimestamp: number): PresenceEvent => ({
   type: 'presence',
   user_id: row.userId,
   email: row.email,

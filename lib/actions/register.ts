@@ -1,11 +1,12 @@
 import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError, UnauthorizedError } from '../errors';
-import { registerQueue } from '../events/queues';
-import type { ClientCapabilities } from '../events/types';
+import { registerQueue, settleQueueStart } from '../events/queues';
+import type { ApiEvent, ClientCapabilities } from '../models/event';
 import { checkEventNarrow, type NarrowTerm } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { STATE_BUILDERS } from '../state';
+import { applyCaughtUpEvents } from '../state/catch-up';
 import type { RegisterOptions, StateContext } from '../state/registry';
 
 export type RegisterRequest = RegisterOptions & {
@@ -32,6 +33,9 @@ export const versionFields = () => ({
 /** The timeout a client should use for GET /events: the server's wait bound plus a margin. */
 export const longpollClientTimeoutSeconds = (): number => config.longPollSeconds() + 10;
 
+/** Times POST /register reads the state again because events arrived while it read it. */
+const MAX_STATE_REREADS = 3;
+
 /** Which categories of state the client wants: fetch_event_types, else event_types, else all. */
 export const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEventTypes'>): ((category: string) => boolean) => {
   const wanted = req.fetchEventTypes ?? req.eventTypes;
@@ -43,7 +47,8 @@ export const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEve
 /**
  * POST /register. Checks the narrow and all_public_streams (upstream's messages), creates the
  * caller's queue first (so no event sent while the state is read is missed), then runs every
- * state builder concurrently. A spectator (no user) gets no queue, only in an organization that
+ * state builder concurrently, and catches up: the client gets every change exactly once, either
+ * in the state or from the queue (after MAX_STATE_REREADS busy windows, possibly in both). A spectator (no user) gets no queue, only in an organization that
  * allows public access, and may not ask for gravatar hiding or subscriber lists.
  */
 export const doEventsRegister = async (realm: Realm, user: User | undefined, req: RegisterRequest): Promise<Record<string, unknown>> => {
@@ -68,20 +73,36 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
       })
     : undefined;
 
-  const ctx: StateContext = {
-    realm,
-    user,
-    want: wantFunction(req),
-    capabilities: req.capabilities,
-    options: {
-      applyMarkdown: req.applyMarkdown,
-      clientGravatar: req.clientGravatar,
-      includeSubscribers: req.includeSubscribers,
-      slimPresence: req.slimPresence,
-      presenceHistoryLimitDays: req.presenceHistoryLimitDays,
-    },
+  // A fresh context per read: builders cache what they load in it.
+  const readState = async (): Promise<Record<string, unknown>[]> => {
+    const ctx: StateContext = {
+      realm,
+      user,
+      want: wantFunction(req),
+      capabilities: req.capabilities,
+      options: {
+        applyMarkdown: req.applyMarkdown,
+        clientGravatar: req.clientGravatar,
+        includeSubscribers: req.includeSubscribers,
+        slimPresence: req.slimPresence,
+        presenceHistoryLimitDays: req.presenceHistoryLimitDays,
+      },
+    };
+    return Promise.all(STATE_BUILDERS.map((build) => build(ctx)));
   };
-  const sections = await Promise.all(STATE_BUILDERS.map((build) => build(ctx)));
+  let sections = await readState();
+  // Catch up, as upstream's apply_events does: an event the queue would deliver that arrived while
+  // the state was read may already be in the state. Start the queue after it and read the state
+  // again (which then includes it), until no such event arrived during a read.
+  if (user && queue) {
+    const skipped: ApiEvent[] = [];
+    for (let reread = 0; reread < MAX_STATE_REREADS; reread += 1) {
+      const { settled, events } = await settleQueueStart(user, queue.queueId);
+      if (settled) break;
+      skipped.push(...events);
+      sections = [applyCaughtUpEvents(Object.assign({}, ...(await readState())), skipped)];
+    }
+  }
   return {
     queue_id: queue?.queueId ?? null,
     ...(queue ? { last_event_id: -1, idle_queue_timeout_secs: queue.timeoutSecs } : {}),

@@ -6,7 +6,6 @@ import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../ac
 import { requireMemberOrAdmin } from '../access/roles';
 import { accessActiveUsers } from '../access/users';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import '../events/filters/user-group';
 import { sendEvent } from '../events/send';
 import type { Channel } from '../models/channel';
 import type { GroupSettingValue, Realm } from '../models/realm';

@@ -1,25 +1,27 @@
 // Which events a queue receives, and in what shape. A queue receives an event when its type is in
-// the queue's event_types (or it has none), and every filter registered for that type lets it
-// through; a filter may also reshape the event for the queue's capabilities (presence formats,
-// user-group remove vs update). Filters are pure: the engine may apply them more than once.
-import type { ApiEvent, QueueDescriptor } from './types';
+// the queue's event_types (or it has none), and the filter of its type (if any, in EVENT_FILTERS)
+// lets it through; a filter may also reshape the event for the queue's capabilities (presence
+// formats, user-group remove vs update). Filters are pure: the engine may apply them more than once.
+import type { ApiEvent, EventType, QueueDescriptor } from '../models/event';
+import { messageEventForQueue } from './filters/message';
+import { presenceEventForQueue } from './filters/presence';
+import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
+import { userGroupEventForQueue } from './filters/user-group';
 
-export type EventFilter = (queue: QueueDescriptor, event: ApiEvent) => ApiEvent | null;
+/** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
+export type EventFilter<T extends EventType> = (queue: QueueDescriptor, event: Extract<ApiEvent, { type: T }>) => ApiEvent | null;
 
-const FILTERS = new Map<string, EventFilter[]>();
-
-/** Adds a filter for one event type. Call it from a module under lib/events/filters/. */
-export const registerEventFilter = (type: string, filter: EventFilter): void => {
-  FILTERS.set(type, [...(FILTERS.get(type) ?? []), filter]);
+/** Every event filter, by event type: add a line here when an event type needs one. */
+export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
+  message: messageEventForQueue,
+  presence: presenceEventForQueue,
+  realm_linkifiers: realmLinkifiersEventForQueue,
+  user_group: userGroupEventForQueue,
 };
 
 /** The event as this queue should see it, or null if the queue does not receive it. */
 export const eventForQueue = (queue: QueueDescriptor, event: ApiEvent): ApiEvent | null => {
   if (event.type !== 'heartbeat' && queue.eventTypes !== null && !queue.eventTypes.includes(event.type)) return null;
-  let shaped: ApiEvent | null = event;
-  for (const filter of FILTERS.get(event.type) ?? []) {
-    if (shaped === null) break;
-    shaped = filter(queue, shaped);
-  }
-  return shaped;
+  const filter = EVENT_FILTERS[event.type] as EventFilter<typeof event.type> | undefined;
+  return filter ? filter(queue, event as never) : event;
 };

@@ -15,8 +15,7 @@ import type { QueueRef, QueueState } from '../store/event-queues';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
-import './filters';
-import type { ApiEvent, QueueDescriptor } from './types';
+import type { ApiEvent, QueueDescriptor } from '../models/event';
 
 /** A number allocated on a stream but not written for this long belongs to a producer that died. */
 const GAP_GRACE_MS = 5000;
@@ -173,50 +172,127 @@ const checkAcknowledgement = (state: QueueState, lastEventId: number): void => {
 /** `maxWaitMs` shortens the long-poll bound (for a function about to run out of time). */
 export type FetchOptions = { queueId: string; lastEventId: number; dontBlock: boolean; maxWaitMs?: number };
 
+/** What a waiting poll needs from the engine; a wait strategy decides when to call which. */
+export type WaitContext = {
+  /** The queue's streams and the cursors it has read them to. */
+  readonly cursors: () => Record<string, number>;
+  readonly streams: string[];
+  /** Reads the streams whose heads are past the cursors; true when the queue now holds events. */
+  readonly ingest: (heads: Map<string, streams.StreamHead>) => Promise<boolean>;
+  /** Re-reads the queue item; 'gone' if deleted, 'events' if another poll filled it. */
+  readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
+  /** When the wait must end with a heartbeat. */
+  readonly deadline: number;
+};
+
 /**
- * GET /events: acknowledges events up to `lastEventId`, then returns every event the queue holds.
- * With nothing to return and `dontBlock` false, waits until an event arrives or the long-poll bound
- * passes, then returns a heartbeat. A long-poll refreshes the queue's idle clock; a dont_block poll
- * does not.
+ * A waiting strategy: resolves 'events' when the queue holds events, 'gone' when it was deleted,
+ * 'timeout' when the deadline passed with nothing. Replaceable: the rest of fetchEvents does not
+ * depend on how it waits.
  */
-export const fetchEvents = async (user: User, opts: FetchOptions): Promise<ApiEventWithId[]> => {
-  const started = nowMs();
-  const deadline = started + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
-  const touch = !opts.dontBlock;
-  let state = await accessQueue(user, opts.queueId);
-  checkAcknowledgement(state, opts.lastEventId);
-  state = await mutate(user, state, (s) => {
-    checkAcknowledgement(s, opts.lastEventId);
-    const acked = Math.max(s.ackedThrough, opts.lastEventId);
+export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'timeout'>;
+
+/**
+ * The default strategy: reads the two stream heads with an interval growing from the configured
+ * minimum to the maximum (×1.3 per check), and re-reads the queue item every QUEUE_RECHECK_MS.
+ */
+export const pollHeads: WaitStrategy = async (ctx) => {
+  let interval = config.pollMinIntervalMs();
+  let lastQueueCheck = nowMs();
+  while (nowMs() + interval < ctx.deadline) {
+    await sleep(interval);
+    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * 1.3));
+    const heads = await streams.getHeads(ctx.streams);
+    const cursors = ctx.cursors();
+    if ([...heads.values()].some((h) => h.seq > (cursors[h.stream] ?? 0)) && (await ctx.ingest(heads))) return 'events';
+    if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {
+      lastQueueCheck = nowMs();
+      const found = await ctx.recheck();
+      if (found !== 'empty') return found;
+    }
+  }
+  return 'timeout';
+};
+
+/** Acknowledges events up to `lastEventId` (upstream's pruning), refreshing the idle clock if `touch`. */
+const acknowledge = async (user: User, state: QueueState, lastEventId: number, touch: boolean): Promise<QueueState> => {
+  checkAcknowledgement(state, lastEventId);
+  return mutate(user, state, (s) => {
+    checkAcknowledgement(s, lastEventId);
+    const acked = Math.max(s.ackedThrough, lastEventId);
     if (acked === s.ackedThrough && !touch) return null;
     return { ackedThrough: acked, refs: s.refs.filter((r) => r.id > acked), ...(touch ? { lastConnMs: nowMs() } : {}) };
   });
+};
+
+/**
+ * GET /events: acknowledges events up to `lastEventId`, then returns every event the queue holds.
+ * With nothing to return and `dontBlock` false, waits (with `wait`) until an event arrives or the
+ * long-poll bound passes, then returns a heartbeat. A long-poll refreshes the queue's idle clock; a
+ * dont_block poll does not.
+ */
+export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
+  const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
+  const touch = !opts.dontBlock;
+  let state = await acknowledge(user, await accessQueue(user, opts.queueId), opts.lastEventId, touch);
   const gaps: GapLog = new Map();
   state = await ingest(user, state, gaps, touch);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state);
 
-  let interval = config.pollMinIntervalMs();
-  let lastQueueCheck = nowMs();
-  while (nowMs() + interval < deadline) {
-    await sleep(interval);
-    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * 1.3));
-    const heads = await streams.getHeads(streamsOf(state));
-    if ([...heads.values()].some((h) => h.seq > (state.cursors[h.stream] ?? 0))) {
+  const outcome = await wait({
+    streams: streamsOf(state),
+    cursors: () => state.cursors,
+    deadline,
+    ingest: async (heads) => {
       state = await ingest(user, state, gaps, touch, heads);
-      if (state.refs.length > 0) return materialize(state);
-    }
-    if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {
-      lastQueueCheck = nowMs();
+      return state.refs.length > 0;
+    },
+    recheck: async () => {
       const current = await queuesStore.get(state.queueId);
-      if (!current) return [];
+      if (!current) return 'gone';
       state = current;
-      if (state.refs.length > 0) return materialize(state);
-    }
-  }
+      return state.refs.length > 0 ? 'events' : 'empty';
+    },
+  });
+  if (outcome === 'gone') return [];
+  if (outcome === 'events') return materialize(state);
   state = await mutate(user, state, (s) =>
     s.refs.length > 0 ? null : { refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() },
   );
   return materialize(state);
+};
+
+/**
+ * POST /register's catch-up, after it read the state: moves the queue's start to the streams'
+ * current heads. `settled` is true when no event this queue would receive arrived since its
+ * previous start, so the state just read and the queue agree. Otherwise the caller must read the
+ * state again (which then includes every change up to the new start, since an action writes before
+ * it sends its event) and may apply `events` (those skipped, shaped for the queue) to what it read
+ * from an eventually consistent index. A number allocated but not yet written also unsettles it.
+ */
+export const settleQueueStart = async (user: User, queueId: string): Promise<{ settled: boolean; events: ApiEvent[] }> => {
+  const state = await accessQueue(user, queueId);
+  const heads = await streams.getHeads(streamsOf(state), { consistent: true });
+  let settled = true;
+  const skipped: streams.StreamEvent[] = [];
+  for (const stream of streamsOf(state)) {
+    const from = state.cursors[stream] ?? 0;
+    const to = heads.get(stream)!.seq;
+    if (to <= from) continue;
+    const window = to - from <= READ_BATCH ? await streams.readAfter(stream, from, to - from) : [];
+    if (window.length !== to - from) settled = false;
+    skipped.push(...window);
+  }
+  const events = skipped
+    .sort((a, b) => a.ts - b.ts || a.stream.localeCompare(b.stream) || a.seq - b.seq)
+    .flatMap((e) => {
+      const shaped = e.event === null ? null : eventForQueue(state, e.event);
+      return shaped ? [shaped] : [];
+    });
+  if (events.length > 0) settled = false;
+  const cursors = Object.fromEntries(streamsOf(state).map((s) => [s, Math.max(state.cursors[s] ?? 0, heads.get(s)!.seq)]));
+  await mutate(user, state, (s) => (s.refs.length > 0 || s.nextId > 0 ? null : { cursors }));
+  return { settled, events };
 };
 
 /** DELETE /events: removes the caller's queue; an unknown, expired or foreign queue is BAD_EVENT_QUEUE_ID. */

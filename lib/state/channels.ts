@@ -3,6 +3,7 @@
 // are one query; subscriber counts, first message ids and activity are kept on the channel item,
 // so only an explicit include_subscribers reads subscriber lists (one index query per channel).
 import { canSeeSubscribers, hasMetadataAccess, type ChannelViewer } from '../access/channels';
+import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
@@ -134,20 +135,6 @@ const viewerOf = (user: User, subscribed: boolean, groupIds: Set<number>): Chann
   subscribed,
   inSetting: (value) => inGroupSetting(value, user.id, groupIds),
 });
-
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-};
 
 /** Users whose subscriptions a partial list keeps: bots and users connected in the last 14 days. */
 const partialSubscriberFilter = (ctx: StateContext): Promise<(userId: number) => boolean> =>

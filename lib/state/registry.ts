@@ -1,7 +1,7 @@
 // The register snapshot is built by independent builders, one per category of state
 // (lib/state/<category>.ts). Each reads only what the client wants and returns the keys it adds;
 // lib/state/index.ts lists them, and POST /register runs them concurrently.
-import type { ClientCapabilities } from '../events/types';
+import type { ClientCapabilities } from '../models/event';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 

@@ -4,7 +4,7 @@
 // cannot interleave their updates. The item carries the TTL attribute; reads treat an idle queue
 // as gone themselves, since DynamoDB removes expired items only eventually.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { QueueDescriptor } from '../events/types';
+import type { QueueDescriptor } from '../models/event';
 import { documentClient, tableName } from './client';
 import { buildSetUpdate, sendConditional } from './common';
 import { eventKeys } from './keys';

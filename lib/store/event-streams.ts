@@ -3,8 +3,8 @@
 // under it. A reader that finds a number allocated but never written (a producer that died between
 // the two writes) fills it with a tombstone after a grace period; the producer's own write is
 // conditional, so it then takes a new number: nothing is lost and nothing is read twice.
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiEvent } from '../events/types';
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiEvent } from '../models/event';
 import { documentClient, tableName } from './client';
 import { sendConditional } from './common';
 import { eventKeys } from './keys';
@@ -95,12 +95,6 @@ export const readAfter = async (stream: string, afterSeq: number, limit: number)
     .map((item) => ({ stream, seq: Number(item.seq), ts: Number(item.ts), event: (item.event as ApiEvent | undefined) ?? null }));
 };
 
-/** One stored event by number (undefined if missing). */
-export const getEvent = async (stream: string, seq: number): Promise<StreamEvent | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('events'), Key: eventKeys.streamEvent(stream, seq) }));
-  const item = out.Item;
-  return item ? { stream, seq, ts: Number(item.ts), event: (item.event as ApiEvent | undefined) ?? null } : undefined;
-};
 
 /** Several stored events by number, keyed `stream|seq`. */
 export const getEvents = async (refs: { stream: string; seq: number }[]): Promise<Map<string, StreamEvent>> => {

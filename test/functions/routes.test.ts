@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-type Route = { name: string; method: string; path: string; handler: string };
+type Route = { name: string; method: string; path: string; handler: string; longPoll?: true; memorySize?: number };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const routesModule = require('../../functions/routes.js') as {
   loadRoutes: (dir?: string) => Route[];
@@ -38,8 +38,12 @@ describe('functions/routes.js', () => {
     expect(routesModule.routeTable(routes)).toEqual({ '/x': ['GET', 'DELETE'], '/y/{id}': ['POST'] });
   });
 
-  it('gives GET /events five seconds more than the long-poll bound, and other routes 10 s', () => {
-    expect(routesModule.timeoutOf({ name: 'e', method: 'GET', path: '/events', handler: 'h' }, 20)).toBe(25);
+  it('declares GET /events, and only it, as a long-poll route', () => {
+    expect(routesModule.loadRoutes().filter((r) => r.longPoll).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /events']);
+  });
+
+  it('gives a long-poll route five seconds more than the long-poll bound, and other routes 10 s', () => {
+    expect(routesModule.timeoutOf({ name: 'e', method: 'GET', path: '/events', handler: 'h', longPoll: true }, 20)).toBe(25);
     expect(routesModule.timeoutOf({ name: 'e', method: 'DELETE', path: '/events', handler: 'h' }, 20)).toBe(10);
   });
 
@@ -71,6 +75,9 @@ describe('functions/routes.js', () => {
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
       ['has a field the route table does not read (a timeout)', [{ ...ok, timeout: 28 }], /unknown field\(s\) timeout/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
+      ['has a field nothing reads', [{ ...ok, timeout: 28 }], /unknown field timeout/],
+      ['sizes a function below Lambda\'s 128 MB', [{ ...ok, memorySize: 64 }], /memorySize must be/],
+      ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
     ])('%s', (_case, routes, error) => {
       expect(() => routesModule.loadRoutes(write(routes))).toThrow(error);
     });

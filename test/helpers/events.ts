@@ -2,7 +2,7 @@
 // GET /events handler (so every event is checked like any response), acknowledging as it goes.
 import { handler as getEvents } from '../../functions/events/get';
 import { handler as register } from '../../functions/events/register';
-import type { ClientCapabilities, QueueDescriptor } from '../../lib/events/types';
+import type { ClientCapabilities, QueueDescriptor } from '../../lib/models/event';
 import { call, expectSuccess } from './api';
 
 export type OpenQueueOptions = {

@@ -5,28 +5,25 @@
 //   others), so each queue sees exactly one of each pair;
 // - a rename carries the group's `deactivated` state so that queues without the capability do
 //   not hear about deactivated groups; the field is removed before delivery, as is for_reactivation.
-import { registerEventFilter } from '../event-filters';
-import type { ApiEvent, QueueDescriptor } from '../types';
+import type { QueueDescriptor, UserGroupEvent } from '../../models/event';
 
-export const userGroupEventForQueue = (queue: QueueDescriptor, event: ApiEvent): ApiEvent | null => {
+export const userGroupEventForQueue = (queue: QueueDescriptor, event: UserGroupEvent): UserGroupEvent | null => {
   const capable = queue.capabilities.include_deactivated_groups === true;
   switch (event.op) {
     case 'remove':
       return capable ? null : event;
     case 'add': {
       const { for_reactivation: forReactivation, ...rest } = event;
-      return forReactivation === true && capable ? null : (rest as ApiEvent);
+      return forReactivation === true && capable ? null : rest;
     }
     case 'update': {
       const data = (event.data ?? {}) as Record<string, unknown>;
       if ('deactivated' in data) return capable ? event : null;
       if (!('deactivated' in event)) return event;
       const { deactivated, ...rest } = event;
-      return deactivated === true && !capable ? null : (rest as ApiEvent);
+      return deactivated === true && !capable ? null : rest;
     }
     default:
       return event;
   }
 };
-
-registerEventFilter('user_group', userGroupEventForQueue);

@@ -1,0 +1,15 @@
+// Bounded concurrency: one home for "run this over many items, at most N at a time".
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; results in item order. */
+export const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return results;
+};

@@ -1,0 +1,104 @@
+// The events of the API, one type per event type and op as upstream's OpenAPI file describes them
+// (only those this service emits), so that an action cannot emit a misspelled or missing field, and
+// the shapes of the queues that receive them. Lives under lib/models so that lib/store (which keeps
+// events and queues) and lib/events (which sends and delivers them) both import it downwards.
+import type { ApiDraft } from './draft';
+import type { LegacyClientPresence, ModernPresence } from './presence';
+
+/** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
+type ApiObject = Record<string, unknown>;
+
+export type HeartbeatEvent = { type: 'heartbeat' };
+
+export type AlertWordsEvent = { type: 'alert_words'; alert_words: string[] };
+
+export type DraftsEvent =
+  | { type: 'drafts'; op: 'add'; drafts: ApiDraft[] }
+  | { type: 'drafts'; op: 'update'; draft: ApiDraft }
+  | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+export type RemindersEvent = { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
+
+export type InvitesChangedEvent = { type: 'invites_changed' };
+
+export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
+
+export type RealmUserUpdateEvent = {
+  type: 'realm_user';
+  op: 'update';
+  person: { user_id: number; custom_profile_field: { id: number; value: string | null; rendered_value?: string } };
+};
+
+/**
+ * A presence event as sent: every shape at once; lib/events/filters/presence.ts gives each queue
+ * one of them (modern `presences`, or the legacy fields with or without `email`).
+ */
+export type PresenceEvent = {
+  type: 'presence';
+  presences?: Record<string, ModernPresence>;
+  user_id?: number;
+  email?: string;
+  server_timestamp?: number;
+  presence?: { website: LegacyClientPresence };
+};
+
+export type UserGroupEvent =
+  | { type: 'user_group'; op: 'add'; group: ApiObject; for_reactivation?: boolean }
+  /** `deactivated` (internal, removed before delivery): the group's state when it was renamed. */
+  | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown>; deactivated?: boolean }
+  | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
+  | { type: 'user_group'; op: 'remove'; group_id: number };
+
+/** A new message, with the receiving user's own flags (so it is sent per recipient). */
+export type MessageEvent = { type: 'message'; message: ApiObject; flags: string[] };
+
+/** An event as the API shows it, minus the queue-local `id` the engine assigns. */
+export type ApiEvent =
+  | HeartbeatEvent
+  | AlertWordsEvent
+  | DraftsEvent
+  | RemindersEvent
+  | InvitesChangedEvent
+  | RealmLinkifiersEvent
+  | RealmUserUpdateEvent
+  | PresenceEvent
+  | UserGroupEvent
+  | MessageEvent;
+
+export type EventType = ApiEvent['type'];
+
+/** Client capabilities declared at POST /register (all optional booleans; absent means false). */
+export type ClientCapabilities = {
+  notification_settings_null?: boolean;
+  bulk_message_deletion?: boolean;
+  user_avatar_url_field_optional?: boolean;
+  stream_typing_notifications?: boolean;
+  user_settings_object?: boolean;
+  linkifier_url_template?: boolean;
+  user_list_incomplete?: boolean;
+  include_deactivated_groups?: boolean;
+  archived_channels?: boolean;
+  empty_topic_name?: boolean;
+  simplified_presence_events?: boolean;
+  individual_emoji_changes?: boolean;
+};
+
+/** What the engine keeps of a queue: its owner and the filters that decide what it receives. */
+export type QueueDescriptor = {
+  queueId: string;
+  realmId: number;
+  userId: number;
+  /** null: every event type. */
+  eventTypes: string[] | null;
+  capabilities: ClientCapabilities;
+  narrow: [string, string][];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** The presence format the queue asked for at register (slim_presence). */
+  slimPresence: boolean;
+  timeoutSecs: number;
+};
+
+/** Who receives an event: every user of the organization, or the listed users. */
+export type Audience = 'realm' | { users: number[] };
