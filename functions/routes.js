@@ -44,8 +44,6 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
       throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);
     }
-    const unknown = Object.keys(route).filter((key) => key !== 'file' && !ROUTE_FIELDS.includes(key));
-    if (unknown.length > 0) throw new Error(`${where}: unknown field ${unknown.join(', ')} (allowed: ${ROUTE_FIELDS.join(', ')})`);
     if (route.memorySize !== undefined && !(Number.isInteger(route.memorySize) && route.memorySize >= 128 && route.memorySize <= 10240)) {
       throw new Error(`${where}: memorySize must be a whole number of MB from 128 to 10240`);
     }

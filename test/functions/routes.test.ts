@@ -75,7 +75,6 @@ describe('functions/routes.js', () => {
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
       ['has a field the route table does not read (a timeout)', [{ ...ok, timeout: 28 }], /unknown field\(s\) timeout/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
-      ['has a field nothing reads', [{ ...ok, timeout: 28 }], /unknown field timeout/],
       ['sizes a function below Lambda\'s 128 MB', [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
     ])('%s', (_case, routes, error) => {
