@@ -116,3 +116,16 @@ export class PathNotFoundError extends ApiError {
     this.name = 'PathNotFoundError';
   }
 }
+
+/** 429 RATE_LIMIT_HIT with upstream's message, `retry-after` (seconds) in the body and the header. */
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super('API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers', {
+      statusCode: 429,
+      code: ErrorCode.RATE_LIMIT_HIT,
+      data: { 'retry-after': retryAfterSeconds },
+      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+    });
+    this.name = 'RateLimitedError';
+  }
+}

@@ -6,7 +6,7 @@ import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
 // Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
-const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
+export const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
 
 /** In production the endpoint answers this and nothing else, whatever the parameters. */
 export const requireDevelopmentMode = (): void => {

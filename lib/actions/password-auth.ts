@@ -1,0 +1,52 @@
+import { config } from '../config';
+import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode, RateLimitedError } from '../errors';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import { verifyPassword } from '../passwords';
+import * as passwordsStore from '../store/passwords';
+import * as usersStore from '../store/users';
+import { EMAIL_PATTERN } from './dev-auth';
+
+const invalidSubdomain = () => new ApiError('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+
+/**
+ * Refuses a username that has had the limit of failed logins within the window (upstream's
+ * authenticate_by_username: 5 per 30 minutes), before its password is looked at: 429 with the
+ * seconds until the oldest failure leaves the window.
+ */
+const checkLoginRateLimit = async (realm: Realm, username: string, now: number): Promise<void> => {
+  const { windowSeconds, attempts } = config.loginFailureLimit();
+  const recent = (await passwordsStore.getLoginFailures(realm.id, username)).filter((t) => t > now - windowSeconds * 1000);
+  if (recent.length >= attempts) {
+    const oldestThatCounts = recent[recent.length - attempts];
+    throw new RateLimitedError(Math.max(0, (oldestThatCounts + windowSeconds * 1000 - now) / 1000));
+  }
+};
+
+/**
+ * Password login (POST /fetch_api_key) at the organization the request's host names. Checks, in
+ * upstream's order: the organization exists ("Invalid subdomain"), the username is an email, the
+ * rate limit of failed attempts, then the account and its password. An unknown email and a wrong
+ * password get the same answer after the same work; a failure is counted against the username
+ * whether or not it exists. Then, as upstream: an account of another organization at this host
+ * is "Invalid subdomain", a deactivated organization or user is told so. Writes only the failure
+ * count; emits no event; never logs the password.
+ */
+export const fetchApiKeyWithPassword = async (realm: Realm | undefined, username: string, password: string, now = Date.now()): Promise<User> => {
+  if (!realm) throw invalidSubdomain();
+  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+  await checkLoginRateLimit(realm, username, now);
+  const accounts = await usersStore.listByEmail(username);
+  const user = accounts.find((u) => u.realmId === realm.id);
+  // Upstream never accepts an empty password.
+  const ok = (await verifyPassword(password, user ? await passwordsStore.getPasswordHash(user.id) : undefined)) && password !== '';
+  if (!user || !ok) {
+    const { windowSeconds } = config.loginFailureLimit();
+    await passwordsStore.recordLoginFailure(realm.id, username, now, Math.floor(now / 1000) + windowSeconds);
+    if (!user && accounts.length > 0) throw invalidSubdomain();
+    throw new AuthenticationFailedError('Your username or password is incorrect');
+  }
+  if (realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+  if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
+  return user;
+};
