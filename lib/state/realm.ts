@@ -237,7 +237,7 @@ export const realmState: StateBuilder = async (ctx) => {
     server_name_changes_disabled: false,
     server_web_public_streams_enabled: true,
     server_can_summarize_topics: false,
-    server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/static/generated/emoji/emoji_api.json`,
+    server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/api/v1/server_emoji_data.json`,
     development_environment: config.isDevelopment(),
     password_min_length: 6,
     password_max_length: 100,
