@@ -24,6 +24,21 @@ const checkLoginRateLimit = async (realm: Realm, username: string, now: number):
 };
 
 /**
+ * Whether `password` is the password of `user` (undefined: no such account at `realm`, checked
+ * with the same work). Refuses a rate-limited username first (429); counts a failure against the
+ * username. Upstream never accepts an empty password.
+ */
+export const checkPassword = async (realm: Realm, username: string, user: User | undefined, password: string, now = Date.now()): Promise<boolean> => {
+  await checkLoginRateLimit(realm, username, now);
+  const ok = (await verifyPassword(password, user ? await passwordsStore.getPasswordHash(user.id) : undefined)) && password !== '';
+  if (!ok) {
+    const { windowSeconds } = config.loginFailureLimit();
+    await passwordsStore.recordLoginFailure(realm.id, username, now, Math.floor(now / 1000) + windowSeconds);
+  }
+  return ok;
+};
+
+/**
  * Password login (POST /fetch_api_key) at the organization the request's host names. Checks, in
  * upstream's order: the organization exists ("Invalid subdomain"), the username is an email, the
  * rate limit of failed attempts, then the account and its password. An unknown email and a wrong
@@ -35,14 +50,9 @@ const checkLoginRateLimit = async (realm: Realm, username: string, now: number):
 export const fetchApiKeyWithPassword = async (realm: Realm | undefined, username: string, password: string, now = Date.now()): Promise<User> => {
   if (!realm) throw invalidSubdomain();
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
-  await checkLoginRateLimit(realm, username, now);
   const accounts = await usersStore.listByEmail(username);
   const user = accounts.find((u) => u.realmId === realm.id);
-  // Upstream never accepts an empty password.
-  const ok = (await verifyPassword(password, user ? await passwordsStore.getPasswordHash(user.id) : undefined)) && password !== '';
-  if (!user || !ok) {
-    const { windowSeconds } = config.loginFailureLimit();
-    await passwordsStore.recordLoginFailure(realm.id, username, now, Math.floor(now / 1000) + windowSeconds);
+  if (!(await checkPassword(realm, username, user, password, now)) || !user) {
     if (!user && accounts.length > 0) throw invalidSubdomain();
     throw new AuthenticationFailedError('Your username or password is incorrect');
   }
