@@ -73,11 +73,8 @@ const checkChangePassword = async (user: User, realm: Realm, oldPassword: string
  * PATCH /settings. Checks, in upstream's order: the values beyond their types (language,
  * notification sound, email batching period, time zone), then a password change (the old
  * password, rate limited like a login; the new one's length), then an email change, which this
- * service cannot confirm by email yet and refuses with upstream's message. Then writes each
- * setting whose value differs (the password hash; settings other code acts on as user
- * attributes, the rest in the user's settings map) and sends one `user_settings` update event per
- * changed setting to the user (with `language_name` for default_language), and for a time zone a
- * `realm_user` update to the organization.
+ * service cannot confirm by email yet and refuses with upstream's message. Then writes the
+ * password hash and the changed settings with their events (doChangeUserSettings).
  */
 export const checkChangeSettings = async (user: User, realm: Realm, req: ChangeSettingsRequest): Promise<void> => {
   checkSettingValues(req.settings);
@@ -89,8 +86,18 @@ export const checkChangeSettings = async (user: User, realm: Realm, req: ChangeS
   }
 
   if (req.newPassword !== '') await passwordsStore.putPasswordHash(user.id, await hashPassword(req.newPassword));
+  await doChangeUserSettings(user, req.settings);
+};
+
+/**
+ * Sets the settings whose value differs from the user's (settings other code acts on as user
+ * attributes, the rest in the user's settings map), then sends one `user_settings` update event
+ * per changed setting to the user (with `language_name` for default_language), and for a time
+ * zone a `realm_user` update to the organization. No validation here.
+ */
+export const doChangeUserSettings = async (user: User, settings: Partial<Record<ChangeableSetting, SettingValue>>): Promise<void> => {
   const current = settingsOfUser(user) as Record<string, SettingValue>;
-  const changed = Object.entries(req.settings).filter(([name, value]) => value !== undefined && current[name] !== value) as [ChangeableSetting, SettingValue][];
+  const changed = Object.entries(settings).filter(([name, value]) => value !== undefined && current[name] !== value) as [ChangeableSetting, SettingValue][];
   const onUser: Record<string, SettingValue> = {};
   const inMap: Record<string, SettingValue> = {};
   for (const [name, value] of changed) {

@@ -13,6 +13,7 @@ import { userSettingsState } from './user-settings';
 import { userGroupsState } from './user-groups';
 import { linkifiersState } from './linkifiers';
 import { remindersState } from './reminders';
+import { userStatusState } from './user-status';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -40,4 +41,6 @@ export const STATE_BUILDERS: StateBuilder[] = [
   userGroupsState,
   linkifiersState,
   remindersState,
+  // Mobile sign-in and bots (issue 17).
+  userStatusState,
 ];

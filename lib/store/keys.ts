@@ -36,6 +36,7 @@
 // | presence connected since    | main.gsi2   | PRESENCECONN#<rid>      | >= <last_connected_time>    |
 // | password hash of a user     | main        | USER#<uid>              | = PASSWORD                  |
 // | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
+// | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE#, = BOTSTORAGESIZE |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
@@ -134,6 +135,9 @@ export const entityKeys = {
   botStorageEntry: (botId: number, key: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${key}` }),
   botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),
   botStorageSize: (botId: number): Key => ({ pk: `USER#${botId}`, sk: 'BOTSTORAGESIZE' }),
+  /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
+  userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
+  userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),
 } as const;
 
 // The events table (see docs/data-model.md, "Event streams and queues"):
