@@ -37,7 +37,7 @@
 // | password hash of a user     | main        | USER#<uid>              | = PASSWORD                  |
 // | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
-// | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE#, = BOTSTORAGESIZE |
+// | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
@@ -132,7 +132,8 @@ export const entityKeys = {
   // a TTL), and a bot's storage (one item per key, plus the running total of its size).
   password: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PASSWORD' }),
   loginFailures: (realmId: number, username: string): Key => ({ pk: `LOGINFAIL#${realmId}#${username.toLowerCase()}`, sk: 'LOGINFAIL' }),
-  botStorageEntry: (botId: number, key: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${key}` }),
+  /** `keyHash`: sha256 of the storage key (keys of any length fit a sort key). */
+  botStorageEntry: (botId: number, keyHash: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${keyHash}` }),
   botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),
   botStorageSize: (botId: number): Key => ({ pk: `USER#${botId}`, sk: 'BOTSTORAGESIZE' }),
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
