@@ -14,6 +14,7 @@ import { userGroupsState } from './user-groups';
 import { linkifiersState } from './linkifiers';
 import { remindersState } from './reminders';
 import { userStatusState } from './user-status';
+import { devicesState } from './devices';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -43,4 +44,5 @@ export const STATE_BUILDERS: StateBuilder[] = [
   remindersState,
   // Mobile sign-in and bots (issue 17).
   userStatusState,
+  devicesState,
 ];

@@ -36,6 +36,7 @@
 // | presence connected since    | main.gsi2   | PRESENCECONN#<rid>      | >= <last_connected_time>    |
 // | password hash of a user     | main        | USER#<uid>              | = PASSWORD                  |
 // | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
+// | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 
@@ -139,6 +140,9 @@ export const entityKeys = {
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
   userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
   userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),
+  /** A user's registered client devices (the mobile app's, for push notifications). */
+  clientDevice: (userId: number, deviceId: number): Key => ({ pk: `USER#${userId}`, sk: `DEVICE#${pad(deviceId)}` }),
+  clientDevicesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'DEVICE#' }),
 } as const;
 
 // The events table (see docs/data-model.md, "Event streams and queues"):
