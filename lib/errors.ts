@@ -130,3 +130,11 @@ export class RateLimitedError extends ApiError {
     this.name = 'RateLimitedError';
   }
 }
+
+/** 404 NONEXISTENT_SUBDOMAIN "Invalid subdomain": a login at a host that names no organization. */
+export class InvalidSubdomainError extends ApiError {
+  constructor() {
+    super('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+    this.name = 'InvalidSubdomainError';
+  }
+}

@@ -1,13 +1,11 @@
 import { config } from '../config';
-import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode, RateLimitedError } from '../errors';
+import { AuthenticationFailedError, BadRequestError, InvalidSubdomainError, RateLimitedError } from '../errors';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { verifyPassword } from '../passwords';
 import * as passwordsStore from '../store/passwords';
 import * as usersStore from '../store/users';
-import { EMAIL_PATTERN } from './dev-auth';
-
-const invalidSubdomain = () => new ApiError('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+import { checkLoginAccount, EMAIL_PATTERN } from './dev-auth';
 
 /**
  * Refuses a username that has had the limit of failed logins within the window (upstream's
@@ -48,15 +46,14 @@ export const checkPassword = async (realm: Realm, username: string, user: User |
  * count; emits no event; never logs the password.
  */
 export const fetchApiKeyWithPassword = async (realm: Realm | undefined, username: string, password: string, now = Date.now()): Promise<User> => {
-  if (!realm) throw invalidSubdomain();
+  if (!realm) throw new InvalidSubdomainError();
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
   const accounts = await usersStore.listByEmail(username);
   const user = accounts.find((u) => u.realmId === realm.id);
   if (!(await checkPassword(realm, username, user, password, now)) || !user) {
-    if (!user && accounts.length > 0) throw invalidSubdomain();
+    if (!user && accounts.length > 0) throw new InvalidSubdomainError();
     throw new AuthenticationFailedError('Your username or password is incorrect');
   }
-  if (realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
-  if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
+  checkLoginAccount(realm, user);
   return user;
 };

@@ -1,11 +1,10 @@
-import { SERVICE_VERSION } from '../config';
+import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError } from '../errors';
 import { subdomainOf } from '../http/auth';
 import { renderMarkdown } from '../markdown';
 import { PUSH_NOTIFICATIONS_ENABLED, serverAuthenticationMethods } from '../models/authentication';
 import type { Realm } from '../models/realm';
 import { realmIconUrl, realmUrl } from '../state/realm';
-import { config } from '../config';
 import * as channelsStore from '../store/channels';
 
 /**
