@@ -1,7 +1,10 @@
 import { handler as getStorage } from '../../../functions/bot-storage/get';
 import { handler as removeStorage } from '../../../functions/bot-storage/remove';
 import { handler as updateStorage } from '../../../functions/bot-storage/update';
-import { BOT_STORAGE_ENTRY_LIMIT } from '../../../lib/actions/bot-storage';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BOT_STORAGE_ENTRY_LIMIT, BOT_STORAGE_SIZE_LIMIT } from '../../../lib/actions/bot-storage';
+import { documentClient, tableName } from '../../../lib/store/client';
+import { entityKeys } from '../../../lib/store/keys';
 import * as botStorageStore from '../../../lib/store/bot-storage';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 
@@ -55,12 +58,26 @@ describe('/bot_storage', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses an entry past the size limit with upstream\'s message and stores nothing', async () => {
+  it('refuses an entry larger than one item holds, in upstream\'s words, and stores nothing', async () => {
     expectSuccess(await put(BOT, { a: '1' }));
     const before = await snapshot();
     const value = 'x'.repeat(BOT_STORAGE_ENTRY_LIMIT);
     expectError(await put(BOT, { b: '2', big: value }), `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_ENTRY_LIMIT} characters.`);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a change that takes the whole storage past upstream\'s limit, and stores nothing', async () => {
+    // A storage that already holds all but 5 characters of the limit (its running size).
+    await documentClient().send(
+      new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.botStorageSize(BOT_ID), size: BOT_STORAGE_SIZE_LIMIT - 5 } }),
+    );
+    try {
+      expectSuccess(await put(BOT, { abc: 'de' }));
+      expectError(await put(BOT, { f: 'gh' }), `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_SIZE_LIMIT} characters.`);
+      expect(await snapshot()).toEqual({ entries: [{ key: 'abc', value: 'de' }], size: BOT_STORAGE_SIZE_LIMIT });
+    } finally {
+      await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.botStorageSize(BOT_ID), size: 5 } }));
+    }
   });
 
   it.each([
