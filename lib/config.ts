@@ -36,6 +36,13 @@ export const config = {
   navigationTourVideoUrl: (): string | null => process.env.NAVIGATION_TOUR_VIDEO_URL || null,
   /** Where clients fetch the emoji data set; unset means the organization's own static path. */
   serverEmojiDataUrl: (): string | undefined => process.env.SERVER_EMOJI_DATA_URL || undefined,
+  /** The secret the development data set's passwords are derived from (lib/passwords.ts devPassword). */
+  devPasswordSecret: (): string => process.env.DEV_PASSWORD_SECRET || 'development',
+  /** Failed password logins allowed per username in a window, as upstream's authenticate_by_username. */
+  loginFailureLimit: (): { windowSeconds: number; attempts: number } => ({
+    windowSeconds: intFromEnv('LOGIN_FAILURE_WINDOW_SECONDS', 1800),
+    attempts: intFromEnv('LOGIN_FAILURE_ATTEMPTS', 5),
+  }),
 } as const;
 
 /** The server's identity, returned by POST /register under both naming schemes. */

@@ -15,6 +15,7 @@ export const ErrorCode = {
   CANNOT_DEACTIVATE_GROUP_IN_USE: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
   EXPECTATION_MISMATCH: 'EXPECTATION_MISMATCH',
   RATE_LIMIT_HIT: 'RATE_LIMIT_HIT',
+  PUSH_SERVICE_NOT_CONFIGURED: 'PUSH_SERVICE_NOT_CONFIGURED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -114,5 +115,26 @@ export class PathNotFoundError extends ApiError {
   constructor() {
     super('Not Found', { statusCode: 404, code: ErrorCode.BAD_REQUEST });
     this.name = 'PathNotFoundError';
+  }
+}
+
+/** 429 RATE_LIMIT_HIT with upstream's message, `retry-after` (seconds) in the body and the header. */
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super('API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers', {
+      statusCode: 429,
+      code: ErrorCode.RATE_LIMIT_HIT,
+      data: { 'retry-after': retryAfterSeconds },
+      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+    });
+    this.name = 'RateLimitedError';
+  }
+}
+
+/** 404 NONEXISTENT_SUBDOMAIN "Invalid subdomain": a login at a host that names no organization. */
+export class InvalidSubdomainError extends ApiError {
+  constructor() {
+    super('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+    this.name = 'InvalidSubdomainError';
   }
 }

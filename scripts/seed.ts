@@ -12,6 +12,8 @@ import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../li
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
 import { buildUserItem } from '../lib/store/users';
+import { buildPasswordItem } from '../lib/store/passwords';
+import { DEV_PASSWORD_COST, devPassword, hashPassword } from '../lib/passwords';
 import { renderMarkdown } from '../lib/markdown';
 import { isRenderable, type FieldType } from '../lib/models/custom-profile-field';
 import type { DraftType } from '../lib/models/draft';
@@ -430,6 +432,13 @@ const putMissing = async (items: Item[], progress?: (done: number, total: number
   return written;
 };
 
+/**
+ * Every fixture account gets its development password (lib/passwords.ts devPassword: derived from
+ * its email; `npm run password -- EMAIL` prints it), hashed at the development data set's cost.
+ */
+const passwordItems = (users: User[]): Promise<Item[]> =>
+  Promise.all(users.map(async (u) => buildPasswordItem(u.id, await hashPassword(devPassword(u.email), DEV_PASSWORD_COST))));
+
 export type SeedOptions = { extraUsers?: number; log?: (line: string) => void };
 
 /** Seeds everything; idempotent. Returns the number of items written. */
@@ -454,6 +463,7 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
     ...inviteItems(),
     ...scheduledMessageItems(),
     ...perUserItems(),
+    ...(await passwordItems(fixtureUsers)),
   ];
   let written = await putMissing(items);
   if (extra.items.length > 0) {

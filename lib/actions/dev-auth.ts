@@ -1,16 +1,22 @@
 import { config } from '../config';
-import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode } from '../errors';
-import { subdomainOf } from '../models/realm';
+import { AuthenticationFailedError, BadRequestError, ErrorCode, InvalidSubdomainError } from '../errors';
+import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
 // Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
-const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
+export const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
 
 /** In production the endpoint answers this and nothing else, whatever the parameters. */
 export const requireDevelopmentMode = (): void => {
   if (!config.isDevelopment()) throw new BadRequestError('Endpoint not available in production.');
+};
+
+/** A login's last checks, as upstream's: the organization is active, then the account. */
+export const checkLoginAccount = (realm: Realm | undefined, user: User): void => {
+  if (!realm || realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+  if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
 };
 
 /**
@@ -27,13 +33,11 @@ export const fetchDevApiKey = async (username: string, host: string | undefined)
   let candidates = await usersStore.listByEmail(username);
   if (subdomain !== undefined) {
     const realm = await realmsStore.getByStringId(subdomain);
-    if (!realm) throw new ApiError('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
+    if (!realm) throw new InvalidSubdomainError();
     candidates = candidates.filter((u) => u.realmId === realm.id);
   }
   const user = candidates[0];
   if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
-  const realm = await realmsStore.get(user.realmId);
-  if (!realm || realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
-  if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
+  checkLoginAccount(await realmsStore.get(user.realmId), user);
   return user;
 };

@@ -26,8 +26,26 @@ export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers:
 export type RealmUserUpdateEvent = {
   type: 'realm_user';
   op: 'update';
-  person: { user_id: number; custom_profile_field: { id: number; value: string | null; rendered_value?: string } };
+  person:
+    | { user_id: number; custom_profile_field: { id: number; value: string | null; rendered_value?: string } }
+    | { user_id: number; timezone: string };
 };
+
+/** One changed user setting; `language_name` comes with `default_language`. */
+export type UserSettingsEvent = { type: 'user_settings'; op: 'update'; property: string; value: unknown; language_name?: string };
+
+/** A user's new status: only the fields that changed. */
+export type UserStatusEvent = {
+  type: 'user_status';
+  user_id: number;
+  away?: boolean;
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+};
+
+export type DeviceEvent = { type: 'device'; op: 'add' | 'remove'; device_id: number };
 
 /**
  * A presence event as sent: every shape at once; lib/events/filters/presence.ts gives each queue
@@ -61,6 +79,9 @@ export type ApiEvent =
   | InvitesChangedEvent
   | RealmLinkifiersEvent
   | RealmUserUpdateEvent
+  | UserSettingsEvent
+  | UserStatusEvent
+  | DeviceEvent
   | PresenceEvent
   | UserGroupEvent
   | MessageEvent;

@@ -85,10 +85,43 @@ export const EMOJISET_CHOICES = [
 /** The notification sounds this server offers, by name. */
 export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
 
+/** The settings kept as attributes of the user item (other code acts on them), by wire name. */
+export const USER_ITEM_SETTINGS = {
+  timezone: 'timezone',
+  presence_enabled: 'presenceEnabled',
+  enable_drafts_synchronization: 'enableDraftsSynchronization',
+} as const;
+
 /** A user's settings: the stored ones from the user, upstream's defaults for the rest. */
 export const settingsOfUser = (user: User | undefined): UserSettings => ({
   ...DEFAULT_USER_SETTINGS,
   ...(user
-    ? { timezone: user.timezone, presence_enabled: user.presenceEnabled, enable_drafts_synchronization: user.enableDraftsSynchronization }
+    ? {
+        ...(user.settings ?? {}),
+        timezone: user.timezone,
+        presence_enabled: user.presenceEnabled,
+        enable_drafts_synchronization: user.enableDraftsSynchronization,
+      }
     : {}),
 });
+
+/** The settings PATCH /settings changes: every one register reports except email_address_visibility (fixed: see above). */
+export type ChangeableSetting = Exclude<keyof UserSettings, 'email_address_visibility'>;
+
+/** The values upstream accepts for each enumerated setting (its *_CHOICES). */
+export const SETTING_CHOICES = {
+  web_mark_read_on_scroll_policy: [1, 2, 3],
+  web_channel_default_view: [1, 2, 4],
+  color_scheme: [1, 2, 3],
+  demote_inactive_streams: [1, 2, 3],
+  user_list_style: [1, 2, 3],
+  web_stream_unreads_count_display_policy: [1, 2, 3],
+  desktop_icon_count_display: [1, 2, 3, 4],
+  realm_name_in_email_notifications_policy: [1, 2, 3],
+  automatically_follow_topics_policy: [1, 2, 3, 4],
+  automatically_unmute_topics_in_muted_streams_policy: [1, 2, 3, 4],
+  web_home_view: ['recent_topics', 'inbox', 'all_messages'],
+  emojiset: EMOJISET_CHOICES.map((c) => c.key),
+  web_animate_image_previews: ['always', 'on_hover', 'never'],
+  resolved_topic_notice_auto_read_policy: ['always', 'except_followed', 'never'],
+} as const satisfies Partial<Record<ChangeableSetting, readonly (string | number)[]>>;

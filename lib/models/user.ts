@@ -17,6 +17,8 @@ export type User = {
   apiKey: string;
   presenceEnabled: boolean;
   enableDraftsSynchronization: boolean;
+  /** Personal settings changed from upstream's defaults (PATCH /settings), by wire name. */
+  settings?: Record<string, boolean | number | string>;
 };
 
 export const isAdmin = (user: User): boolean => user.role <= Role.ADMINISTRATOR;

@@ -13,6 +13,8 @@ import { userSettingsState } from './user-settings';
 import { userGroupsState } from './user-groups';
 import { linkifiersState } from './linkifiers';
 import { remindersState } from './reminders';
+import { userStatusState } from './user-status';
+import { devicesState } from './devices';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -40,4 +42,7 @@ export const STATE_BUILDERS: StateBuilder[] = [
   userGroupsState,
   linkifiersState,
   remindersState,
+  // Mobile sign-in and bots (issue 17).
+  userStatusState,
+  devicesState,
 ];

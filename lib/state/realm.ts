@@ -4,6 +4,7 @@
 // and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
 import { createHash } from 'node:crypto';
 import { config } from '../config';
+import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
 import type { GroupSettingValue, Realm } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
@@ -60,6 +61,10 @@ export const realmUrl = (realm: Realm): string => {
   if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
   return base.origin;
 };
+
+/** The organization's icon: a gravatar identicon of its subdomain (no icon uploads yet). */
+export const realmIconUrl = (realm: Realm): string =>
+  `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId.toLowerCase()).digest('hex')}?d=identicon`;
 
 /** A stable identifier of the organization (upstream stores a random one; we derive it from the id). */
 const realmUuid = (realm: Realm): string => {
@@ -179,13 +184,10 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_gif_rating_policy: 2,
     gif_rating_policy_options: GIF_RATING_POLICY_OPTIONS,
     realm_default_code_block_language: '',
-    realm_authentication_methods: {
-      Email: { enabled: true, available: true },
-      ...(config.isDevelopment() ? { Dev: { enabled: true, available: true } } : {}),
-    },
+    realm_authentication_methods: realmAuthenticationMethods(),
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_icon_url: `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId.toLowerCase()).digest('hex')}?d=identicon`,
+    realm_icon_url: realmIconUrl(realm),
     realm_icon_source: 'G',
     realm_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
     realm_logo_source: 'D',
@@ -197,7 +199,7 @@ export const realmState: StateBuilder = async (ctx) => {
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',
     realm_upload_quota_mib: null,
-    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled: PUSH_NOTIFICATIONS_ENABLED,
     realm_push_notifications_enabled_end_timestamp: null,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
@@ -235,7 +237,7 @@ export const realmState: StateBuilder = async (ctx) => {
     server_name_changes_disabled: false,
     server_web_public_streams_enabled: true,
     server_can_summarize_topics: false,
-    server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/static/generated/emoji/emoji_api.json`,
+    server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/api/v1/server_emoji_data.json`,
     development_environment: config.isDevelopment(),
     password_min_length: 6,
     password_max_length: 100,

@@ -34,6 +34,11 @@
 // | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
 // | presence changed since id   | main.gsi1   | PRESENCE#<rid>          | > <last_update_id>          |
 // | presence connected since    | main.gsi2   | PRESENCECONN#<rid>      | >= <last_connected_time>    |
+// | password hash of a user     | main        | USER#<uid>              | = PASSWORD                  |
+// | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
+// | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
+// | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
+// | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
@@ -123,6 +128,21 @@ export const entityKeys = {
     gsi1sk: `${pad(editTimeMicros, 20)}#${pad(draftId)}`,
   }),
   draftsByEditTime: (userId: number) => ({ gsi1pk: `DRAFTS#${userId}` }),
+
+  // Mobile sign-in and bots (issue 17): a user's password hash, failed logins per username (with
+  // a TTL), and a bot's storage (one item per key, plus the running total of its size).
+  password: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PASSWORD' }),
+  loginFailures: (realmId: number, username: string): Key => ({ pk: `LOGINFAIL#${realmId}#${username.toLowerCase()}`, sk: 'LOGINFAIL' }),
+  /** `keyHash`: sha256 of the storage key (keys of any length fit a sort key). */
+  botStorageEntry: (botId: number, keyHash: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${keyHash}` }),
+  botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),
+  botStorageSize: (botId: number): Key => ({ pk: `USER#${botId}`, sk: 'BOTSTORAGESIZE' }),
+  /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
+  userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
+  userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),
+  /** A user's registered client devices (the mobile app's, for push notifications). */
+  clientDevice: (userId: number, deviceId: number): Key => ({ pk: `USER#${userId}`, sk: `DEVICE#${pad(deviceId)}` }),
+  clientDevicesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'DEVICE#' }),
 } as const;
 
 // The events table (see docs/data-model.md, "Event streams and queues"):

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { batchGet, buildSetUpdate, queryPrefix, stripKeys, type Item } from './common';
+import { batchGet, buildSetUpdate, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { keys } from './keys';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
@@ -80,4 +80,33 @@ export const update = async (realmId: number, userId: number, changes: Partial<O
       ...buildSetUpdate(changes),
     }),
   );
+};
+
+/**
+ * Sets personal settings in the user's `settings` map, one attribute each, so that concurrent
+ * changes of different settings do not overwrite each other. Creates the map on first use.
+ */
+export const updateSettings = async (realmId: number, userId: number, changes: Record<string, boolean | number | string>): Promise<void> => {
+  const names = Object.keys(changes);
+  if (names.length === 0) return;
+  const setEach = new UpdateCommand({
+    TableName: tableName('main'),
+    Key: keys.user(realmId, userId),
+    ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#s)',
+    UpdateExpression: `SET ${names.map((_, i) => `#s.#n${i} = :v${i}`).join(', ')}`,
+    ExpressionAttributeNames: { '#s': 'settings', ...Object.fromEntries(names.map((n, i) => [`#n${i}`, n])) },
+    ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, changes[n]])),
+  });
+  if (await sendConditional(setEach)) return;
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: 'SET #s = if_not_exists(#s, :empty)',
+      ExpressionAttributeNames: { '#s': 'settings' },
+      ExpressionAttributeValues: { ':empty': {} },
+    }),
+  );
+  await documentClient().send(setEach);
 };

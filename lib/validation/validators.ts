@@ -54,7 +54,7 @@ export const union = <A, B>(a: Validator<A>, b: Validator<B>): Validator<A | B> 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const dict: Validator<Record<string, unknown>> = (value, path) => (isPlainObject(value) ? value : fail(MESSAGES.notDict(path)));
+export const dict: Validator<Record<string, unknown>> = (value, path) => (isPlainObject(value) ? value : fail(MESSAGES.notDict(path)));
 
 type Shape = Record<string, Validator<unknown>>;
 type ObjectOf<S extends Shape, O extends keyof S> = { [K in Exclude<keyof S, O>]: Infer<S[K]> } & { [K in O]?: Infer<S[K]> };

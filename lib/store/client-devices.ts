@@ -1,0 +1,29 @@
+// Client devices: one item per device in its owner's partition.
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ClientDevice } from '../models/client-device';
+import { documentClient, tableName } from './client';
+import { allocateIds, queryPrefix, sendConditional, stripKeys } from './common';
+import { entityKeys } from './keys';
+
+/** Stores a new device with a fresh id. */
+export const createClientDevice = async (userId: number, createdAt: number): Promise<ClientDevice> => {
+  const device: ClientDevice = { userId, deviceId: await allocateIds('clientDevice'), createdAt };
+  await documentClient().send(
+    new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.clientDevice(userId, device.deviceId), ...device }, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+  return device;
+};
+
+export const getClientDevice = async (userId: number, deviceId: number): Promise<ClientDevice | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.clientDevice(userId, deviceId) }));
+  return out.Item ? (stripKeys(out.Item) as ClientDevice) : undefined;
+};
+
+export const listClientDevicesOfUser = async (userId: number): Promise<ClientDevice[]> => {
+  const k = entityKeys.clientDevicesOfUser(userId);
+  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as ClientDevice);
+};
+
+/** Removes a device of this user; false when it does not exist (or a concurrent removal came first). */
+export const deleteClientDevice = (userId: number, deviceId: number): Promise<boolean> =>
+  sendConditional(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.clientDevice(userId, deviceId), ConditionExpression: 'attribute_exists(pk)' }));
