@@ -23,7 +23,7 @@ import {
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as presenceStore from '../store/presence';
-import * as usersStore from '../store/users';
+import { findUserByIdOrEmail } from './users';
 
 /** Refuses bots, as upstream's human_users_only decorator does. */
 export const requireHumanUser = (user: User): void => {
@@ -163,10 +163,8 @@ export const getPresenceResponse = async (realm: Realm, query: PresenceQuery): P
  * included, is "No such user"; a bot is refused.
  */
 export const accessUserForPresence = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
-  const target = /^\s*[-+]?\d+\s*$/.test(userIdOrEmail)
-    ? await usersStore.get(realm.id, Number(userIdOrEmail))
-    : await usersStore.getByEmail(realm.id, userIdOrEmail);
-  if (!target || target.realmId !== realm.id || !target.isActive) throw new BadRequestError('No such user');
+  const target = await findUserByIdOrEmail(realm, userIdOrEmail);
+  if (!target || !target.isActive) throw new BadRequestError('No such user');
   if (target.isBot || target.botType !== null) throw new BadRequestError('Presence is not supported for bot users.');
   return target;
 };

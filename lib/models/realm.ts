@@ -1,3 +1,5 @@
+import { config } from '../config';
+
 /** A group-setting value: a user group id, or an anonymous group. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
@@ -26,3 +28,16 @@ export type Realm = {
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
 };
+
+/**
+ * The organization's URL: the service's base URL (config.externalUrl) serves the default
+ * organization, and every other one is at its subdomain.
+ */
+export const realmUrl = (realm: Realm): string => {
+  const base = new URL(config.externalUrl());
+  if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
+  return base.origin;
+};
+
+/** The placeholder email of a user one may not see: user{id}@ the organization's host. */
+export const dummyUserEmail = (realm: Realm, userId: number): string => `user${userId}@${new URL(realmUrl(realm)).hostname}`;

@@ -4,7 +4,7 @@
 // and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
 import { createHash } from 'node:crypto';
 import { config } from '../config';
-import type { GroupSettingValue, Realm } from '../models/realm';
+import { type GroupSettingValue, type Realm, realmUrl } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
 import type { StateBuilder } from './registry';
@@ -49,16 +49,6 @@ export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: s
   const setting = REALM_GROUP_SETTINGS[wireName];
   const stored = realm.groupSettings[setting.stored];
   return stored ?? systemGroupId(groups, setting.defaultGroup);
-};
-
-/**
- * The organization's URL: the service's base URL (config.externalUrl) serves the default
- * organization, and every other one is at its subdomain.
- */
-export const realmUrl = (realm: Realm): string => {
-  const base = new URL(config.externalUrl());
-  if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
-  return base.origin;
 };
 
 /** A stable identifier of the organization (upstream stores a random one; we derive it from the id). */
