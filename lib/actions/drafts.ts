@@ -1,5 +1,6 @@
 // Server-side drafts: validation as upstream's DraftData + further_validated_draft_dict, and the
 // create / edit / delete operations with their `drafts` events, which go to the owner's queues only.
+import { accessChannelForContent } from '../access/channels';
 import { nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -7,8 +8,7 @@ import { MESSAGES } from '../http/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../http/validators';
 import { byEditTime, toApiDraft, type ApiDraft, type Draft, type DraftType } from '../models/draft';
 import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
-import * as channelsStore from '../store/channels';
+import type { User } from '../models/user';
 import { allocateIds } from '../store/common';
 import * as draftsStore from '../store/drafts';
 import * as usersStore from '../store/users';
@@ -57,19 +57,6 @@ export const requireDraftsSynchronization = (user: User): void => {
   if (!user.enableDraftsSynchronization) throw new BadRequestError('User has disabled synchronizing drafts.');
 };
 
-/** Upstream's access_stream_by_id: an active channel the user may read; anything else looks missing. */
-const checkDraftChannel = async (user: User, channelId: number): Promise<void> => {
-  const [channel, subscription] = await Promise.all([
-    channelsStore.getChannel(user.realmId, channelId),
-    channelsStore.getSubscription(user.id, channelId),
-  ]);
-  const visible =
-    channel !== undefined &&
-    !channel.isArchived &&
-    (channel.isWebPublic || (!channel.inviteOnly && !isGuest(user)) || subscription?.active === true);
-  if (!visible) throw new BadRequestError('Invalid channel ID');
-};
-
 /** Direct-message targets must be users of the organization; `to` becomes the other participants. */
 const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]> => {
   const ids = [...new Set(to)].sort((a, b) => a - b);
@@ -105,7 +92,7 @@ export const checkDraft = async (user: User, realm: Realm, data: DraftData): Pro
     topic = truncate(data.topic, realm.limits.max_topic_length, '...');
     if (topic.includes('\0')) throw new BadRequestError('Topic must not contain null bytes');
     if (data.to.length !== 1) throw new BadRequestError('Must specify exactly 1 channel ID for channel messages');
-    await checkDraftChannel(user, data.to[0]);
+    await accessChannelForContent(user, data.to[0]);
     type = 'stream';
     to = [data.to[0]];
   } else if (data.type === 'private' && data.to.length > 0) {

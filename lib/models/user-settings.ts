@@ -89,6 +89,13 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
 export const settingsOfUser = (user: User | undefined): UserSettings => ({
   ...DEFAULT_USER_SETTINGS,
   ...(user
-    ? { timezone: user.timezone, presence_enabled: user.presenceEnabled, enable_drafts_synchronization: user.enableDraftsSynchronization }
+    ? {
+        timezone: user.timezone,
+        presence_enabled: user.presenceEnabled,
+        enable_drafts_synchronization: user.enableDraftsSynchronization,
+        send_private_typing_notifications: user.sendPrivateTypingNotifications ?? DEFAULT_USER_SETTINGS.send_private_typing_notifications,
+        send_stream_typing_notifications: user.sendStreamTypingNotifications ?? DEFAULT_USER_SETTINGS.send_stream_typing_notifications,
+        receives_typing_notifications: user.receivesTypingNotifications ?? DEFAULT_USER_SETTINGS.receives_typing_notifications,
+      }
     : {}),
 });

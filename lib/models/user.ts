@@ -17,6 +17,13 @@ export type User = {
   apiKey: string;
   presenceEnabled: boolean;
   enableDraftsSynchronization: boolean;
+  /**
+   * Typing-notification settings, stored only once changed from upstream's default (true);
+   * read them through settingsOfUser.
+   */
+  sendPrivateTypingNotifications?: boolean;
+  sendStreamTypingNotifications?: boolean;
+  receivesTypingNotifications?: boolean;
 };
 
 export const isAdmin = (user: User): boolean => user.role <= Role.ADMINISTRATOR;

@@ -3,6 +3,7 @@
 import './message';
 import './presence';
 import './realm-linkifiers';
+import './typing';
 import './user-group';
 
 export { registerEventFilter, type EventFilter } from '../event-filters';
