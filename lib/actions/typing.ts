@@ -1,6 +1,6 @@
 // Typing notifications (POST /typing), as upstream's actions/typing.py: the server keeps no typing
 // state; it checks the request and sends one `typing` event to the users who should see it.
-import { accessChannelForContent } from '../access/channels';
+import { accessChannelForContent, checkCanPostToChannel } from '../access/channels';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import '../events/filters/typing';
@@ -48,7 +48,9 @@ export const checkSendDirectTyping = async (sender: User, to: number[] | undefin
  * Channel typing. Checks, in upstream's order: `stream_id` given ("Missing 'stream_id'
  * argument"), `topic` given ("Missing topic"), the sender's send_stream_typing_notifications,
  * then content access to the channel ("Invalid channel ID": missing, archived, private without a
- * subscription, or public to a guest). "general chat" and "(no topic)" name the empty topic.
+ * subscription, or public to a guest), then the permission to post there (checkCanPostToChannel:
+ * "You do not have permission to post in this channel."). "general chat" and "(no topic)" name
+ * the empty topic.
  * Emits `typing` (message_type "stream") to the channel's active subscribers, the sender
  * included, whose receives_typing_notifications is on, only when the channel has at most
  * MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers (larger: success and no event, without
@@ -58,7 +60,8 @@ export const checkSendChannelTyping = async (sender: User, streamId: number | un
   if (streamId === undefined) throw new BadRequestError("Missing 'stream_id' argument");
   if (topic === undefined) throw new BadRequestError('Missing topic');
   if (!settingsOfUser(sender).send_stream_typing_notifications) throw new BadRequestError('User has disabled typing notifications for channel messages');
-  const { channel } = await accessChannelForContent(sender, streamId);
+  const { channel, subscription } = await accessChannelForContent(sender, streamId);
+  await checkCanPostToChannel(sender, channel, subscription);
   if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
   const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
   if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;

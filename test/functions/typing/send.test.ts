@@ -126,6 +126,19 @@ describe('POST /typing to a channel topic', () => {
     await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem(denmark) }));
   });
 
+  it('refuses a sender outside the channel\'s can_send_message_group, sending nothing', async () => {
+    const denmark = (await channelsStore.getChannel(2, 1))!;
+    // Group 2 is role:administrators; Hamlet is a member.
+    const restricted = { ...denmark, groupSettings: { ...denmark.groupSettings, can_send_message_group: 2 } };
+    await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem(restricted) }));
+    const queues = await openQueues();
+    expectError(await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }), 'You do not have permission to post in this channel.');
+    expect(await drainAll(queues)).toEqual({ hamlet: [], iago: [], othello: [], cordelia: [] });
+    // An administrator of the organization is in that group.
+    expectSuccess(await typing('iago@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }));
+    await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem(denmark) }));
+  });
+
   it('answers with the disabled-setting message when the sender turned channel typing off, sending nothing', async () => {
     await usersStore.update(2, 10, { sendStreamTypingNotifications: false });
     const queues = await openQueues();
