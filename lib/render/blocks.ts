@@ -1,5 +1,5 @@
 // Block-level Markdown, as upstream renders messages: fenced code (``` or ~~~, with `quote` and
-// `quoted` fences as block quotes), four-space code blocks, `#` headings, horizontal rules, `>`
+// `quoted` fences as block quotes and `spoiler` fences as spoiler blocks), four-space code blocks, `#` headings, horizontal rules, `>`
 // block quotes, bullet and numbered lists (also "hanging" right after a paragraph line, nested by
 // indentation, loose when items are separated by blank lines), and paragraphs whose single
 // newlines become <br>. Blocks are joined by "\n", as upstream serializes them.
@@ -127,6 +127,10 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       const language = fence[2];
       if (language === 'quote' || language === 'quoted') {
         out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+      } else if (language === 'spoiler') {
+        const header = renderBlocks([fence[3] ?? ''], inline).map((b) => `${b}\n`).join('');
+        const content = renderBlocks(body, inline).map((b) => `${b}\n`).join('');
+        out.push(`<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>`);
       } else {
         out.push(codeBlock(body, language));
       }

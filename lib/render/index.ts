@@ -4,7 +4,8 @@
 // referencesIn() says what that input must contain, so a caller can load it in one batch.
 //
 // Not rendered (left as the text typed): emoji (:name: and Unicode emoji), TeX ($$…$$ and ```math),
-// <time:…> timestamps, spoiler fences, tables, image previews; code blocks are not highlighted.
+// <time:…> timestamps, tables, image previews, bare domains without a scheme or www. (upstream
+// links those of known top-level domains); code blocks are not highlighted.
 import { renderBlocks } from './blocks';
 import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline } from './inline';
 import type { RenderInput, RenderReferences, RenderResult } from './types';

@@ -188,7 +188,7 @@ const messageLink = (state: InlineState, m: RegExpExecArray): string | null => {
 const sanitizeUrl = (url: string): string | null => {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) return url.startsWith('/') || url.startsWith('#') ? url : `http://${url}`;
-  return ['http', 'https', 'ftp', 'mailto', 'file'].includes(scheme) ? url : null;
+  return ['http', 'https', 'ftp', 'mailto', 'file', 'tel', 'sms'].includes(scheme) ? url : null;
 };
 
 const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => string): string | null => {
@@ -199,20 +199,32 @@ const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => s
   return `<a href="${escapeAttribute(href)}">${label}</a>`;
 };
 
-/** A bare URL ends before trailing punctuation that belongs to the sentence. */
+// Bare URLs in messages, as upstream's web-link pattern finds them: after the start, a space or
+// one of '"(,: and <, a URL with a scheme (or starting with www.) whose path may hold balanced
+// parentheses (three levels), or an email address; it must be followed by sentence punctuation
+// and then a space or the end, which stay outside the link. Bare domains without www. (upstream
+// links those of known top-level domains) are not linked.
+const NO_PARENS = `[^\\s()"\\uE000-\\uE01F]`;
+const PAREN_PATH = `(?:${NO_PARENS}|\\((?:${NO_PARENS}|\\((?:${NO_PARENS}|\\(${NO_PARENS}*\\))*\\))*\\))*?`;
+const WEB_LINK = new RegExp(
+  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/|www\\.)[\\w.:@-]+?(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
+  'gi',
+);
+
+// The profile-field flavour (lib/markdown.ts) links any http(s) URL up to a space, quote or
+// angle bracket, leaving trailing punctuation (and the ** of bold around it) outside.
+const LENIENT_WEB_LINK = /(?<![^\s'"(,:<*~])https?:\/\/[^\s<>"\uE000-\uE01F]+/gi;
 const splitTrailingPunctuation = (url: string): [string, string] => {
   const match = /[.,;:!?)\]'*~]+$/.exec(url);
   return match ? [url.slice(0, match.index), match[0]] : [url, ''];
 };
 
 const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after: string } | null => {
-  const [url, rest] = splitTrailingPunctuation(m[0]);
-  // Only a URL followed by sentence punctuation and then a space or the end is linked.
-  if (!state.profileFlavour && !/^[!:;?),.'">*~]*(?:\s|$|\uE000)/.test(m.input.slice(m.index + url.length))) return null;
-  if (/^(?:https?|ftp):\/\/$/i.test(url) || url === 'www.') return null;
+  const [url, rest] = state.profileFlavour ? splitTrailingPunctuation(m[0]) : [m[0], ''];
+  if (/^(?:https?|ftp):\/\/$/i.test(url)) return null;
   state.hasLink = true;
-  const href = /^www\./i.test(url) ? `http://${url}` : url;
-  // The punctuation stays text, for the patterns after this one (a closing ** of bold).
+  const href = /^www\./i.test(url) ? `http://${url}` : /^[^:/]+@/.test(url) ? `mailto:${url}` : url;
+  // Trailing punctuation stays text, for the patterns after this one (a closing ** of bold).
   return { html: `<a href="${escapeAttribute(href)}">${state.escape(url)}</a>`, after: rest };
 };
 
@@ -226,11 +238,8 @@ const PATTERNS: Pattern[] = [
   { regex: /(?<![^\s'"(,:<])#\*\*([^*]+)\*\*/g, render: channelLink, makesLink: true },
   { regex: /(?<![^\s'"({[/<])@(_?)\*([^*]+)\*/g, render: groupMention, makesLink: true },
   { regex: /\[([^\]\n]*)\]\(\s*<?([^\s()<>"\uE000-\uE01F]*)>?\s*\)/g, render: link, makesLink: true },
-  {
-    regex: /(?<![^\s'"(,:<*~])(?:(?:https?|ftp):\/\/|www\.)[^\s<>"\uE000-\uE01F]+/gi,
-    render: autolink,
-    makesLink: true,
-  },
+  // Replaced by the flavour's web-link pattern (see patternsFor).
+  { regex: WEB_LINK, render: autolink, makesLink: true },
 ];
 
 // After the linkifiers (which run between autolinks and entities, in their order).
@@ -292,6 +301,7 @@ const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text:
 
 /** The HTML of one block's inline text (already stripped of placeholder characters). */
 export const renderInline = (state: InlineState, text: string): string => {
-  const patterns = [...PATTERNS, ...linkifierPatterns(state), ...LATE_PATTERNS];
+  const early = state.profileFlavour ? PATTERNS.map((p) => (p.render === autolink ? { ...p, regex: LENIENT_WEB_LINK } : p)) : PATTERNS;
+  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS];
   return finish(state, applyFrom(state, patterns, 0, text, false));
 };

@@ -75,8 +75,45 @@ describe('renderMessage renders upstream Markdown test cases exactly', () => {
     ['safe_html_unclosed_tag_and_quotes', '<script src="http://xx.com/xss.js"<b>', '<p>&lt;script src="http://xx.com/xss.js"&lt;b&gt;</p>'],
     ['safe_html_in_code', '~~~\n<h1>stay normal</h1>', '<div class="codehilite"><pre><span></span><code>&lt;h1&gt;stay normal&lt;/h1&gt;\n</code></pre></div>'],
     ['ulist_with_inline_code', 'what I did:\n\n* install cmake\n* run `cmake-gui ..` in `c:\\zulip\\zulip-desktop\\msvcbuild`\n* opened vs2013 \n', '<p>what I did:</p>\n<ul>\n<li>install cmake</li>\n<li>run <code>cmake-gui ..</code> in <code>c:\\zulip\\zulip-desktop\\msvcbuild</code></li>\n<li>opened vs2013 </li>\n</ul>'],
+    ['auto_renumbered_list_blankline', '1. A\n\n1. B\n\n1. C\n\n1. D\nordinary paragraph\n1. AA\n\n1. BB', '<ol>\n<li>\n<p>A</p>\n</li>\n<li>\n<p>B</p>\n</li>\n<li>\n<p>C</p>\n</li>\n<li>\n<p>D<br>\nordinary paragraph</p>\n</li>\n<li>\n<p>AA</p>\n</li>\n<li>\n<p>BB</p>\n</li>\n</ol>'],
+    ['spoilers_fenced_spoiler', '```spoiler header\ncontent\n```\noutside spoiler\n', '<div class="spoiler-block"><div class="spoiler-header">\n<p>header</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>content</p>\n</div></div>\n<p>outside spoiler</p>'],
+    ['spoilers_empty_header', '```spoiler\ncontent\n```\noutside spoiler\n', '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n<p>content</p>\n</div></div>\n<p>outside spoiler</p>'],
+    ['spoilers_script_tags', '```spoiler <script>alert(1)</script>\n<script>alert(1)</script>\n```', '<div class="spoiler-block"><div class="spoiler-header">\n<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n</div></div>'],
+    ['spoilers_block_quote', '~~~quote\n```spoiler header\ncontent\n```\noutside spoiler\n~~~\noutside quote', '<blockquote>\n<div class="spoiler-block"><div class="spoiler-header">\n<p>header</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>content</p>\n</div></div>\n<p>outside spoiler</p>\n</blockquote>\n<p>outside quote</p>'],
+    ['embedded_link_inside_Bold', '**[Static types in Python](https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy)**', '<p><strong><a href="https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy">Static types in Python</a></strong></p>'],
+    ['embedded_link_inside_Italic', '*[Static types in Python](https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy)*', '<p><em><a href="https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy">Static types in Python</a></em></p>'],
+    ['edge_case_embedded_link_inside_Bold', '<h1>**<h1>[<h2>Static types in Python</h2>](https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy)</h1>**</h1>', '<p>&lt;h1&gt;<strong>&lt;h1&gt;<a href="https://blog.zulip.com/2016/10/13/static-types-in-python-oh-mypy">&lt;h2&gt;Static types in Python&lt;/h2&gt;</a>&lt;/h1&gt;</strong>&lt;/h1&gt;</p>'],
+    ['telephone_sms_link', '[call me](tel:+14155551234) [or maybe not](sms:+14155551234)', '<p><a href="tel:+14155551234">call me</a> <a href="sms:+14155551234">or maybe not</a></p>'],
   ])('%s', (_name, input, expected) => {
     expect(html(input)).toBe(expected);
+  });
+});
+
+// upstream's linkify_tests from the same file: (input, expected with %s for the link, URL).
+describe('renderMessage links bare URLs as upstream', () => {
+  it.each([
+    ['http://www.google.com', '<p>%s</p>', 'http://www.google.com'],
+    ['http://www.theregister.co.uk/foo/bar', '<p>%s</p>', 'http://www.theregister.co.uk/foo/bar'],
+    [' some text https://www.google.com/', '<p>some text %s</p>', 'https://www.google.com/'],
+    ['http://foo.com/blah_blah/', '<p>%s</p>', 'http://foo.com/blah_blah/'],
+    ['with www www.zulip.com/foo ok?', '<p>with www %s ok?</p>', 'www.zulip.com/foo'],
+    ['end of sentence https://t.co.', '<p>end of sentence %s.</p>', 'https://t.co'],
+    ['(Something like http://foo.com/blah_blah)', '<p>(Something like %s)</p>', 'http://foo.com/blah_blah'],
+    ['end with a quote www.google.com"', '<p>end with a quote %s"</p>', 'www.google.com'],
+    ['end with an exclamation www.google.com!', '<p>end with an exclamation %s!</p>', 'www.google.com'],
+    ['from http://supervisord.org/running.html:', '<p>from %s:</p>', 'http://supervisord.org/running.html'],
+    ['at https://zulip.com/api. Check it!', '<p>at %s. Check it!</p>', 'https://zulip.com/api'],
+    ['http://localhost:9991/?show_debug=1', '<p>%s</p>', 'http://localhost:9991/?show_debug=1'],
+    ['anyone before? (http://a.cc/i/FMXO)', '<p>anyone before? (%s)</p>', 'http://a.cc/i/FMXO'],
+    ['(http://en.wikipedia.org/wiki/Each-way_(bet))', '<p>(%s)</p>', 'http://en.wikipedia.org/wiki/Each-way_(bet)'],
+    ['(http://en.wikipedia.org/wiki/Each-way_(bet)_(more_parens))', '<p>(%s)</p>', 'http://en.wikipedia.org/wiki/Each-way_(bet)_(more_parens)'],
+    ['http://en.wikipedia.org/wiki/Qt_(framework)', '<p>%s</p>', 'http://en.wikipedia.org/wiki/Qt_(framework)'],
+    ['http://fr.wikipedia.org/wiki/Fichier:SMirC-facepalm.svg', '<p>%s</p>', 'http://fr.wikipedia.org/wiki/Fichier:SMirC-facepalm.svg'],
+    ['python class views.py is', '<p>python class views.py is</p>', ''],
+    ['readme.md', '<p>readme.md</p>', ''],
+  ])('%s', (input, template, url) => {
+    const href = url.startsWith('http') ? url : `http://${url}`;
+    expect(html(input)).toBe(template.replace('%s', `<a href="${href}">${url}</a>`));
   });
 });
 
