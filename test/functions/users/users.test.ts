@@ -5,8 +5,8 @@ import { handler as register } from '../../../functions/events/register';
 import { handler as getUser } from '../../../functions/users/get';
 import { handler as listUsers } from '../../../functions/users/list';
 import { handler as me } from '../../../functions/users/me';
-import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
+import { limitGuestsToAccessibleUsers } from '../../helpers/guest-access';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 
 const list = (as: string, params: Record<string, unknown> = {}) => call(listUsers, { method: 'GET', path: '/users', as, params });
@@ -145,15 +145,7 @@ describe('GET /users/me', () => {
 });
 
 describe('when the organization limits which users guests can see', () => {
-  beforeEach(async () => {
-    const realm = (await realmsStore.get(2))!;
-    await realmsStore.put({ ...realm, groupSettings: { ...realm.groupSettings, can_access_all_users_group: 5 } });
-  });
-
-  afterEach(async () => {
-    const realm = (await realmsStore.get(2))!;
-    await realmsStore.put({ ...realm, groupSettings: { ...realm.groupSettings, can_access_all_users_group: 6 } });
-  });
+  limitGuestsToAccessibleUsers();
 
   it('lists for a guest only the users it may see, and every bot', async () => {
     // Former (18) shares no channel or conversation with Polonius.
