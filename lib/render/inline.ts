@@ -58,8 +58,9 @@ export const newInlineState = (input: RenderInput, profileFlavour = false): Inli
   for (const l of input.linkifiers) {
     try {
       const { regex } = compilePattern(l.pattern);
-      const flags = [...new Set(`${regex.flags}gu`)].join('');
-      linkifiers.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?![\\p{L}\\p{N}_])`, flags), urlTemplate: l.urlTemplate });
+      // RE2's \w is ASCII, as JavaScript's without the u flag.
+      const flags = [...new Set(`${regex.flags}g`)].join('');
+      linkifiers.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?!\\w)`, flags), urlTemplate: l.urlTemplate });
     } catch {
       // A pattern stored before validation tightened: it links nothing.
     }

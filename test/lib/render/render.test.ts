@@ -301,3 +301,10 @@ describe('referencesIn', () => {
     });
   });
 });
+
+describe('renderMessage linkifier patterns', () => {
+  it('links with a pattern that escapes a hyphen outside a character class, as RE2 allows', () => {
+    const input = { ...NONE, linkifiers: [{ pattern: 'ZUL\\-(?P<id>[0-9]+)', urlTemplate: 'https://tracker.example/{id}' }] };
+    expect(html('see ZUL-12', input)).toBe('<p>see <a href="https://tracker.example/12">ZUL-12</a></p>');
+  });
+});
