@@ -101,8 +101,9 @@ const encodeValue = (value: string, reserved: boolean): string => {
 /** The template expanded with string values; a variable without a value is left out, as RFC 6570 says. */
 export const expandUriTemplate = (template: string, values: Record<string, string | undefined>): string =>
   template.replace(/\{([^{}]*)\}/g, (_m, body: string) => {
-    const rule = OPERATOR_RULES[body[0]] ?? OPERATOR_RULES[''];
-    const specs = (OPERATOR_RULES[body[0]] && body[0] !== undefined ? body.slice(1) : body).split(',');
+    const op = body.length > 0 && OPERATORS.has(body[0]) ? body[0] : '';
+    const rule = OPERATOR_RULES[op];
+    const specs = body.slice(op.length).split(',');
     const parts: string[] = [];
     for (const spec of specs) {
       const [name, maxLength] = spec.replace(/\*$/, '').split(':');
