@@ -89,8 +89,41 @@ export const loadChannelViewer = async (user: User, channel: Channel): Promise<C
  * whose content the user may access. Anything else (another organization's channel included)
  * fails with the caller's message, so that a channel one may not see looks missing.
  */
-export const accessChannelById = async (user: User, channelId: number, message: string): Promise<Channel> => {
+export const accessChannelById = async (user: User, channelId: number, message: string): Promise<Channel> =>
+  (await accessChannelWithViewer(user, channelId, message)).channel;
+
+/** accessChannelById, also returning the viewer it judged (its subscription), for a further check. */
+export const accessChannelWithViewer = async (
+  user: User,
+  channelId: number,
+  message: string,
+): Promise<{ channel: Channel; viewer: ChannelViewer }> => {
   const channel = await channelsStore.getChannel(user.realmId, channelId);
-  if (!channel || channel.isArchived || !hasContentAccess(channel, await loadChannelViewer(user, channel))) throw new BadRequestError(message);
-  return channel;
+  if (!channel || channel.isArchived) throw new BadRequestError(message);
+  const viewer = await loadChannelViewer(user, channel);
+  if (!hasContentAccess(channel, viewer)) throw new BadRequestError(message);
+  return { channel, viewer };
+};
+
+/**
+ * Upstream's access_stream_for_send_message, for a user (not a forwarded or cross-realm send), in
+ * its order: the channel's can_send_message_group ("You do not have permission to post in this
+ * channel."; a bot is judged by its owner's membership), then the channel not archived, and
+ * web-public, public to a non-guest, subscribed, or, with shared history, a non-guest in its
+ * can_subscribe_group or can_add_subscribers_group ("Not authorized to send to channel
+ * '{name}'"). Reads the organization's groups (one query).
+ */
+export const checkCanPostToChannel = async (user: User, channel: Channel, subscribed: boolean): Promise<void> => {
+  const groups = await RealmGroups.load(user.realmId);
+  const poster = user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id;
+  if (!groups.isInSetting(channel.groupSettings.can_send_message_group, poster)) {
+    throw new BadRequestError('You do not have permission to post in this channel.');
+  }
+  const refused = new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
+  if (channel.isArchived) throw refused;
+  if (channel.isWebPublic || subscribed) return;
+  if (!channel.inviteOnly && !isGuest(user)) return;
+  const viewer: ChannelViewer = { user, subscribed, inSetting: (value) => groups.isInSetting(value, user.id) };
+  if (!isGuest(user) && channel.historyPublicToSubscribers && inAnySetting(channel, viewer, CONTENT_ACCESS_SETTINGS)) return;
+  throw refused;
 };

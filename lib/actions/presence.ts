@@ -18,7 +18,7 @@ import {
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as presenceStore from '../store/presence';
-import * as usersStore from '../store/users';
+import { findUserByIdOrEmail } from './users';
 
 /** Parses a reported status: `Invalid status: x` for anything but active or idle. */
 export const checkPresenceStatus = (status: string): PresenceStatus => {
@@ -109,10 +109,8 @@ export const doUpdateUserPresence = async (user: User, realm: Realm, status: Pre
  * included, is "No such user"; a bot is refused.
  */
 export const accessUserForPresence = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
-  const target = /^\s*[-+]?\d+\s*$/.test(userIdOrEmail)
-    ? await usersStore.get(realm.id, Number(userIdOrEmail))
-    : await usersStore.getByEmail(realm.id, userIdOrEmail);
-  if (!target || target.realmId !== realm.id || !target.isActive) throw new BadRequestError('No such user');
+  const target = await findUserByIdOrEmail(realm, userIdOrEmail);
+  if (!target || !target.isActive) throw new BadRequestError('No such user');
   if (target.isBot || target.botType !== null) throw new BadRequestError('Presence is not supported for bot users.');
   return target;
 };

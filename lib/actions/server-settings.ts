@@ -4,7 +4,8 @@ import { subdomainOf } from '../models/realm';
 import { renderMarkdown } from '../markdown';
 import { PUSH_NOTIFICATIONS_ENABLED, serverAuthenticationMethods } from '../models/authentication';
 import type { Realm } from '../models/realm';
-import { realmIconUrl, realmUrl } from '../state/realm';
+import { realmUrl } from '../models/realm';
+import { realmIconUrl } from '../state/realm';
 import * as channelsStore from '../store/channels';
 
 /**

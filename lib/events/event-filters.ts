@@ -6,6 +6,7 @@ import type { ApiEvent, EventType, QueueDescriptor } from '../models/event';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
+import { typingEventForQueue } from './filters/typing';
 import { userGroupEventForQueue } from './filters/user-group';
 
 /** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
@@ -16,6 +17,7 @@ export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   message: messageEventForQueue,
   presence: presenceEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
+  typing: typingEventForQueue,
   user_group: userGroupEventForQueue,
 };
 

@@ -45,6 +45,12 @@ export type UserStatusEvent = {
   reaction_type?: string;
 };
 
+/** Someone started or stopped typing, in a direct conversation or a channel topic. */
+export type TypingEvent = { type: 'typing'; op: 'start' | 'stop'; sender: { user_id: number; email: string } } & (
+  | { message_type: 'direct'; recipients: { user_id: number; email: string }[] }
+  | { message_type: 'stream'; stream_id: number; topic: string }
+);
+
 export type DeviceEvent = { type: 'device'; op: 'add' | 'remove'; device_id: number };
 
 /**
@@ -82,6 +88,7 @@ export type ApiEvent =
   | UserSettingsEvent
   | UserStatusEvent
   | DeviceEvent
+  | TypingEvent
   | PresenceEvent
   | UserGroupEvent
   | MessageEvent;

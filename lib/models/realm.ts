@@ -38,3 +38,16 @@ export const subdomainOf = (host: string | undefined): string | undefined => {
   const sub = hostname.slice(0, -(root.length + 1));
   return sub && !sub.includes('.') ? sub : undefined;
 };
+
+/**
+ * The organization's URL: the service's base URL (config.externalUrl) serves the default
+ * organization, and every other one is at its subdomain.
+ */
+export const realmUrl = (realm: Realm): string => {
+  const base = new URL(config.externalUrl());
+  if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
+  return base.origin;
+};
+
+/** The placeholder email of a user one may not see: user{id}@ the organization's host. */
+export const dummyUserEmail = (realm: Realm, userId: number): string => `user${userId}@${new URL(realmUrl(realm)).hostname}`;

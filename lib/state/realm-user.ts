@@ -6,13 +6,15 @@ import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import { AVATAR_SOURCE_GRAVATAR, AVATAR_VERSION, gravatarUrl, INACCESSIBLE_USER_AVATAR_URL } from '../models/avatar';
 import { isRenderable, type ProfileValue } from '../models/custom-profile-field';
+import { BadRequestError } from '../errors';
+import { dummyUserEmail, type Realm } from '../models/realm';
 import { isAdmin, isGuest, isModerator, isOwner, Role, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import * as customProfileFieldsStore from '../store/custom-profile-fields';
 import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
 import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmGroups, realmUsers } from './context';
-import { realmGroupSetting, realmUrl } from './realm';
+import { realmGroupSetting } from './realm';
 import type { StateBuilder, StateContext } from './registry';
 
 /**
@@ -80,7 +82,7 @@ const profileDataByUser = async (ctx: StateContext): Promise<Map<number, Record<
 
 /** upstream's placeholder for a user the caller may not see. */
 const inaccessibleUser = (ctx: StateContext, userId: number): Record<string, unknown> => ({
-  email: `user${userId}@${new URL(realmUrl(ctx.realm)).hostname}`,
+  email: dummyUserEmail(ctx.realm, userId),
   user_id: userId,
   avatar_version: AVATAR_VERSION,
   is_admin: false,
@@ -125,37 +127,98 @@ const userDict = (
       : {}),
 });
 
-/** realm_users and realm_non_active_users as the caller may see them. */
-const userLists = async (ctx: StateContext): Promise<{ realm_users: unknown[]; realm_non_active_users: unknown[] }> => {
+/** What decides the user objects a caller gets: who it may see, profile data, avatars. */
+type UserView = {
+  spectator: boolean;
+  /** The ids the caller may see, or undefined when it sees everyone. */
+  accessible: Set<number> | undefined;
+  profileData: Map<number, Record<string, Record<string, string>>> | undefined;
+  /** Users whose avatar URL is sent, or undefined for everyone. */
+  withAvatar: Set<number> | undefined;
+  clientGravatar: boolean;
+};
+
+const loadUserView = async (ctx: StateContext, opts: { includeProfileData: boolean; clientGravatar: boolean }): Promise<UserView> => {
   const spectator = ctx.user === undefined;
   const avatarsOptional = ctx.capabilities.user_avatar_url_field_optional === true;
-  const [users, everyone, profileData, recent] = await Promise.all([
-    realmUsers(ctx),
+  const [everyone, profileData, recent] = await Promise.all([
     seesEveryone(ctx),
-    spectator ? Promise.resolve(undefined) : profileDataByUser(ctx),
+    opts.includeProfileData && !spectator ? profileDataByUser(ctx) : Promise.resolve(undefined),
     avatarsOptional ? recentlyConnectedIds(ctx) : Promise.resolve(undefined),
   ]);
   const accessible = everyone ? undefined : await accessibleUserIds(ctx, ctx.user!);
+  return { spectator, accessible, profileData, withAvatar: recent, clientGravatar: opts.clientGravatar };
+};
+
+/** Whether the caller may see this user (bots are always visible). */
+const canSee = (view: UserView, target: User): boolean => !view.accessible || target.isBot || view.accessible.has(target.id);
+
+const viewDict = (view: UserView, target: User): Record<string, unknown> =>
+  userDict(target, {
+    spectator: view.spectator,
+    clientGravatar: view.clientGravatar,
+    includeAvatar: view.withAvatar === undefined || target.isBot || view.withAvatar.has(target.id),
+    profileData: view.profileData ? (view.profileData.get(target.id) ?? {}) : undefined,
+  });
+
+/** realm_users and realm_non_active_users as the caller may see them. */
+const userLists = async (ctx: StateContext): Promise<{ realm_users: unknown[]; realm_non_active_users: unknown[] }> => {
+  const [users, view] = await Promise.all([
+    realmUsers(ctx),
+    loadUserView(ctx, { includeProfileData: true, clientGravatar: ctx.options.clientGravatar }),
+  ]);
   const active: unknown[] = [];
   const inactive: unknown[] = [];
   for (const target of [...users].sort((a, b) => a.id - b.id)) {
     let dict: Record<string, unknown>;
-    if (accessible && !target.isBot && !accessible.has(target.id)) {
+    if (!canSee(view, target)) {
       if (ctx.capabilities.user_list_incomplete) continue;
       dict = inaccessibleUser(ctx, target.id);
     } else {
-      dict = userDict(target, {
-        spectator,
-        clientGravatar: ctx.options.clientGravatar,
-        includeAvatar: recent === undefined || target.isBot || recent.has(target.id),
-        profileData: profileData ? (profileData.get(target.id) ?? {}) : undefined,
-      });
+      dict = viewDict(view, target);
     }
     // A placeholder counts as active: a user one may not see is not known to be deactivated.
     (dict.is_active ? active : inactive).push(dict);
   }
   return { realm_users: active, realm_non_active_users: inactive };
 };
+
+/** The options of the user objects of the users endpoints (GET /users, /users/{id}, /users/me). */
+export type UserObjectOptions = { clientGravatar: boolean; includeProfileData: boolean; userIds?: number[] };
+
+/**
+ * GET /users: the organization's users as realm_users shapes them, deactivated users and bots
+ * included, by id; a guest limited by can_access_all_users_group gets only the users it may see
+ * (the others are left out, not replaced) and every bot. `userIds` limits the list; ids of no user
+ * here are left out silently. One query of the organization's users.
+ */
+export const listUserObjects = async (ctx: StateContext, opts: UserObjectOptions): Promise<Record<string, unknown>[]> => {
+  const [users, view] = await Promise.all([realmUsers(ctx), loadUserView(ctx, opts)]);
+  const wanted = opts.userIds ? new Set(opts.userIds) : undefined;
+  return [...users]
+    .filter((u) => (!wanted || wanted.has(u.id)) && canSee(view, u))
+    .sort((a, b) => a.id - b.id)
+    .map((u) => viewDict(view, u));
+};
+
+/**
+ * GET /users/{user_id}, /users/{email}, /users/me: one user as realm_users shapes it.
+ * "Insufficient permission" when a limited guest may not see that user.
+ */
+export const userObject = async (ctx: StateContext, target: User, opts: UserObjectOptions): Promise<Record<string, unknown>> => {
+  const view = await loadUserView(ctx, opts);
+  if (!canSee(view, target)) throw new BadRequestError('Insufficient permission');
+  return viewDict(view, target);
+};
+
+/** A context for reading user objects outside POST /register (no capabilities, no queue). */
+export const userReadContext = (realm: Realm, user: User): StateContext => ({
+  realm,
+  user,
+  want: () => true,
+  capabilities: {},
+  options: { applyMarkdown: true, clientGravatar: false, includeSubscribers: 'false', slimPresence: false, presenceHistoryLimitDays: undefined },
+});
 
 /** The caller's permissions that clients show or hide UI for. */
 const ownPermissions = async (ctx: StateContext): Promise<Record<string, boolean>> => {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
-import type { GroupSettingValue, Realm } from '../models/realm';
+import { type GroupSettingValue, type Realm, realmUrl } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
 import type { StateBuilder } from './registry';
@@ -50,16 +50,6 @@ export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: s
   const setting = REALM_GROUP_SETTINGS[wireName];
   const stored = realm.groupSettings[setting.stored];
   return stored ?? systemGroupId(groups, setting.defaultGroup);
-};
-
-/**
- * The organization's URL: the service's base URL (config.externalUrl) serves the default
- * organization, and every other one is at its subdomain.
- */
-export const realmUrl = (realm: Realm): string => {
-  const base = new URL(config.externalUrl());
-  if (realm.stringId !== config.defaultRealm()) base.hostname = `${realm.stringId}.${base.hostname}`;
-  return base.origin;
 };
 
 /** The organization's icon: a gravatar identicon of its subdomain (no icon uploads yet). */

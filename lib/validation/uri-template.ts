@@ -66,3 +66,51 @@ export const parseUriTemplate = (template: string): ParsedTemplate | null => {
 };
 
 export const isValidUriTemplate = (template: string): boolean => parseUriTemplate(template) !== null;
+
+// Expansion (RFC 6570 §3.2) for string values, as linkifier URLs need it: each operator's prefix,
+// separator, named form and set of characters left unencoded.
+type OperatorRule = { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean };
+const OPERATOR_RULES: Record<string, OperatorRule> = {
+  '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
+  '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '.': { first: '.', sep: '.', named: false, ifEmpty: '', reserved: false },
+  '/': { first: '/', sep: '/', named: false, ifEmpty: '', reserved: false },
+  ';': { first: ';', sep: ';', named: true, ifEmpty: '', reserved: false },
+  '?': { first: '?', sep: '&', named: true, ifEmpty: '=', reserved: false },
+  '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
+};
+
+const encodeUtf8 = (c: string): string =>
+  [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/** Unreserved characters stay; with `reserved`, reserved characters and pct-encoded triplets stay too. */
+const encodeValue = (value: string, reserved: boolean): string => {
+  let out = '';
+  for (let i = 0; i < value.length; ) {
+    const c = String.fromCodePoint(value.codePointAt(i)!);
+    if (/[A-Za-z0-9\-._~]/.test(c)) out += c;
+    else if (reserved && /[:/?#[\]@!$&'()*+,;=]/.test(c)) out += c;
+    else if (reserved && c === '%' && /^%[0-9A-Fa-f]{2}/.test(value.slice(i))) out += c;
+    else out += encodeUtf8(c);
+    i += c.length;
+  }
+  return out;
+};
+
+/** The template expanded with string values; a variable without a value is left out, as RFC 6570 says. */
+export const expandUriTemplate = (template: string, values: Record<string, string | undefined>): string =>
+  template.replace(/\{([^{}]*)\}/g, (_m, body: string) => {
+    const op = body.length > 0 && OPERATORS.has(body[0]) ? body[0] : '';
+    const rule = OPERATOR_RULES[op];
+    const specs = body.slice(op.length).split(',');
+    const parts: string[] = [];
+    for (const spec of specs) {
+      const [name, maxLength] = spec.replace(/\*$/, '').split(':');
+      const raw = values[name];
+      if (raw === undefined) continue;
+      const value = encodeValue(maxLength ? [...raw].slice(0, Number(maxLength)).join('') : raw, rule.reserved);
+      parts.push(rule.named ? (value === '' ? `${name}${rule.ifEmpty}` : `${name}=${value}`) : value);
+    }
+    return parts.length === 0 ? '' : rule.first + parts.join(rule.sep);
+  });

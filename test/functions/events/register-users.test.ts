@@ -1,7 +1,7 @@
 // The register snapshot as other users of the development data see it: Hamlet (a member),
 // Polonius (a guest), and King Lear, whose organization shares nothing with 'zulip'.
 import { handler as register } from '../../../functions/events/register';
-import * as realmsStore from '../../../lib/store/realms';
+import { limitGuestsToAccessibleUsers } from '../../helpers/guest-access';
 import { call, expectSuccess } from '../../helpers/api';
 
 const snapshot = async (as: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> =>
@@ -102,15 +102,7 @@ describe('POST /register as Polonius (a guest)', () => {
   });
 
   describe('when the organization limits which users guests can see', () => {
-    beforeEach(async () => {
-      const realm = (await realmsStore.get(2))!;
-      await realmsStore.put({ ...realm, groupSettings: { ...realm.groupSettings, can_access_all_users_group: 5 } });
-    });
-
-    afterEach(async () => {
-      const realm = (await realmsStore.get(2))!;
-      await realmsStore.put({ ...realm, groupSettings: { ...realm.groupSettings, can_access_all_users_group: 6 } });
-    });
+    limitGuestsToAccessibleUsers();
 
     it('shows a user he shares nothing with as an unknown user', async () => {
       const body = await snapshot('polonius@zulip.com', { fetch_event_types: ['realm_user'] });

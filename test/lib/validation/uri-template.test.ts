@@ -1,4 +1,4 @@
-import { isValidUriTemplate, parseUriTemplate } from '../../../lib/validation/uri-template';
+import { expandUriTemplate, isValidUriTemplate, parseUriTemplate } from '../../../lib/validation/uri-template';
 
 describe('RFC 6570 URI template validation', () => {
   // Upstream's test_valid_urls list, plus the operator and modifier forms of the RFC.
@@ -61,5 +61,26 @@ describe('RFC 6570 URI template validation', () => {
 
   it('lists each variable once, in order of appearance', () => {
     expect(parseUriTemplate('https://x/{org}/{repo}{?id,org}{#frag:5}{/path*}')).toEqual({ variables: ['org', 'repo', 'id', 'frag', 'path'] });
+  });
+});
+
+describe('RFC 6570 URI template expansion (string values)', () => {
+  // Examples from RFC 6570 §1.2 with var = "value", hello = "Hello World!", path = "/foo/bar".
+  const values = { var: 'value', hello: 'Hello World!', path: '/foo/bar', x: '1024', y: '768', empty: '' };
+  it.each([
+    ['{var}', 'value'],
+    ['{hello}', 'Hello%20World%21'],
+    ['{+hello}', 'Hello%20World!'],
+    ['{+path}/here', '/foo/bar/here'],
+    ['{#hello}', '#Hello%20World!'],
+    ['X{.var}', 'X.value'],
+    ['{/var,x}/here', '/value/1024/here'],
+    ['{;x,y,empty}', ';x=1024;y=768;empty'],
+    ['{?x,y,empty}', '?x=1024&y=768&empty='],
+    ['?fixed=yes{&x}', '?fixed=yes&x=1024'],
+    ['{var:3}', 'val'],
+    ['https://example.com/{undefined}', 'https://example.com/'],
+  ])('expands %s to %s', (template, expected) => {
+    expect(expandUriTemplate(template, values)).toBe(expected);
   });
 });

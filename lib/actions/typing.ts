@@ -1,0 +1,73 @@
+// Typing notifications (POST /typing), as upstream's actions/typing.py: the server keeps no typing
+// state; it checks the request and sends one `typing` event to the users who should see it.
+import { accessChannelWithViewer, checkCanPostToChannel } from '../access/channels';
+import { BadRequestError } from '../errors';
+import { sendEvent } from '../events/send';
+import type { TypingEvent } from '../models/event';
+import '../events/filters/typing';
+import type { User } from '../models/user';
+import { settingsOfUser } from '../models/user-settings';
+import * as channelsStore from '../store/channels';
+import * as usersStore from '../store/users';
+
+/** Upstream's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
+export const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
+/** The names upstream reads as the empty topic when typing and sending. */
+const EMPTY_TOPIC_ALIASES = ['general chat', '(no topic)'];
+
+export type TypingOp = 'start' | 'stop';
+
+const userRef = (u: User) => ({ user_id: u.id, email: u.email });
+
+/** Active users who have not turned typing notifications off. */
+const notifiable = (users: User[]): number[] => [...new Set(users.filter((u) => u.isActive && settingsOfUser(u).receives_typing_notifications).map((u) => u.id))];
+
+/**
+ * Direct-message typing. Checks, in upstream's order: `to` given ("Missing 'to' argument") and
+ * not empty ("Empty 'to' list"), the sender's send_private_typing_notifications, then every id a
+ * user of the organization, deactivated ones included ("Invalid user ID {id}"); the sender is
+ * added if absent. No direct-message permission applies. Emits `typing` (message_type "direct",
+ * recipients in request order, the sender last if added) to every active recipient, the sender
+ * included, whose receives_typing_notifications is on. One batched read; no write.
+ */
+export const checkSendDirectTyping = async (sender: User, to: number[] | undefined, op: TypingOp): Promise<void> => {
+  if (to === undefined) throw new BadRequestError("Missing 'to' argument");
+  if (to.length === 0) throw new BadRequestError("Empty 'to' list");
+  if (!settingsOfUser(sender).send_private_typing_notifications) throw new BadRequestError('User has disabled typing notifications for direct messages');
+  const ids = to.includes(sender.id) ? to : [...to, sender.id];
+  const found = new Map((await usersStore.getMany(sender.realmId, ids)).map((u) => [u.id, u]));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw new BadRequestError(`Invalid user ID ${missing}`);
+  const recipients = ids.map((id) => found.get(id)!);
+  const event: TypingEvent = { type: 'typing', op, message_type: 'direct', sender: userRef(sender), recipients: recipients.map(userRef) };
+  const users = notifiable(recipients);
+  if (users.length > 0) await sendEvent(sender.realmId, event, { users });
+};
+
+/**
+ * Channel typing. Checks, in upstream's order: `stream_id` given ("Missing 'stream_id'
+ * argument"), `topic` given ("Missing topic"), the sender's send_stream_typing_notifications,
+ * then content access to the channel ("Invalid channel ID": missing, archived, private without a
+ * subscription, or public to a guest), then the permission to post there (checkCanPostToChannel:
+ * "You do not have permission to post in this channel."). "general chat" and "(no topic)" name
+ * the empty topic.
+ * Emits `typing` (message_type "stream") to the channel's active subscribers, the sender
+ * included, whose receives_typing_notifications is on, only when the channel has at most
+ * MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers (larger: success and no event, without
+ * reading its subscribers). Queues without the stream_typing_notifications capability drop it.
+ */
+export const checkSendChannelTyping = async (sender: User, streamId: number | undefined, topic: string | undefined, op: TypingOp): Promise<void> => {
+  if (streamId === undefined) throw new BadRequestError("Missing 'stream_id' argument");
+  if (topic === undefined) throw new BadRequestError('Missing topic');
+  if (!settingsOfUser(sender).send_stream_typing_notifications) throw new BadRequestError('User has disabled typing notifications for channel messages');
+  const { channel, viewer } = await accessChannelWithViewer(sender, streamId, 'Invalid channel ID');
+  await checkCanPostToChannel(sender, channel, viewer.subscribed);
+  if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
+  const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
+  const users = notifiable(await usersStore.getMany(sender.realmId, subscriberIds));
+  const topicName = EMPTY_TOPIC_ALIASES.includes(topic) ? '' : topic;
+  const event: TypingEvent = { type: 'typing', op, message_type: 'stream', sender: userRef(sender), stream_id: channel.id, topic: topicName };
+  if (users.length > 0) await sendEvent(sender.realmId, event, { users });
+};

@@ -1,0 +1,179 @@
+// Block-level Markdown, as upstream renders messages: fenced code (``` or ~~~, with `quote` and
+// `quoted` fences as block quotes and `spoiler` fences as spoiler blocks), four-space code blocks, `#` headings, horizontal rules, `>`
+// block quotes, bullet and numbered lists (also "hanging" right after a paragraph line, nested by
+// indentation, loose when items are separated by blank lines), and paragraphs whose single
+// newlines become <br>. Blocks are joined by "\n", as upstream serializes them.
+import { escapeAttribute } from './inline';
+
+export type InlineRenderer = (text: string) => string;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})[ ]*\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?$/;
+const HEADING = /^#{1,6}[ \t]+/;
+const HR = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const QUOTE = /^ {0,3}>/;
+const LIST_ITEM = /^( *)([*+-]|\d+\.)[ \t]+(.*)$/;
+const INDENTED = /^(?: {4}|\t)/;
+
+const isBlank = (line: string): boolean => line.trim() === '';
+const indentOf = (line: string): number => /^ */.exec(line)![0].length;
+const listKind = (marker: string): 'ul' | 'ol' => (/\d/.test(marker) ? 'ol' : 'ul');
+
+/** Code as Pygments prints it (without highlighting): &, <, >, " and ' escaped, trailing spaces cut. */
+const codeBlock = (lines: string[], language: string): string => {
+  const body = lines.map((l) => l.replace(/\s+$/, ''));
+  while (body.length > 0 && body[0] === '') body.shift();
+  while (body.length > 0 && body[body.length - 1] === '') body.pop();
+  const code = body
+    .join('\n')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+  const lang = language === '' ? '' : ` data-code-language="${escapeAttribute(language)}"`;
+  return `<div class="codehilite"${lang}><pre><span></span><code>${code}\n</code></pre></div>`;
+};
+
+/** Whether a line ends a paragraph (starts another block). */
+const startsBlock = (line: string): boolean =>
+  FENCE.test(line) || HEADING.test(line) || QUOTE.test(line) || LIST_ITEM.test(line) || HR.test(line);
+
+type ListItem = { text: string[]; children: string[] };
+
+/** A list starting at lines[start]: its HTML and the index after it. */
+const parseList = (lines: string[], start: number, inline: InlineRenderer): [string, number] => {
+  const first = LIST_ITEM.exec(lines[start])!;
+  const baseIndent = first[1].length;
+  const kind = listKind(first[2]);
+  const items: ListItem[] = [];
+  let loose = false;
+  let i = start;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (isBlank(line)) {
+      let j = i;
+      while (j < lines.length && isBlank(lines[j])) j += 1;
+      const next = j < lines.length ? LIST_ITEM.exec(lines[j]) : null;
+      if (next && next[1].length <= baseIndent + 1 && next[1].length >= baseIndent && listKind(next[2]) === kind) {
+        loose = true;
+        i = j;
+        continue;
+      }
+      if (j < lines.length && indentOf(lines[j]) > baseIndent && items.length > 0) {
+        // A paragraph indented under the item continues it.
+        const [html, end] = indentedBody(lines, j, baseIndent, inline);
+        items[items.length - 1].children.push(html);
+        loose = true;
+        i = end;
+        continue;
+      }
+      break;
+    }
+    const m = LIST_ITEM.exec(line);
+    if (m && m[1].length < baseIndent) break;
+    if (m && m[1].length <= baseIndent + 1) {
+      if (listKind(m[2]) !== kind) break;
+      items.push({ text: [m[3]], children: [] });
+      i += 1;
+      continue;
+    }
+    if (m && items.length > 0) {
+      const [html, end] = parseList(lines, i, inline);
+      items[items.length - 1].children.push(html);
+      i = end;
+      continue;
+    }
+    if (FENCE.test(line) || (HEADING.test(line) && indentOf(line) <= baseIndent)) break;
+    // A continuation line of the item, kept as written (less the item's own indentation).
+    items[items.length - 1].text.push(line.replace(/^ {4}/, ''));
+    i += 1;
+  }
+  const startNumber = kind === 'ol' ? Number(/\d+/.exec(first[2])![0]) : 1;
+  const open = kind === 'ol' && startNumber !== 1 ? `<ol start="${startNumber}">` : `<${kind}>`;
+  const html = items.map((item) => {
+    const text = inline(item.text.join('\n'));
+    const children = item.children.filter((c) => c !== '');
+    if (loose) return `<li>\n<p>${text}</p>\n${children.map((c) => `${c}\n`).join('')}</li>`;
+    return `<li>${text}${children.map((c) => `${c}\n`).join('')}</li>`;
+  });
+  return [`${open}\n${html.join('\n')}\n</${kind}>`, i];
+};
+
+/** Lines indented deeper than a list item, rendered as that item's blocks. */
+const indentedBody = (lines: string[], start: number, baseIndent: number, inline: InlineRenderer): [string, number] => {
+  let end = start;
+  while (end < lines.length && (isBlank(lines[end]) ? end + 1 < lines.length && indentOf(lines[end + 1]) > baseIndent : indentOf(lines[end]) > baseIndent)) end += 1;
+  const cut = Math.min(...lines.slice(start, end).filter((l) => !isBlank(l)).map(indentOf));
+  return [renderBlocks(lines.slice(start, end).map((l) => l.slice(cut)), inline).join('\n'), end];
+};
+
+/** The HTML blocks of a text. */
+export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] => {
+  const out: string[] = [];
+  let i = 0;
+  let afterBlank = true;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (isBlank(line)) {
+      i += 1;
+      afterBlank = true;
+      continue;
+    }
+    const fence = FENCE.exec(line);
+    if (fence) {
+      const body: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && lines[j].trim() !== fence[1]) body.push(lines[j++]);
+      const language = fence[2];
+      if (language === 'quote' || language === 'quoted') {
+        out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+      } else if (language === 'spoiler') {
+        const header = renderBlocks([fence[3] ?? ''], inline).map((b) => `${b}\n`).join('');
+        const content = renderBlocks(body, inline).map((b) => `${b}\n`).join('');
+        out.push(`<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>`);
+      } else {
+        out.push(codeBlock(body, language));
+      }
+      i = j + 1;
+      // A fenced block ends its block, as a blank line does.
+      afterBlank = true;
+      continue;
+    }
+    if (afterBlank && INDENTED.test(line)) {
+      const body: string[] = [];
+      while (i < lines.length && (INDENTED.test(lines[i]) || isBlank(lines[i]))) body.push(lines[i++].replace(/^(?: {4}|\t)/, ''));
+      out.push(codeBlock(body, ''));
+      continue;
+    }
+    afterBlank = false;
+    if (HEADING.test(line)) {
+      const level = /^#+/.exec(line)![0].length;
+      out.push(`<h${level}>${inline(line.replace(/^#+[ \t]+/, '').replace(/[ \t#]*$/, ''))}</h${level}>`);
+      i += 1;
+      continue;
+    }
+    if (HR.test(line)) {
+      out.push('<hr>');
+      i += 1;
+      continue;
+    }
+    if (QUOTE.test(line)) {
+      const body: string[] = [];
+      while (i < lines.length && !isBlank(lines[i]) && !FENCE.test(lines[i])) body.push(lines[i++].replace(/^ {0,3}> ?/, ''));
+      // A quote of nothing but empty ">" lines is text, as upstream renders it.
+      if (body.every(isBlank)) out.push(`<p>${inline(body.map(() => '>').join('\n'))}</p>`);
+      else out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+      continue;
+    }
+    if (LIST_ITEM.test(line)) {
+      const [html, end] = parseList(lines, i, inline);
+      out.push(html);
+      i = end;
+      continue;
+    }
+    const text: string[] = [];
+    while (i < lines.length && !isBlank(lines[i]) && (text.length === 0 || !startsBlock(lines[i]))) text.push(lines[i++]);
+    out.push(`<p>${inline(text.join('\n').replace(/^\s+/, ''))}</p>`);
+  }
+  return out;
+};

@@ -1,0 +1,308 @@
+// Inline Markdown, as upstream's Python-Markdown configuration applies it: a fixed list of patterns
+// in priority order (code, strong-emphasis, user mentions, channel/topic links, group mentions,
+// links, bare URLs, the organization's linkifiers, entities, strong, emphasis, strikethrough).
+// Each pattern runs over the whole text; a match becomes a placeholder that later patterns cannot
+// see into, and the text inside an element (a link's label, a strong span) is processed only by
+// the patterns after the one that made it, exactly as upstream's inline processor does.
+import { compilePattern } from '../validation/python-regex';
+import { expandUriTemplate } from '../validation/uri-template';
+import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
+import { topicKey } from './types';
+
+/** Escapes text content: &, < and > (upstream leaves quotes in text as typed). */
+export const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Escapes an attribute value. */
+export const escapeAttribute = (text: string): string => escapeText(text).replace(/"/g, '&quot;');
+
+// A placeholder is U+E000, the index as private-use "digits" U+E010..U+E019, then U+E001: no
+// pattern (not even a linkifier's [0-9]+) can match inside one. These characters are removed
+// from the input first.
+export const PLACEHOLDER_CHARS = /[\uE000-\uE01F]/g;
+const PLACEHOLDER = /\uE000([\uE010-\uE019]+)\uE001/g;
+const encodeIndex = (n: number): string => [...String(n)].map((d) => String.fromCharCode(0xe010 + Number(d))).join('');
+const decodeIndex = (s: string): number => Number([...s].map((c) => c.charCodeAt(0) - 0xe010).join(''));
+
+/** What the patterns read and what they record while rendering one message. */
+export type InlineState = {
+  usersById: Map<number, RenderUser>;
+  usersByName: Map<string, RenderUser[]>;
+  groupsByName: Map<string, RenderGroup>;
+  channelsByName: Map<string, RenderChannel>;
+  latestInTopic: ReadonlyMap<string, number>;
+  linkifiers: { regex: RegExp; urlTemplate: string }[];
+  /** Text escaping: the profile-field flavour also escapes quotes (see lib/markdown.ts). */
+  escape: (text: string) => string;
+  /**
+   * The profile-field flavour (lib/markdown.ts) links a bare URL wherever it ends; messages link
+   * one only when sentence punctuation and then a space or the end follow, as upstream.
+   */
+  profileFlavour: boolean;
+  held: string[];
+  mentionedUserIds: Set<number>;
+  mentionedGroupIds: Set<number>;
+  channelWildcard: boolean;
+  topicWildcard: boolean;
+  hasLink: boolean;
+  references: RenderReferences;
+};
+
+// Upstream's linkifier boundary: after the start, whitespace or one of '"(,:< and not before a
+// word character.
+const LINKIFIER_BEFORE = `(?<![^\\s'"(,:<])`;
+
+/** The state for one rendering; linkifiers that do not compile are skipped, as upstream skips them. */
+export const newInlineState = (input: RenderInput, profileFlavour = false): InlineState => {
+  const usersByName = new Map<string, RenderUser[]>();
+  for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
+  const linkifiers: InlineState['linkifiers'] = [];
+  for (const l of input.linkifiers) {
+    try {
+      const { regex } = compilePattern(l.pattern);
+      // RE2's \w is ASCII, as JavaScript's without the u flag.
+      const flags = [...new Set(`${regex.flags}g`)].join('');
+      linkifiers.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?!\\w)`, flags), urlTemplate: l.urlTemplate });
+    } catch {
+      // A pattern stored before validation tightened: it links nothing.
+    }
+  }
+  return {
+    usersById: new Map(input.users.map((u) => [u.id, u])),
+    usersByName,
+    groupsByName: new Map(input.groups.map((g) => [g.name.toLowerCase(), g])),
+    channelsByName: new Map(input.channels.map((c) => [c.name, c])),
+    latestInTopic: input.latestInTopic ?? new Map(),
+    linkifiers,
+    escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
+    profileFlavour,
+    held: [],
+    mentionedUserIds: new Set(),
+    mentionedGroupIds: new Set(),
+    channelWildcard: false,
+    topicWildcard: false,
+    hasLink: false,
+    references: { userNames: [], userIds: [], groupNames: [], channelNames: [], topics: [] },
+  };
+};
+
+const addOnce = <T>(list: T[], value: T): void => {
+  if (!list.includes(value)) list.push(value);
+};
+
+// upstream's hash encoding of a narrow URL component: percent-encode everything but
+// [A-Za-z0-9_.~-], then "." becomes ".2E" and "%" becomes ".".
+const encodeHashComponent = (text: string): string =>
+  encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/\./g, '%2E')
+    .replace(/%/g, '.');
+const channelSlug = (c: RenderChannel): string => `${c.id}-${encodeHashComponent(c.name.replace(/ /g, '-'))}`;
+const channelUrl = (c: RenderChannel): string => `/#narrow/channel/${channelSlug(c)}`;
+const topicUrl = (c: RenderChannel, topic: string): string => `${channelUrl(c)}/topic/${encodeHashComponent(topic)}`;
+
+const CHANNEL_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
+
+/** One inline pattern: its regex (global) and what a match becomes (null: leave it as text). */
+type Pattern = {
+  regex: RegExp;
+  render: (state: InlineState, m: RegExpExecArray, inner: (text: string) => string) => string | null | { html: string; after: string };
+  /** Not applied inside a link's label (no links within links). */
+  makesLink?: boolean;
+};
+
+const userMention = (state: InlineState, m: RegExpExecArray): string | null => {
+  const silent = m[1] === '_';
+  const name = m[2];
+  const cls = silent ? ' silent' : '';
+  if (CHANNEL_WILDCARDS.has(name)) {
+    if (!silent) state.channelWildcard = true;
+    return `<span class="user-mention channel-wildcard-mention${cls}" data-user-id="*">${silent ? '' : '@'}${state.escape(name)}</span>`;
+  }
+  if (name === 'topic') {
+    if (!silent) state.topicWildcard = true;
+    return `<span class="topic-mention${cls}">${silent ? '' : '@'}${state.escape(name)}</span>`;
+  }
+  let user: RenderUser | undefined;
+  const withId = /^(.*)\|(\d+)$/s.exec(name);
+  if (withId) {
+    const id = Number(withId[2]);
+    addOnce(state.references.userIds, id);
+    user = state.usersById.get(id);
+    // The name, when given, must be that user's name exactly.
+    if (user && withId[1] !== '' && withId[1] !== user.fullName) user = undefined;
+  } else {
+    addOnce(state.references.userNames, name);
+    const matches = state.usersByName.get(name.toLowerCase()) ?? [];
+    // Two users with this name: ambiguous, so no mention (the |id form says which one).
+    user = matches.length === 1 ? matches[0] : undefined;
+  }
+  if (!user) return null;
+  // A deactivated user's mention is shown as silent and notifies nobody.
+  const quiet = silent || !user.isActive;
+  if (!quiet) state.mentionedUserIds.add(user.id);
+  return `<span class="user-mention${quiet ? ' silent' : ''}" data-user-id="${user.id}">${quiet ? '' : '@'}${state.escape(user.fullName)}</span>`;
+};
+
+const groupMention = (state: InlineState, m: RegExpExecArray): string | null => {
+  const silent = m[1] === '_';
+  addOnce(state.references.groupNames, m[2]);
+  const group = state.groupsByName.get(m[2].toLowerCase());
+  if (!group) return null;
+  const quiet = silent || group.deactivated;
+  if (!quiet) state.mentionedGroupIds.add(group.id);
+  return `<span class="user-group-mention${quiet ? ' silent' : ''}" data-user-group-id="${group.id}">${quiet ? '' : '@'}${state.escape(group.name)}</span>`;
+};
+
+const topicLabel = (state: InlineState, c: RenderChannel, topic: string): string =>
+  `#${state.escape(c.name)} &gt; ${topic === '' ? '<em>general chat</em>' : state.escape(topic)}`;
+
+const channelLink = (state: InlineState, m: RegExpExecArray): string | null => {
+  addOnce(state.references.channelNames, m[1]);
+  const c = state.channelsByName.get(m[1]);
+  if (!c) return null;
+  state.hasLink = true;
+  return `<a class="stream" data-stream-id="${c.id}" href="${escapeAttribute(channelUrl(c))}">#${state.escape(c.name)}</a>`;
+};
+
+const topicLink = (state: InlineState, m: RegExpExecArray): string | null => {
+  const [, channelName, topic] = m;
+  addOnce(state.references.channelNames, channelName);
+  if (!state.references.topics.some((t) => t.channelName === channelName && t.topic === topic)) state.references.topics.push({ channelName, topic });
+  const c = state.channelsByName.get(channelName);
+  if (!c) return null;
+  state.hasLink = true;
+  const latest = state.latestInTopic.get(topicKey(c.id, topic));
+  const href = topicUrl(c, topic) + (latest === undefined ? '' : `/with/${latest}`);
+  return `<a class="stream-topic" data-stream-id="${c.id}" href="${escapeAttribute(href)}">${topicLabel(state, c, topic)}</a>`;
+};
+
+const messageLink = (state: InlineState, m: RegExpExecArray): string | null => {
+  const [, channelName, topic, messageId] = m;
+  addOnce(state.references.channelNames, channelName);
+  const c = state.channelsByName.get(channelName);
+  if (!c) return null;
+  state.hasLink = true;
+  const href = `${topicUrl(c, topic)}/near/${messageId}`;
+  return `<a class="message-link" href="${escapeAttribute(href)}">${topicLabel(state, c, topic)} @ 💬</a>`;
+};
+
+/** upstream's URL sanitizing: a fixed set of schemes; no scheme means http (or a local path). */
+const sanitizeUrl = (url: string): string | null => {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined) return url.startsWith('/') || url.startsWith('#') ? url : `http://${url}`;
+  return ['http', 'https', 'ftp', 'mailto', 'file', 'tel', 'sms'].includes(scheme) ? url : null;
+};
+
+const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => string): string | null => {
+  const href = sanitizeUrl(m[2]);
+  if (href === null || m[2] === '') return null;
+  state.hasLink = true;
+  const label = m[1].trim() === '' ? state.escape(m[2]) : inner(m[1]);
+  return `<a href="${escapeAttribute(href)}">${label}</a>`;
+};
+
+// Bare URLs in messages, as upstream's web-link pattern finds them: after the start, a space or
+// one of '"(,: and <, a URL with a scheme (or starting with www.) whose path may hold balanced
+// parentheses (three levels), or an email address; it must be followed by sentence punctuation
+// and then a space or the end, which stay outside the link. Bare domains without www. (upstream
+// links those of known top-level domains) are not linked.
+const NO_PARENS = `[^\\s()"\\uE000-\\uE01F]`;
+const PAREN_PATH = `(?:${NO_PARENS}|\\((?:${NO_PARENS}|\\((?:${NO_PARENS}|\\(${NO_PARENS}*\\))*\\))*\\))*?`;
+const WEB_LINK = new RegExp(
+  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/|www\\.)[\\w.:@-]+?(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
+  'gi',
+);
+
+// The profile-field flavour (lib/markdown.ts) links any http(s) URL up to a space, quote or
+// angle bracket, leaving trailing punctuation (and the ** of bold around it) outside.
+const LENIENT_WEB_LINK = /(?<![^\s'"(,:<*~])https?:\/\/[^\s<>"\uE000-\uE01F]+/gi;
+const splitTrailingPunctuation = (url: string): [string, string] => {
+  const match = /[.,;:!?)\]'*~]+$/.exec(url);
+  return match ? [url.slice(0, match.index), match[0]] : [url, ''];
+};
+
+const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after: string } | null => {
+  const [url, rest] = state.profileFlavour ? splitTrailingPunctuation(m[0]) : [m[0], ''];
+  if (/^(?:https?|ftp):\/\/$/i.test(url)) return null;
+  state.hasLink = true;
+  const href = /^www\./i.test(url) ? `http://${url}` : /^[^:/]+@/.test(url) ? `mailto:${url}` : url;
+  // Trailing punctuation stays text, for the patterns after this one (a closing ** of bold).
+  return { html: `<a href="${escapeAttribute(href)}">${state.escape(url)}</a>`, after: rest };
+};
+
+const PATTERNS: Pattern[] = [
+  // Inline code: the text as written, spaces kept.
+  { regex: /(?<!\\)(`+)(.+?)(?<!`)\1(?!`)/g, render: (s, m) => `<code>${s.escape(m[2])}</code>` },
+  { regex: /\*\*\*(?!\s)([^*\n]+)(?<!\s)\*\*\*/g, render: (_s, m, inner) => `<strong><em>${inner(m[1])}</em></strong>` },
+  { regex: /(?<![^\s'"({[/<])@(_?)\*\*([^*]+)\*\*/g, render: userMention, makesLink: true },
+  { regex: /(?<![^\s'"(,:<])#\*\*([^*>]+)>([^*]*)@(\d+)\*\*/g, render: messageLink, makesLink: true },
+  { regex: /(?<![^\s'"(,:<])#\*\*([^*>]+)>([^*]*)\*\*/g, render: topicLink, makesLink: true },
+  { regex: /(?<![^\s'"(,:<])#\*\*([^*]+)\*\*/g, render: channelLink, makesLink: true },
+  { regex: /(?<![^\s'"({[/<])@(_?)\*([^*]+)\*/g, render: groupMention, makesLink: true },
+  { regex: /\[([^\]\n]*)\]\(\s*<?([^\s()<>"\uE000-\uE01F]*)>?\s*\)/g, render: link, makesLink: true },
+  // Replaced by the flavour's web-link pattern (see patternsFor).
+  { regex: WEB_LINK, render: autolink, makesLink: true },
+];
+
+// After the linkifiers (which run between autolinks and entities, in their order).
+const LATE_PATTERNS: Pattern[] = [
+  // An HTML entity the author typed stays an entity.
+  { regex: /&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z0-9]+);/g, render: (_s, m) => m[0] },
+  { regex: /\*\*([^\n]+?)\*\*/g, render: (_s, m, inner) => `<strong>${inner(m[1])}</strong>` },
+  { regex: /\*(?!\s)([^*\n]+)(?<!\s)\*/g, render: (_s, m, inner) => `<em>${inner(m[1])}</em>` },
+  { regex: /(?<!~)~~([^~\n]+?)~~(?!~)/g, render: (_s, m, inner) => `<del>${inner(m[1])}</del>` },
+];
+
+const linkifierPatterns = (state: InlineState): Pattern[] =>
+  state.linkifiers.map(({ regex, urlTemplate }) => ({
+    regex,
+    makesLink: true,
+    render: (s, m) => {
+      const values: Record<string, string> = {};
+      for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) values[k] = v;
+      s.hasLink = true;
+      return `<a href="${escapeAttribute(expandUriTemplate(urlTemplate, values))}">${s.escape(m[0])}</a>`;
+    },
+  }));
+
+const hold = (state: InlineState, html: string): string => `\uE000${encodeIndex(state.held.push(html) - 1)}\uE001`;
+
+/** Escapes the plain text between placeholders, turns newlines into <br>, then puts the held HTML back. */
+const finish = (state: InlineState, text: string): string => {
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    out += state.escape(text.slice(last, m.index)).replace(/\n/g, '<br>\n') + state.held[decodeIndex(m[1])];
+    last = m.index! + m[0].length;
+  }
+  return out + state.escape(text.slice(last)).replace(/\n/g, '<br>\n');
+};
+
+const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text: string, inLink: boolean): string => {
+  let out = text;
+  for (let i = start; i < patterns.length; i += 1) {
+    const p = patterns[i];
+    if (inLink && p.makesLink) continue;
+    const linkLabel = p.render === link;
+    out = out.replace(p.regex, (...args) => {
+      const groupsArg = args[args.length - 1];
+      const hasGroups = typeof groupsArg === 'object' && groupsArg !== null;
+      const offset = args[args.length - (hasGroups ? 3 : 2)] as number;
+      const m = Object.assign([...args.slice(0, args.length - (hasGroups ? 3 : 2))] as string[], {
+        index: offset,
+        input: out,
+        groups: hasGroups ? (groupsArg as Record<string, string>) : undefined,
+      }) as RegExpExecArray;
+      const html = p.render(state, m, (inner) => finish(state, applyFrom(state, patterns, i + 1, inner, inLink || linkLabel)));
+      if (html === null) return m[0];
+      return typeof html === 'string' ? hold(state, html) : hold(state, html.html) + html.after;
+    });
+  }
+  return out;
+};
+
+/** The HTML of one block's inline text (already stripped of placeholder characters). */
+export const renderInline = (state: InlineState, text: string): string => {
+  const early = state.profileFlavour ? PATTERNS.map((p) => (p.render === autolink ? { ...p, regex: LENIENT_WEB_LINK } : p)) : PATTERNS;
+  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS];
+  return finish(state, applyFrom(state, patterns, 0, text, false));
+};
