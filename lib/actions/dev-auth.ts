@@ -2,6 +2,7 @@ import { subdomainOf } from '../http/auth';
 import { config } from '../config';
 import { ApiError, AuthenticationFailedError, BadRequestError, ErrorCode } from '../errors';
 import type { User } from '../models/user';
+import { fitsInKey } from '../store/keys';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
@@ -24,9 +25,9 @@ export const fetchDevApiKey = async (username: string, host: string | undefined)
   requireDevelopmentMode();
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
   const subdomain = subdomainOf(host);
-  let candidates = await usersStore.listByEmail(username);
+  let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
   if (subdomain !== undefined) {
-    const realm = await realmsStore.getByStringId(subdomain);
+    const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
     if (!realm) throw new ApiError('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
     candidates = candidates.filter((u) => u.realmId === realm.id);
   }

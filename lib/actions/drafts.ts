@@ -1,6 +1,6 @@
 // Server-side drafts: validation as upstream's DraftData + further_validated_draft_dict, and the
 // create / edit / delete operations with their `drafts` events, which go to the owner's queues only.
-import { nowMs } from '../clock';
+import { MAX_TIMESTAMP, nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
 import { MESSAGES } from '../http/messages';
@@ -15,8 +15,6 @@ import * as usersStore from '../store/users';
 
 /** Upstream's MAX_MESSAGE_LENGTH: longer content is truncated, as for messages. */
 export const MAX_MESSAGE_LENGTH = 10000;
-/** The largest timestamp upstream can store (the end of year 9999, UTC). */
-const MAX_TIMESTAMP = 253402300799;
 
 // Python's str.strip() whitespace (str.isspace), which upstream's pydantic models and
 // normalize_body use: JavaScript's trim() differs at the edges (\x1c-\x1f, \x85, \ufeff).

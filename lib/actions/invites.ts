@@ -14,6 +14,8 @@ import * as invitesStore from '../store/invites';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
+/** The longest lifetime upstream can compute (Python's timedelta ends at 999999999 days), in minutes. */
+export const MAX_INVITE_EXPIRES_IN_MINUTES = 999999999 * 24 * 60;
 
 const isExpired = (invite: MultiuseInvite, now: number): boolean => invite.expiryDate !== null && invite.expiryDate < now;
 

@@ -22,6 +22,7 @@ import {
 } from '../models/presence';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { fitsInKey } from '../store/keys';
 import * as presenceStore from '../store/presence';
 import * as usersStore from '../store/users';
 
@@ -165,7 +166,9 @@ export const getPresenceResponse = async (realm: Realm, query: PresenceQuery): P
 export const accessUserForPresence = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
   const target = /^\s*[-+]?\d+\s*$/.test(userIdOrEmail)
     ? await usersStore.get(realm.id, Number(userIdOrEmail))
-    : await usersStore.getByEmail(realm.id, userIdOrEmail);
+    : fitsInKey(userIdOrEmail)
+      ? await usersStore.getByEmail(realm.id, userIdOrEmail)
+      : undefined;
   if (!target || target.realmId !== realm.id || !target.isActive) throw new BadRequestError('No such user');
   if (target.isBot || target.botType !== null) throw new BadRequestError('Presence is not supported for bot users.');
   return target;
