@@ -116,3 +116,20 @@ export class PathNotFoundError extends ApiError {
     this.name = 'PathNotFoundError';
   }
 }
+
+/**
+ * 429 RATE_LIMIT_HIT, upstream's documented "try again later" answer: here, a write that lost the
+ * race to concurrent writes of the same object on every one of its bounded attempts. Nothing was
+ * written; `retry-after` (seconds, also the Retry-After header) tells the client when to retry.
+ */
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds = 1) {
+    super('API usage exceeded rate limit', {
+      statusCode: 429,
+      code: ErrorCode.RATE_LIMIT_HIT,
+      data: { 'retry-after': retryAfterSeconds },
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+    this.name = 'RateLimitedError';
+  }
+}

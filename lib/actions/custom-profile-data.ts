@@ -10,6 +10,7 @@ import type { Realm } from '../models/realm';
 import { isAdmin, type User } from '../models/user';
 import * as fieldsStore from '../store/custom-profile-fields';
 import * as usersStore from '../store/users';
+import { LostRaceError, retryLostRaces } from './retry';
 
 /** One item of PATCH's `data` (upstream's TypedDict: extra keys are ignored; `null` removes). */
 export const profileDataItem = object({ id: int, value: nullable(union(str, list(int))) }, { allowExtra: true });
@@ -18,8 +19,6 @@ export type ProfileDataItem = Infer<typeof profileDataItem>;
 const RESTRICTED = 'You are not allowed to change this field. Contact an administrator to update it.';
 const SHORT_TEXT_MAX = 50;
 const PARAGRAPH_MAX = 500;
-/** Compare-and-set attempts when concurrent requests change the same values. */
-const MAX_WRITE_ATTEMPTS = 10;
 
 /** Upstream's human_users_only decorator, checked before parameters are read. */
 export const requireHumanUser = (user: User): void => {
@@ -116,7 +115,7 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
   if (targets.length > fieldsStore.MAX_VALUES_PER_WRITE) {
     throw new BadRequestError(`Too many profile fields in one request (limit: ${fieldsStore.MAX_VALUES_PER_WRITE})`);
   }
-  for (let attempt = 1; ; attempt += 1) {
+  const changes = await retryLostRaces(async () => {
     const stored = new Map((await fieldsStore.getValues(user.id, targets.map((t) => t.field.id))).map((v) => [v.fieldId, v]));
     const changes: fieldsStore.ValueChange[] = [];
     for (const { field, next } of targets) {
@@ -127,17 +126,16 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
         next === null ? null : { ...key, value: next, ...(isRenderable(field.type) ? { renderedValue: renderMarkdown(next) } : {}) };
       changes.push({ key, expected: before, next: value });
     }
-    if (await fieldsStore.writeValueChanges(changes)) {
-      for (const { key, next } of changes) {
-        const customProfileField =
-          next === null
-            ? { id: key.fieldId, value: null }
-            : { id: key.fieldId, value: next.value, ...(next.renderedValue ? { rendered_value: next.renderedValue } : {}) };
-        await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } }, 'realm');
-      }
-      return;
-    }
-    if (attempt >= MAX_WRITE_ATTEMPTS) throw new Error('profile values kept changing concurrently');
+    // A value changed since it was read: read and compare again.
+    if (!(await fieldsStore.writeValueChanges(changes))) throw new LostRaceError();
+    return changes;
+  });
+  for (const { key, next } of changes) {
+    const customProfileField =
+      next === null
+        ? { id: key.fieldId, value: null }
+        : { id: key.fieldId, value: next.value, ...(next.renderedValue ? { rendered_value: next.renderedValue } : {}) };
+    await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } }, 'realm');
   }
 };
 
