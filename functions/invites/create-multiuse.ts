@@ -22,6 +22,7 @@ export const handler = apiHandler(async ({ user, realm, params, event, hasParam 
     invitedAs: p.invite_as,
     expiresInMinutes: expires,
     streamIds: p.stream_ids ?? [],
+    groupIds: p.group_ids ?? [],
     includeRealmDefaultSubscriptions: p.include_realm_default_subscriptions,
   });
   return { invite_link: inviteLink(invite, event.headers) };
