@@ -10,11 +10,14 @@ import { handler as createLinkifier } from '../../functions/linkifiers/create';
 import { handler as updateLinkifier } from '../../functions/linkifiers/update';
 import { handler as userPresence } from '../../functions/presence/get-user';
 import { handler as createReminder } from '../../functions/reminders/create';
-import { loadRoutes } from '../../functions/routes';
 import * as invitesStore from '../../lib/store/invites';
 import * as linkifiersStore from '../../lib/store/linkifiers';
 import * as scheduledStore from '../../lib/store/scheduled-messages';
 import { call, expectError, type Handler } from '../helpers/api';
+
+type Route = { method: string; path: string; handler: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { loadRoutes } = require('../../functions/routes.js') as { loadRoutes: () => Route[] };
 
 const storedLinkifiers = async () => (await linkifiersStore.readLinkifierList(2, { consistent: true })).linkifiers;
 
@@ -132,13 +135,13 @@ describe('patterns the compiler refuses (item 4)', () => {
 });
 
 describe('requests the local HTTP layer used to answer in its own shape (item 6)', () => {
-  const writeRoutes = loadRoutes().filter((r: { method: string }) => r.method !== 'GET');
+  const writeRoutes = loadRoutes().filter((r) => r.method !== 'GET');
   // Guards the table below against an empty route list.
   expect(writeRoutes.length).toBeGreaterThan(10);
 
-  it.each(writeRoutes.map((r: { method: string; path: string; handler: string }) => [`${r.method} ${r.path}`, r]))(
+  it.each(writeRoutes.map((r): [string, Route] => [`${r.method} ${r.path}`, r]))(
     'answers %s with multipart/form-data without a boundary with the error envelope',
-    async (_label, route) => {
+    async (_label: string, route: Route) => {
       const [modulePath, exportName] = route.handler.split(/\.(?=[^.]+$)/);
       const handler = (await import(join(__dirname, '..', '..', modulePath)))[exportName] as Handler;
       const path = route.path.replace(/\{[a-z_]+\}/g, '1');
@@ -170,5 +173,4 @@ describe('requests the local HTTP layer used to answer in its own shape (item 6)
     const result = await call(deleteDraft, { method: 'DELETE', path: '/drafts/%ED%A0%80', routeKey: 'DELETE /drafts/{draft_id}', pathParameters: { draft_id: '%ED%A0%80' }, as: 'hamlet@zulip.com' });
     expectError(result, 'Not Found', 404);
   });
-
 });
