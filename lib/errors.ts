@@ -124,7 +124,7 @@ export class PathNotFoundError extends ApiError {
  */
 export class RateLimitedError extends ApiError {
   constructor(retryAfterSeconds = 1) {
-    super('API usage exceeded rate limit', {
+    super('API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers', {
       statusCode: 429,
       code: ErrorCode.RATE_LIMIT_HIT,
       data: { 'retry-after': retryAfterSeconds },
