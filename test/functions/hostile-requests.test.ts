@@ -13,11 +13,15 @@ import { handler as createReminder } from '../../functions/reminders/create';
 import * as invitesStore from '../../lib/store/invites';
 import * as linkifiersStore from '../../lib/store/linkifiers';
 import * as scheduledStore from '../../lib/store/scheduled-messages';
-import { call, expectError, type Handler } from '../helpers/api';
+import { call, expectError, type CallOptions, type Handler } from '../helpers/api';
 
 type Route = { method: string; path: string; handler: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadRoutes } = require('../../functions/routes.js') as { loadRoutes: () => Route[] };
+
+/** Calls a route with path parameters, filling the path from its template. */
+const callRoute = (handler: Handler, method: string, template: string, pathParameters: Record<string, string>, opts: Partial<CallOptions>) =>
+  call(handler, { method, path: template.replace(/\{([a-z_]+)\}/g, (_m, name: string) => pathParameters[name]), routeKey: `${method} ${template}`, pathParameters, ...opts });
 
 const storedLinkifiers = async () => (await linkifiersStore.readLinkifierList(2, { consistent: true })).linkifiers;
 
@@ -43,13 +47,7 @@ describe('text too long for a DynamoDB key (item 2)', () => {
 
   it('answers GET /users/{email}/presence with a 3 KB email as "No such user"', async () => {
     const email = `${'a'.repeat(3 * 1024)}@zulip.com`;
-    const result = await call(userPresence, {
-      method: 'GET',
-      path: `/users/${email}/presence`,
-      routeKey: 'GET /users/{user_id_or_email}/presence',
-      pathParameters: { user_id_or_email: email },
-      as: 'hamlet@zulip.com',
-    });
+    const result = await callRoute(userPresence, 'GET', '/users/{user_id_or_email}/presence', { user_id_or_email: email }, { as: 'hamlet@zulip.com' });
     expectError(result, 'No such user');
   });
 
@@ -96,7 +94,7 @@ describe('integers beyond 2^53 (item 3)', () => {
 
   it('answers a path id beyond 2^53 as a path that does not exist', async () => {
     const id = '9007199254740993';
-    const result = await call(deleteDraft, { method: 'DELETE', path: `/drafts/${id}`, routeKey: 'DELETE /drafts/{draft_id}', pathParameters: { draft_id: id }, as: 'hamlet@zulip.com' });
+    const result = await callRoute(deleteDraft, 'DELETE', '/drafts/{draft_id}', { draft_id: id }, { as: 'hamlet@zulip.com' });
     expectError(result, 'Not Found', 404);
   });
 });
@@ -115,11 +113,7 @@ describe('patterns the compiler refuses (item 4)', () => {
 
   it('answers PATCH /realm/filters/{id} with a 100 KB pattern "Bad regular expression: …"', async () => {
     const before = await storedLinkifiers();
-    const result = await call(updateLinkifier, {
-      method: 'PATCH',
-      path: '/realm/filters/1',
-      routeKey: 'PATCH /realm/filters/{filter_id}',
-      pathParameters: { filter_id: '1' },
+    const result = await callRoute(updateLinkifier, 'PATCH', '/realm/filters/{filter_id}', { filter_id: '1' }, {
       as: 'iago@zulip.com',
       params: { pattern: huge, url_template: 'https://example.com' },
     });
@@ -144,13 +138,8 @@ describe('requests the local HTTP layer used to answer in its own shape (item 6)
     async (_label: string, route: Route) => {
       const [modulePath, exportName] = route.handler.split(/\.(?=[^.]+$)/);
       const handler = (await import(join(__dirname, '..', '..', modulePath)))[exportName] as Handler;
-      const path = route.path.replace(/\{[a-z_]+\}/g, '1');
       const pathParameters = Object.fromEntries([...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => [m[1], '1']));
-      const result = await call(handler, {
-        method: route.method,
-        path,
-        routeKey: `${route.method} ${route.path}`,
-        pathParameters,
+      const result = await callRoute(handler, route.method, route.path, pathParameters, {
         as: 'iago@zulip.com',
         rawBody: { body: 'pattern=x', contentType: 'multipart/form-data' },
       });
@@ -159,18 +148,12 @@ describe('requests the local HTTP layer used to answer in its own shape (item 6)
   );
 
   it('answers a path segment that is not valid UTF-8 (%ED%A0%80) as a name that matches nothing', async () => {
-    const result = await call(userPresence, {
-      method: 'GET',
-      path: '/users/%ED%A0%80/presence',
-      routeKey: 'GET /users/{user_id_or_email}/presence',
-      pathParameters: { user_id_or_email: '%ED%A0%80' },
-      as: 'hamlet@zulip.com',
-    });
+    const result = await callRoute(userPresence, 'GET', '/users/{user_id_or_email}/presence', { user_id_or_email: '%ED%A0%80' }, { as: 'hamlet@zulip.com' });
     expectError(result, 'No such user');
   });
 
   it('answers a numeric path segment that is not valid UTF-8 as a path that does not exist', async () => {
-    const result = await call(deleteDraft, { method: 'DELETE', path: '/drafts/%ED%A0%80', routeKey: 'DELETE /drafts/{draft_id}', pathParameters: { draft_id: '%ED%A0%80' }, as: 'hamlet@zulip.com' });
+    const result = await callRoute(deleteDraft, 'DELETE', '/drafts/{draft_id}', { draft_id: '%ED%A0%80' }, { as: 'hamlet@zulip.com' });
     expectError(result, 'Not Found', 404);
   });
 });
