@@ -23,9 +23,9 @@ import {
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { fitsInKey } from '../store/keys';
-import { LostRaceError, retryLostRaces } from './retry';
 import * as presenceStore from '../store/presence';
 import * as usersStore from '../store/users';
+import { LostRaceError, retryLostRaces } from './retry';
 
 /** Refuses bots, as upstream's human_users_only decorator does. */
 export const requireHumanUser = (user: User): void => {
@@ -83,7 +83,6 @@ export const buildPresenceEvent = (row: Presence, serverTimestamp: number): ApiE
   presence: { website: toLegacyClientPresence(row) },
   presences: { [String(row.userId)]: toModernPresence(row) },
 });
-
 
 /**
  * Records a presence report of `user` (POST /users/me/presence). Checks nothing about the request

@@ -224,7 +224,8 @@ export type UpdateUserGroupRequest = {
  * supplied"), the group is the caller's to manage (deactivated groups included), the new name,
  * then each setting change (its `old` value, when given, must be the current one). Writes the
  * name, description and settings in one transaction that also records the use of every group a
- * new setting names, and reactivates with a conditional write. Emits user_group update events
+ * new setting names, conditioned on the group's version its checks read (the checks run again
+ * when another write came first), and reactivates with a conditional write. Emits user_group update events
  * (name, description, each setting) and, on reactivation, update {deactivated:false} plus add.
  */
 export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: number, request: UpdateUserGroupRequest): Promise<void> => {
