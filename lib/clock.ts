@@ -4,6 +4,9 @@ let frozenAtMs: number | undefined;
 
 /** Milliseconds since the epoch, as the service sees them. */
 export const nowMs = (): number => (frozenAtMs ?? Date.now()) + offsetMs;
+/** The largest UNIX timestamp upstream can store or convert (the end of year 9999, UTC). */
+export const MAX_TIMESTAMP = 253402300799;
+
 /** Whole seconds since the epoch. */
 export const nowSeconds = (): number => Math.floor(nowMs() / 1000);
 

@@ -118,9 +118,13 @@ export class PathNotFoundError extends ApiError {
   }
 }
 
-/** 429 RATE_LIMIT_HIT with upstream's message, `retry-after` (seconds) in the body and the header. */
+/**
+ * 429 RATE_LIMIT_HIT with upstream's message, `retry-after` (seconds) in the body and the header:
+ * too many failed logins, or a write that lost the race to concurrent writes of the same object on
+ * every one of its bounded attempts (nothing was written).
+ */
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds = 1) {
     super('API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers', {
       statusCode: 429,
       code: ErrorCode.RATE_LIMIT_HIT,

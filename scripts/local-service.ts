@@ -1,11 +1,17 @@
 // The whole service on this machine, as `npm start` runs it and the e2e tests start it:
 // DynamoDB Local (unless an endpoint is given), the tables of tables/, the development data set,
-// and serverless-offline serving every route under http://localhost:<port>/api/v1.
+// and serverless-offline serving every route under http://localhost:<port>/api/v1, behind a thin
+// front (local-gateway.ts) that turns the emulator's own error answers into the API's envelope.
+// serverless-offline runs the handlers in its own process (--useInProcess): one module load per
+// handler, shared by concurrent calls, instead of a worker per concurrent call that compiles the
+// TypeScript again (a burst of 30 first calls timed out; see docs/architecture.md for figures).
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closeClients, tableName } from '../lib/store/client';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
+import { startLocalGateway } from './local-gateway';
 import { seedDevRealm } from './seed';
 
 const ROOT = resolve(__dirname, '..');
@@ -100,13 +106,19 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   const log = opts.log ?? (() => undefined);
   let dynamo: LocalDynamo | undefined;
   let offline: ChildProcess | undefined;
+  let gateway: Server | undefined;
   // Stops run one after the other: a later call also stops what was started after an earlier one.
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [o, d] = [offline, dynamo];
+      const [g, o, d] = [gateway, offline, dynamo];
+      gateway = undefined;
       offline = undefined;
       dynamo = undefined;
+      if (g) {
+        g.closeAllConnections();
+        await new Promise<void>((r) => g.close(() => r()));
+      }
       if (o) await stopProcessGroup(o);
       closeClients();
       await d?.stop();
@@ -149,6 +161,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
 
     checkAborted();
     const port = opts.port || (await freePort());
+    const offlinePort = await freePort();
     const lambdaPort = await freePort();
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
@@ -174,10 +187,11 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       '--stage',
       'local',
       '--httpPort',
-      String(port),
+      String(offlinePort),
       '--lambdaPort',
       String(lambdaPort),
       '--localEnvironment',
+      '--useInProcess',
       ...params.flatMap((p) => ['--param', p]),
     ];
     offline = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -188,9 +202,10 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
     offline.stdout!.on('data', forward);
     offline.stderr!.on('data', forward);
     checkAborted();
-    const baseUrl = `http://localhost:${port}/api/v1`;
-    await waitForHttp(`${baseUrl}/`, offline, 60000);
+    await waitForHttp(`http://localhost:${offlinePort}/api/v1/`, offline, 60000);
     checkAborted();
+    gateway = await startLocalGateway(port, offlinePort);
+    const baseUrl = `http://localhost:${port}/api/v1`;
     return { baseUrl, port, dynamodbEndpoint: endpoint, stop };
   } catch (error) {
     await stop();

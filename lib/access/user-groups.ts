@@ -61,14 +61,15 @@ export const hasRealmPermission = (realm: Realm, groups: RealmGroups, user: User
  * Upstream's access_user_group_for_update: the group of the caller's organization (else "Invalid
  * user group"), active unless `allowDeactivated` (else "User group is deactivated."), not a system
  * group, and managed by the caller through the organization's can_manage_all_groups or the group's
- * can_manage_group (else "Insufficient permission").
+ * can_manage_group (else "Insufficient permission"). With `permission: 'can_add_members_group'`,
+ * that group setting also grants access (can_manage_group always does).
  */
 export const accessUserGroupForUpdate = (
   realm: Realm,
   groups: RealmGroups,
   user: User,
   groupId: number,
-  opts: { allowDeactivated: boolean },
+  opts: { allowDeactivated: boolean; permission?: 'can_manage_group' | 'can_add_members_group' },
 ): UserGroup => {
   const group = groups.byId.get(groupId);
   if (!group) throw new BadRequestError('Invalid user group');
@@ -76,5 +77,9 @@ export const accessUserGroupForUpdate = (
   if (group.isSystemGroup) throw new BadRequestError('Insufficient permission');
   if (hasRealmPermission(realm, groups, user, 'can_manage_all_groups')) return group;
   if (groups.hasPermission(user, group.groupSettings.can_manage_group, GROUP_SETTING_ALLOWS_EVERYONE.can_manage_group)) return group;
+  const permission = opts.permission ?? 'can_manage_group';
+  if (permission !== 'can_manage_group' && groups.hasPermission(user, group.groupSettings[permission], GROUP_SETTING_ALLOWS_EVERYONE[permission])) {
+    return group;
+  }
   throw new BadRequestError('Insufficient permission');
 };

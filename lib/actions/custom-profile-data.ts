@@ -11,6 +11,7 @@ import { isAdmin, type User } from '../models/user';
 import { MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as fieldsStore from '../store/custom-profile-fields';
 import { int, list, nullable, object, str, string, union, type Infer } from '../validation/validators';
+import { LostRaceError, retryLostRaces } from './retry';
 
 /** One item of PATCH's `data` (upstream's TypedDict: extra keys are ignored; `null` removes). */
 export const profileDataItem = object({ id: int, value: nullable(union(str, list(int))) }, { allowExtra: true });
@@ -19,8 +20,6 @@ export type ProfileDataItem = Infer<typeof profileDataItem>;
 const RESTRICTED = 'You are not allowed to change this field. Contact an administrator to update it.';
 const SHORT_TEXT_MAX = 50;
 const PARAGRAPH_MAX = 500;
-/** Compare-and-set attempts when concurrent requests change the same values. */
-const MAX_WRITE_ATTEMPTS = 10;
 
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -109,7 +108,7 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
   if (targets.length > MAX_TRANSACTION_ITEMS) {
     throw new BadRequestError(`Too many profile fields in one request (limit: ${MAX_TRANSACTION_ITEMS})`);
   }
-  for (let attempt = 1; ; attempt += 1) {
+  const changes = await retryLostRaces(async () => {
     const stored = new Map((await fieldsStore.getValues(user.id, targets.map((t) => t.field.id))).map((v) => [v.fieldId, v]));
     const changes: fieldsStore.ValueChange[] = [];
     for (const { field, next } of targets) {
@@ -120,17 +119,16 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
         next === null ? null : { ...key, value: next, ...(isRenderable(field.type) ? { renderedValue: renderMarkdown(next) } : {}) };
       changes.push({ key, expected: before, next: value });
     }
-    if (await fieldsStore.writeValueChanges(changes)) {
-      for (const { key, next } of changes) {
-        const customProfileField =
-          next === null
-            ? { id: key.fieldId, value: null }
-            : { id: key.fieldId, value: next.value, ...(next.renderedValue ? { rendered_value: next.renderedValue } : {}) };
-        await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } }, 'realm');
-      }
-      return;
-    }
-    if (attempt >= MAX_WRITE_ATTEMPTS) throw new Error('profile values kept changing concurrently');
+    // A value changed since it was read: read and compare again.
+    if (!(await fieldsStore.writeValueChanges(changes))) throw new LostRaceError();
+    return changes;
+  });
+  for (const { key, next } of changes) {
+    const customProfileField =
+      next === null
+        ? { id: key.fieldId, value: null }
+        : { id: key.fieldId, value: next.value, ...(next.renderedValue ? { rendered_value: next.renderedValue } : {}) };
+    await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } }, 'realm');
   }
 };
 

@@ -2,6 +2,7 @@ import { config } from '../config';
 import { AuthenticationFailedError, BadRequestError, ErrorCode, InvalidSubdomainError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { fitsInKey } from '../store/keys';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
@@ -30,9 +31,9 @@ export const fetchDevApiKey = async (username: string, host: string | undefined)
   requireDevelopmentMode();
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
   const subdomain = subdomainOf(host);
-  let candidates = await usersStore.listByEmail(username);
+  let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
   if (subdomain !== undefined) {
-    const realm = await realmsStore.getByStringId(subdomain);
+    const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
     if (!realm) throw new InvalidSubdomainError();
     candidates = candidates.filter((u) => u.realmId === realm.id);
   }

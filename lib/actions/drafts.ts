@@ -2,7 +2,7 @@
 // create / edit / delete operations with their `drafts` events, which go to the owner's queues only.
 import { accessChannelById } from '../access/channels';
 import { accessActiveUsers } from '../access/users';
-import { nowMs } from '../clock';
+import { MAX_TIMESTAMP, nowMs } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
 import { byEditTime, toApiDraft, type ApiDraft, type Draft, type DraftType } from '../models/draft';
@@ -14,8 +14,6 @@ import * as draftsStore from '../store/drafts';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 
-/** The largest timestamp upstream can store (the end of year 9999, UTC). */
-const MAX_TIMESTAMP = 253402300799;
 
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {

@@ -3,7 +3,7 @@
 import { nowSeconds } from '../clock';
 import { accessChannelById } from '../access/channels';
 import { requireMemberOrAdmin } from '../access/roles';
-import { hasRealmPermission, RealmGroups } from '../access/user-groups';
+import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../access/user-groups';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors';
 import { sendEvent } from '../events/send';
 import { generateConfirmationKey, INVITE_AS, type MultiuseInvite } from '../models/invite';
@@ -14,6 +14,8 @@ import * as invitesStore from '../store/invites';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
+/** The longest lifetime upstream can compute (Python's timedelta ends at 999999999 days), in minutes. */
+export const MAX_INVITE_EXPIRES_IN_MINUTES = 999999999 * 24 * 60;
 
 const isExpired = (invite: MultiuseInvite, now: number): boolean => invite.expiryDate !== null && invite.expiryDate < now;
 
@@ -66,7 +68,18 @@ export type CreateInviteRequest = {
   invitedAs: number;
   expiresInMinutes: number | null;
   streamIds: number[];
+  /** Groups the new user joins on accepting the invitation. */
+  groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
+};
+
+/**
+ * Upstream's access_user_groups_for_invite: each group is an active, non-system group of the
+ * organization that the caller may add members to ("Invalid user group", "User group is
+ * deactivated.", "Insufficient permission").
+ */
+const checkInviteGroups = (user: User, realm: Realm, groups: RealmGroups, groupIds: number[]): void => {
+  for (const id of groupIds) accessUserGroupForUpdate(realm, groups, user, id, { allowDeactivated: false, permission: 'can_add_members_group' });
 };
 
 /** Upstream's access_streams_for_invite: channels the caller can see and add subscribers to. */
@@ -83,8 +96,9 @@ const checkInviteChannels = async (user: User, realm: Realm, groups: RealmGroups
 /**
  * POST /invites/multiuse. Checks, in upstream's order: a member or administrator, allowed by the
  * organization's can_create_multiuse_invite_group ("Insufficient permission"), the role it grants
- * (owners only by owners; administrators and moderators only by administrators), the channels.
- * Writes the link (with its own key) and emits invites_changed to the administrators and the creator.
+ * (owners only by owners; administrators and moderators only by administrators), the channels,
+ * the groups. Writes the link (with its own key, its channels and groups) and emits
+ * invites_changed to the administrators and the creator.
  */
 export const checkCreateMultiuseInvite = async (user: User, realm: Realm, request: CreateInviteRequest): Promise<MultiuseInvite> => {
   requireMemberOrAdmin(user);
@@ -93,6 +107,7 @@ export const checkCreateMultiuseInvite = async (user: User, realm: Realm, reques
   const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
   checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
   await checkInviteChannels(user, realm, groups, request.streamIds);
+  checkInviteGroups(user, realm, groups, request.groupIds);
 
   const now = nowSeconds();
   const invite: MultiuseInvite = {
@@ -101,6 +116,7 @@ export const checkCreateMultiuseInvite = async (user: User, realm: Realm, reques
     referredBy: user.id,
     invitedAs: request.invitedAs,
     streamIds: [...new Set(request.streamIds)],
+    groupIds: [...new Set(request.groupIds)],
     dateCreated: now,
     expiryDate: request.expiresInMinutes === null ? null : now + request.expiresInMinutes * 60,
     status: 'active',

@@ -10,8 +10,8 @@ import { allocateIds } from '../store/common';
 import * as linkifiersStore from '../store/linkifiers';
 import { BadPatternError, compilePattern } from '../validation/python-regex';
 import { isValidUriTemplate, parseUriTemplate } from '../validation/uri-template';
+import { retryLostRaces } from './retry';
 
-const WRITE_ATTEMPTS = 5;
 
 /** The organization's linkifiers in matching order. */
 export const listLinkifiers = async (realmId: number): Promise<Linkifier[]> =>
@@ -22,17 +22,15 @@ const notifyLinkifiers = async (realmId: number, linkifiers: Linkifier[]): Promi
   await sendEvent(realmId, { type: 'realm_linkifiers', realm_linkifiers: sortLinkifiers(linkifiers).map(toApiLinkifier) }, 'realm');
 };
 
-/** Runs `attempt` on a fresh read of the list until its write is not overtaken by another change. */
-const withLinkifierList = async <T>(realmId: number, attempt: (list: linkifiersStore.LinkifierList) => Promise<T>): Promise<T> => {
-  for (let n = 1; ; n += 1) {
-    const list = await linkifiersStore.readLinkifierList(realmId, { consistent: true });
-    try {
-      return await attempt(list);
-    } catch (error) {
-      if (!(error instanceof linkifiersStore.LinkifiersChangedError) || n >= WRITE_ATTEMPTS) throw error;
-    }
-  }
-};
+/**
+ * Runs `attempt` on a fresh read of the list until its write is not overtaken by another change
+ * (upstream serializes these writes, so every one of them succeeds there).
+ */
+const withLinkifierList = <T>(realmId: number, attempt: (list: linkifiersStore.LinkifierList) => Promise<T>): Promise<T> =>
+  retryLostRaces(
+    async () => attempt(await linkifiersStore.readLinkifierList(realmId, { consistent: true })),
+    (error) => error instanceof linkifiersStore.LinkifiersChangedError,
+  );
 
 /**
  * Upstream's RealmFilter.full_clean: every field error (blank fields, an invalid URL template),

@@ -19,6 +19,7 @@ import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as presenceStore from '../store/presence';
 import { findUserByIdOrEmail } from './users';
+import { LostRaceError, retryLostRaces } from './retry';
 
 /** Parses a reported status: `Invalid status: x` for anything but active or idle. */
 export const checkPresenceStatus = (status: string): PresenceStatus => {
@@ -72,9 +73,6 @@ export const buildPresenceEvent = (row: Presence, serverTimestamp: number): Pres
   presences: { [String(row.userId)]: toModernPresence(row) },
 });
 
-const MAX_WRITE_ATTEMPTS = 40;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Records a presence report of `user` (POST /users/me/presence). Checks nothing about the request
  * (see requireHumanUser, checkPresenceStatus). Users who share no presence (presence_enabled
@@ -86,21 +84,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export const doUpdateUserPresence = async (user: User, realm: Realm, status: PresenceStatus): Promise<Presence | undefined> => {
   if (!user.presenceEnabled) return undefined;
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt += 1) {
+  const written = await retryLostRaces(async () => {
     const { presence: previous, sequence } = await presenceStore.getWithSequence(user.realmId, user.id);
     const change = computePresenceChange(user, previous, status, nowSeconds());
     if (change.next === null) return undefined;
     const row: Presence = { ...change.next, lastUpdateId: sequence + 1 };
-    if (await presenceStore.write(row, sequence, previous?.lastUpdateId)) {
-      if (!realm.presenceDisabled && (change.created || change.becameOnline)) {
-        await sendEvent(realm.id, buildPresenceEvent(row, nowMs() / 1000), 'realm');
-      }
-      return row;
-    }
-    // Another report took the sequence (or this row) first: back off a random while, then retry.
-    await sleep(Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5)));
+    // Another report took the sequence (or this row) first: read and decide again.
+    if (!(await presenceStore.write(row, sequence, previous?.lastUpdateId))) throw new LostRaceError();
+    return { row, change };
+  });
+  if (!written) return undefined;
+  if (!realm.presenceDisabled && (written.change.created || written.change.becameOnline)) {
+    await sendEvent(realm.id, buildPresenceEvent(written.row, nowMs() / 1000), 'realm');
   }
-  throw new Error(`presence write for user ${user.id} kept losing races`);
+  return written.row;
 };
 
 /**

@@ -23,11 +23,10 @@ import { allocateIds } from '../store/common';
 import * as channelsStore from '../store/channels';
 import * as realmsStore from '../store/realms';
 import * as groupsStore from '../store/user-groups';
+import { LostRaceError, retryLostRaces } from './retry';
 
 const MAX_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
-/** Attempts at a deactivation whose checks keep being overtaken by concurrent writes. */
-const DEACTIVATION_ATTEMPTS = 5;
 
 export type Objection =
   | { type: 'subgroup'; supergroup_ids: number[] }
@@ -112,6 +111,12 @@ const sameSettingValue = (a: GroupSettingValue, b: GroupSettingValue): boolean =
 const conflictCodes = (error: unknown): string[] | undefined =>
   error instanceof groupsStore.TransactionConflictError ? error.reasons : undefined;
 
+/** Cancelled only because another transaction held an item, no condition failed: safe to send again. */
+const isTransactionConflict = (error: unknown): boolean => {
+  const codes = conflictCodes(error);
+  return codes !== undefined && codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+};
+
 // ---------------------------------------------------------------------------------------------
 // Creation
 
@@ -178,7 +183,8 @@ export const checkCreateUserGroup = async (user: User, realm: Realm, groups: Rea
   };
   const used = usedNonSystemGroups(groups, [...subgroups, ...GROUP_SETTING_NAMES.flatMap((s) => groupsUsedBy(settings[s]))]);
   try {
-    await groupsStore.createGroup(group, used);
+    // A transaction conflict (another transaction held a used group) changes nothing: send it again.
+    await retryLostRaces(() => groupsStore.createGroup(group, used), isTransactionConflict);
   } catch (error) {
     const codes = conflictCodes(error);
     if (codes?.[1] === 'ConditionalCheckFailed') throw duplicate();
@@ -214,7 +220,8 @@ export type UpdateUserGroupRequest = {
  * supplied"), the group is the caller's to manage (deactivated groups included), the new name,
  * then each setting change (its `old` value, when given, must be the current one). Writes the
  * name, description and settings in one transaction that also records the use of every group a
- * new setting names, and reactivates with a conditional write. Emits user_group update events
+ * new setting names, conditioned on the group's version its checks read (the checks run again
+ * when another write came first), and reactivates with a conditional write. Emits user_group update events
  * (name, description, each setting) and, on reactivation, update {deactivated:false} plus add.
  */
 export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: number, request: UpdateUserGroupRequest): Promise<void> => {
@@ -223,45 +230,50 @@ export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: nu
   if (request.name === undefined && request.description === undefined && request.deactivated === undefined && settingNames.length === 0) {
     throw new BadRequestError('No new data supplied');
   }
-  const groups = await RealmGroups.load(realm.id, { consistent: true });
-  const group = accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true });
+  // The checks and the write run again when a concurrent write to the group came first.
+  const { group, changes, newSettings, reactivate } = await retryLostRaces(async () => {
+    const groups = await RealmGroups.load(realm.id, { consistent: true });
+    const group = accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true });
 
-  const changes: groupsStore.GroupChanges = {};
-  if (request.name !== undefined && request.name !== group.name) {
-    const name = checkUserGroupName(request.name);
-    if (groups.groups.some((g) => g.name === name)) throw new BadRequestError(`User group '${name}' already exists.`);
-    changes.name = { from: group.name, to: name };
-  }
-  if (request.description !== undefined && request.description !== group.description) changes.description = request.description;
-  const reactivate = request.deactivated === false && group.deactivated;
-
-  const newSettings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
-  for (const setting of GROUP_SETTING_NAMES) {
-    const change = request.settings[setting];
-    if (change === undefined) continue;
-    const next = normalizeSettingValue(change.new, groups);
-    const current = group.groupSettings[setting];
-    if (change.old !== undefined && !sameSettingValue(normalizeSettingValue(change.old, groups), current)) {
-      throw new ApiError("'old' value does not match the expected value.", { code: ErrorCode.EXPECTATION_MISMATCH });
+    const changes: groupsStore.GroupChanges = {};
+    if (request.name !== undefined && request.name !== group.name) {
+      const name = checkUserGroupName(request.name);
+      if (groups.groups.some((g) => g.name === name)) throw new BadRequestError(`User group '${name}' already exists.`);
+      changes.name = { from: group.name, to: name };
     }
-    if (sameSettingValue(current, next)) continue;
-    await checkSettingValue(realm.id, groups, setting, next);
-    newSettings[setting] = next;
-  }
-  if (Object.keys(newSettings).length > 0) changes.settings = newSettings;
+    if (request.description !== undefined && request.description !== group.description) changes.description = request.description;
+    const reactivate = request.deactivated === false && group.deactivated;
 
-  if (changes.name || changes.description !== undefined || changes.settings) {
-    const used = usedNonSystemGroups(groups, Object.values(newSettings).flatMap(groupsUsedBy));
-    try {
-      await groupsStore.updateGroup(realm.id, group.id, changes, used);
-    } catch (error) {
-      const codes = conflictCodes(error);
-      if (codes && changes.name && codes[1] === 'ConditionalCheckFailed') throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
-      if (codes?.[0] === 'ConditionalCheckFailed') throw new BadRequestError('Invalid user group');
-      if (codes) throw new BadRequestError('User group is deactivated.');
-      throw error;
+    const newSettings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
+    for (const setting of GROUP_SETTING_NAMES) {
+      const change = request.settings[setting];
+      if (change === undefined) continue;
+      const next = normalizeSettingValue(change.new, groups);
+      const current = group.groupSettings[setting];
+      if (change.old !== undefined && !sameSettingValue(normalizeSettingValue(change.old, groups), current)) {
+        throw new ApiError("'old' value does not match the expected value.", { code: ErrorCode.EXPECTATION_MISMATCH });
+      }
+      if (sameSettingValue(current, next)) continue;
+      await checkSettingValue(realm.id, groups, setting, next);
+      newSettings[setting] = next;
     }
-  }
+    if (Object.keys(newSettings).length > 0) changes.settings = newSettings;
+
+    if (changes.name || changes.description !== undefined || changes.settings) {
+      const used = usedNonSystemGroups(groups, Object.values(newSettings).flatMap(groupsUsedBy));
+      try {
+        await groupsStore.updateGroup(realm.id, group.id, changes, used, group.version ?? 0);
+      } catch (error) {
+        const codes = conflictCodes(error);
+        if (codes && changes.name && codes[1] === 'ConditionalCheckFailed') throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
+        // The group changed (or went) since it was read, or another transaction held an item.
+        if (codes?.[0] === 'ConditionalCheckFailed' || codes?.includes('TransactionConflict')) throw new LostRaceError();
+        if (codes) throw new BadRequestError('User group is deactivated.');
+        throw error;
+      }
+    }
+    return { group, changes, newSettings, reactivate };
+  });
   let reactivated = false;
   if (reactivate) {
     try {
@@ -335,7 +347,7 @@ export const deactivationObjections = (group: UserGroup, groups: UserGroup[], ch
  * the checks run again on fresh data. Emits user_group update {deactivated:true} and remove.
  */
 export const checkDeactivateUserGroup = async (user: User, realm: Realm, groupId: number): Promise<void> => {
-  for (let attempt = 1; ; attempt += 1) {
+  await retryLostRaces(async () => {
     const [groups, channels, freshRealm] = await Promise.all([
       RealmGroups.load(realm.id, { consistent: true }),
       channelsStore.listChannelsOfRealm(realm.id, { consistent: true }),
@@ -347,13 +359,8 @@ export const checkDeactivateUserGroup = async (user: User, realm: Realm, groupId
     if (objections.length > 0) {
       throw new ApiError('Cannot deactivate user group in use.', { code: ErrorCode.CANNOT_DEACTIVATE_GROUP_IN_USE, data: { objections } });
     }
-    try {
-      await groupsStore.deactivateGroup(realm.id, group.id, group.version ?? 0);
-      break;
-    } catch (error) {
-      if (!conflictCodes(error) || attempt >= DEACTIVATION_ATTEMPTS) throw error;
-    }
-  }
+    await groupsStore.deactivateGroup(realm.id, group.id, group.version ?? 0);
+  }, (error) => conflictCodes(error) !== undefined);
   await sendEvent(realm.id, { type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: true } }, 'realm');
   await sendEvent(realm.id, { type: 'user_group', op: 'remove', group_id: groupId }, 'realm');
 };

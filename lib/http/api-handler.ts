@@ -50,6 +50,25 @@ const rawParams = (event: Event): Record<string, string> => {
   return { ...(event.queryStringParameters ?? {}), ...fromBody } as Record<string, string>;
 };
 
+/**
+ * A URL-decoded path segment. Escapes that are not UTF-8 (`%ED%A0%80`, a lone surrogate) stay
+ * percent-encoded, as upstream's server keeps them (Django's repercent_broken_unicode), so the
+ * segment names nothing rather than failing the request.
+ */
+const decodePathSegment = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+};
+
 const logLine = (event: Event, context: Context | undefined, status: number, started: number, userId: number | undefined): void => {
   if (!config.requestLog()) return;
   console.log(
@@ -85,7 +104,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
       const pathString = (name: string): string => {
         const value = pathParams[name];
         if (value === undefined) throw new PathNotFoundError();
-        return decodeURIComponent(value);
+        return decodePathSegment(value);
       };
       const ctx: MaybeAuthedContext = {
         event,
@@ -97,7 +116,8 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
         hasParam: (name) => params.has(name),
         pathInt: (name) => {
           const value = pathString(name);
-          if (!/^\d+$/.test(value)) throw new PathNotFoundError();
+          // Digits beyond what a number holds exactly name no object either.
+          if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new PathNotFoundError();
           return Number(value);
         },
         pathString,

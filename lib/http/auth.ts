@@ -1,10 +1,12 @@
 // HTTP Basic authentication with `<email>:<api_key>`, in upstream's order of checks. Every failure
-// is a 401 UNAUTHORIZED with the Basic challenge and upstream's message. The key lookup is one
+// is a 401 UNAUTHORIZED with the Basic challenge and upstream's message, except another scheme
+// than Basic, which upstream answers 400 BAD_REQUEST (its own tests assert the 400). The key lookup is one
 // indexed read; the organization is read next and scopes everything the request does.
 import { config } from '../config';
-import { UnauthorizedError } from '../errors';
+import { BadRequestError, UnauthorizedError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { fitsInKey } from '../store/keys';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
@@ -13,10 +15,10 @@ const INCOMING_WEBHOOK_BOT = 2;
 
 export type Principal = { user: User; realm: Realm };
 
-/** Splits a Basic header into email and key, or throws the upstream 401. */
+/** Splits a Basic header into email and key, or throws the upstream 400 (not Basic) or 401. */
 export const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
   const [scheme, encoded, ...rest] = header.trim().split(/\s+/);
-  if (scheme?.toLowerCase() !== 'basic') throw new UnauthorizedError('This endpoint requires HTTP basic authentication.');
+  if (scheme?.toLowerCase() !== 'basic') throw new BadRequestError('This endpoint requires HTTP basic authentication.');
   if (!encoded || rest.length > 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {
     throw new UnauthorizedError('Invalid authorization header for basic auth');
   }
@@ -48,5 +50,7 @@ export const authenticate = async (header: string | undefined, host: string | un
 };
 
 /** The organization an unauthenticated request addresses: its subdomain, else the default one. */
-export const realmForHost = async (host: string | undefined): Promise<Realm | undefined> =>
-  realmsStore.getByStringId(subdomainOf(host) ?? config.defaultRealm());
+export const realmForHost = async (host: string | undefined): Promise<Realm | undefined> => {
+  const stringId = subdomainOf(host) ?? config.defaultRealm();
+  return fitsInKey(stringId) ? realmsStore.getByStringId(stringId) : undefined;
+};

@@ -42,6 +42,17 @@
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
+/**
+ * The most bytes of request text (a queue id, an email, a subdomain) a key may carry. DynamoDB
+ * refuses a partition key over 2048 bytes and a sort key over 1024 with a validation error, so
+ * callers check text against this bound before they ask the store, and answer as for a value
+ * that does not exist: no stored key is that long.
+ */
+export const MAX_KEY_TEXT_BYTES = 512;
+
+/** Whether request text fits in a key (see MAX_KEY_TEXT_BYTES). */
+export const fitsInKey = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= MAX_KEY_TEXT_BYTES;
+
 export type Key = { pk: string; sk: string };
 
 export const keys = {

@@ -80,12 +80,19 @@ export type GroupChanges = {
 
 /**
  * Updates a group's name, description and settings in one transaction. A rename moves the name
- * lock; `usedGroupIds` are marked used. Item order in a conflict: 0 the group, then (rename) the
- * new name lock and the old one, then the used groups.
+ * lock; `usedGroupIds` are marked used. With `expectedVersion`, the group must still be at the
+ * version the caller's checks read (two renames must not both move the lock). Item order in a
+ * conflict: 0 the group, then (rename) the new name lock and the old one, then the used groups.
  */
-export const buildUpdateGroupInput = (realmId: number, groupId: number, changes: GroupChanges, usedGroupIds: number[]): TransactItem[] => {
+export const buildUpdateGroupInput = (
+  realmId: number,
+  groupId: number,
+  changes: GroupChanges,
+  usedGroupIds: number[],
+  expectedVersion?: number,
+): TransactItem[] => {
   const names: Record<string, string> = { '#ver': 'version' };
-  const values: Record<string, unknown> = { ':zero': 0, ':one': 1 };
+  const values: Record<string, unknown> = { ':zero': 0, ':one': 1, ...(expectedVersion === undefined ? {} : { ':expected': expectedVersion }) };
   const sets = ['#ver = if_not_exists(#ver, :zero) + :one'];
   if (changes.name) {
     names['#name'] = 'name';
@@ -109,7 +116,8 @@ export const buildUpdateGroupInput = (realmId: number, groupId: number, changes:
         TableName: tableName('main'),
         Key: entityKeys.userGroup(realmId, groupId),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression:
+          expectedVersion === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(#ver) OR #ver = :expected)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
@@ -131,8 +139,8 @@ export const buildUpdateGroupInput = (realmId: number, groupId: number, changes:
   return items;
 };
 
-export const updateGroup = (realmId: number, groupId: number, changes: GroupChanges, usedGroupIds: number[]): Promise<void> =>
-  transact(buildUpdateGroupInput(realmId, groupId, changes, usedGroupIds));
+export const updateGroup = (realmId: number, groupId: number, changes: GroupChanges, usedGroupIds: number[], expectedVersion?: number): Promise<void> =>
+  transact(buildUpdateGroupInput(realmId, groupId, changes, usedGroupIds, expectedVersion));
 
 /** Deactivates an active group whose version is still `expectedVersion` (the one its checks read). */
 export const buildDeactivateGroupInput = (realmId: number, groupId: number, expectedVersion: number): TransactItem[] => [

@@ -126,6 +126,10 @@ const repetitionError = (pattern: string): string | undefined => {
 };
 
 const describe = (pattern: string, message: string): string => {
+  // V8 compiles lazily: a pattern over its size limit parses, then fails on first use. RE2 has a
+  // size limit too, and says so in these words.
+  if (/too large/i.test(message)) return 'pattern too large - compile failed';
+  if (/stack overflow|Maximum call stack/i.test(message)) return 'expression nests too deeply';
   if (/Unterminated group/i.test(message)) return `missing ): ${pattern}`;
   if (/Unmatched '\)'/i.test(message)) return `unexpected ): ${pattern}`;
   if (/Unterminated character class/i.test(message)) return `missing ]: ${pattern.slice(pattern.lastIndexOf('['))}`;
@@ -142,13 +146,15 @@ const describe = (pattern: string, message: string): string => {
 export const compilePattern = (pattern: string): CompiledPattern => {
   checkRe2Only(pattern);
   const { source, flags } = translate(pattern);
-  let regex: RegExp;
   try {
-    regex = new RegExp(source, flags);
+    const regex = new RegExp(source, flags);
+    // Matching the empty string through an added alternative lists every named group; it is also
+    // the first use, where V8 compiles (and may refuse) the expression.
+    const groups = new RegExp(`${source}|`, flags).exec('')?.groups ?? {};
+    regex.test('');
+    return { regex, groupNames: Object.keys(groups) };
   } catch (error) {
-    throw new BadPatternError(describe(pattern, (error as Error).message));
+    // Every failure of the compiler, whatever its kind, is the client's bad pattern.
+    throw new BadPatternError(describe(pattern, error instanceof Error ? error.message : String(error)));
   }
-  // Matching the empty string through an added alternative lists every named group.
-  const groups = new RegExp(`${source}|`, flags).exec('')?.groups ?? {};
-  return { regex, groupNames: Object.keys(groups) };
 };

@@ -13,8 +13,25 @@ const fail = (message: string): never => {
 
 export const bool: Validator<boolean> = (value, path) => (typeof value === 'boolean' ? value : fail(MESSAGES.notBool(path)));
 
-export const int: Validator<number> = (value, path) =>
-  typeof value === 'number' && Number.isInteger(value) ? value : fail(MESSAGES.notInt(path));
+/**
+ * An integer this service can represent exactly: JSON numbers are decoded as doubles, so one
+ * beyond ±(2^53 − 1) has already been rounded (9007199254740993 reads as …992) and would be
+ * stored as a different value; it is refused as out of range, with upstream's range messages.
+ */
+export const int: Validator<number> = (value, path) => {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return fail(MESSAGES.notInt(path));
+  if (value > Number.MAX_SAFE_INTEGER) return fail(MESSAGES.tooLarge(path));
+  if (value < Number.MIN_SAFE_INTEGER) return fail(MESSAGES.tooSmall(path));
+  return value;
+};
+
+/** An integer within bounds, with the upstream "too small"/"too large" messages. */
+export const intInRange = (min: number, max: number): Validator<number> => (value, path) => {
+  const n = int(value, path);
+  if (n < min) fail(MESSAGES.tooSmall(path));
+  if (n > max) fail(MESSAGES.tooLarge(path));
+  return n;
+};
 
 export const float: Validator<number> = (value, path) =>
   typeof value === 'number' && Number.isFinite(value) ? value : fail(MESSAGES.notFloat(path));

@@ -91,7 +91,7 @@ describe('the endpoint wrapper', () => {
   it('logs failed requests too, without the user', async () => {
     const { out } = await captureLogs(() => call(whoAmI, { method: 'GET', path: '/test/who_am_i', authorization: 'Bearer x' }));
     expect(out).toHaveLength(1);
-    expect(JSON.parse(out[0])).toMatchObject({ status: 401, userId: null });
+    expect(JSON.parse(out[0])).toMatchObject({ status: 400, userId: null });
   });
 
   it('never writes the API key or the Authorization header to a log', async () => {

@@ -1,5 +1,6 @@
 // HTTP Basic authentication of every apiHandler endpoint: each failure is a 401 UNAUTHORIZED with
-// upstream's message and the Basic challenge, in upstream's order of checks.
+// upstream's message and the Basic challenge, in upstream's order of checks; another scheme than
+// Basic is upstream's 400 BAD_REQUEST.
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
 import { basicAuth, call, expectError, expectSuccess, type CallOptions } from '../../helpers/api';
@@ -49,8 +50,11 @@ describe('HTTP Basic authentication', () => {
     expectUnauthorized(await ask({ authorization }), 'Invalid authorization header for basic auth');
   });
 
-  it.each([['Bearer abc'], ['Digest username="iago"'], ['Token 0123456789']])('refuses the non-Basic scheme of "%s"', async (authorization) => {
-    expectUnauthorized(await ask({ authorization }), 'This endpoint requires HTTP basic authentication.');
+  it.each([['Bearer abc'], ['Digest username="iago"'], ['Token 0123456789']])('refuses the non-Basic scheme of "%s" with 400 BAD_REQUEST', async (authorization) => {
+    const result = await ask({ authorization });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ result: 'error', msg: 'This endpoint requires HTTP basic authentication.', code: 'BAD_REQUEST' });
+    expect(result.headers['WWW-Authenticate']).toBeUndefined();
   });
 
   it.each([

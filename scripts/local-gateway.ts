@@ -1,0 +1,96 @@
+// A thin HTTP front for serverless-offline, playing the part of API Gateway's error answers so
+// that every answer of the local service is the API's envelope (issue 13 items 5 and 6):
+//
+// - serverless-offline answers a Lambda failure of an HTTP API (payload 2.0) route, a timeout
+//   included, with status 200 and a body `{"errorMessage","errorType","stackTrace"}`: a client
+//   cannot tell whether a write happened. Here it becomes 504 (a timeout) or 502 (any other
+//   failure), as API Gateway answers, with `{"result":"error","msg"}` like our own 500.
+// - Its HTTP layer (hapi) refuses some requests before any handler runs, with its own shape
+//   `{"statusCode":400,"error":"Bad Request","message":…}` or an empty body: the same status
+//   with the error envelope, code BAD_REQUEST.
+// - A request this server cannot parse at all (a request line or headers over Node's 16 KB, a
+//   malformed request) gets the envelope too, written on the socket.
+//
+// Everything else passes through unchanged, bodies and headers included.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 431: 'Request Header Fields Too Large' };
+
+const envelope = (status: number, msg: string): { status: number; body: string } => ({
+  status,
+  body: JSON.stringify(status >= 500 ? { result: 'error', msg } : { result: 'error', msg, code: 'BAD_REQUEST' }),
+});
+
+/** What the client gets for a body that is not the API's: undefined when the body is the API's own. */
+export const rewriteBody = (status: number, text: string): { status: number; body: string } | undefined => {
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (body && typeof body === 'object' && 'result' in body) return undefined;
+  if (body && typeof body === 'object' && 'errorType' in body && 'errorMessage' in body) {
+    const timedOut = (body as { errorType: string }).errorType === 'LambdaTimeoutError';
+    return timedOut ? envelope(504, 'Gateway timeout: the request took too long') : envelope(502, 'Internal server error');
+  }
+  if (status < 400) return undefined;
+  const boom = body as { message?: unknown; error?: unknown } | undefined;
+  const msg = typeof boom?.message === 'string' && boom.message !== '' ? boom.message : typeof boom?.error === 'string' ? boom.error : (REASONS[status] ?? 'Bad Request');
+  return envelope(status >= 500 ? 502 : status, status >= 500 ? 'Internal server error' : msg);
+};
+
+const writeRaw = (socket: Duplex, status: number, msg: string): void => {
+  if (!socket.writable) return;
+  const { body } = envelope(status, msg);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+};
+
+/** Listens on `port` and forwards every request to serverless-offline at `targetPort`. */
+export const startLocalGateway = (port: number, targetPort: number): Promise<Server> => {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers: IncomingHttpHeaders = { ...req.headers };
+      const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers }, (up) => {
+        const out: Buffer[] = [];
+        up.on('data', (c: Buffer) => out.push(c));
+        up.on('end', () => {
+          const raw = Buffer.concat(out);
+          const encoded = /gzip|br|deflate/.test(String(up.headers['content-encoding'] ?? ''));
+          const rewritten = encoded ? undefined : rewriteBody(up.statusCode ?? 502, raw.toString('utf8'));
+          if (!rewritten) {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            res.end(raw);
+            return;
+          }
+          res.writeHead(rewritten.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(rewritten.body) });
+          res.end(rewritten.body);
+        });
+      });
+      upstream.on('error', () => {
+        if (res.headersSent) return void res.destroy();
+        const { status, body } = envelope(502, 'Internal server error');
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body);
+      });
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'HPE_HEADER_OVERFLOW') writeRaw(socket, 431, 'Request Header Fields Too Large');
+    else if (error.code === 'ECONNRESET') socket.destroy();
+    else writeRaw(socket, 400, 'Bad Request');
+  });
+  // Long polls (GET /events) wait up to the long-poll bound; never cut them short here.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+};
