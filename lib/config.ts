@@ -25,7 +25,13 @@ export const config = {
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
   pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 20),
-  pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 150),
+  pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 800),
+  /**
+   * Copies of each organization's event stream: an organization-wide event is appended to every
+   * shard, and a queue reads one (by its owner's id), so no stream item is read by more than
+   * 1/shards of the organization's waiting clients. Only raise it: a queue keeps the shard it started on.
+   */
+  realmStreamShards: (): number => Math.max(1, Math.floor(intFromEnv('EVENTS_REALM_SHARDS', 1))),
   /** Requests to `<subdomain>.<rootDomain>` address that organization. */
   rootDomain: (): string => (process.env.ROOT_DOMAIN || 'localhost').toLowerCase(),
   /** One JSON log line per request, unless REQUEST_LOG=off (the tests). */

@@ -23,14 +23,22 @@ const GAP_GRACE_MS = 5000;
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
 const MAX_HELD_EVENTS = 1000;
-/** How often a waiting poll checks that its queue was not deleted meanwhile. */
-const QUEUE_RECHECK_MS = 2000;
+/** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
+const QUEUE_RECHECK_MS = 10_000;
 
 export type ApiEventWithId = ApiEvent & { id: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'>): string[] => [eventKeys.realmStream(q.realmId), eventKeys.userStream(q.userId)];
+/**
+ * The two streams a queue reads: its shard of the organization's stream (chosen by its owner's id,
+ * kept in its cursors once registered) and its owner's.
+ */
+const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'> & { cursors?: Record<string, number> }): string[] => {
+  const userStream = eventKeys.userStream(q.userId);
+  const started = q.cursors ? Object.keys(q.cursors).find((s) => s !== userStream) : undefined;
+  return [started ?? eventKeys.realmStream(q.realmId, q.userId % config.realmStreamShards()), userStream];
+};
 
 const isExpired = (q: QueueState): boolean => nowMs() - q.lastConnMs >= q.timeoutSecs * 1000;
 
@@ -75,6 +83,8 @@ const mutate = async (user: User, state: QueueState, change: (s: QueueState) => 
 };
 
 type GapLog = Map<string, number>;
+/** Stream events this request already read (keyed `stream|seq`), so it does not read them twice. */
+type ReadCache = Map<string, streams.StreamEvent>;
 
 /** Fills a missing stream number with a tombstone once its grace period has passed. */
 const resolveGap = async (stream: string, seq: number, allocMs: number, gaps: GapLog): Promise<boolean> => {
@@ -124,9 +134,11 @@ const ingest = async (
   gaps: GapLog,
   touch: boolean,
   heads?: Map<string, streams.StreamHead>,
+  cache?: ReadCache,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
   const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps, heads?.get(s))));
+  for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
   if (!advanced) return state;
@@ -143,13 +155,14 @@ const ingest = async (
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
-  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads);
+  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads, cache);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
-const materialize = async (state: QueueState): Promise<ApiEventWithId[]> => {
+const materialize = async (state: QueueState, cache: ReadCache = new Map()): Promise<ApiEventWithId[]> => {
   const streamRefs = state.refs.filter((r): r is Extract<QueueRef, { stream: string }> => 'stream' in r);
-  const stored = await streams.getEvents(streamRefs);
+  const missing = streamRefs.filter((r) => !cache.has(`${r.stream}|${r.seq}`));
+  const stored = new Map([...cache, ...(missing.length > 0 ? await streams.getEvents(missing) : [])]);
   const out: ApiEventWithId[] = [];
   for (const ref of state.refs) {
     if ('heartbeat' in ref) {
@@ -236,15 +249,16 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
   const touch = !opts.dontBlock;
   let state = await acknowledge(user, await accessQueue(user, opts.queueId), opts.lastEventId, touch);
   const gaps: GapLog = new Map();
-  state = await ingest(user, state, gaps, touch);
-  if (state.refs.length > 0 || opts.dontBlock) return materialize(state);
+  const cache: ReadCache = new Map();
+  state = await ingest(user, state, gaps, touch, undefined, cache);
+  if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
     streams: streamsOf(state),
     cursors: () => state.cursors,
     deadline,
     ingest: async (heads) => {
-      state = await ingest(user, state, gaps, touch, heads);
+      state = await ingest(user, state, gaps, touch, heads, cache);
       return state.refs.length > 0;
     },
     recheck: async () => {
@@ -255,11 +269,11 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
     },
   });
   if (outcome === 'gone') return [];
-  if (outcome === 'events') return materialize(state);
+  if (outcome === 'events') return materialize(state, cache);
   state = await mutate(user, state, (s) =>
     s.refs.length > 0 ? null : { refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() },
   );
-  return materialize(state);
+  return materialize(state, cache);
 };
 
 /**

@@ -3,6 +3,7 @@
 // does not depend on how many queues will receive it. Call it after the write it describes.
 import { mapLimited } from '../concurrency';
 import { nowMs } from '../clock';
+import { config } from '../config';
 import type { ApiEvent, Audience } from '../models/event';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
@@ -14,9 +15,11 @@ import { eventKeys } from '../store/keys';
  */
 export const FANOUT_CONCURRENCY = 32;
 
-/** The streams an audience reads from. */
+/** The streams an audience reads from: every shard of the organization's stream, or each user's. */
 export const streamsFor = (realmId: number, audience: Audience): string[] =>
-  audience === 'realm' ? [eventKeys.realmStream(realmId)] : [...new Set(audience.users)].map(eventKeys.userStream);
+  audience === 'realm'
+    ? Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard))
+    : [...new Set(audience.users)].map(eventKeys.userStream);
 
 /** A JSON round trip, as upstream does in tests: an event that cannot be serialized fails here. */
 const serializable = <E extends ApiEvent>(event: E): E => {
