@@ -13,7 +13,7 @@ import { eventKeys } from '../store/keys';
  * subscribers is 5,000 appends, and this keeps one send from opening thousands of connections or
  * taking a table's whole burst capacity.
  */
-export const FANOUT_CONCURRENCY = 32;
+export const FANOUT_CONCURRENCY = 64;
 
 /** The streams an audience reads from: every shard of the organization's stream, or each user's. */
 export const streamsFor = (realmId: number, audience: Audience): string[] =>
