@@ -28,7 +28,7 @@ const MAX_HELD_EVENTS = 1000;
  * maximum: 50, 75, 113, 169, 253, 380, 570, 855, 900… ms, about 6 checks in a wait's first second
  * (quick delivery early in a wait) and 1.1 a second after that.
  */
-const POLL_INTERVAL_GROWTH = 1.5;
+export const POLL_INTERVAL_GROWTH = 1.5;
 /** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
 const QUEUE_RECHECK_MS = 10_000;
 
