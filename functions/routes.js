@@ -75,10 +75,13 @@ const timeoutOf = (route, longPollSeconds) => (route.longPoll ? Math.min(API_GAT
 
 /**
  * The Serverless `functions` section: one function per route, plus the catch-all fallback.
- * The long-poll bound is the `eventsLongPollSeconds` parameter of serverless.yml.
+ * The long-poll bound is the `eventsLongPollSeconds` parameter of serverless.yml, and the cap on
+ * long-poll executions (reserved concurrency) its `eventsMaxConcurrency` parameter.
  */
 const functions = async ({ resolveVariable }) => {
   const longPollSeconds = Number(await resolveVariable('param:eventsLongPollSeconds'));
+  const maxWaiting = Number(await resolveVariable('param:eventsMaxConcurrency'));
+  if (!Number.isInteger(maxWaiting) || maxWaiting < 1) throw new Error(`eventsMaxConcurrency must be a whole number of executions, got ${maxWaiting}`);
   if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
     throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
   }
@@ -92,6 +95,8 @@ const functions = async ({ resolveVariable }) => {
       handler: route.handler,
       timeout: timeoutOf(route, longPollSeconds),
       ...(route.memorySize ? { memorySize: route.memorySize } : {}),
+      // A long-poll holds one execution per waiting client: capped, so the other routes keep theirs.
+      ...(route.longPoll ? { reservedConcurrency: maxWaiting } : {}),
       events,
     };
   }

@@ -21,11 +21,19 @@ export const config = {
   isDevelopment: (): boolean => (process.env.CHAT_ENV ?? 'development') !== 'production',
   /** The organization served to requests that do not name one (no credentials, no subdomain). */
   defaultRealm: (): string => process.env.DEFAULT_REALM || 'zulip',
+  /** Connections the DynamoDB client may open at once (the SDK's default is 50). */
+  dynamodbMaxSockets: (): number => intFromEnv('DYNAMODB_MAX_SOCKETS', 50),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
-  pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 20),
-  pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 150),
+  pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 50),
+  pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 900),
+  /**
+   * Copies of each organization's event stream: an organization-wide event is appended to every
+   * shard, and a queue reads one (by its owner's id), so no stream item is read by more than
+   * 1/shards of the organization's waiting clients. Only raise it: a queue keeps the shard it started on.
+   */
+  realmStreamShards: (): number => Math.max(1, Math.floor(intFromEnv('EVENTS_REALM_SHARDS', 1))),
   /** Requests to `<subdomain>.<rootDomain>` address that organization. */
   rootDomain: (): string => (process.env.ROOT_DOMAIN || 'localhost').toLowerCase(),
   /** One JSON log line per request, unless REQUEST_LOG=off (the tests). */

@@ -1,6 +1,8 @@
 // `npm run bench`: starts its own DynamoDB Local, seeds the development data set, and prints the
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
+import { benchBundles } from './bench-bundles';
+import { benchCapacity } from './bench-capacity';
 import { benchEvents } from './bench-events';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
@@ -12,6 +14,8 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
   presence: () => benchPresence(),
   register: benchRegister,
+  capacity: benchCapacity,
+  bundles: benchBundles,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -23,14 +23,28 @@ const GAP_GRACE_MS = 5000;
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
 const MAX_HELD_EVENTS = 1000;
-/** How often a waiting poll checks that its queue was not deleted meanwhile. */
-const QUEUE_RECHECK_MS = 2000;
+/**
+ * Each check of a waiting poll comes this much later than the previous one, up to the configured
+ * maximum: 50, 75, 113, 169, 253, 380, 570, 855, 900… ms, about 6 checks in a wait's first second
+ * (quick delivery early in a wait) and 1.1 a second after that.
+ */
+export const POLL_INTERVAL_GROWTH = 1.5;
+/** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
+const QUEUE_RECHECK_MS = 10_000;
 
 export type ApiEventWithId = ApiEvent & { id: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'>): string[] => [eventKeys.realmStream(q.realmId), eventKeys.userStream(q.userId)];
+/**
+ * The two streams a queue reads: its shard of the organization's stream (chosen by its owner's id,
+ * kept in its cursors once registered) and its owner's.
+ */
+const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'> & { cursors?: Record<string, number> }): string[] => {
+  const userStream = eventKeys.userStream(q.userId);
+  const started = q.cursors ? Object.keys(q.cursors).find((s) => s !== userStream) : undefined;
+  return [started ?? eventKeys.realmStream(q.realmId, q.userId % config.realmStreamShards()), userStream];
+};
 
 const isExpired = (q: QueueState): boolean => nowMs() - q.lastConnMs >= q.timeoutSecs * 1000;
 
@@ -76,6 +90,8 @@ const mutate = async (user: User, state: QueueState, change: (s: QueueState) => 
 };
 
 type GapLog = Map<string, number>;
+/** Stream events this request already read (keyed `stream|seq`), so it does not read them twice. */
+type ReadCache = Map<string, streams.StreamEvent>;
 
 /** Fills a missing stream number with a tombstone once its grace period has passed. */
 const resolveGap = async (stream: string, seq: number, allocMs: number, gaps: GapLog): Promise<boolean> => {
@@ -125,9 +141,11 @@ const ingest = async (
   gaps: GapLog,
   touch: boolean,
   heads?: Map<string, streams.StreamHead>,
+  cache?: ReadCache,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
   const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps, heads?.get(s))));
+  for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
   if (!advanced) return state;
@@ -144,13 +162,14 @@ const ingest = async (
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
-  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads);
+  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads, cache);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
-const materialize = async (state: QueueState): Promise<ApiEventWithId[]> => {
+const materialize = async (state: QueueState, cache: ReadCache = new Map()): Promise<ApiEventWithId[]> => {
   const streamRefs = state.refs.filter((r): r is Extract<QueueRef, { stream: string }> => 'stream' in r);
-  const stored = await streams.getEvents(streamRefs);
+  const missing = streamRefs.filter((r) => !cache.has(`${r.stream}|${r.seq}`));
+  const stored = new Map([...cache, ...(missing.length > 0 ? await streams.getEvents(missing) : [])]);
   const out: ApiEventWithId[] = [];
   for (const ref of state.refs) {
     if ('heartbeat' in ref) {
@@ -195,14 +214,14 @@ export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'ti
 
 /**
  * The default strategy: reads the two stream heads with an interval growing from the configured
- * minimum to the maximum (×1.3 per check), and re-reads the queue item every QUEUE_RECHECK_MS.
+ * minimum to the maximum (×POLL_INTERVAL_GROWTH per check), and re-reads the queue item every QUEUE_RECHECK_MS.
  */
 export const pollHeads: WaitStrategy = async (ctx) => {
   let interval = config.pollMinIntervalMs();
   let lastQueueCheck = nowMs();
   while (nowMs() + interval < ctx.deadline) {
     await sleep(interval);
-    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * 1.3));
+    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * POLL_INTERVAL_GROWTH));
     const heads = await streams.getHeads(ctx.streams);
     const cursors = ctx.cursors();
     if ([...heads.values()].some((h) => h.seq > (cursors[h.stream] ?? 0)) && (await ctx.ingest(heads))) return 'events';
@@ -237,15 +256,16 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
   const touch = !opts.dontBlock;
   let state = await acknowledge(user, await accessQueue(user, opts.queueId), opts.lastEventId, touch);
   const gaps: GapLog = new Map();
-  state = await ingest(user, state, gaps, touch);
-  if (state.refs.length > 0 || opts.dontBlock) return materialize(state);
+  const cache: ReadCache = new Map();
+  state = await ingest(user, state, gaps, touch, undefined, cache);
+  if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
     streams: streamsOf(state),
     cursors: () => state.cursors,
     deadline,
     ingest: async (heads) => {
-      state = await ingest(user, state, gaps, touch, heads);
+      state = await ingest(user, state, gaps, touch, heads, cache);
       return state.refs.length > 0;
     },
     recheck: async () => {
@@ -256,11 +276,11 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
     },
   });
   if (outcome === 'gone') return [];
-  if (outcome === 'events') return materialize(state);
+  if (outcome === 'events') return materialize(state, cache);
   state = await mutate(user, state, (s) =>
     s.refs.length > 0 ? null : { refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() },
   );
-  return materialize(state);
+  return materialize(state, cache);
 };
 
 /**

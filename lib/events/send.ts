@@ -3,6 +3,7 @@
 // does not depend on how many queues will receive it. Call it after the write it describes.
 import { mapLimited } from '../concurrency';
 import { nowMs } from '../clock';
+import { config } from '../config';
 import type { ApiEvent, Audience } from '../models/event';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
@@ -12,11 +13,13 @@ import { eventKeys } from '../store/keys';
  * subscribers is 5,000 appends, and this keeps one send from opening thousands of connections or
  * taking a table's whole burst capacity.
  */
-export const FANOUT_CONCURRENCY = 32;
+export const FANOUT_CONCURRENCY = 64;
 
-/** The streams an audience reads from. */
+/** The streams an audience reads from: every shard of the organization's stream, or each user's. */
 export const streamsFor = (realmId: number, audience: Audience): string[] =>
-  audience === 'realm' ? [eventKeys.realmStream(realmId)] : [...new Set(audience.users)].map(eventKeys.userStream);
+  audience === 'realm'
+    ? Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard))
+    : [...new Set(audience.users)].map(eventKeys.userStream);
 
 /** A JSON round trip, as upstream does in tests: an event that cannot be serialized fails here. */
 const serializable = <E extends ApiEvent>(event: E): E => {

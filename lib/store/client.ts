@@ -39,10 +39,12 @@ let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 /** The shared document client for the configured endpoint (rebuilt when the endpoint changes). */
 export const documentClient = (): DynamoDBDocumentClient => {
   const endpoint = config.dynamodbEndpoint();
-  const key = `${endpoint ?? ''}|${config.region()}`;
+  const key = `${endpoint ?? ''}|${config.region()}|${config.dynamodbMaxSockets()}`;
   if (cached?.key === key) return cached.client;
   const base = new DynamoDBClient({
     region: config.region(),
+    // A Lambda serves one request at a time; a benchmark with a thousand waiting clients needs more (DYNAMODB_MAX_SOCKETS).
+    requestHandler: { httpAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() }, httpsAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() } },
     ...(endpoint
       ? { endpoint, credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' } }
       : {}),

@@ -159,11 +159,12 @@ export const entityKeys = {
 // The events table (see docs/data-model.md, "Event streams and queues"):
 // | pattern                          | pk                 | sk                         |
 // |----------------------------------|--------------------|----------------------------|
-// | stream head (last seq, alloc ms) | STREAM#R<rid> / STREAM#U<uid> | = HEAD          |
+// | stream head (last seq, alloc ms) | STREAM#R<rid>[.<shard>] / STREAM#U<uid> | = HEAD |
 // | stream events after a cursor     | STREAM#…           | > E#<seq>                  |
 // | queue (descriptor, refs, cursors)| QUEUE#<queue_id>   | = HEAD                     |
 export const eventKeys = {
-  realmStream: (realmId: number): string => `STREAM#R${realmId}`,
+  /** One of the organization's identical stream shards (shard 0 keeps the unsharded name). */
+  realmStream: (realmId: number, shard = 0): string => (shard === 0 ? `STREAM#R${realmId}` : `STREAM#R${realmId}.${shard}`),
   userStream: (userId: number): string => `STREAM#U${userId}`,
   streamHead: (stream: string): Key => ({ pk: stream, sk: 'HEAD' }),
   streamEvent: (stream: string, seq: number): Key => ({ pk: stream, sk: `E#${pad(seq)}` }),

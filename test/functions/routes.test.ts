@@ -9,7 +9,12 @@ const routesModule = require('../../functions/routes.js') as {
   loadRoutes: (dir?: string) => Route[];
   routeTable: (routes?: Route[]) => Record<string, string[]>;
   timeoutOf: (route: Route, longPollSeconds: number) => number;
+  functions: (ctx: { resolveVariable: (name: string) => Promise<string> }) => Promise<Record<string, Record<string, unknown>>>;
 };
+
+const stageParams = (params: Record<string, string>) => ({
+  resolveVariable: async (name: string) => ({ 'param:eventsLongPollSeconds': '20', 'param:eventsMaxConcurrency': '500', ...params })[name]!,
+});
 
 describe('functions/routes.js', () => {
   it('points every route at a module that exports its handler function', () => {
@@ -45,6 +50,23 @@ describe('functions/routes.js', () => {
   it('gives a long-poll route five seconds more than the long-poll bound, and other routes 10 s', () => {
     expect(routesModule.timeoutOf({ name: 'e', method: 'GET', path: '/events', handler: 'h', longPoll: true }, 20)).toBe(25);
     expect(routesModule.timeoutOf({ name: 'e', method: 'DELETE', path: '/events', handler: 'h' }, 20)).toBe(10);
+  });
+
+  it('caps GET /events at eventsMaxConcurrency executions, and only it', async () => {
+    const fns = await routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '300' }));
+    expect(fns.eventsGet).toMatchObject({ reservedConcurrency: 300, timeout: 25 });
+    expect(Object.entries(fns).filter(([, f]) => 'reservedConcurrency' in f).map(([name]) => name)).toEqual(['eventsGet']);
+  });
+
+  it('refuses an eventsMaxConcurrency that is not a whole number of executions', async () => {
+    await expect(routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '0' }))).rejects.toThrow('eventsMaxConcurrency must be a whole number of executions, got 0');
+  });
+
+  it('gives each function the memorySize its routes.json entry declares', async () => {
+    const fns = await routesModule.functions(stageParams({}));
+    for (const route of routesModule.loadRoutes()) {
+      expect({ name: route.name, memorySize: fns[route.name].memorySize }).toEqual({ name: route.name, memorySize: route.memorySize });
+    }
   });
 
   describe('refuses a routes.json that', () => {
