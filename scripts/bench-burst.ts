@@ -25,7 +25,7 @@ const main = async (): Promise<void> => {
           const t0 = performance.now();
           const response = await fetch(`${service.baseUrl}${path}`, { headers: { authorization } });
           const text = await response.text();
-          let envelope = false;
+          let envelope: boolean;
           try {
             const body = JSON.parse(text) as { result?: unknown };
             envelope = body.result === 'success' || body.result === 'error';

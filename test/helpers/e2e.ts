@@ -76,7 +76,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
     try {
       service = await startLocalService({ port: 0, log: (line) => logs.push(line), env: opts.env });
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n--- service output ---\n${logs.join('\n')}`);
+      throw new Error(`${(error as Error).message}\n--- service output ---\n${logs.join('\n')}`, { cause: error });
     } finally {
       process.env.DYNAMODB_ENDPOINT = sharedEndpoint;
       closeClients();

@@ -105,6 +105,7 @@ const validatorCachePrefix = (): string => {
     loadedDescriptionHash(),
     readFileSync(__filename),
     readFileSync(join(__dirname, 'openapi-schema.ts')),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file read at run time
     (require('ajv/package.json') as { version: string }).version,
   );
   return cachePrefix;
@@ -121,6 +122,7 @@ const compileOnce = (key: string, build: () => SchemaObject): ValidateFunction =
   if (validate) return validate;
   const file = join(CACHE_DIR, `validator.${sha256(validatorCachePrefix(), key)}.js`);
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- generated code cached on disk
     validate = require(file) as ValidateFunction;
   } catch {
     validate = ajv().compile(build());

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import { jsonResponse, type HttpResponse } from '../response';
 import { requestIdOf } from '../request-id';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export const errorHandler = (): MiddlewareObj<any, HttpResponse> => {
   const errorHandlerMiddlewareOnError = async (request: {
     error: unknown;

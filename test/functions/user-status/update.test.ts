@@ -26,7 +26,7 @@ describe('POST /users/me/status', () => {
     expectSuccess(await post('cordelia@zulip.com', { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
     expectSuccess(await post('cordelia@zulip.com', { away: true }));
     const expected = structuredClone(before);
-    for (const { type, user_id, ...fields } of (await queue.drain()).filter((e) => e.type === 'user_status')) {
+    for (const { type: _type, user_id, ...fields } of (await queue.drain()).filter((e) => e.type === 'user_status')) {
       expected[user_id] = { ...(expected[user_id] ?? {}), ...fields };
     }
     expect(await userStatusOf('iago@zulip.com')).toEqual(expected);
