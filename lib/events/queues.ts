@@ -3,8 +3,9 @@
 // A queue reads two streams: its organization's and its owner's. Polling moves new stream events
 // into the queue as refs with queue-local ids (0, 1, 2, …, heartbeats included), keeps them until
 // the client acknowledges them with last_event_id, and returns them. A waiting poll only reads the
-// two stream heads, with a growing interval between reads, until something new arrives or the
-// bound passes, when it returns a heartbeat.
+// head of its organization stream shard (one item, whose bell also tells of its user stream), with
+// a growing interval between reads, until something new arrives or the bound passes, when it
+// returns a heartbeat.
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { nowMs } from '../clock';
@@ -54,6 +55,9 @@ export const registerQueue = async (
   descriptor: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'>,
 ): Promise<QueueState> => {
   const base = { realmId: user.realmId, userId: user.id };
+  // The bell first, so that every user event after the heads read below rings this queue's shard.
+  const [shardStream, userStream] = streamsOf(base);
+  await streams.addBell(userStream, shardStream);
   const heads = await streams.getHeads(streamsOf(base), { consistent: true });
   const state: QueueState = {
     ...descriptor,
@@ -212,19 +216,32 @@ export type WaitContext = {
 export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'timeout'>;
 
 /**
- * The default strategy: reads the two stream heads with an interval growing from the configured
- * minimum to the maximum (×POLL_INTERVAL_GROWTH per check), and re-reads the queue item every QUEUE_RECHECK_MS.
+ * The default strategy: reads the queue's organization stream shard head with an interval growing
+ * from the configured minimum to the maximum (×POLL_INTERVAL_GROWTH per check): one item per check.
+ * Its own user stream's head is read too only when that shard head's bell rang since the last time
+ * (an append to the stream of a user with a queue on this shard), on the first check (to take the
+ * bell's starting value after the poll's first read of the streams), and every QUEUE_RECHECK_MS,
+ * with the queue item (so an event whose producer died before ringing is late, never lost).
  */
 export const pollHeads: WaitStrategy = async (ctx) => {
+  const [shardStream, userStream] = ctx.streams;
   let interval = config.pollMinIntervalMs();
   let lastQueueCheck = nowMs();
+  let bell: number | undefined;
   while (nowMs() + interval < ctx.deadline) {
     await sleep(interval);
     interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * POLL_INTERVAL_GROWTH));
-    const heads = await streams.getHeads(ctx.streams);
+    const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
+    // The shard head first: a bell read before the user head is never newer than what that read sees.
+    const heads = await streams.getHeads([shardStream]);
+    const shard = heads.get(shardStream)!;
+    if (bell === undefined || shard.bell !== bell || recheckDue) {
+      heads.set(userStream, (await streams.getHeads([userStream], { consistent: true })).get(userStream)!);
+      bell = shard.bell;
+    }
     const cursors = ctx.cursors();
     if ([...heads.values()].some((h) => h.seq > (cursors[h.stream] ?? 0)) && (await ctx.ingest(heads))) return 'events';
-    if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {
+    if (recheckDue) {
       lastQueueCheck = nowMs();
       const found = await ctx.recheck();
       if (found !== 'empty') return found;
