@@ -147,7 +147,14 @@ const ingest = async (
   cache?: ReadCache,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
-  const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps, heads?.get(s))));
+  // A stream whose head was just read at or before the cursor has nothing to read.
+  const reads = await Promise.all(
+    streamsOf(state).map((s) => {
+      const cursor = state.cursors[s] ?? 0;
+      const known = heads?.get(s);
+      return known && known.seq <= cursor ? { events: [], cursor } : readStream(s, cursor, gaps, known);
+    }),
+  );
   for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
@@ -218,13 +225,13 @@ export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'ti
 /**
  * The default strategy: reads the queue's organization stream shard head with an interval growing
  * from the configured minimum to the maximum (×POLL_INTERVAL_GROWTH per check): one item per check.
- * Its own user stream's head is read too only when that shard head's bell rang since the last time
- * (an append to the stream of a user with a queue on this shard), on the first check (to take the
+ * It reads its own user stream too only when that shard head's bell rang since the last time (an
+ * append to the stream of a user with a queue on this shard), on the first check (to take the
  * bell's starting value after the poll's first read of the streams), and every QUEUE_RECHECK_MS,
  * with the queue item (so an event whose producer died before ringing is late, never lost).
  */
 export const pollHeads: WaitStrategy = async (ctx) => {
-  const [shardStream, userStream] = ctx.streams;
+  const [shardStream] = ctx.streams;
   let interval = config.pollMinIntervalMs();
   let lastQueueCheck = nowMs();
   let bell: number | undefined;
@@ -232,15 +239,14 @@ export const pollHeads: WaitStrategy = async (ctx) => {
     await sleep(interval);
     interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * POLL_INTERVAL_GROWTH));
     const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
-    // The shard head first: a bell read before the user head is never newer than what that read sees.
+    // The shard head before the user stream: a bell read first is never newer than what that read sees.
     const heads = await streams.getHeads([shardStream]);
     const shard = heads.get(shardStream)!;
-    if (bell === undefined || shard.bell !== bell || recheckDue) {
-      heads.set(userStream, (await streams.getHeads([userStream], { consistent: true })).get(userStream)!);
-      bell = shard.bell;
-    }
-    const cursors = ctx.cursors();
-    if ([...heads.values()].some((h) => h.seq > (cursors[h.stream] ?? 0)) && (await ctx.ingest(heads))) return 'events';
+    const rang = bell === undefined || shard.bell !== bell || recheckDue;
+    bell = shard.bell;
+    // Without the user head in `heads`, ingest reads the user stream itself.
+    const advanced = rang || shard.seq > (ctx.cursors()[shardStream] ?? 0);
+    if (advanced && (await ctx.ingest(heads))) return 'events';
     if (recheckDue) {
       lastQueueCheck = nowMs();
       const found = await ctx.recheck();

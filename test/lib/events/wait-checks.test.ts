@@ -6,7 +6,7 @@ import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
 import { nowMs } from '../../../lib/clock';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../../lib/store/client';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
@@ -32,16 +32,19 @@ const openQueue = async () => {
   return { user, queue, shard, userStream: eventKeys.userStream(user.id) };
 };
 
-/** The stream heads each request of `run` read, in order (the real client, observed). */
-const headReads = async <T>(run: () => Promise<T>): Promise<{ result: T; reads: string[][] }> => {
-  const reads: string[][] = [];
+/** What each request of `run` read: `head <stream>` or `events <stream>` (the real client, observed). */
+const headReads = async <T>(run: () => Promise<T>): Promise<{ result: T; reads: string[] }> => {
+  const reads: string[] = [];
   const client = documentClient();
   const original = client.send.bind(client);
   const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
     if (command instanceof BatchGetCommand) {
       const keys = Object.values(command.input.RequestItems ?? {}).flatMap((t) => t.Keys ?? []);
-      const heads = keys.filter((k) => k.sk === 'HEAD').map((k) => String(k.pk));
-      if (heads.length > 0) reads.push(heads);
+      const heads = keys.filter((k) => k.sk === 'HEAD').map((k) => `head ${String(k.pk)}`);
+      if (heads.length > 0) reads.push(heads.join(', '));
+    }
+    if (command instanceof QueryCommand && String(command.input.ExpressionAttributeValues?.[':pk']).startsWith('STREAM#')) {
+      reads.push(`events ${String(command.input.ExpressionAttributeValues?.[':pk'])}`);
     }
     return original(command);
   }) as typeof client.send);
@@ -62,13 +65,15 @@ describe('a waiting poll', () => {
     const { user, queue, shard, userStream } = await openQueue();
     const { result, reads } = await headReads(() => fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false }));
     expect(result).toEqual([{ type: 'heartbeat', id: 0 }]);
-    // The first check also takes the user head (the bell's starting point); every later one reads one item.
-    expect(reads.slice(0, 2)).toEqual([[shard], [userStream]]);
-    expect(reads.length).toBeGreaterThan(3);
-    expect(reads.slice(2)).toEqual(reads.slice(2).map(() => [shard]));
+    // The poll's first read of both streams; the first check also reads the user stream (the bell's
+    // starting point); every later check reads one item.
+    expect([...reads.slice(0, 2)].sort()).toEqual([`events ${shard}`, `events ${userStream}`]);
+    expect(reads.slice(2, 4)).toEqual([`head ${shard}`, `events ${userStream}`]);
+    expect(reads.length).toBeGreaterThan(6);
+    expect(reads.slice(4)).toEqual(reads.slice(4).map(() => `head ${shard}`));
   });
 
-  it("is woken by an event to its user's stream through the shard's bell, and reads the user head only then", async () => {
+  it("is woken by an event to its user's stream through the shard's bell, and reads its user stream only then", async () => {
     const { user, queue, shard, userStream } = await openQueue();
     const { result, reads } = await headReads(async () => {
       const pending = fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false });
@@ -82,9 +87,8 @@ describe('a waiting poll', () => {
     expect(result.events).toEqual([{ ...tagged('for-you'), id: 0 }]);
     // Woken by the check after the ring, not by the 10 s re-check nor the 20 s bound.
     expect(result.waitedMs).toBeLessThan(5000);
-    const userHeadReads = reads.filter((names) => names.includes(userStream));
-    // The first check's and the one after the ring (the test's own read of the shard is not a user read).
-    expect(userHeadReads).toEqual([[userStream], [userStream]]);
+    // The poll's first read, the first check's and the one after the ring.
+    expect(reads.filter((r) => r.includes(userStream))).toEqual([`events ${userStream}`, `events ${userStream}`, `events ${userStream}`]);
     expect((await streams.getHeads([shard], { consistent: true })).get(shard)!.bell).toBe(result.bellBefore + 1);
   });
 
