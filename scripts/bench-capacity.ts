@@ -35,11 +35,29 @@ export const PRICES = {
 } as const;
 const SECONDS_PER_MONTH = 30 * 86400;
 
+export type ClientRates = { memoryMb: number; pollsPerSec: number; readUnitsPerSec: number; writeUnitsPerSec: number };
+
+/** One always-connected client's month at PRICES, item by item, from its measured rates. */
+export const costPerClientMonth = (r: ClientRates) => {
+  const items = {
+    lambdaDuration: (r.memoryMb / 1024) * SECONDS_PER_MONTH * PRICES.lambdaGbSecond,
+    lambdaRequests: r.pollsPerSec * SECONDS_PER_MONTH * PRICES.lambdaRequest,
+    apiRequests: r.pollsPerSec * SECONDS_PER_MONTH * PRICES.httpApiRequest,
+    dynamoReads: r.readUnitsPerSec * SECONDS_PER_MONTH * PRICES.dynamoReadUnit,
+    dynamoWrites: r.writeUnitsPerSec * SECONDS_PER_MONTH * PRICES.dynamoWriteUnit,
+  };
+  const total = Object.values(items).reduce((a, b) => a + b, 0);
+  const line =
+    `Lambda ${r.memoryMb} MB × 30 days $${items.lambdaDuration.toFixed(2)}, Lambda requests $${items.lambdaRequests.toFixed(3)}, ` +
+    `HTTP API requests $${items.apiRequests.toFixed(3)}, DynamoDB reads $${items.dynamoReads.toFixed(3)}, writes $${items.dynamoWrites.toFixed(3)}; total $${total.toFixed(2)}`;
+  return { items, total, line };
+};
+
 type Who = { kind: 'consumer' | 'producer'; reader: number };
 const who = new AsyncLocalStorage<Who>();
 
 /** The deployed settings: GET /events' memory (routes.json) and the stage's shard count (serverless.yml). */
-const deployedSettings = (): { memoryMb: number; shards: number } => {
+export const deployedSettings = (): { memoryMb: number; shards: number } => {
   const root = join(__dirname, '..');
   const routes = JSON.parse(readFileSync(join(root, 'functions/events/routes.json'), 'utf8')) as { name: string; memorySize?: number }[];
   const yml = readFileSync(join(root, 'serverless.yml'), 'utf8');
@@ -200,14 +218,8 @@ export const benchCapacity = async (): Promise<void> => {
     const readsPerSec = perClient(units.consumer.read);
     const writesPerSec = perClient(units.consumer.write);
     const pollsPerSec = perClient(polls);
-    const cost = {
-      lambdaDuration: (memoryMb / 1024) * SECONDS_PER_MONTH * PRICES.lambdaGbSecond,
-      lambdaRequests: pollsPerSec * SECONDS_PER_MONTH * PRICES.lambdaRequest,
-      apiRequests: pollsPerSec * SECONDS_PER_MONTH * PRICES.httpApiRequest,
-      dynamoReads: readsPerSec * SECONDS_PER_MONTH * PRICES.dynamoReadUnit,
-      dynamoWrites: writesPerSec * SECONDS_PER_MONTH * PRICES.dynamoWriteUnit,
-    };
-    const total = Object.values(cost).reduce((a, b) => a + b, 0);
+    const cost = costPerClientMonth({ memoryMb, pollsPerSec, readUnitsPerSec: readsPerSec, writeUnitsPerSec: writesPerSec });
+    const total = cost.total;
     const deliveries = latencies.length;
     if (process.env.BENCH_VERBOSE) console.log(`commands seen: ${[...commands].join(', ')}`);
     console.log(`DynamoDB requests in the window: ${units.consumer.requests} by the clients (${(units.consumer.requests / seconds).toFixed(0)}/s), ${units.producer.requests} by the producer`);
@@ -222,15 +234,12 @@ export const benchCapacity = async (): Promise<void> => {
       `producer side: ${units.producer.requests} requests, ${units.producer.write.toFixed(0)} write units for ${realmTags.length + direct.length} sends ` +
         `(an organization-wide send writes each of the ${shards} shards; not counted per client)`,
     );
-    console.log(
-      `per client-month at list prices: Lambda ${memoryMb} MB × 30 days $${cost.lambdaDuration.toFixed(2)}, Lambda requests $${cost.lambdaRequests.toFixed(3)}, ` +
-        `HTTP API requests $${cost.apiRequests.toFixed(3)}, DynamoDB reads $${cost.dynamoReads.toFixed(3)}, writes $${cost.dynamoWrites.toFixed(3)}`,
-    );
+    console.log(`per client-month at list prices: ${cost.line}`);
     console.log(`(check interval ${config.pollMinIntervalMs()}→${config.pollMaxIntervalMs()} ms, long-poll ${config.longPollSeconds()} s, one event every ~${EVENT_EVERY_MS} ms)`);
     // The schedule a waiting client follows when nothing is slow: checks in one idle long-poll.
     let checks = 0;
     for (let t = 0, i = config.pollMinIntervalMs(); t + i < config.longPollSeconds() * 1000; t += i, i = Math.min(config.pollMaxIntervalMs(), Math.ceil(i * POLL_INTERVAL_GROWTH))) checks += 1;
-    console.log(`design schedule: ${checks} head checks (2 items, 1 read unit each) in an idle ${config.longPollSeconds()} s wait, ${(checks / config.longPollSeconds()).toFixed(2)} per second`);
+    console.log(`design schedule: ${checks} head checks (1 item, half a read unit each) in an idle ${config.longPollSeconds()} s wait, ${(checks / config.longPollSeconds()).toFixed(2)} per second`);
     const expectedChecks = (QUEUES * checks) / config.longPollSeconds();
     const saturated = percentile(latencies, 99) > 1000;
     if (saturated) {

@@ -26,10 +26,11 @@ const READ_BATCH = 100;
 const MAX_HELD_EVENTS = 1000;
 /**
  * Each check of a waiting poll comes this much later than the previous one, up to the configured
- * maximum: 50, 75, 113, 169, 253, 380, 570, 855, 900… ms, about 6 checks in a wait's first second
- * (quick delivery early in a wait) and 1.1 a second after that.
+ * maximum: 25, 40, 64, 103, 165, 264, 423, 677, 900… ms. Six checks in a wait's first second (an
+ * event early in a wait is seen after 34 ms at the median), never more in any second, which is what
+ * the organization's capacity is computed from (docs/data-model.md, "Capacity"), then 1.1 a second.
  */
-export const POLL_INTERVAL_GROWTH = 1.5;
+export const POLL_INTERVAL_GROWTH = 1.6;
 /** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
 const QUEUE_RECHECK_MS = 10_000;
 
