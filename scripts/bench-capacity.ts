@@ -4,7 +4,9 @@
 // how many distinct clients), and each waiting client's DynamoDB requests, capacity units and
 // polls, and turns them into a cost per always-connected client-month and the organization size at
 // which the most-read item reaches 1,000 reads/s. Settings: BENCH_CAPACITY_QUEUES (1000),
-// BENCH_CAPACITY_SECONDS (40), BENCH_CAPACITY_EVENT_EVERY_MS (2000).
+// BENCH_CAPACITY_SECONDS (40), BENCH_CAPACITY_EVENT_EVERY_MS (2000). One process, one keep-alive
+// client with a socket per queue; a run is bounded to about 3 minutes (registration, 5 s warm-up,
+// the window, at most 60 s for the last deliveries, at most one long-poll to stop).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -241,11 +243,12 @@ export const benchCapacity = async (): Promise<void> => {
     for (let t = 0, i = config.pollMinIntervalMs(); t + i < config.longPollSeconds() * 1000; t += i, i = Math.min(config.pollMaxIntervalMs(), Math.ceil(i * POLL_INTERVAL_GROWTH))) checks += 1;
     console.log(`design schedule: ${checks} head checks (1 item, half a read unit each) in an idle ${config.longPollSeconds()} s wait, ${(checks / config.longPollSeconds()).toFixed(2)} per second`);
     const expectedChecks = (QUEUES * checks) / config.longPollSeconds();
-    const saturated = percentile(latencies, 99) > 1000;
+    // Starved clients (fewer checks than their schedule) or late deliveries: the figures are not the design's.
+    const saturated = percentile(latencies, 99) > 1000 || units.consumer.requests / seconds < 0.8 * expectedChecks;
     if (saturated) {
       console.log(
         `WARNING: DynamoDB Local was saturated (clients made ${(units.consumer.requests / seconds).toFixed(0)} requests/s where their schedule asks for at least ${expectedChecks.toFixed(0)}/s; ` +
-          'delivery p99 above 1 s): the per-client rates, the cost and the capacity below are understated and overstated. Run it on an idle machine.',
+          'or delivery p99 above 1 s): the per-client rates, the cost and the capacity below are understated and overstated. Run it on an idle machine.',
       );
       process.exitCode = 1;
     }

@@ -208,7 +208,7 @@ export type WaitContext = {
   /** The queue's streams and the cursors it has read them to. */
   readonly cursors: () => Record<string, number>;
   readonly streams: string[];
-  /** Reads the streams whose heads are past the cursors; true when the queue now holds events. */
+  /** Reads the streams whose heads are not given or past the cursors; true when the queue now holds events. */
   readonly ingest: (heads: Map<string, streams.StreamHead>) => Promise<boolean>;
   /** Re-reads the queue item; 'gone' if deleted, 'events' if another poll filled it. */
   readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
