@@ -26,7 +26,7 @@ export const config = {
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
-  pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 50),
+  pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 25),
   pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 900),
   /**
    * Copies of each organization's event stream: an organization-wide event is appended to every

@@ -2,6 +2,7 @@
 // and capacity units per operation (from the client's own counters, ReturnConsumedCapacity TOTAL).
 import { handler as register } from '../functions/events/register';
 import { fetchEvents, registerQueue } from '../lib/events/queues';
+import { costPerClientMonth, deployedSettings } from './bench-capacity';
 import { sendEvent } from '../lib/events/send';
 import { config } from '../lib/config';
 import { dbMetrics } from '../lib/store/client';
@@ -118,6 +119,15 @@ export const benchEvents = async (): Promise<void> => {
   console.log(
     `\nAn idle connected client costs about ${perMinute(idlePoll.requests)} DynamoDB requests and ${perMinute(idlePoll.readUnits)} read units per minute (plus ${perMinute(idlePoll.writeUnits)} write units for the ack and the heartbeat).`,
   );
+  // An idle client polls back to back: one cycle per idle poll.
+  const perSecond = (x: number) => (x * 1000) / idlePoll.ms;
+  const month = costPerClientMonth({
+    memoryMb: deployedSettings().memoryMb,
+    pollsPerSec: perSecond(1),
+    readUnitsPerSec: perSecond(idlePoll.readUnits),
+    writeUnitsPerSec: perSecond(idlePoll.writeUnits),
+  });
+  console.log(`An idle always-connected client-month at list prices, from this poll's counts: ${month.line}.`);
 
   console.log('\nCost of one organization-wide event as the number of queues grows (each queue then polls once, dont_block):');
   const growth: [string, Cost][] = [];

@@ -3,8 +3,9 @@
 // A queue reads two streams: its organization's and its owner's. Polling moves new stream events
 // into the queue as refs with queue-local ids (0, 1, 2, …, heartbeats included), keeps them until
 // the client acknowledges them with last_event_id, and returns them. A waiting poll only reads the
-// two stream heads, with a growing interval between reads, until something new arrives or the
-// bound passes, when it returns a heartbeat.
+// head of its organization stream shard (one item, whose bell also tells of its user stream), with
+// a growing interval between reads, until something new arrives or the bound passes, when it
+// returns a heartbeat.
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { nowMs } from '../clock';
@@ -25,10 +26,11 @@ const READ_BATCH = 100;
 const MAX_HELD_EVENTS = 1000;
 /**
  * Each check of a waiting poll comes this much later than the previous one, up to the configured
- * maximum: 50, 75, 113, 169, 253, 380, 570, 855, 900… ms, about 6 checks in a wait's first second
- * (quick delivery early in a wait) and 1.1 a second after that.
+ * maximum: 25, 40, 64, 103, 165, 264, 423, 677, 900… ms. Six checks in a wait's first second (an
+ * event early in a wait is seen after 34 ms at the median), never more in any second, which is what
+ * the organization's capacity is computed from (docs/data-model.md, "Capacity"), then 1.1 a second.
  */
-export const POLL_INTERVAL_GROWTH = 1.5;
+export const POLL_INTERVAL_GROWTH = 1.6;
 /** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
 const QUEUE_RECHECK_MS = 10_000;
 
@@ -54,6 +56,9 @@ export const registerQueue = async (
   descriptor: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'>,
 ): Promise<QueueState> => {
   const base = { realmId: user.realmId, userId: user.id };
+  // The bell first, so that every user event after the heads read below rings this queue's shard.
+  const [shardStream, userStream] = streamsOf(base);
+  await streams.addBell(userStream, shardStream);
   const heads = await streams.getHeads(streamsOf(base), { consistent: true });
   const state: QueueState = {
     ...descriptor,
@@ -144,7 +149,14 @@ const ingest = async (
   cache?: ReadCache,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
-  const reads = await Promise.all(streamsOf(state).map((s) => readStream(s, state.cursors[s] ?? 0, gaps, heads?.get(s))));
+  // A stream whose head was just read at or before the cursor has nothing to read.
+  const reads = await Promise.all(
+    streamsOf(state).map((s) => {
+      const cursor = state.cursors[s] ?? 0;
+      const known = heads?.get(s);
+      return known && known.seq <= cursor ? { events: [], cursor } : readStream(s, cursor, gaps, known);
+    }),
+  );
   for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
@@ -197,7 +209,7 @@ export type WaitContext = {
   /** The queue's streams and the cursors it has read them to. */
   readonly cursors: () => Record<string, number>;
   readonly streams: string[];
-  /** Reads the streams whose heads are past the cursors; true when the queue now holds events. */
+  /** Reads the streams whose heads are not given or past the cursors; true when the queue now holds events. */
   readonly ingest: (heads: Map<string, streams.StreamHead>) => Promise<boolean>;
   /** Re-reads the queue item; 'gone' if deleted, 'events' if another poll filled it. */
   readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
@@ -213,19 +225,31 @@ export type WaitContext = {
 export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'timeout'>;
 
 /**
- * The default strategy: reads the two stream heads with an interval growing from the configured
- * minimum to the maximum (×POLL_INTERVAL_GROWTH per check), and re-reads the queue item every QUEUE_RECHECK_MS.
+ * The default strategy: reads the queue's organization stream shard head with an interval growing
+ * from the configured minimum to the maximum (×POLL_INTERVAL_GROWTH per check): one item per check.
+ * It reads its own user stream too only when that shard head's bell rang since the last time (an
+ * append to the stream of a user with a queue on this shard), on the first check (to take the
+ * bell's starting value after the poll's first read of the streams), and every QUEUE_RECHECK_MS,
+ * with the queue item (so an event whose producer died before ringing is late, never lost).
  */
 export const pollHeads: WaitStrategy = async (ctx) => {
+  const [shardStream] = ctx.streams;
   let interval = config.pollMinIntervalMs();
   let lastQueueCheck = nowMs();
+  let bell: number | undefined;
   while (nowMs() + interval < ctx.deadline) {
     await sleep(interval);
     interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * POLL_INTERVAL_GROWTH));
-    const heads = await streams.getHeads(ctx.streams);
-    const cursors = ctx.cursors();
-    if ([...heads.values()].some((h) => h.seq > (cursors[h.stream] ?? 0)) && (await ctx.ingest(heads))) return 'events';
-    if (nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS) {
+    const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
+    // The shard head before the user stream: a bell read first is never newer than what that read sees.
+    const heads = await streams.getHeads([shardStream]);
+    const shard = heads.get(shardStream)!;
+    const rang = bell === undefined || shard.bell !== bell || recheckDue;
+    bell = shard.bell;
+    // Without the user head in `heads`, ingest reads the user stream itself.
+    const advanced = rang || shard.seq > (ctx.cursors()[shardStream] ?? 0);
+    if (advanced && (await ctx.ingest(heads))) return 'events';
+    if (recheckDue) {
       lastQueueCheck = nowMs();
       const found = await ctx.recheck();
       if (found !== 'empty') return found;

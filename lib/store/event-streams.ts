@@ -3,6 +3,12 @@
 // under it. A reader that finds a number allocated but never written (a producer that died between
 // the two writes) fills it with a tombstone after a grace period; the producer's own write is
 // conditional, so it then takes a new number: nothing is lost and nothing is read twice.
+//
+// The bell: a waiting poll checks one item, its organization stream shard's head. A queue's
+// registration records that shard head on its owner's stream head (`bells`); an append to a user's
+// stream then rings (ADD 1 to `bell` of) each shard head recorded there, after the event is
+// written, so a change of a shard head's `bell` tells its waiting polls to look at their own user
+// stream head. A user with no queue rings nothing.
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiEvent } from '../models/event';
 import { documentClient, tableName } from './client';
@@ -12,22 +18,50 @@ import { eventKeys } from './keys';
 /** Stream events outlive the longest-lived queue (7 days idle) by a day. */
 export const STREAM_EVENT_TTL_SECONDS = 8 * 86400;
 
-export type StreamHead = { stream: string; seq: number; allocMs: number };
+/** `bell` counts appends to the user streams of the queues reading this (organization shard) stream. */
+export type StreamHead = { stream: string; seq: number; allocMs: number; bell: number };
 export type StreamEvent = { stream: string; seq: number; ts: number; event: ApiEvent | null };
 
 
-/** Allocates the next sequence number of a stream. */
-export const allocate = async (stream: string, nowMs: number): Promise<number> => {
+/** Allocates the next sequence number of a stream; `bells` are the heads to ring once it is written. */
+const allocateRinging = async (stream: string, nowMs: number): Promise<{ seq: number; bells: string[] }> => {
   const out = await documentClient().send(
     new UpdateCommand({
       TableName: tableName('events'),
       Key: eventKeys.streamHead(stream),
       UpdateExpression: 'ADD seq :one SET allocMs = :now',
       ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
-      ReturnValues: 'UPDATED_NEW',
+      ReturnValues: 'ALL_NEW',
     }),
   );
-  return Number(out.Attributes?.seq);
+  const bells = out.Attributes?.bells as Set<string> | undefined;
+  return { seq: Number(out.Attributes?.seq), bells: bells ? [...bells] : [] };
+};
+
+/** Allocates the next sequence number of a stream. */
+export const allocate = async (stream: string, nowMs: number): Promise<number> => (await allocateRinging(stream, nowMs)).seq;
+
+/** Makes appends to `stream` (a user's) ring `bellStream`'s head (the shard a queue of the user reads). */
+export const addBell = async (stream: string, bellStream: string): Promise<void> => {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('events'),
+      Key: eventKeys.streamHead(stream),
+      UpdateExpression: 'ADD bells :bell',
+      ExpressionAttributeValues: { ':bell': new Set([bellStream]) },
+    }),
+  );
+};
+
+const ring = async (bellStream: string): Promise<void> => {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('events'),
+      Key: eventKeys.streamHead(bellStream),
+      UpdateExpression: 'ADD bell :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
 };
 
 /** Writes an event (or a tombstone, event null) under an allocated number; false if it is taken. */
@@ -47,11 +81,17 @@ export const writeAt = async (stream: string, seq: number, event: ApiEvent | nul
   );
 };
 
-/** Appends an event to a stream, taking a new number if a reader tombstoned the first one. */
+/**
+ * Appends an event to a stream, taking a new number if a reader tombstoned the first one, then
+ * rings the stream's bells.
+ */
 export const append = async (stream: string, event: ApiEvent, nowMs: () => number): Promise<number> => {
   for (let attempt = 0; ; attempt += 1) {
-    const seq = await allocate(stream, nowMs());
-    if (await writeAt(stream, seq, event, nowMs())) return seq;
+    const { seq, bells } = await allocateRinging(stream, nowMs());
+    if (await writeAt(stream, seq, event, nowMs())) {
+      await Promise.all(bells.map(ring));
+      return seq;
+    }
     if (attempt >= 5) throw new Error(`could not append to ${stream}`);
   }
 };
@@ -64,15 +104,15 @@ export const getHeads = async (streams: string[], opts: { consistent?: boolean }
       RequestItems: {
         [name]: {
           Keys: streams.map(eventKeys.streamHead),
-          ProjectionExpression: 'pk, seq, allocMs',
+          ProjectionExpression: 'pk, seq, allocMs, bell',
           ConsistentRead: opts.consistent ?? false,
         },
       },
     }),
   );
-  const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0 }]));
+  const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0, bell: 0 }]));
   for (const item of out.Responses?.[name] ?? []) {
-    heads.set(String(item.pk), { stream: String(item.pk), seq: Number(item.seq ?? 0), allocMs: Number(item.allocMs ?? 0) });
+    heads.set(String(item.pk), { stream: String(item.pk), seq: Number(item.seq ?? 0), allocMs: Number(item.allocMs ?? 0), bell: Number(item.bell ?? 0) });
   }
   return heads;
 };
