@@ -4,8 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { config } from '../lib/config';
 import { closeClients, tableName } from '../lib/store/client';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
+import { startLocalS3, type LocalS3 } from './local-s3';
 import { seedDevRealm } from './seed';
 
 const ROOT = resolve(__dirname, '..');
@@ -16,6 +18,8 @@ export type LocalServiceOptions = {
   port: number;
   /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
+  /** Use this S3 endpoint (or AWS's S3 when "aws") instead of starting the local S3 store. */
+  s3Endpoint?: string;
   /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
   dataDir?: string;
   extraUsers?: number;
@@ -99,16 +103,19 @@ const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number):
 export const startLocalService = async (opts: LocalServiceOptions): Promise<LocalService> => {
   const log = opts.log ?? (() => undefined);
   let dynamo: LocalDynamo | undefined;
+  let s3: LocalS3 | undefined;
   let offline: ChildProcess | undefined;
   // Stops run one after the other: a later call also stops what was started after an earlier one.
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [o, d] = [offline, dynamo];
+      const [o, d, s] = [offline, dynamo, s3];
       offline = undefined;
       dynamo = undefined;
+      s3 = undefined;
       if (o) await stopProcessGroup(o);
       closeClients();
+      await s?.stop();
       await d?.stop();
     });
     return stopped;
@@ -140,6 +147,17 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     }
     process.env.AWS_REGION ??= process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+    if (opts.s3Endpoint === 'aws') {
+      delete process.env.S3_ENDPOINT;
+      log(`Using S3 bucket ${config.uploadsBucket()}`);
+    } else if (opts.s3Endpoint) {
+      process.env.S3_ENDPOINT = opts.s3Endpoint;
+      log(`Using S3 at ${opts.s3Endpoint}, bucket ${config.uploadsBucket()}`);
+    } else {
+      s3 = await startLocalS3();
+      checkAborted();
+      log(`Local S3 store at ${s3.endpoint} (bucket ${config.uploadsBucket()}, files in a temporary folder)`);
+    }
     closeClients();
     await waitForDynamo();
     await createTables();
@@ -158,12 +176,15 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       DYNAMODB_ENDPOINT: endpoint,
       TABLE_MAIN: tableName('main'),
       TABLE_EVENTS: tableName('events'),
+      UPLOADS_BUCKET: config.uploadsBucket(),
+      ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
       SLS_TELEMETRY_DISABLED: '1',
     };
     // serverless.yml sets these for the handlers; --param passes this process's values through.
     const params = [
       `tableMain=${env.TABLE_MAIN}`,
       `tableEvents=${env.TABLE_EVENTS}`,
+      `uploadsBucket=${env.UPLOADS_BUCKET}`,
       ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
       ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
     ];
