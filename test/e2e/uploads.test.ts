@@ -20,7 +20,7 @@ describe('e2e: uploading a file and fetching it', () => {
     const form = new FormData();
     form.append('file', new Blob([BYTES], { type: 'image/png' }), 'photo.png');
     const uploaded = await fetch(`${service.baseUrl}/user_uploads`, { method: 'POST', headers: { authorization: hamletAuth }, body: form });
-    const body = await uploaded.json();
+    const body = (await uploaded.json()) as { url: string };
     expect({ status: uploaded.status, body }).toEqual({
       status: 200,
       body: { result: 'success', msg: '', url: expect.stringMatching(/^\/user_uploads\/2\/.+\/photo\.png$/), uri: body.url, filename: 'photo.png' },
