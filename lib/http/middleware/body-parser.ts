@@ -57,7 +57,12 @@ const takeFiles = (body: Record<string, unknown>): UploadedFile[] => {
     const parts = Array.isArray(value) ? value : [value];
     const fileParts = parts.filter(isFilePart);
     if (fileParts.length === 0) continue;
-    files.push(...fileParts.map((part) => ({ filename: String(part.filename), contentType: part.mimetype ?? '', content: part.content })));
+    // A file input left empty sends a part with an empty filename: no file, as Django reads it.
+    files.push(
+      ...fileParts
+        .filter((part) => String(part.filename) !== '')
+        .map((part) => ({ filename: String(part.filename), contentType: part.mimetype ?? '', content: part.content })),
+    );
     const rest = parts.filter((part) => !isFilePart(part));
     if (rest.length === 0) delete body[key];
     else body[key] = rest.length === 1 ? rest[0] : rest;

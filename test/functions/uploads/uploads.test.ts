@@ -3,6 +3,7 @@
 // Denmark (1) is public; core team (6) is private with protected history (9, 10, 11 subscribed);
 // Polonius (13) is a guest subscribed to Verona (3) only; King Lear (20) is in another organization.
 import { gunzipSync } from 'node:zlib';
+import { handler as registerHandler } from '../../../functions/events/register';
 import { handler as uploadHandler } from '../../../functions/uploads/upload';
 import { handler as temporaryUrlHandler } from '../../../functions/uploads/temporary-url';
 import { handler as serveHandler } from '../../../functions/uploads/serve';
@@ -94,6 +95,10 @@ describe('POST /user_uploads', () => {
     expectError(await upload('hamlet@zulip.com', [], { topic: 'x' }), 'You must specify a file to upload');
   });
 
+  it('reads a file part with an empty file name (an empty file input) as no file', async () => {
+    expectError(await upload('hamlet@zulip.com', [{ filename: '', content: Buffer.alloc(0) }]), 'You must specify a file to upload');
+  });
+
   it('refuses two files with upstream\'s message', async () => {
     const result = await upload('hamlet@zulip.com', [
       { filename: 'a.txt', content: BYTES },
@@ -105,6 +110,11 @@ describe('POST /user_uploads', () => {
   it('refuses a file over the advertised limit with upstream\'s message', async () => {
     const result = await upload('hamlet@zulip.com', [{ filename: 'big.bin', content: Buffer.alloc(MAX_FILE_UPLOAD_SIZE_BYTES + 1) }]);
     expectError(result, 'Uploaded file is larger than the allowed limit of 4 MiB');
+  });
+
+  it('is the limit register advertises as max_file_upload_size_mib', async () => {
+    const body = expectSuccess(await call(registerHandler, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['realm'] } }));
+    expect(body.max_file_upload_size_mib * 1024 * 1024).toBe(MAX_FILE_UPLOAD_SIZE_BYTES);
   });
 
   it('accepts a file of exactly the limit', async () => {
