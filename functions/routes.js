@@ -8,7 +8,8 @@ const path = require('node:path');
 const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
-const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+$/;
+// The last segment may be greedy (`{filename+}`: the rest of the path, slashes included).
+const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))$/;
 
 /** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
 const DEFAULT_TIMEOUT = 10;
@@ -18,9 +19,14 @@ const FALLBACK = 'routeFallback';
  * The fields a route may have. Optional: `memorySize` (MB, the function's measured need; default
  * the provider's) and `longPoll` (true: the function waits up to the long-poll bound, so its
  * timeout is the bound plus 5 s, and its concurrency is capped by the eventsMaxConcurrency stage
- * parameter). Anything else is refused, so that no field is silently ignored.
+ * parameter), `root` (true: served at the site root instead of under /api/v1, as upstream serves
+ * uploaded files at /user_uploads/...; the fallback does not list it) and `bucket` ("read" or
+ * "write": the function gets the uploads bucket's role, which may GetObject, or PutObject, on it;
+ * every other function has no S3 access at all). Anything else is refused, so that no field is
+ * silently ignored.
  */
-const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll'];
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket'];
+const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole' };
 
 /** Every route of every domain, checked, sorted by path then method. */
 const loadRoutes = (functionsDir = __dirname) => {
@@ -48,11 +54,13 @@ const loadRoutes = (functionsDir = __dirname) => {
       throw new Error(`${where}: memorySize must be a whole number of MB from 128 to 10240`);
     }
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
+    if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
+    if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES)) throw new Error(`${where}: bucket must be read, write or absent`);
     const [modulePath, exportName] = String(route.handler).split(/\.(?=[^.]+$)/);
     if (!exportName || !fs.existsSync(path.join(functionsDir, '..', `${modulePath}.ts`))) {
       throw new Error(`${where}: handler ${route.handler} is not <file without .ts>.<export>`);
     }
-    const routeKey = `${route.method} ${route.path}`;
+    const routeKey = `${route.method} ${route.path}${route.root ? ' (at the site root)' : ''}`;
     for (const key of [`name ${route.name}`, `route ${routeKey}`]) {
       if (seen.has(key)) throw new Error(`${where}: duplicate ${key} (also in ${seen.get(key)})`);
       seen.set(key, where);
@@ -66,7 +74,7 @@ const loadRoutes = (functionsDir = __dirname) => {
 /** The methods served at each path: `{"/drafts/{draft_id}": ["PATCH", "DELETE"]}`. */
 const routeTable = (routes = loadRoutes()) => {
   const table = {};
-  for (const route of routes) (table[route.path] ??= []).push(route.method);
+  for (const route of routes) if (!route.root) (table[route.path] ??= []).push(route.method);
   return table;
 };
 
@@ -88,11 +96,13 @@ const functions = async ({ resolveVariable }) => {
   const routes = loadRoutes();
   const out = {};
   for (const route of routes) {
-    const events = [{ httpApi: { method: route.method, path: `${API_PREFIX}${route.path}` } }];
+    const fullPath = `${route.root ? '' : API_PREFIX}${route.path}`;
+    const events = [{ httpApi: { method: route.method, path: fullPath } }];
     // HEAD is served wherever GET is, as upstream does.
-    if (route.method === 'GET') events.push({ httpApi: { method: 'HEAD', path: `${API_PREFIX}${route.path}` } });
+    if (route.method === 'GET') events.push({ httpApi: { method: 'HEAD', path: fullPath } });
     out[route.name] = {
       handler: route.handler,
+      ...(route.bucket ? { role: BUCKET_ROLES[route.bucket] } : {}),
       timeout: timeoutOf(route, longPollSeconds),
       ...(route.memorySize ? { memorySize: route.memorySize } : {}),
       // A long-poll holds one execution per waiting client: capped, so the other routes keep theirs.
@@ -116,4 +126,4 @@ const functions = async ({ resolveVariable }) => {
  */
 const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
 
-module.exports = { API_PREFIX, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };
+module.exports = { API_PREFIX, BUCKET_ROLES, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };

@@ -46,6 +46,18 @@ export const config = {
   serverEmojiDataUrl: (): string | undefined => process.env.SERVER_EMOJI_DATA_URL || undefined,
   /** The secret the development data set's passwords are derived from (lib/passwords.ts devPassword). */
   devPasswordSecret: (): string => process.env.DEV_PASSWORD_SECRET || 'development',
+  /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
+  s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
+  /** The bucket uploaded files live in. */
+  uploadsBucket: (): string => process.env.UPLOADS_BUCKET || 'chat-local-uploads',
+  /** The secret that signs temporary file URLs (GET /user_uploads/temporary/...). */
+  uploadUrlSecret: (): string => {
+    const secret = process.env.UPLOAD_URL_SECRET;
+    if (secret) return secret;
+    // A guessable secret would let anyone forge a URL to any file.
+    if ((process.env.CHAT_ENV ?? 'development') === 'production') throw new Error('UPLOAD_URL_SECRET must be set in production');
+    return 'development';
+  },
   /** Failed password logins allowed per username in a window, as upstream's authenticate_by_username. */
   loginFailureLimit: (): { windowSeconds: number; attempts: number } => ({
     windowSeconds: intFromEnv('LOGIN_FAILURE_WINDOW_SECONDS', 1800),

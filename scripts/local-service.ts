@@ -9,9 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { config } from '../lib/config';
 import { closeClients, tableName } from '../lib/store/client';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
 import { startLocalGateway } from './local-gateway';
+import { startLocalS3, type LocalS3 } from './local-s3';
 import { seedDevRealm } from './seed';
 
 const ROOT = resolve(__dirname, '..');
@@ -22,6 +24,8 @@ export type LocalServiceOptions = {
   port: number;
   /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
+  /** Use this S3 endpoint (or AWS's S3 when "aws") instead of starting the local S3 store. */
+  s3Endpoint?: string;
   /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
   dataDir?: string;
   extraUsers?: number;
@@ -105,22 +109,25 @@ const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number):
 export const startLocalService = async (opts: LocalServiceOptions): Promise<LocalService> => {
   const log = opts.log ?? (() => undefined);
   let dynamo: LocalDynamo | undefined;
+  let s3: LocalS3 | undefined;
   let offline: ChildProcess | undefined;
   let gateway: Server | undefined;
   // Stops run one after the other: a later call also stops what was started after an earlier one.
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [g, o, d] = [gateway, offline, dynamo];
+      const [g, o, d, s] = [gateway, offline, dynamo, s3];
       gateway = undefined;
       offline = undefined;
       dynamo = undefined;
+      s3 = undefined;
       if (g) {
         g.closeAllConnections();
         await new Promise<void>((r) => g.close(() => r()));
       }
       if (o) await stopProcessGroup(o);
       closeClients();
+      await s?.stop();
       await d?.stop();
     });
     return stopped;
@@ -152,6 +159,17 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     }
     process.env.AWS_REGION ??= process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+    if (opts.s3Endpoint === 'aws') {
+      delete process.env.S3_ENDPOINT;
+      log(`Using S3 bucket ${config.uploadsBucket()}`);
+    } else if (opts.s3Endpoint) {
+      process.env.S3_ENDPOINT = opts.s3Endpoint;
+      log(`Using S3 at ${opts.s3Endpoint}, bucket ${config.uploadsBucket()}`);
+    } else {
+      s3 = await startLocalS3();
+      checkAborted();
+      log(`Local S3 store at ${s3.endpoint} (bucket ${config.uploadsBucket()}, files in a temporary folder)`);
+    }
     closeClients();
     await waitForDynamo();
     await createTables();
@@ -171,12 +189,15 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       DYNAMODB_ENDPOINT: endpoint,
       TABLE_MAIN: tableName('main'),
       TABLE_EVENTS: tableName('events'),
+      UPLOADS_BUCKET: config.uploadsBucket(),
+      ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
       SLS_TELEMETRY_DISABLED: '1',
     };
     // serverless.yml sets these for the handlers; --param passes this process's values through.
     const params = [
       `tableMain=${env.TABLE_MAIN}`,
       `tableEvents=${env.TABLE_EVENTS}`,
+      `uploadsBucket=${env.UPLOADS_BUCKET}`,
       ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
       ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
     ];

@@ -3,7 +3,8 @@
 // development data set and serves every route at http://localhost:$PORT/api/v1 through
 // serverless-offline. Ctrl-C (SIGINT) or SIGTERM stops everything it started.
 //
-// Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), DYNAMODB_PERSIST=1
+// Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), S3_ENDPOINT (unset:
+// start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, DYNAMODB_PERSIST=1
 // or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N.
 import { startLocalService, type LocalService } from './local-service';
 
@@ -24,7 +25,7 @@ const main = async (): Promise<void> => {
   const abort = new AbortController();
   const shutdown = async (reason: string, exitCode = 0): Promise<void> => {
     if (abort.signal.aborted) return;
-    console.log(`\n${reason}: stopping serverless-offline and DynamoDB Local...`);
+    console.log(`\n${reason}: stopping serverless-offline, the local S3 store and DynamoDB Local...`);
     abort.abort();
     // A start in progress stops what it started and rejects; a finished one is stopped here.
     const service = await starting?.catch(() => undefined);
@@ -49,6 +50,7 @@ const main = async (): Promise<void> => {
     starting = startLocalService({
       port,
       dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+      s3Endpoint: process.env.S3_ENDPOINT || undefined,
       dataDir: persist ? DATA_DIR : undefined,
       extraUsers,
       log: (line) => console.log(line),

@@ -5,6 +5,18 @@ const events = require('./events.json');
 
 const TABLES = [main, events];
 
+/** What the Lambda roles may do on the tables: items and queries; no Scan, no table administration. */
+const DYNAMODB_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
 /** Logical CloudFormation id of a table, e.g. MainTable. */
 const logicalId = (table) => `${table.name[0].toUpperCase()}${table.name.slice(1)}Table`;
 
@@ -30,4 +42,4 @@ const iamResources = () =>
     return hasIndexes ? [arn, { 'Fn::Join': ['/', [arn, 'index', '*']] }] : [arn];
   });
 
-module.exports = { TABLES, logicalId, resources, iamResources };
+module.exports = { DYNAMODB_ACTIONS, TABLES, logicalId, resources, iamResources };

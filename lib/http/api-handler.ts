@@ -7,6 +7,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
 import { PathNotFoundError } from '../errors';
+import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { authenticate, realmForHost } from './auth';
@@ -16,7 +17,7 @@ import { RequestParams, type ParamSpec, type Values } from './params';
 import { requestIdOf } from './request-id';
 import { compressIfAccepted, jsonSuccess, type HttpResponse } from './response';
 
-type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; uploadedFiles?: UploadedFile[] };
 
 type BaseContext = {
   event: Event;
@@ -31,6 +32,8 @@ type BaseContext = {
   pathInt: (name: string) => number;
   /** A path parameter as sent (URL-decoded). */
   pathString: (name: string) => string;
+  /** The file parts of a multipart body (not parameters: upstream's request.FILES). */
+  files: UploadedFile[];
 };
 export type AuthedContext = BaseContext & { user: User; realm: Realm };
 export type MaybeAuthedContext = BaseContext & { user: User | undefined; realm: Realm | undefined };
@@ -121,6 +124,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
           return Number(value);
         },
         pathString,
+        files: event.uploadedFiles ?? [],
       };
       const data = await fn(ctx);
       if (data instanceof RawResponse) return data.response;

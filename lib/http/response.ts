@@ -1,3 +1,4 @@
+import { contentDisposition, isInlineMimeType } from '../models/attachment';
 import { gzipSync } from 'node:zlib';
 
 export type HttpResponse = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
@@ -35,3 +36,20 @@ export const jsonSuccess = (data: Record<string, unknown> = {}, ignored: string[
     ...data,
     ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
   });
+
+/**
+ * An uploaded file's bytes (base64, as Lambda returns binary), with its type, upstream's
+ * Content-Disposition (inline only for types a browser shows safely) and private caching: a
+ * path id never names other bytes, so the response never changes.
+ */
+export const fileResponse = (file: { name: string; contentType: string }, body: Buffer): HttpResponse => ({
+    statusCode: 200,
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Disposition': contentDisposition(file.name, isInlineMimeType(file.contentType)),
+      'Cache-Control': 'private, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    },
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+});

@@ -17,7 +17,10 @@ export const routeTableFromEnv = (): RouteTable => {
 const templateMatches = (template: string, path: string): boolean => {
   const want = template.split('/');
   const got = path.split('/');
-  return want.length === got.length && want.every((segment, i) => (/^\{.+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
+  // A greedy last segment (`{filename+}`) takes the rest of the path.
+  const greedy = /^\{.+\+\}$/.test(want[want.length - 1] ?? '');
+  if (greedy ? got.length < want.length : want.length !== got.length) return false;
+  return want.every((segment, i) => (/^\{.+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
 };
 
 /**

@@ -2,6 +2,7 @@
 // constants (max_*, server_*), and the organization's URL. Stored settings come from the realm
 // item; settings this service does not store yet have upstream's default for a new organization,
 // and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
+import { MAX_FILE_UPLOAD_SIZE_MIB } from '../models/attachment';
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
@@ -207,7 +208,7 @@ export const realmState: StateBuilder = async (ctx) => {
     max_channel_folder_description_length: realm.limits.max_channel_folder_description_length,
     max_topic_length: realm.limits.max_topic_length,
     max_message_length: 10000,
-    max_file_upload_size_mib: 25,
+    max_file_upload_size_mib: MAX_FILE_UPLOAD_SIZE_MIB,
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,

@@ -38,6 +38,7 @@
 // | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
 // | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
+// | attachment + its claims    | main        | ATTACHMENT#<path id>    | = ATTACHMENT, begins_with CLAIM# (one query) |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
@@ -148,6 +149,10 @@ export const entityKeys = {
   botStorageEntry: (botId: number, keyHash: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${keyHash}` }),
   botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),
   botStorageSize: (botId: number): Key => ({ pk: `USER#${botId}`, sk: 'BOTSTORAGESIZE' }),
+  // File uploads (issue 16): an attachment's partition holds its record and one claim per message
+  // that links it, so the read check is one query whatever the organization's size.
+  attachment: (pathId: string): Key => ({ pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
+  attachmentClaim: (pathId: string, messageId: number): Key => ({ pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
   userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
   userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),

@@ -13,7 +13,7 @@ import { buildEvent } from '../helpers/api';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadRoutes, routeTable } = require('../../functions/routes.js') as {
-  loadRoutes: () => { name: string; method: string; path: string; handler: string }[];
+  loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' }[];
   routeTable: () => Record<string, string[]>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -64,7 +64,8 @@ describe('npx serverless package', () => {
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
       .map((r) => r.Properties.RouteKey)
       .sort();
-    const expected = routes.flatMap((r) => [`${r.method} /api/v1${r.path}`, ...(r.method === 'GET' ? [`HEAD /api/v1${r.path}`] : [])]);
+    const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
+    const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
     expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
   });
 
@@ -109,6 +110,35 @@ describe('npx serverless package', () => {
     expect(statement.Action.every((a: string) => a.startsWith('dynamodb:') && !a.includes('*'))).toBe(true);
     const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
     expect(statement.Resource).toEqual([arn('MainTable'), { 'Fn::Join': ['/', [arn('MainTable'), 'index', '*']] }, arn('EventsTable')]);
+  });
+
+  it('has one private uploads bucket, named by the uploadsBucket parameter', () => {
+    const buckets = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket' && !/ServerlessDeploymentBucket/.test(JSON.stringify(r)));
+    const uploads = buckets.filter(([id]) => id === 'UploadsBucket');
+    expect(uploads).toHaveLength(1);
+    const [[, bucket]] = uploads;
+    expect(bucket.Properties.BucketName).toBe(`chat-${STAGE}-uploads`);
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
+  });
+
+  it('lets only the upload functions use the bucket: serving may GetObject, uploading may PutObject', () => {
+    const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
+    const s3Statements = (roleId: string) =>
+      resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('s3:')));
+    expect(s3Statements('IamRoleLambdaExecution')).toEqual([]);
+    expect(s3Statements('UploadsReadRole')).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
+    expect(s3Statements('UploadsWriteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
+    const roleOf = (name: string) => resources[`${capitalized(name)}LambdaFunction`].Properties.Role;
+    for (const route of loadRoutes()) {
+      const expected = route.bucket === 'read' ? 'UploadsReadRole' : route.bucket === 'write' ? 'UploadsWriteRole' : 'IamRoleLambdaExecution';
+      expect({ route: route.name, role: roleOf(route.name) }).toEqual({ route: route.name, role: { 'Fn::GetAtt': [expected, 'Arn'] } });
+    }
+    expect(loadRoutes().filter((r) => r.bucket).map((r) => `${r.name}:${r.bucket}`).sort()).toEqual([
+      'serveUploadedFile:read',
+      'serveUploadedFileByToken:read',
+      'uploadFile:write',
+    ]);
   });
 
   it('builds a handler that runs on plain Node, as Lambda runs it', async () => {

@@ -70,15 +70,18 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
   };
 
   beforeAll(async () => {
-    // startLocalService points this process at its own DynamoDB Local; the handler tests' harness
-    // keeps using the shared one, so restore it once the service is up.
+    // startLocalService points this process at its own DynamoDB Local and S3 store; the handler
+    // tests' harness keeps using the shared ones, so restore them once the service is up.
     const sharedEndpoint = process.env.DYNAMODB_ENDPOINT;
+    const sharedS3 = process.env.S3_ENDPOINT;
     try {
       service = await startLocalService({ port: 0, log: (line) => logs.push(line), env: opts.env });
     } catch (error) {
       throw new Error(`${(error as Error).message}\n--- service output ---\n${logs.join('\n')}`, { cause: error });
     } finally {
       process.env.DYNAMODB_ENDPOINT = sharedEndpoint;
+      if (sharedS3 === undefined) delete process.env.S3_ENDPOINT;
+      else process.env.S3_ENDPOINT = sharedS3;
       closeClients();
     }
   }, STARTUP_TIMEOUT_MS);

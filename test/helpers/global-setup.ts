@@ -1,6 +1,8 @@
-// Starts one DynamoDB Local (in memory, on a free port) for the whole run. Test files create
+// Starts one DynamoDB Local (in memory, on a free port) and one local S3 store (with the uploads
+// bucket) for the whole run. Test files create
 // their own tables on it (per-file-tables.ts), so nothing needs to be running beforehand.
 import { startDynamoLocal } from '../../scripts/local-dynamo';
+import { startLocalS3 } from '../../scripts/local-s3';
 import { closeClients } from '../../lib/store/client';
 
 export default async (): Promise<void> => {
@@ -14,4 +16,5 @@ export default async (): Promise<void> => {
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
   process.env.REQUEST_LOG = 'off';
   closeClients();
+  (globalThis as { __s3?: unknown }).__s3 = await startLocalS3();
 };

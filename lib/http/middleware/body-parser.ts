@@ -7,8 +7,10 @@ import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { BadRequestError } from '../../errors';
+import type { UploadedFile } from '../../models/attachment';
 
-type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+/** `uploadedFiles`: the file parts of a multipart body, apart from the parameters (upstream's request.FILES). */
+type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; uploadedFiles?: UploadedFile[] };
 
 const urlencoded = httpUrlencodeBodyParser({ disableContentTypeError: true });
 const multipart = httpMultipartBodyParser({ disableContentTypeError: true });
@@ -44,6 +46,30 @@ const normalizeMultipart = (event: ParsedEvent, contentType: string): void => {
   event.headers = { ...event.headers, 'content-type': `multipart/form-data; boundary=${safe}` };
 };
 
+type FilePart = { filename: string; mimetype?: string; content: Buffer };
+const isFilePart = (value: unknown): value is FilePart =>
+  typeof value === 'object' && value !== null && 'content' in value && 'filename' in value && Buffer.isBuffer((value as FilePart).content);
+
+/** Takes the file parts out of a parsed multipart body: every part sent with a filename. */
+const takeFiles = (body: Record<string, unknown>): UploadedFile[] => {
+  const files: UploadedFile[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const parts = Array.isArray(value) ? value : [value];
+    const fileParts = parts.filter(isFilePart);
+    if (fileParts.length === 0) continue;
+    // A file input left empty sends a part with an empty filename: no file, as Django reads it.
+    files.push(
+      ...fileParts
+        .filter((part) => String(part.filename) !== '')
+        .map((part) => ({ filename: String(part.filename), contentType: part.mimetype ?? '', content: part.content })),
+    );
+    const rest = parts.filter((part) => !isFilePart(part));
+    if (rest.length === 0) delete body[key];
+    else body[key] = rest.length === 1 ? rest[0] : rest;
+  }
+  return files;
+};
+
 const flatten = (value: unknown): string => {
   if (Array.isArray(value)) return flatten(value[value.length - 1]);
   if (typeof value === 'string') return value;
@@ -58,8 +84,10 @@ export const bodyParser = (): MiddlewareObj<ParsedEvent> => {
     const mediaType = contentType.split(';')[0].trim().toLowerCase();
     if (isEmpty(event.body, event.isBase64Encoded)) {
       event.body = {};
+      event.uploadedFiles = [];
       return;
     }
+    event.uploadedFiles = [];
     try {
       if (mediaType === 'application/x-www-form-urlencoded') {
         event.headers = { ...event.headers, 'content-type': mediaType };
@@ -81,6 +109,7 @@ export const bodyParser = (): MiddlewareObj<ParsedEvent> => {
     }
     // A form body the parsers left unparsed is malformed, not empty.
     if (typeof event.body !== 'object' || event.body === null) throw new BadRequestError('Malformed request body');
+    event.uploadedFiles = takeFiles(event.body as Record<string, unknown>);
     event.body = Object.fromEntries(Object.entries(event.body as Record<string, unknown>).map(([k, v]) => [k, flatten(v)]));
   };
   return { before: bodyParserMiddlewareBefore };

@@ -1,0 +1,55 @@
+// The uploads bucket and the only two roles that may use it: serverless.yml's resources
+// (`${file(./buckets/index.js):resources}`). A function whose route declares `"bucket": "read"`
+// (serving files) runs as UploadsReadRole, which may GetObject in the bucket; `"write"` (POST
+// /user_uploads) as UploadsWriteRole, which may PutObject. Every other function keeps the default
+// role, which has no S3 permission at all. Both roles may use the tables as the default role does.
+// Plain CommonJS, like tables/index.js.
+const { DYNAMODB_ACTIONS, iamResources } = require('../tables/index.js');
+
+const BUCKET = 'UploadsBucket';
+const objectsArn = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [BUCKET, 'Arn'] }, '/*']] };
+
+const bucket = (name) => ({
+  Type: 'AWS::S3::Bucket',
+  Properties: {
+    BucketName: name,
+    // Files are served only through the functions (or URLs they sign): nothing is public.
+    PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+  },
+});
+
+const role = (s3Action) => ({
+  Type: 'AWS::IAM::Role',
+  Properties: {
+    AssumeRolePolicyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+    },
+    // CloudWatch Logs, as every function's.
+    ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole' }],
+    Policies: [
+      {
+        PolicyName: 'tables-and-uploads',
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() },
+            { Effect: 'Allow', Action: [s3Action], Resource: [objectsArn] },
+          ],
+        },
+      },
+    ],
+  },
+});
+
+/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its two roles. */
+const resources = ({ resolveVariable }) =>
+  resolveVariable('self:provider.environment.UPLOADS_BUCKET').then((name) => ({
+    [BUCKET]: bucket(name),
+    UploadsReadRole: role('s3:GetObject'),
+    UploadsWriteRole: role('s3:PutObject'),
+  }));
+
+module.exports = { BUCKET, resources };

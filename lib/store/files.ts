@@ -1,0 +1,41 @@
+// The only code that talks to S3: uploaded files' bytes, one object per attachment, keyed by its
+// path id. The endpoint comes from S3_ENDPOINT (the local S3-compatible store) or is AWS's own;
+// the same calls run in both.
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config';
+
+let cached: { key: string; client: S3Client } | undefined;
+
+/** The shared S3 client for the configured endpoint (rebuilt when the endpoint changes). */
+const s3Client = (): S3Client => {
+  const endpoint = config.s3Endpoint();
+  const key = `${endpoint ?? ''}|${config.region()}`;
+  if (cached?.key !== key) {
+    cached?.client.destroy();
+    // A local store serves buckets as paths (http://host:port/bucket/key), not as subdomains.
+    cached = { key, client: new S3Client({ region: config.region(), ...(endpoint ? { endpoint, forcePathStyle: true } : {}) }) };
+  }
+  return cached.client;
+};
+
+/** Releases the client's sockets (scripts and tests that stop the store). */
+export const closeS3Client = (): void => {
+  cached?.client.destroy();
+  cached = undefined;
+};
+
+/** Writes a file's bytes (a new path id each time, so never over another file). */
+export const putFile = async (pathId: string, body: Buffer, contentType: string): Promise<void> => {
+  await s3Client().send(new PutObjectCommand({ Bucket: config.uploadsBucket(), Key: pathId, Body: body, ContentType: contentType }));
+};
+
+/** A file's bytes, or undefined when the object does not exist. */
+export const getFile = async (pathId: string): Promise<Buffer | undefined> => {
+  try {
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: config.uploadsBucket(), Key: pathId }));
+    return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+};
