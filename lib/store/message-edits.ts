@@ -121,7 +121,7 @@ export const setMentionFlagsOfRow = async (userId: number, messageId: number, me
 };
 
 /** The newest (or oldest) message id of an index partition other than `excludeIds` (an index may still show them). */
-const edgeIdOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, excludeIds: number[]): Promise<number | undefined> => {
+const edgeOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, excludeIds: number[]): Promise<{ id: number; topic: string } | undefined> => {
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('main'),
@@ -130,10 +130,10 @@ const edgeIdOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, exc
       ExpressionAttributeValues: { ':pk': pk },
       ScanIndexForward: !newest,
       Limit: excludeIds.length + 1,
-      ProjectionExpression: 'id',
+      ProjectionExpression: 'id, topic',
     }),
   );
-  return (out.Items ?? []).map((item) => Number(item.id)).find((id) => !excludeIds.includes(id));
+  return (out.Items ?? []).map((item) => ({ id: Number(item.id), topic: String(item.topic ?? '') })).find((m) => !excludeIds.includes(m.id));
 };
 
 /**
@@ -141,7 +141,7 @@ const edgeIdOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, exc
  * remaining message (or removes it when none is left). Conditional on it still naming
  * `removedId`, so a send that raised it meanwhile wins.
  */
-const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, newest: number | undefined): Promise<void> => {
+const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, newest: { id: number; topic?: string } | undefined): Promise<void> => {
   if (newest === undefined) {
     await sendConditional(
       new DeleteCommand({ TableName: tableName('main'), Key: key, ConditionExpression: 'maxMessageId = :old', ExpressionAttributeValues: { ':old': removedId } }),
@@ -152,16 +152,16 @@ const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, 
     new UpdateCommand({
       TableName: tableName('main'),
       Key: key,
-      UpdateExpression: 'SET maxMessageId = :new',
+      UpdateExpression: newest.topic === undefined ? 'SET maxMessageId = :new' : 'SET maxMessageId = :new, topic = :topic',
       ConditionExpression: 'maxMessageId = :old',
-      ExpressionAttributeValues: { ':old': removedId, ':new': newest },
+      ExpressionAttributeValues: { ':old': removedId, ':new': newest.id, ...(newest.topic === undefined ? {} : { ':topic': newest.topic }) },
     }),
   );
 };
 
 /** After `messageId` left a topic (deleted or moved away): the topic summary names its newest remaining message. */
 export const lowerTopicSummary = async (channelId: number, topic: string, messageId: number): Promise<void> => {
-  const newest = await edgeIdOf('gsi2', entityKeys.messagesOfTopic(channelId, topic).gsi2pk, true, [messageId]);
+  const newest = await edgeOf('gsi2', entityKeys.messagesOfTopic(channelId, topic).gsi2pk, true, [messageId]);
   await lowerSummary(entityKeys.topicSummary(channelId, topic), messageId, newest);
 };
 
@@ -190,7 +190,7 @@ export const moveTopicSummary = async (realmId: number, channelId: number, from:
     return;
   }
   if (summaryMax !== undefined && movedIds.includes(summaryMax)) {
-    const newest = await edgeIdOf('gsi2', entityKeys.messagesOfTopic(channelId, from).gsi2pk, true, movedIds);
+    const newest = await edgeOf('gsi2', entityKeys.messagesOfTopic(channelId, from).gsi2pk, true, movedIds);
     await lowerSummary(oldKey, summaryMax, newest);
   }
   await raiseTopicSummary(realmId, channelId, to, maxMoved);
@@ -226,7 +226,8 @@ export const deleteMessage = async (
   if (!deleted) return { deleted };
   await batchDelete('main', rowUserIds.map((userId) => entityKeys.userMessage(userId, m.id)));
   if (m.streamId === null) {
-    const newest = await edgeIdOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);
+    const found = await edgeOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);
+    const newest = found && { id: found.id };
     await Promise.all(
       m.dmUserIds.map((userId) =>
         lowerSummary(
@@ -243,7 +244,7 @@ export const deleteMessage = async (
   }
   await lowerTopicSummary(m.streamId, m.topic, m.id);
   if (firstMessageIdOfChannel !== m.id) return { deleted };
-  const first = (await edgeIdOf('gsi1', entityKeys.messagesOfChannel(m.streamId).gsi1pk, false, [m.id])) ?? null;
+  const first = (await edgeOf('gsi1', entityKeys.messagesOfChannel(m.streamId).gsi1pk, false, [m.id]))?.id ?? null;
   await sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
