@@ -84,8 +84,8 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * won first: "Message already deleted". Emits `delete_message` to upstream's receivers (direct
  * messages: the participants with a row; protected-history channels: subscribers with a row;
  * other private channels: all subscribers; public channels: subscribers and non-guests with a
- * row; always the deleting user), and a `stream` update of `first_message_id` to the channel's
- * subscribers (public channels: the organization) when it changed.
+ * row; always the deleting user), and a `stream` update of `first_message_id` to those who see
+ * the channel's metadata (channelMetadataViewers) when it changed.
  */
 export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
   const candidates = await rowCandidates(message);
@@ -114,9 +114,22 @@ export const doDeleteMessage = async (actingUser: User, message: EditableMessage
     await sendEvent(
       actingUser.realmId,
       { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: firstMessageId },
-      channel.inviteOnly ? { users: await channelsStore.listSubscriberIdsOfChannel(channel.id) } : 'realm',
+      { users: await channelMetadataViewers(channel) },
     );
   }
+};
+
+/**
+ * Who sees a channel's metadata changes: its subscribers, and for a public channel every active
+ * non-guest user too (upstream's can_access_stream_metadata_user_ids, without the private
+ * channels' administrator groups). Reads the organization's users: only when a channel's first
+ * message is deleted.
+ */
+const channelMetadataViewers = async (channel: Channel): Promise<number[]> => {
+  const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  if (channel.inviteOnly) return subscribers;
+  const others = (await usersStore.listOfRealm(channel.realmId)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
+  return [...new Set([...subscribers, ...others])];
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -206,15 +206,16 @@ describe('register after a delete', () => {
     ]);
   });
 
-  it("updates the channel's first message id with a stream event when its first message is deleted", async () => {
+  it("updates the channel's first message id with a stream event to those who see the channel, not guests outside it", async () => {
     const britainless = (await channelsStore.getChannel(2, 4))!; // Venice: its first message is seeded message 1
     expect(britainless.firstMessageId).toBe(1);
-    const queues = await openQueues([9, 12]);
+    const queues = await openQueues([9, 12, 13]);
     expectSuccess(await del('iago@zulip.com', 1));
     const events = await drainAll(queues);
     const streamEvent = { type: 'stream', op: 'update', stream_id: 4, name: 'Venice', property: 'first_message_id', value: null };
     expect(events[9]).toEqual([{ type: 'delete_message', message_ids: [1], message_type: 'stream', stream_id: 4, topic: 'canals' }, streamEvent]);
     expect(events[12]).toEqual([streamEvent]);
+    expect(events[13]).toEqual([]);
     expect((await channelsStore.getChannel(2, 4))!.firstMessageId).toBeNull();
   });
 });
