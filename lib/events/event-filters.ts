@@ -3,10 +3,12 @@
 // lets it through; a filter may also reshape the event for the queue's capabilities (presence
 // formats, user-group remove vs update). Filters are pure: the engine may apply them more than once.
 import type { ApiEvent, EventType, QueueDescriptor } from '../models/event';
+import { deleteMessageEventForQueue } from './filters/delete-message';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
 import { typingEventForQueue } from './filters/typing';
+import { updateMessageEventForQueue } from './filters/update-message';
 import { userGroupEventForQueue } from './filters/user-group';
 
 /** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
@@ -14,10 +16,12 @@ export type EventFilter<T extends EventType> = (queue: QueueDescriptor, event: E
 
 /** Every event filter, by event type: add a line here when an event type needs one. */
 export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
+  delete_message: deleteMessageEventForQueue,
   message: messageEventForQueue,
   presence: presenceEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
   typing: typingEventForQueue,
+  update_message: updateMessageEventForQueue,
   user_group: userGroupEventForQueue,
 };
 

@@ -76,6 +76,50 @@ export type UserGroupEvent =
 /** A new message, with the receiving user's own flags (so it is sent per recipient). */
 export type MessageEvent = { type: 'message'; message: ApiObject; flags: string[] };
 
+/**
+ * A message's content, topic or channel changed (upstream's do_update_message), with the receiving
+ * user's own `flags` (so it is sent per recipient). `stream_id`/`stream_name` name the source
+ * channel; the topic fields come with a topic change, the content fields with a content change.
+ */
+export type UpdateMessageEvent = {
+  type: 'update_message';
+  user_id: number | null;
+  edit_timestamp: number;
+  message_id: number;
+  message_ids: number[];
+  rendering_only: boolean;
+  flags: string[];
+  stream_name?: string;
+  stream_id?: number;
+  new_stream_id?: number;
+  propagate_mode?: 'change_one' | 'change_later' | 'change_all';
+  orig_subject?: string;
+  subject?: string;
+  topic_links?: { text: string; url: string }[];
+  orig_content?: string;
+  orig_rendered_content?: string;
+  content?: string;
+  rendered_content?: string;
+  is_me_message?: boolean;
+};
+
+/**
+ * Messages of one conversation were deleted: as sent, `message_ids`; lib/events/filters/delete-message.ts
+ * gives queues without the bulk_message_deletion capability `message_id` instead. `topic` is the
+ * lowercased topic, as upstream groups deletions.
+ */
+export type DeleteMessageEvent = {
+  type: 'delete_message';
+  message_ids: number[];
+  message_id?: number;
+  message_type: 'stream' | 'private';
+  stream_id?: number;
+  topic?: string;
+};
+
+/** One property of a channel changed (here: `first_message_id` after its first message was deleted). */
+export type StreamUpdateEvent = { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown };
+
 /** An event as the API shows it, minus the queue-local `id` the engine assigns. */
 export type ApiEvent =
   | HeartbeatEvent
@@ -91,7 +135,10 @@ export type ApiEvent =
   | TypingEvent
   | PresenceEvent
   | UserGroupEvent
-  | MessageEvent;
+  | MessageEvent
+  | UpdateMessageEvent
+  | DeleteMessageEvent
+  | StreamUpdateEvent;
 
 export type EventType = ApiEvent['type'];
 

@@ -1,4 +1,5 @@
 import { config } from '../config';
+import type { MessageEditSettings } from './message-edit';
 
 /** A group-setting value: a user group id, or an anonymous group. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -27,6 +28,40 @@ export type Realm = {
   demoOrganizationScheduledDeletionDate: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
+  /** Message editing settings the organization changed; upstream's defaults otherwise (messageEditSettings()). */
+  messageEditSettings?: Partial<MessageEditSettings>;
+};
+
+/**
+ * The organization-level group settings register shows, by wire name (without `realm_`), with
+ * the stored setting's name and upstream's default system group for an organization that has
+ * not set it.
+ */
+export const REALM_GROUP_SETTINGS: Record<string, { stored: string; defaultGroup: string }> = {
+  can_access_all_users_group: { stored: 'can_access_all_users_group', defaultGroup: 'role:everyone' },
+  can_add_custom_emoji_group: { stored: 'can_add_custom_emoji_group', defaultGroup: 'role:members' },
+  can_add_subscribers_group: { stored: 'can_add_subscribers_group', defaultGroup: 'role:members' },
+  can_create_bots_group: { stored: 'can_create_bots_group', defaultGroup: 'role:members' },
+  can_create_groups: { stored: 'can_create_groups', defaultGroup: 'role:members' },
+  can_create_private_channel_group: { stored: 'can_create_private_channel_group', defaultGroup: 'role:members' },
+  can_create_public_channel_group: { stored: 'can_create_public_channel_group', defaultGroup: 'role:members' },
+  can_create_web_public_channel_group: { stored: 'can_create_web_public_channel_group', defaultGroup: 'role:owners' },
+  can_create_write_only_bots_group: { stored: 'can_create_write_only_bots_group', defaultGroup: 'role:members' },
+  can_delete_any_message_group: { stored: 'can_delete_any_message_group', defaultGroup: 'role:administrators' },
+  can_delete_own_message_group: { stored: 'can_delete_own_message_group', defaultGroup: 'role:everyone' },
+  can_invite_users_group: { stored: 'can_invite_users_group', defaultGroup: 'role:members' },
+  can_manage_all_groups: { stored: 'can_manage_all_groups', defaultGroup: 'role:owners' },
+  can_manage_billing_group: { stored: 'can_manage_billing_group', defaultGroup: 'role:administrators' },
+  can_mention_many_users_group: { stored: 'can_mention_many_users_group', defaultGroup: 'role:administrators' },
+  can_move_messages_between_channels_group: { stored: 'can_move_messages_between_channels_group', defaultGroup: 'role:members' },
+  can_move_messages_between_topics_group: { stored: 'can_move_messages_between_topics_group', defaultGroup: 'role:everyone' },
+  can_resolve_topics_group: { stored: 'can_resolve_topics_group', defaultGroup: 'role:everyone' },
+  can_set_delete_message_policy_group: { stored: 'can_set_delete_message_policy_group', defaultGroup: 'role:moderators' },
+  can_set_topics_policy_group: { stored: 'can_set_topics_policy_group', defaultGroup: 'role:moderators' },
+  can_summarize_topics_group: { stored: 'can_summarize_topics_group', defaultGroup: 'role:everyone' },
+  create_multiuse_invite_group: { stored: 'can_create_multiuse_invite_group', defaultGroup: 'role:administrators' },
+  direct_message_initiator_group: { stored: 'direct_message_initiator_group', defaultGroup: 'role:everyone' },
+  direct_message_permission_group: { stored: 'direct_message_permission_group', defaultGroup: 'role:everyone' },
 };
 
 /** The subdomain a request was addressed to (`zulip.localhost` → `zulip`), if any. */

@@ -6,45 +6,14 @@ import { MAX_FILE_UPLOAD_SIZE_MIB } from '../models/attachment';
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
-import { type GroupSettingValue, type Realm, realmUrl } from '../models/realm';
+import { messageEditSettings } from '../models/message-edit';
+import { type GroupSettingValue, REALM_GROUP_SETTINGS, type Realm, realmUrl } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
 import type { StateBuilder } from './registry';
 
 /** When this process started: upstream's server_generation (clients reload when it changes). */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
-
-/**
- * The organization-level group settings register shows, by wire name (without `realm_`), with
- * the stored setting's name and upstream's default system group for an organization that has
- * not set it.
- */
-export const REALM_GROUP_SETTINGS: Record<string, { stored: string; defaultGroup: string }> = {
-  can_access_all_users_group: { stored: 'can_access_all_users_group', defaultGroup: 'role:everyone' },
-  can_add_custom_emoji_group: { stored: 'can_add_custom_emoji_group', defaultGroup: 'role:members' },
-  can_add_subscribers_group: { stored: 'can_add_subscribers_group', defaultGroup: 'role:members' },
-  can_create_bots_group: { stored: 'can_create_bots_group', defaultGroup: 'role:members' },
-  can_create_groups: { stored: 'can_create_groups', defaultGroup: 'role:members' },
-  can_create_private_channel_group: { stored: 'can_create_private_channel_group', defaultGroup: 'role:members' },
-  can_create_public_channel_group: { stored: 'can_create_public_channel_group', defaultGroup: 'role:members' },
-  can_create_web_public_channel_group: { stored: 'can_create_web_public_channel_group', defaultGroup: 'role:owners' },
-  can_create_write_only_bots_group: { stored: 'can_create_write_only_bots_group', defaultGroup: 'role:members' },
-  can_delete_any_message_group: { stored: 'can_delete_any_message_group', defaultGroup: 'role:administrators' },
-  can_delete_own_message_group: { stored: 'can_delete_own_message_group', defaultGroup: 'role:everyone' },
-  can_invite_users_group: { stored: 'can_invite_users_group', defaultGroup: 'role:members' },
-  can_manage_all_groups: { stored: 'can_manage_all_groups', defaultGroup: 'role:owners' },
-  can_manage_billing_group: { stored: 'can_manage_billing_group', defaultGroup: 'role:administrators' },
-  can_mention_many_users_group: { stored: 'can_mention_many_users_group', defaultGroup: 'role:administrators' },
-  can_move_messages_between_channels_group: { stored: 'can_move_messages_between_channels_group', defaultGroup: 'role:members' },
-  can_move_messages_between_topics_group: { stored: 'can_move_messages_between_topics_group', defaultGroup: 'role:everyone' },
-  can_resolve_topics_group: { stored: 'can_resolve_topics_group', defaultGroup: 'role:everyone' },
-  can_set_delete_message_policy_group: { stored: 'can_set_delete_message_policy_group', defaultGroup: 'role:moderators' },
-  can_set_topics_policy_group: { stored: 'can_set_topics_policy_group', defaultGroup: 'role:moderators' },
-  can_summarize_topics_group: { stored: 'can_summarize_topics_group', defaultGroup: 'role:everyone' },
-  create_multiuse_invite_group: { stored: 'can_create_multiuse_invite_group', defaultGroup: 'role:administrators' },
-  direct_message_initiator_group: { stored: 'direct_message_initiator_group', defaultGroup: 'role:everyone' },
-  direct_message_permission_group: { stored: 'direct_message_permission_group', defaultGroup: 'role:everyone' },
-};
 
 /** An organization's value of a group setting: the stored one, else the default system group. */
 export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
@@ -112,6 +81,7 @@ export const realmState: StateBuilder = async (ctx) => {
   if (!ctx.want('realm')) return {};
   const { realm } = ctx;
   const spectator = ctx.user === undefined;
+  const edit = messageEditSettings(realm);
   const groups = await realmGroups(ctx);
   const url = realmUrl(realm);
   const host = new URL(url).hostname;
@@ -139,13 +109,13 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_enable_spectator_access: realm.enableSpectatorAccess,
     realm_waiting_period_threshold: realm.waitingPeriodThreshold,
     realm_empty_topic_display_name: realm.emptyTopicDisplayName,
-    realm_allow_message_editing: !spectator,
-    realm_message_content_edit_limit_seconds: 600,
-    realm_message_content_delete_limit_seconds: 600,
-    realm_move_messages_within_stream_limit_seconds: 604800,
-    realm_move_messages_between_streams_limit_seconds: 604800,
-    realm_message_edit_history_visibility_policy: 'all',
-    realm_allow_edit_history: true,
+    realm_allow_message_editing: !spectator && edit.allowMessageEditing,
+    realm_message_content_edit_limit_seconds: edit.messageContentEditLimitSeconds,
+    realm_message_content_delete_limit_seconds: edit.messageContentDeleteLimitSeconds,
+    realm_move_messages_within_stream_limit_seconds: edit.moveMessagesWithinStreamLimitSeconds,
+    realm_move_messages_between_streams_limit_seconds: edit.moveMessagesBetweenStreamsLimitSeconds,
+    realm_message_edit_history_visibility_policy: edit.editHistoryVisibility,
+    realm_allow_edit_history: edit.editHistoryVisibility !== 'none',
     realm_enable_read_receipts: true,
     realm_default_language: 'en',
     realm_welcome_message_custom_text: '',

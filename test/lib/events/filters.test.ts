@@ -36,3 +36,42 @@ describe('the event filter table', () => {
     expect(eventForQueue(queue({ narrow: [['is', 'dm']] }), message)).toBeNull();
   });
 });
+
+describe('message edit and deletion events', () => {
+  const deletion: ApiEvent = { type: 'delete_message', message_ids: [40], message_type: 'stream', stream_id: 3, topic: '' };
+
+  it('gives a deletion as message_ids to bulk_message_deletion queues, and as message_id to the others', () => {
+    expect(eventForQueue(queue({ capabilities: { bulk_message_deletion: true, empty_topic_name: true } }), deletion)).toEqual(deletion);
+    expect(eventForQueue(queue({ capabilities: { empty_topic_name: true } }), deletion)).toEqual({
+      type: 'delete_message',
+      message_id: 40,
+      message_type: 'stream',
+      stream_id: 3,
+      topic: '',
+    });
+  });
+
+  it('shows the empty topic of a deletion as "general chat" to queues without empty_topic_name', () => {
+    expect(eventForQueue(queue({ capabilities: { bulk_message_deletion: true } }), deletion)).toEqual({ ...deletion, topic: 'general chat' });
+  });
+
+  it('shows an empty old or new topic of an edit as "general chat" to queues without empty_topic_name', () => {
+    const edit: ApiEvent = {
+      type: 'update_message',
+      user_id: 10,
+      edit_timestamp: 1,
+      message_id: 40,
+      message_ids: [40],
+      rendering_only: false,
+      flags: [],
+      stream_id: 3,
+      stream_name: 'Verona',
+      propagate_mode: 'change_one',
+      orig_subject: '',
+      subject: 'named',
+      topic_links: [],
+    };
+    expect(eventForQueue(queue(), edit)).toEqual({ ...edit, orig_subject: 'general chat' });
+    expect(eventForQueue(queue({ capabilities: { empty_topic_name: true } }), edit)).toEqual(edit);
+  });
+});

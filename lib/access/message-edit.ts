@@ -1,0 +1,113 @@
+// Who may edit, move and delete a message, and until when: upstream's validate_user_can_edit_message,
+// the topic-move checks of check_update_message (zerver/actions/message_edit.py) and
+// validate_can_delete_message (zerver/views/message_edit.py). Pure functions of the organization,
+// its groups, the channel, the user and the message; the caller loads them and passes the clock.
+import { BadRequestError } from '../errors';
+import type { Channel } from '../models/channel';
+import type { Message } from '../models/message';
+import { EDIT_LIMIT_GRACE_SECONDS, messageEditSettings, withinTimeLimit } from '../models/message-edit';
+import { type GroupSettingValue, REALM_GROUP_SETTINGS, type Realm } from '../models/realm';
+import { isAdmin, isModerator, type User } from '../models/user';
+import type { RealmGroups } from './user-groups';
+
+/** An organization's value of a group setting (wire name): the stored one, else upstream's default system group. */
+export const realmSettingValue = (realm: Realm, groups: RealmGroups, wireName: string): GroupSettingValue => {
+  const setting = REALM_GROUP_SETTINGS[wireName];
+  return realm.groupSettings[setting.stored] ?? groups.systemGroup(setting.defaultGroup).id;
+};
+
+/**
+ * Whether upstream lets role:everyone hold the setting (so guests may hold it); where it does not,
+ * guests never have the permission. Organization and channel settings of this module.
+ */
+const ALLOWS_EVERYONE: Record<string, boolean> = {
+  can_delete_any_message_group: false,
+  can_delete_own_message_group: true,
+  can_move_messages_between_topics_group: true,
+  can_move_messages_within_channel_group: true,
+  can_resolve_topics_group: true,
+  can_administer_channel_group: false,
+};
+
+const inRealmSetting = (realm: Realm, groups: RealmGroups, user: User, wireName: string): boolean =>
+  groups.hasPermission(user, realmSettingValue(realm, groups, wireName), ALLOWS_EVERYONE[wireName]);
+
+const inChannelSetting = (channel: Channel | null, groups: RealmGroups, user: User, name: string): boolean =>
+  channel !== null && groups.hasPermission(user, channel.groupSettings[name], ALLOWS_EVERYONE[name]);
+
+/**
+ * Upstream's validate_user_can_edit_message for a content edit: the organization allows editing
+ * ("Your organization has turned off message editing"), the user sent the message (nobody, not
+ * even an administrator, edits someone else's words: "You don't have permission to edit this
+ * message"), and the edit limit plus 20 seconds has not passed since it was sent.
+ */
+export const checkCanEditContent = (realm: Realm, user: User, message: Message, now: number): void => {
+  const settings = messageEditSettings(realm);
+  if (!settings.allowMessageEditing) throw new BadRequestError('Your organization has turned off message editing');
+  if (message.senderId !== user.id) throw new BadRequestError("You don't have permission to edit this message");
+  if (!withinTimeLimit(message.dateSent, now, settings.messageContentEditLimitSeconds, EDIT_LIMIT_GRACE_SECONDS)) {
+    throw new BadRequestError('The time limit for editing this message has passed');
+  }
+};
+
+/**
+ * Upstream's topic-change permission within a channel. A resolve or unresolve needs the
+ * organization's or the channel's can_resolve_topics_group, with no time limit. Any other topic
+ * change needs the organization's can_move_messages_between_topics_group, the channel's
+ * can_move_messages_within_channel_group, the channel's administrators or the organization's;
+ * then, below moderators, the move limit plus 20 seconds.
+ */
+export const checkCanChangeTopic = (
+  realm: Realm,
+  groups: RealmGroups,
+  user: User,
+  channel: Channel,
+  message: Message,
+  opts: { resolveToggle: boolean; now: number },
+): void => {
+  if (opts.resolveToggle) {
+    if (inRealmSetting(realm, groups, user, 'can_resolve_topics_group') || inChannelSetting(channel, groups, user, 'can_resolve_topics_group')) return;
+    throw new BadRequestError("You don't have permission to resolve topics in this channel.");
+  }
+  const allowed =
+    inRealmSetting(realm, groups, user, 'can_move_messages_between_topics_group') ||
+    inChannelSetting(channel, groups, user, 'can_move_messages_within_channel_group') ||
+    inChannelSetting(channel, groups, user, 'can_administer_channel_group') ||
+    isAdmin(user);
+  if (!allowed) throw new BadRequestError("You don't have permission to edit this message");
+  if (isModerator(user)) return;
+  const limit = messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds;
+  if (!withinTimeLimit(message.dateSent, opts.now, limit, EDIT_LIMIT_GRACE_SECONDS)) {
+    throw new BadRequestError("The time limit for editing this message's topic has passed.");
+  }
+};
+
+/** Whether a non-moderator may still move a message sent at `dateSent` within its channel (change_all's per-message check). */
+export const withinTopicMoveLimit = (realm: Realm, user: User, dateSent: number, now: number): boolean =>
+  isModerator(user) || withinTimeLimit(dateSent, now, messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds, EDIT_LIMIT_GRACE_SECONDS);
+
+/**
+ * Upstream's validate_can_delete_message, in its order: the organization's or the channel's
+ * can_delete_any_message_group may delete anything at any time; otherwise the user must be the
+ * sender or the sender's bot owner, be in the organization's can_delete_own_message_group (or,
+ * for a channel message, the channel's), and the delete limit (no grace) must not have passed.
+ * `channel` is null for a direct message; `sender` is the message's sender.
+ */
+export const checkCanDeleteMessage = (
+  realm: Realm,
+  groups: RealmGroups,
+  user: User,
+  message: Message,
+  opts: { channel: Channel | null; sender: User | undefined; now: number },
+): void => {
+  if (inRealmSetting(realm, groups, user, 'can_delete_any_message_group')) return;
+  if (inChannelSetting(opts.channel, groups, user, 'can_delete_any_message_group')) return;
+  const refused = new BadRequestError("You don't have permission to delete this message");
+  const ownOrOwnBot = message.senderId === user.id || (opts.sender?.isBot === true && opts.sender.botOwnerId === user.id);
+  if (!ownOrOwnBot) throw refused;
+  if (!inRealmSetting(realm, groups, user, 'can_delete_own_message_group') && !inChannelSetting(opts.channel, groups, user, 'can_delete_own_message_group')) {
+    throw refused;
+  }
+  const limit = messageEditSettings(realm).messageContentDeleteLimitSeconds;
+  if (!withinTimeLimit(message.dateSent, opts.now, limit, 0)) throw new BadRequestError('The time limit for deleting this message has passed');
+};

@@ -1,0 +1,401 @@
+// Editing, moving within a channel and deleting messages, and reading their edit history: upstream's
+// zerver/views/message_edit.py, zerver/actions/message_edit.py and zerver/actions/message_delete.py.
+// The rules of who may do what and until when are lib/access/message-edit.ts; the writes are
+// lib/store/message-edits.ts.
+import { createHash } from 'node:crypto';
+import { checkCanChangeTopic, checkCanDeleteMessage, checkCanEditContent, withinTopicMoveLimit } from '../access/message-edit';
+import { canReadChannelMessage, loadChannelViewer } from '../access/channels';
+import { RealmGroups } from '../access/user-groups';
+import { nowSeconds } from '../clock';
+import { ApiError, BadRequestError, ErrorCode } from '../errors';
+import { sendEvent, sendEventPerRecipient } from '../events/send';
+import type { Channel } from '../models/channel';
+import type { DeleteMessageEvent, UpdateMessageEvent } from '../models/event';
+import { normalizeMessageContent, normalizeTopic, pyStrip, stripBody } from '../models/message-content';
+import {
+  type EditHistoryEntry,
+  type HistorySnapshot,
+  historySnapshots,
+  isResolveToggle,
+  messageEditSettings,
+  type PropagateMode,
+  RESOLVED_TOPIC_PREFIX,
+  visibleEditHistory,
+} from '../models/message-edit';
+import { sortLinkifiers } from '../models/linkifier';
+import type { Realm } from '../models/realm';
+import { isGuest, type User } from '../models/user';
+import { renderMessage, type RenderInput } from '../render';
+import * as channelsStore from '../store/channels';
+import * as linkifiersStore from '../store/linkifiers';
+import * as editsStore from '../store/message-edits';
+import type { EditableMessage } from '../store/message-edits';
+import * as messagesStore from '../store/messages';
+import * as groupsStore from '../store/user-groups';
+import * as usersStore from '../store/users';
+
+/** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
+export type AccessedMessage = { message: EditableMessage; flags: string[] | undefined; channel: Channel | null };
+
+/**
+ * Upstream's access_message: a message of the user's organization that the user received (direct
+ * messages) or may read in its channel (canReadChannelMessage). With `modifying`, messages of
+ * archived channels are refused too. Anything else, another organization's message included, is
+ * "Invalid message(s)".
+ */
+export const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
+  const invalid = new BadRequestError('Invalid message(s)');
+  const [message, row] = await Promise.all([editsStore.getEditableMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
+  if (!message) throw invalid;
+  if (message.streamId === null) {
+    if (!row) throw invalid;
+    return { message, flags: row.flags, channel: null };
+  }
+  const channel = await channelsStore.getChannel(user.realmId, message.streamId);
+  if (!channel || (opts.modifying && channel.isArchived)) throw invalid;
+  if (!canReadChannelMessage(channel, await loadChannelViewer(user, channel), row !== undefined)) throw invalid;
+  return { message, flags: row?.flags, channel };
+};
+
+/** Who may hold a row of a message: a direct message's participants, or the channel's subscribers and the sender. */
+const rowCandidates = async (message: EditableMessage): Promise<number[]> =>
+  message.streamId === null ? message.dmUserIds : [...(await channelsStore.listSubscriberIdsOfChannel(message.streamId)), message.senderId];
+
+// ---------------------------------------------------------------------------------------------
+// DELETE /messages/{message_id}
+
+/**
+ * Upstream's delete_message_backend: access for modification, checkCanDeleteMessage, then
+ * doDeleteMessage.
+ */
+export const checkDeleteMessage = async (realm: Realm, user: User, messageId: number): Promise<void> => {
+  const { message, channel } = await accessMessage(user, messageId, { modifying: true });
+  const [groups, sender] = await Promise.all([
+    RealmGroups.load(realm.id),
+    message.senderId === user.id ? Promise.resolve(user) : usersStore.get(realm.id, message.senderId),
+  ]);
+  checkCanDeleteMessage(realm, groups, user, message, { channel, sender, now: nowSeconds() });
+  await doDeleteMessage(user, message, channel);
+};
+
+/**
+ * Deletes a message (its item, the recipients' rows, and lowers the topic summary, the
+ * conversation items and the channel's first message id that named it). A concurrent delete that
+ * won first: "Message already deleted". Emits `delete_message` to upstream's receivers (direct
+ * messages: the participants with a row; protected-history channels: subscribers with a row;
+ * other private channels: all subscribers; public channels: subscribers and non-guests with a
+ * row; always the deleting user), and a `stream` update of `first_message_id` to those who see
+ * the channel's metadata (channelMetadataViewers) when it changed.
+ */
+export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
+  const candidates = await rowCandidates(message);
+  const rows = await editsStore.listRowsOfMessage(message.id, candidates);
+  const { deleted, firstMessageId } = await editsStore.deleteMessage(message, rows.map((r) => r.userId), channel?.firstMessageId);
+  if (!deleted) throw new BadRequestError('Message already deleted');
+  const rowHolders = rows.map((r) => r.userId);
+  let receivers: number[];
+  if (channel === null) receivers = rowHolders;
+  else {
+    const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+    if (channel.inviteOnly && !channel.historyPublicToSubscribers) receivers = subscribers.filter((id) => rowHolders.includes(id));
+    else if (channel.inviteOnly) receivers = subscribers;
+    else {
+      const others = rowHolders.filter((id) => !subscribers.includes(id));
+      const nonGuests = (await usersStore.getMany(actingUser.realmId, others)).filter((u) => !isGuest(u)).map((u) => u.id);
+      receivers = [...subscribers, ...nonGuests];
+    }
+  }
+  const event: DeleteMessageEvent =
+    channel === null
+      ? { type: 'delete_message', message_ids: [message.id], message_type: 'private' }
+      : { type: 'delete_message', message_ids: [message.id], message_type: 'stream', stream_id: channel.id, topic: message.topic.toLowerCase() };
+  await sendEvent(actingUser.realmId, event, { users: [...new Set([...receivers, actingUser.id])] });
+  if (channel !== null && firstMessageId !== undefined) {
+    await sendEvent(
+      actingUser.realmId,
+      { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: firstMessageId },
+      { users: await channelMetadataViewers(channel) },
+    );
+  }
+};
+
+/**
+ * Who sees a channel's metadata changes: its subscribers, and for a public channel every active
+ * non-guest user too (upstream's can_access_stream_metadata_user_ids, without the private
+ * channels' administrator groups). Reads the organization's users: only when a channel's first
+ * message is deleted.
+ */
+const channelMetadataViewers = async (channel: Channel): Promise<number[]> => {
+  const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  if (channel.inviteOnly) return subscribers;
+  const others = (await usersStore.listOfRealm(channel.realmId)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
+  return [...new Set([...subscribers, ...others])];
+};
+
+// ---------------------------------------------------------------------------------------------
+// GET /messages/{message_id}/history
+
+/**
+ * Upstream's get_message_edit_history: refused when the organization shows no edit history
+ * ("Message edit history is disabled in this organization"), then access as for reading; the
+ * snapshots oldest first (only moves under the "moves" policy). Without `allowEmptyTopicName` the
+ * empty topic reads as the organization's empty-topic display name.
+ */
+export const getMessageHistory = async (realm: Realm, user: User, messageId: number, allowEmptyTopicName: boolean): Promise<HistorySnapshot[]> => {
+  const visibility = messageEditSettings(realm).editHistoryVisibility;
+  if (visibility === 'none') throw new BadRequestError('Message edit history is disabled in this organization');
+  const { message } = await accessMessage(user, messageId, { modifying: false });
+  const history = visibleEditHistory(message.editHistory ?? [], visibility) ?? [];
+  const snapshots = historySnapshots(
+    {
+      topic: message.topic,
+      content: message.content,
+      renderedContent: message.renderedContent ?? renderMessage(message.content, { users: [], groups: [], channels: [], linkifiers: [] }).html,
+      senderId: message.senderId,
+      dateSent: message.dateSent,
+      streamId: message.streamId,
+    },
+    history,
+  );
+  if (allowEmptyTopicName || message.streamId === null) return snapshots;
+  const shown = (topic: string) => (topic === '' ? realm.emptyTopicDisplayName : topic);
+  return snapshots.map((s) => ({ ...s, topic: shown(s.topic), ...(s.prev_topic !== undefined ? { prev_topic: shown(s.prev_topic) } : {}) }));
+};
+
+// ---------------------------------------------------------------------------------------------
+// PATCH /messages/{message_id}
+
+export type MessageEditRequest = {
+  content?: string;
+  prevContentSha256?: string;
+  propagateMode: PropagateMode;
+  sendNotificationToNewThread: boolean;
+  sendNotificationToOldThread: boolean;
+  streamId?: number;
+  topic?: string;
+};
+
+/** What the content of an edit renders to, and which rows it mentions. */
+type RenderedEdit = { content: string; html: string; mentionFlagsOf: (userId: number) => string[]; isMeMessage: boolean; hasLink: boolean };
+
+/**
+ * Renders edited content with what it refers to (users, groups, channels, the organization's
+ * linkifiers), and says which mention flags each recipient's row gets: `mentioned` for a user
+ * mentioned by name or through a mentioned group, `wildcard_mentioned` for everyone on a channel
+ * wildcard (@**all**, @**everyone**, @**channel**, @**stream**) or a topic wildcard (@**topic**).
+ */
+const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> => {
+  const [users, groups, channels, linkifiers] = await Promise.all([
+    usersStore.listOfRealm(realm.id),
+    groupsStore.listGroupsOfRealm(realm.id),
+    channelsStore.listChannelsOfRealm(realm.id),
+    linkifiersStore.readLinkifierList(realm.id),
+  ]);
+  const input: RenderInput = {
+    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
+    groups: groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
+    channels: channels.map((c) => ({ id: c.id, name: c.name })),
+    linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+  };
+  const result = renderMessage(content, input);
+  const realmGroups = new RealmGroups(groups);
+  const wildcard = result.channelWildcardMentioned || result.topicWildcardMentioned;
+  return {
+    content,
+    html: result.html,
+    hasLink: result.hasLink,
+    isMeMessage: /^\/me( |$)/.test(content),
+    mentionFlagsOf: (userId) => [
+      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => realmGroups.isMember(g, userId)) ? ['mentioned'] : []),
+      ...(wildcard ? ['wildcard_mentioned'] : []),
+    ],
+  };
+};
+
+const EMPTY_TOPIC_ALIASES = ['general chat', '(no topic)'];
+
+/**
+ * Upstream's check_update_message for content edits and topic changes within a channel, in its
+ * order: access for modification; with content, checkCanEditContent; the topic stripped ("general
+ * chat" names the empty topic) and dropped when unchanged; then the payload ("Nothing to change",
+ * "Direct messages cannot be moved to channels.", "Direct messages cannot have topics.", "Invalid
+ * propagate_mode without topic edit", "General chat cannot be marked as resolved", "Cannot change
+ * message content while changing channel", a stale `prev_content_sha256`); moving to another
+ * channel answers upstream's refusal ("You don't have permission to move this message": not built
+ * yet); then checkCanChangeTopic and, for change_all by a non-moderator, that every message of the
+ * topic is within the move limit (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED). Then doUpdateMessage.
+ */
+export const checkUpdateMessage = async (realm: Realm, user: User, messageId: number, req: MessageEditRequest): Promise<void> => {
+  const now = nowSeconds();
+  const { message, channel } = await accessMessage(user, messageId, { modifying: true });
+  if (req.content !== undefined) checkCanEditContent(realm, user, message, now);
+  let topic = req.topic === undefined ? undefined : pyStrip(req.topic);
+  if (topic !== undefined && EMPTY_TOPIC_ALIASES.includes(topic)) topic = '';
+  if (topic !== undefined && topic === message.topic) topic = undefined;
+  let streamId = req.streamId;
+  if (streamId !== undefined && streamId === message.streamId) streamId = undefined;
+
+  if (req.content === undefined && topic === undefined && streamId === undefined) throw new BadRequestError('Nothing to change');
+  if (message.streamId === null && streamId !== undefined) throw new BadRequestError('Direct messages cannot be moved to channels.');
+  if (message.streamId === null && topic !== undefined) throw new BadRequestError('Direct messages cannot have topics.');
+  if (req.propagateMode !== 'change_one' && topic === undefined && streamId === undefined) {
+    throw new BadRequestError('Invalid propagate_mode without topic edit');
+  }
+  if (topic === RESOLVED_TOPIC_PREFIX.trim() || topic === `${RESOLVED_TOPIC_PREFIX}general chat`) {
+    throw new BadRequestError('General chat cannot be marked as resolved');
+  }
+  if (streamId !== undefined && req.content !== undefined) throw new BadRequestError('Cannot change message content while changing channel');
+  if (req.prevContentSha256 !== undefined && req.prevContentSha256 !== createHash('sha256').update(message.content).digest('hex')) {
+    throw new ApiError("'prev_content_sha256' value does not match the expected value.", {
+      code: ErrorCode.EXPECTATION_MISMATCH,
+      data: { field_name: 'prev_content_sha256' },
+    });
+  }
+  if (streamId !== undefined) throw new BadRequestError("You don't have permission to move this message");
+
+  let movedIds: number[] = [message.id];
+  if (topic !== undefined && channel !== null) {
+    topic = normalizeTopic(topic, realm.limits.max_topic_length);
+    const groups = await RealmGroups.load(realm.id);
+    const resolveToggle = isResolveToggle(message.topic, topic);
+    checkCanChangeTopic(realm, groups, user, channel, message, { resolveToggle, now });
+    movedIds = await topicMessagesToMove(message, req.propagateMode);
+    if (req.propagateMode === 'change_all' && !resolveToggle) await checkChangeAllWithinLimit(realm, user, movedIds, now);
+  }
+  const rendered = req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
+  await doUpdateMessage(user, { message, channel, movedIds, topic, propagateMode: req.propagateMode, rendered, now });
+};
+
+/** The messages a topic change moves: this one, it and later ones of the topic, or the whole topic. */
+const topicMessagesToMove = async (message: EditableMessage, mode: PropagateMode): Promise<number[]> => {
+  if (mode === 'change_one' || message.streamId === null) return [message.id];
+  const ids = await editsStore.listMessageIdsOfTopic(message.streamId, message.topic);
+  const moved = mode === 'change_all' ? ids : ids.filter((id) => id >= message.id);
+  return [...new Set([...moved, message.id])].sort((a, b) => a - b);
+};
+
+/**
+ * Upstream's change_all check for a non-moderator: every message of the topic must be within the
+ * move limit, else "You only have permission to move the {n}/{total} most recent messages in this
+ * topic." with the first id that may move.
+ */
+const checkChangeAllWithinLimit = async (realm: Realm, user: User, ids: number[], now: number): Promise<void> => {
+  const messages = await messagesStore.getMessagesByIds(realm.id, ids);
+  const allowed = messages.filter((m) => withinTopicMoveLimit(realm, user, m.dateSent, now)).sort((a, b) => a.id - b.id);
+  if (allowed.length === messages.length) return;
+  throw new ApiError(`You only have permission to move the ${allowed.length}/${messages.length} most recent messages in this topic.`, {
+    code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED' as ErrorCode,
+    data: {
+      first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+      total_messages_in_topic: messages.length,
+      total_messages_allowed_to_move: allowed.length,
+    },
+  });
+};
+
+type UpdatePlan = {
+  message: EditableMessage;
+  channel: Channel | null;
+  movedIds: number[];
+  topic: string | undefined;
+  propagateMode: PropagateMode;
+  rendered: RenderedEdit | undefined;
+  now: number;
+};
+
+/** Writes one message's edit with its history entry, re-reading and retrying when a concurrent edit won. */
+const writeEditOf = async (
+  realmId: number,
+  first: EditableMessage,
+  changes: (m: EditableMessage) => { fields: Parameters<typeof editsStore.writeMessageEdit>[1]; entry: EditHistoryEntry },
+): Promise<EditableMessage | undefined> => {
+  let m: EditableMessage | undefined = first;
+  for (let attempt = 0; m && attempt < 5; attempt += 1) {
+    const { fields, entry } = changes(m);
+    if (await editsStore.writeMessageEdit(m, fields, [entry, ...(m.editHistory ?? [])])) return m;
+    m = await editsStore.getEditableMessage(realmId, m.id);
+  }
+  if (m) throw new Error(`message ${first.id}: edits kept conflicting`);
+  return undefined;
+};
+
+/**
+ * Writes the edit: the target message's content (re-rendered) and topic with a history entry
+ * (`prev_content`/`prev_rendered_content`, `prev_topic`/`topic`), the other moved messages' topic
+ * with a move entry each; the rows' topic (the unread summary and the narrows read it) and, after
+ * a content edit, their mention flags; the old and new topics' summaries. Emits `update_message`
+ * to every user with a row and, for channels whose history subscribers share, every subscriber
+ * (with `["read"]` when they have no row), each with their own flags.
+ */
+export const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> => {
+  const { message, channel, topic, rendered, now } = plan;
+  const realmId = editor.realmId;
+  const origTopic = message.topic;
+  const written = await writeEditOf(realmId, message, (m) => {
+    const entry: EditHistoryEntry = { user_id: editor.id, timestamp: now };
+    const fields: Parameters<typeof editsStore.writeMessageEdit>[1] = {};
+    if (rendered) {
+      Object.assign(entry, { prev_content: m.content, prev_rendered_content: m.renderedContent ?? '' });
+      Object.assign(fields, { content: rendered.content, renderedContent: rendered.html, hasLink: rendered.hasLink });
+    }
+    if (topic !== undefined) {
+      Object.assign(entry, { prev_topic: m.topic, topic });
+      fields.topic = topic;
+    }
+    return { fields, entry };
+  });
+  if (!written) throw new BadRequestError('Invalid message(s)');
+  const others = plan.movedIds.filter((id) => id !== message.id);
+  if (topic !== undefined && others.length > 0) {
+    const messages = await messagesStore.getMessagesByIds(realmId, others);
+    await Promise.all(
+      messages.map(async (other) => {
+        const full = await editsStore.getEditableMessage(realmId, other.id);
+        if (!full || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
+        await writeEditOf(realmId, full, (m) => ({ fields: { topic }, entry: { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic } }));
+      }),
+    );
+  }
+
+  const candidates = await rowCandidates(message);
+  const rowsByMessage = new Map(await Promise.all(plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, candidates)] as const)));
+  if (topic !== undefined && channel !== null) {
+    await Promise.all(plan.movedIds.map((id) => editsStore.setTopicOfRows(id, rowsByMessage.get(id)!.map((r) => r.userId), topic)));
+    await editsStore.moveTopicSummary(realmId, channel.id, origTopic, topic, plan.movedIds);
+  }
+  const flagsOf = new Map((rowsByMessage.get(message.id) ?? []).map((r) => [r.userId, r.flags]));
+  if (rendered) {
+    await Promise.all(
+      [...flagsOf.keys()].map(async (userId) => {
+        const flags = await editsStore.setMentionFlagsOfRow(userId, message.id, rendered.mentionFlagsOf(userId));
+        if (flags) flagsOf.set(userId, flags);
+      }),
+    );
+  }
+
+  const event: UpdateMessageEvent = {
+    type: 'update_message',
+    user_id: editor.id,
+    edit_timestamp: now,
+    message_id: message.id,
+    message_ids: plan.movedIds,
+    rendering_only: false,
+    flags: [],
+    ...(channel !== null ? { stream_name: channel.name, stream_id: channel.id } : {}),
+    ...(topic !== undefined ? { propagate_mode: plan.propagateMode, orig_subject: origTopic, subject: topic, topic_links: [] } : {}),
+    ...(rendered
+      ? {
+          orig_content: message.content,
+          orig_rendered_content: message.renderedContent ?? '',
+          content: rendered.content,
+          rendered_content: rendered.html,
+          is_me_message: rendered.isMeMessage,
+        }
+      : {}),
+  };
+  const receivers = new Map(flagsOf);
+  if (channel !== null && channel.historyPublicToSubscribers) {
+    for (const id of await channelsStore.listSubscriberIdsOfChannel(channel.id)) if (!receivers.has(id)) receivers.set(id, ['read']);
+  }
+  await sendEventPerRecipient([...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })));
+};

@@ -1,0 +1,264 @@
+// Later writes to messages: edits and moves (the message item, its topic index entry and the
+// recipients' rows) and deletes (the item, the rows, and the summaries a send raised: the topic
+// summary, the direct-message conversation items, the channel's first message id). The layout and
+// the send's writer are lib/store/messages.ts; this module only changes what it wrote.
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Message } from '../models/message';
+import type { EditHistoryEntry } from '../models/message-edit';
+import { documentClient, tableName } from './client';
+import { batchDelete, batchGet, sendConditional, stripKeys, type Item } from './common';
+import { entityKeys } from './keys';
+
+/** A message with what edits store on it: the edit history, newest first. */
+export type EditableMessage = Message & { editHistory?: EditHistoryEntry[] };
+
+/** The rows of a message among `candidateUserIds` (one BatchGetItem per 100): who received it, with their flags. */
+export const listRowsOfMessage = async (messageId: number, candidateUserIds: number[]): Promise<{ userId: number; flags: string[] }[]> => {
+  const ids = [...new Set(candidateUserIds)];
+  const items = await batchGet('main', ids.map((id) => entityKeys.userMessage(id, messageId)), { consistent: true });
+  return items.map((item) => ({ userId: Number(item.userId), flags: ((item.flags as string[] | undefined) ?? []).map(String) })).sort((a, b) => a.userId - b.userId);
+};
+
+/** The message ids of a topic (case-insensitive), ascending, from the topic index. */
+export const listMessageIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
+  const ids: number[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('main'),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': entityKeys.messagesOfTopic(channelId, topic).gsi2pk },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey,
+      }),
+    );
+    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return ids.sort((a, b) => a - b);
+};
+
+/**
+ * Writes an edit of a message: the given fields, the topic's index entry when the topic changed,
+ * and the new history. Conditional on the history the caller read (its length), so of two
+ * concurrent edits one loses and re-reads. False when the message changed or is gone.
+ */
+export const writeMessageEdit = async (
+  m: EditableMessage,
+  changes: { content?: string; renderedContent?: string; topic?: string; hasLink?: boolean },
+  history: EditHistoryEntry[],
+): Promise<boolean> => {
+  const set: Record<string, unknown> = { ...changes, editHistory: history };
+  if (changes.topic !== undefined && m.streamId !== null) Object.assign(set, entityKeys.topicMessage(m.streamId, changes.topic, m.id));
+  const names = Object.keys(set).filter((k) => set[k] !== undefined);
+  const readLength = m.editHistory?.length ?? 0;
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.message(m.realmId, m.id),
+      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+      ConditionExpression:
+        readLength === 0 ? 'attribute_exists(pk) AND attribute_not_exists(editHistory)' : 'attribute_exists(pk) AND size(editHistory) = :len',
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(names.map((n, i) => [`:v${i}`, set[n]])),
+        ...(readLength === 0 ? {} : { ':len': readLength }),
+      },
+    }),
+  );
+};
+
+/** Sets the topic the rows of a moved message copy (the unread summary and the narrows read it). */
+export const setTopicOfRows = async (messageId: number, userIds: number[], topic: string): Promise<void> => {
+  await Promise.all(
+    userIds.map((userId) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName('main'),
+          Key: entityKeys.userMessage(userId, messageId),
+          UpdateExpression: 'SET topic = :t',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':t': topic },
+        }),
+      ),
+    ),
+  );
+};
+
+const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned'];
+
+/**
+ * Replaces the mention flags of a row (after a content edit), keeping its other flags, and keeps
+ * the row in the mentioned index exactly while a mention flag is set. Conditional on the flags
+ * read, so a concurrent read or star is never lost: on a lost race it reads the row again.
+ */
+export const setMentionFlagsOfRow = async (userId: number, messageId: number, mentionFlags: string[]): Promise<string[] | undefined> => {
+  for (;;) {
+    const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(userId, messageId), ConsistentRead: true }));
+    const row = out.Item;
+    if (!row) return undefined;
+    const before = ((row.flags as string[] | undefined) ?? []).map(String);
+    const after = [...before.filter((f) => !MENTION_FLAGS.includes(f)), ...mentionFlags];
+    if (after.length === before.length && after.every((f) => before.includes(f))) return before;
+    const mentioned = entityKeys.mentionedMessage(userId, messageId);
+    const written = await sendConditional(
+      new UpdateCommand({
+        TableName: tableName('main'),
+        Key: entityKeys.userMessage(userId, messageId),
+        UpdateExpression: mentionFlags.length > 0 ? 'SET flags = :after, gsi4pk = :g4pk, gsi4sk = :g4sk' : 'SET flags = :after REMOVE gsi4pk, gsi4sk',
+        ConditionExpression: 'flags = :before',
+        ExpressionAttributeValues: {
+          ':after': after,
+          ':before': before,
+          ...(mentionFlags.length > 0 ? { ':g4pk': mentioned.gsi4pk, ':g4sk': mentioned.gsi4sk } : {}),
+        },
+      }),
+    );
+    if (written) return after;
+  }
+};
+
+/** The newest (or oldest) message id of an index partition other than `excludeIds` (an index may still show them). */
+const edgeOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, excludeIds: number[]): Promise<{ id: number; topic: string } | undefined> => {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('main'),
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: { ':pk': pk },
+      ScanIndexForward: !newest,
+      Limit: excludeIds.length + 1,
+      ProjectionExpression: 'id, topic',
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({ id: Number(item.id), topic: String(item.topic ?? '') })).find((m) => !excludeIds.includes(m.id));
+};
+
+/**
+ * Lowers a summary that named `removedId` as its newest message to the conversation's newest
+ * remaining message (or removes it when none is left). Conditional on it still naming
+ * `removedId`, so a send that raised it meanwhile wins.
+ */
+const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, newest: { id: number; topic?: string } | undefined): Promise<void> => {
+  if (newest === undefined) {
+    await sendConditional(
+      new DeleteCommand({ TableName: tableName('main'), Key: key, ConditionExpression: 'maxMessageId = :old', ExpressionAttributeValues: { ':old': removedId } }),
+    );
+    return;
+  }
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: key,
+      UpdateExpression: newest.topic === undefined ? 'SET maxMessageId = :new' : 'SET maxMessageId = :new, topic = :topic',
+      ConditionExpression: 'maxMessageId = :old',
+      ExpressionAttributeValues: { ':old': removedId, ':new': newest.id, ...(newest.topic === undefined ? {} : { ':topic': newest.topic }) },
+    }),
+  );
+};
+
+/** After `messageId` left a topic (deleted or moved away): the topic summary names its newest remaining message. */
+export const lowerTopicSummary = async (channelId: number, topic: string, messageId: number): Promise<void> => {
+  const newest = await edgeOf('gsi2', entityKeys.messagesOfTopic(channelId, topic).gsi2pk, true, [messageId]);
+  await lowerSummary(entityKeys.topicSummary(channelId, topic), messageId, newest);
+};
+
+/**
+ * After `movedIds` moved from topic `from` to topic `to` of a channel: the old topic's summary
+ * names its newest remaining message (or goes), and the new one names the newest moved message
+ * with the topic as now spelled. A change of case only keeps one summary, respelled when it named
+ * a moved message.
+ */
+export const moveTopicSummary = async (realmId: number, channelId: number, from: string, to: string, movedIds: number[]): Promise<void> => {
+  const maxMoved = Math.max(...movedIds);
+  const oldKey = entityKeys.topicSummary(channelId, from);
+  const read = await batchGet('main', [oldKey], { consistent: true });
+  const summaryMax = read[0] ? Number(read[0].maxMessageId) : undefined;
+  if (from.toLowerCase() === to.toLowerCase()) {
+    if (summaryMax === undefined || !movedIds.includes(summaryMax)) return;
+    await sendConditional(
+      new UpdateCommand({
+        TableName: tableName('main'),
+        Key: oldKey,
+        UpdateExpression: 'SET topic = :t',
+        ConditionExpression: 'maxMessageId = :m',
+        ExpressionAttributeValues: { ':t': to, ':m': summaryMax },
+      }),
+    );
+    return;
+  }
+  if (summaryMax !== undefined && movedIds.includes(summaryMax)) {
+    const newest = await edgeOf('gsi2', entityKeys.messagesOfTopic(channelId, from).gsi2pk, true, movedIds);
+    await lowerSummary(oldKey, summaryMax, newest);
+  }
+  await raiseTopicSummary(realmId, channelId, to, maxMoved);
+};
+
+/** After messages entered a topic (moved in): its summary names the newest, with the topic as now spelled. */
+export const raiseTopicSummary = async (realmId: number, channelId: number, topic: string, maxMessageId: number): Promise<void> => {
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.topicSummary(channelId, topic),
+      UpdateExpression: 'SET maxMessageId = :v, channelId = :c, topic = :t, realmId = :r',
+      ConditionExpression: 'attribute_not_exists(maxMessageId) OR maxMessageId < :v',
+      ExpressionAttributeValues: { ':v': maxMessageId, ':c': channelId, ':t': topic, ':r': realmId },
+    }),
+  );
+};
+
+/**
+ * Deletes a message: the item (conditional on its existence: false when a concurrent delete won),
+ * then the rows of `rowUserIds`, then lowers the summaries that named it: the topic summary, or each
+ * participant's direct-message conversation item. Returns the channel's new first message id when
+ * the message was its first (null when the channel has no message left).
+ */
+export const deleteMessage = async (
+  m: Message,
+  rowUserIds: number[],
+  firstMessageIdOfChannel: number | null | undefined,
+): Promise<{ deleted: boolean; firstMessageId?: number | null }> => {
+  const deleted = await sendConditional(
+    new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.message(m.realmId, m.id), ConditionExpression: 'attribute_exists(pk)' }),
+  );
+  if (!deleted) return { deleted };
+  await batchDelete('main', rowUserIds.map((userId) => entityKeys.userMessage(userId, m.id)));
+  if (m.streamId === null) {
+    const found = await edgeOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);
+    const newest = found && { id: found.id };
+    await Promise.all(
+      m.dmUserIds.map((userId) =>
+        lowerSummary(
+          entityKeys.dmConversation(
+            userId,
+            m.dmUserIds.filter((id) => id !== userId),
+          ),
+          m.id,
+          newest,
+        ),
+      ),
+    );
+    return { deleted };
+  }
+  await lowerTopicSummary(m.streamId, m.topic, m.id);
+  if (firstMessageIdOfChannel !== m.id) return { deleted };
+  const first = (await edgeOf('gsi1', entityKeys.messagesOfChannel(m.streamId).gsi1pk, false, [m.id]))?.id ?? null;
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.channel(m.realmId, m.streamId),
+      UpdateExpression: 'SET firstMessageId = :new',
+      ConditionExpression: 'firstMessageId = :old',
+      ExpressionAttributeValues: { ':old': m.id, ':new': first },
+    }),
+  );
+  return { deleted, firstMessageId: first };
+};
+
+/** A message item with its edit history (consistent read: an edit re-checks what it read). */
+export const getEditableMessage = async (realmId: number, messageId: number): Promise<EditableMessage | undefined> => {
+  const items = await batchGet('main', [entityKeys.message(realmId, messageId)], { consistent: true });
+  return items[0] ? (stripKeys(items[0] as Item) as EditableMessage) : undefined;
+};
