@@ -4,6 +4,7 @@
 // events and queues) and lib/events (which sends and delivers them) both import it downwards.
 import type { ApiDraft } from './draft';
 import type { LegacyClientPresence, ModernPresence } from './presence';
+import type { ReactionType } from './reaction';
 
 /** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
 type ApiObject = Record<string, unknown>;
@@ -76,6 +77,17 @@ export type UserGroupEvent =
 /** A new message, with the receiving user's own flags (so it is sent per recipient). */
 export type MessageEvent = { type: 'message'; message: ApiObject; flags: string[] };
 
+/** A reaction added to or removed from a message (to everyone who can see the message). */
+export type ReactionEvent = {
+  type: 'reaction';
+  op: 'add' | 'remove';
+  user_id: number;
+  message_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: ReactionType;
+};
+
 /** An event as the API shows it, minus the queue-local `id` the engine assigns. */
 export type ApiEvent =
   | HeartbeatEvent
@@ -91,7 +103,8 @@ export type ApiEvent =
   | TypingEvent
   | PresenceEvent
   | UserGroupEvent
-  | MessageEvent;
+  | MessageEvent
+  | ReactionEvent;
 
 export type EventType = ApiEvent['type'];
 

@@ -1,3 +1,5 @@
+import type { StoredReactions } from './reaction';
+
 /** A message as stored in its organization's partition. */
 export type Message = {
   id: number;
@@ -10,6 +12,8 @@ export type Message = {
   dmUserIds: number[];
   content: string;
   dateSent: number;
+  /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
+  reactions?: StoredReactions;
 };
 
 /** A receiver's row for a message: its flags. */
