@@ -4,6 +4,7 @@
 // in Denmark; Polonius (13) is a guest; message 2 is a direct message from Cordelia to Iago (11),
 // message 13 one of Othello to Hamlet and Iago;
 // message 15 is of another organization. Each test reacts to its own message.
+import { handler as register } from '../../../functions/events/register';
 import { handler as add } from '../../../functions/reactions/add';
 import { handler as remove } from '../../../functions/reactions/remove';
 import { apiReactions } from '../../../lib/models/reaction';
@@ -90,6 +91,25 @@ describe('POST /messages/{message_id}/reactions', () => {
     // Having a row now, Cordelia also hears of the others' reactions to it.
     expectSuccess(await react('iago@zulip.com', id, OCTOPUS));
     expect((await drainAll(queues)).cordelia).toEqual([event('add', 11, id)]);
+  });
+
+  it("leaves the reacting user's register state as it was but for max_message_id, which counts the new historical row as upstream's does", async () => {
+    const id = await newMessage();
+    const state = async () => {
+      const body = expectSuccess(
+        await call(register, {
+          method: 'POST',
+          path: '/register',
+          as: 'cordelia@zulip.com',
+          params: { fetch_event_types: ['message', 'update_message_flags', 'starred_messages', 'recent_private_conversations', 'subscription'] },
+        }),
+      );
+      const { queue_id: _q, last_event_id: _l, ...rest } = body;
+      return rest;
+    };
+    const before = await state();
+    expectSuccess(await react('cordelia@zulip.com', id, OCTOPUS));
+    expect(await state()).toEqual({ ...before, max_message_id: id });
   });
 
   it('tells only the participants of a direct message', async () => {
