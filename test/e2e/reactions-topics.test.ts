@@ -1,5 +1,6 @@
-// Reactions over HTTP through serverless-offline with the zulip-js client: one user's reaction to
-// a channel message arrives as a reaction event on another subscriber's queue.
+// Reactions and a channel's topics over HTTP through serverless-offline with the zulip-js client:
+// one user's reaction to a channel message arrives as a reaction event on another subscriber's
+// queue; the topics list is what the terminal client asks for on every new channel message.
 import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
@@ -37,5 +38,21 @@ describe('e2e: reactions with zulip-js', () => {
     });
     expect(await hamlet.reactions.remove({ message_id: 6, emoji_name: 'octopus' })).toEqual({ result: 'success', msg: '' });
     expect(await poll()).toEqual([{ type: 'reaction', op: 'remove', ...reaction }]);
+  });
+});
+
+describe('e2e: topics with zulip-js', () => {
+  it("lists Verona's topics newest first, and refuses a private channel of which the user is not a subscriber", async () => {
+    const iago = await client('iago@zulip.com');
+    expect(await iago.streams.topics.retrieve({ stream_id: 3 })).toEqual({
+      result: 'success',
+      msg: '',
+      topics: [
+        { name: 'general chat', max_id: 14 },
+        { name: 'test', max_id: 7 },
+      ],
+    });
+    const othello = await client('othello@zulip.com');
+    expect(await othello.streams.topics.retrieve({ stream_id: 6 })).toEqual({ result: 'error', msg: 'Invalid channel ID', code: 'BAD_REQUEST' });
   });
 });
