@@ -6,6 +6,7 @@ import { benchCapacity } from './bench-capacity';
 import { benchEvents } from './bench-events';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
+import { benchTopics } from './bench-topics';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
 
@@ -16,6 +17,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   register: benchRegister,
   capacity: benchCapacity,
   bundles: benchBundles,
+  topics: benchTopics,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -19,7 +19,7 @@ import { isRenderable, type FieldType } from '../lib/models/custom-profile-field
 import type { DraftType } from '../lib/models/draft';
 import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
 import { buildDraftItem } from '../lib/store/drafts';
-import { buildDmConversationItem, buildMessageItem, buildTopicSummaryItem, buildUserMessageItem } from '../lib/store/messages';
+import { buildDmConversationItem, buildMessageItem, buildReceivedTopicItem, buildTopicSummaryItem, buildUserMessageItem } from '../lib/store/messages';
 import type { Message } from '../lib/models/message';
 import { renderMessage, type RenderInput } from '../lib/render';
 
@@ -97,6 +97,11 @@ const channelActivity = (channelId: number, now: number, extraSubscribers: numbe
   };
 };
 
+/** Channels whose history is protected: their receivers keep their own topic summaries. */
+const PROTECTED_HISTORY_CHANNELS = new Set(
+  fixture.channels.filter((c) => ({ ...fixture.channel_defaults, ...c } as Record<string, unknown>).history_public_to_subscribers === false).map((c) => c.stream_id),
+);
+
 const channelItems = (now: number, extraSubscribers: number): Item[] =>
   fixture.channels.map((c) => {
     const merged: Record<string, unknown> = { ...fixture.channel_defaults, ...c };
@@ -170,7 +175,7 @@ const subscriptionItems = (): Item[] => [
  * builders as sending: the message items (content rendered with the organization's users and
  * channels), per receiver its row and flags (read, starred, mentioned, wildcard_mentioned), per
  * participant of a direct message its conversation item at the newest message id, and per channel
- * topic its summary at the newest message id.
+ * topic its summary at the newest message id (with protected history, also each receiver's own).
  */
 const messageItems = (now: number): Item[] => {
   const items: Item[] = [];
@@ -229,7 +234,11 @@ const messageItems = (now: number): Item[] => {
       items.push(buildUserMessageItem(message, userId, flags));
       if (streamId === null) keepNewest(buildDmConversationItem(m.realm_id, userId, dmUserIds, m.id));
     }
-    if (streamId !== null) keepNewest(buildTopicSummaryItem(m.realm_id, { channelId: streamId, topic: message.topic, maxMessageId: m.id }));
+    if (streamId !== null) {
+      const summary = { channelId: streamId, topic: message.topic, maxMessageId: m.id };
+      keepNewest(buildTopicSummaryItem(m.realm_id, summary));
+      if (PROTECTED_HISTORY_CHANNELS.has(streamId)) for (const userId of receivers) keepNewest(buildReceivedTopicItem(m.realm_id, userId, summary));
+    }
   }
   return [...items, ...summaries.values()];
 };

@@ -89,17 +89,22 @@ export const loadChannelViewer = async (user: User, channel: Channel): Promise<C
  * whose content the user may access. Anything else (another organization's channel included)
  * fails with the caller's message, so that a channel one may not see looks missing.
  */
-export const accessChannelById = async (user: User, channelId: number, message: string): Promise<Channel> =>
-  (await accessChannelWithViewer(user, channelId, message)).channel;
+export const accessChannelById = async (user: User, channelId: number, message: string, opts: { allowArchived?: boolean } = {}): Promise<Channel> =>
+  (await accessChannelWithViewer(user, channelId, message, opts)).channel;
 
-/** accessChannelById, also returning the viewer it judged (its subscription), for a further check. */
+/**
+ * accessChannelById, also returning the viewer it judged (its subscription), for a further check.
+ * `allowArchived`: an archived channel is accessed like any other (upstream's
+ * require_active_channel=False, for reads such as a channel's topics).
+ */
 export const accessChannelWithViewer = async (
   user: User,
   channelId: number,
   message: string,
+  opts: { allowArchived?: boolean } = {},
 ): Promise<{ channel: Channel; viewer: ChannelViewer }> => {
   const channel = await channelsStore.getChannel(user.realmId, channelId);
-  if (!channel || channel.isArchived) throw new BadRequestError(message);
+  if (!channel || (channel.isArchived && !opts.allowArchived)) throw new BadRequestError(message);
   const viewer = await loadChannelViewer(user, channel);
   if (!hasContentAccess(channel, viewer)) throw new BadRequestError(message);
   return { channel, viewer };

@@ -4,6 +4,7 @@
 // events and queues) and lib/events (which sends and delivers them) both import it downwards.
 import type { ApiDraft } from './draft';
 import type { LegacyClientPresence, ModernPresence } from './presence';
+import type { ReactionType } from './reaction';
 
 /** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
 type ApiObject = Record<string, unknown>;
@@ -120,6 +121,17 @@ export type DeleteMessageEvent = {
 /** One property of a channel changed (here: `first_message_id` after its first message was deleted). */
 export type StreamUpdateEvent = { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown };
 
+/** A reaction added to or removed from a message (to everyone who can see the message). */
+export type ReactionEvent = {
+  type: 'reaction';
+  op: 'add' | 'remove';
+  user_id: number;
+  message_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: ReactionType;
+};
+
 /** An event as the API shows it, minus the queue-local `id` the engine assigns. */
 export type ApiEvent =
   | HeartbeatEvent
@@ -138,7 +150,8 @@ export type ApiEvent =
   | MessageEvent
   | UpdateMessageEvent
   | DeleteMessageEvent
-  | StreamUpdateEvent;
+  | StreamUpdateEvent
+  | ReactionEvent;
 
 export type EventType = ApiEvent['type'];
 

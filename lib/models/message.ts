@@ -1,3 +1,5 @@
+import type { StoredReactions } from './reaction';
+
 /** A message as stored in its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
 export type Message = {
   id: number;
@@ -21,6 +23,8 @@ export type Message = {
   hasImage?: boolean;
   hasAttachment?: boolean;
   isMeMessage?: boolean;
+  /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
+  reactions?: StoredReactions;
 };
 
 /** A recipient of a new message and its flags (`read` for the sender, mentions, …). */

@@ -30,6 +30,7 @@
 // | messages of a topic         | main.gsi2   | TOPICMSGS#<cid>#<lower> | <mid>                       |
 // | messages of a DM conversation | main.gsi1 | DMMSGS#<rid>#<ids asc>  | <mid>                       |
 // | topics of a channel         | main        | CHANNEL#<cid>           | begins_with TOPIC#          |
+// | received topics (protected) | main        | USER#<uid>              | begins_with UTOPIC#<cid>#   |
 // | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
 // | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
 // | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
@@ -96,6 +97,13 @@ export const entityKeys = {
    */
   topicSummary: (channelId: number, topic: string): Key => ({ pk: `CHANNEL#${channelId}`, sk: `TOPIC#${topic.toLowerCase()}` }),
   topicsOfChannel: (channelId: number) => ({ pk: `CHANNEL#${channelId}`, skPrefix: 'TOPIC#' }),
+  /**
+   * A topic of a channel with protected history as one user received it: the name as last
+   * received and the newest received message id, kept by every send to that user; the topics
+   * endpoint reads the user's own summaries of the channel.
+   */
+  receivedTopic: (userId: number, channelId: number, topic: string): Key => ({ pk: `USER#${userId}`, sk: `UTOPIC#${channelId}#${topic.toLowerCase()}` }),
+  receivedTopicsOfChannel: (userId: number, channelId: number) => ({ pk: `USER#${userId}`, skPrefix: `UTOPIC#${channelId}#` }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 

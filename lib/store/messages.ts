@@ -12,6 +12,7 @@ import {
   type UnreadMessage,
   type UserMessage,
 } from '../models/message';
+import { mapLimited } from '../concurrency';
 import { documentClient, tableName } from './client';
 import { allocateIds, batchGet, batchPut, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
@@ -148,6 +149,14 @@ export const buildTopicSummaryItem = (realmId: number, t: TopicSummary): Item =>
   ...t,
 });
 
+/** The stored item of a user's summary of a topic they received in a channel with protected history (see entityKeys.receivedTopic). */
+export const buildReceivedTopicItem = (realmId: number, userId: number, t: TopicSummary): Item => ({
+  ...entityKeys.receivedTopic(userId, t.channelId, t.topic),
+  realmId,
+  userId,
+  ...t,
+});
+
 /** The stored item of a participant's direct-message conversation, at `maxMessageId`. */
 export const buildDmConversationItem = (realmId: number, userId: number, participantIds: number[], maxMessageId: number): Item => {
   const others = [...new Set(participantIds)].filter((id) => id !== userId).sort((a, b) => a - b);
@@ -215,7 +224,8 @@ const ROW_BATCH_CONCURRENCY = 16;
  * Writes a new message (its id from allocateMessageId): the message item (never over an existing
  * one), one row per recipient in its own partition, then the conversation summaries: each DM
  * participant's conversation item, or the channel's counters (`channel` as the sender read it)
- * and the topic summary. Summaries only ever rise, so concurrent sends keep the newest.
+ * and the topic summary, and in a channel with protected history each recipient's own summary of
+ * the topic (entityKeys.receivedTopic). Summaries only ever rise, so concurrent sends keep the newest.
  */
 export const writeNewMessage = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
   await documentClient().send(
@@ -234,6 +244,15 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
     const { pk, sk, maxMessageId, ...fields } = item;
     summaries.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
     if (channel) summaries.push(updateChannelCounters(channel, m));
+    // With protected history each recipient sees only the topics it received: keep its own summary.
+    if (channel && !channel.historyPublicToSubscribers) {
+      summaries.push(
+        mapLimited(recipients, ROW_BATCH_CONCURRENCY, (r) => {
+          const { pk: rpk, sk: rsk, maxMessageId: rmax, ...rfields } = buildReceivedTopicItem(m.realmId, r.userId, { channelId: m.streamId!, topic: m.topic, maxMessageId: m.id });
+          return raiseItem({ pk: rpk as string, sk: rsk as string }, 'maxMessageId', rmax as number, rfields);
+        }),
+      );
+    }
   }
   await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), ...summaries]);
 };
@@ -257,6 +276,14 @@ export const getUserMessagesByIds = async (userId: number, messageIds: number[])
 /** The topics of a channel with their newest message ids, newest first (one partition query). */
 export const listTopicsOfChannel = async (channelId: number): Promise<TopicSummary[]> => {
   const k = entityKeys.topicsOfChannel(channelId);
+  return (await queryPrefix('main', k.pk, k.skPrefix))
+    .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
+    .sort((a, b) => b.maxMessageId - a.maxMessageId);
+};
+
+/** The topics of a channel with protected history that the user received, with the newest received message ids, newest first (one query of the user's partition). */
+export const listReceivedTopicsOfChannel = async (userId: number, channelId: number): Promise<TopicSummary[]> => {
+  const k = entityKeys.receivedTopicsOfChannel(userId, channelId);
   return (await queryPrefix('main', k.pk, k.skPrefix))
     .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
     .sort((a, b) => b.maxMessageId - a.maxMessageId);
