@@ -113,7 +113,7 @@ const NOTIFICATION_SETTINGS = [
  * The caller's own settings for a channel. A null notification setting means "inherit the
  * user-level default"; clients without notification_settings_null get that default instead.
  */
-const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
+export const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
   const settings = settingsOfUser(user);
   return {
     color: sub.color,
