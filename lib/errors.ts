@@ -16,6 +16,7 @@ export const ErrorCode = {
   EXPECTATION_MISMATCH: 'EXPECTATION_MISMATCH',
   RATE_LIMIT_HIT: 'RATE_LIMIT_HIT',
   PUSH_SERVICE_NOT_CONFIGURED: 'PUSH_SERVICE_NOT_CONFIGURED',
+  STREAM_DOES_NOT_EXIST: 'STREAM_DOES_NOT_EXIST',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
