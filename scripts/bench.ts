@@ -4,6 +4,7 @@ import { closeClients } from '../lib/store/client';
 import { benchEvents } from './bench-events';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
+import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
 
@@ -12,6 +13,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
   presence: () => benchPresence(),
   register: benchRegister,
+  subscriptions: benchSubscriptions,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */
