@@ -7,6 +7,7 @@ import { benchEvents } from './bench-events';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
 import { benchTopics } from './bench-topics';
+import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
 
@@ -18,6 +19,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   capacity: benchCapacity,
   bundles: benchBundles,
   topics: benchTopics,
+  subscriptions: benchSubscriptions,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -132,3 +132,32 @@ export const checkCanPostToChannel = async (user: User, channel: Channel, subscr
   if (!isGuest(user) && channel.historyPublicToSubscribers && inAnySetting(channel, viewer, CONTENT_ACCESS_SETTINGS)) return;
   throw refused;
 };
+
+/**
+ * Upstream's access_stream_by_id with require_content_access=False: a channel of the user's
+ * organization, not archived, whose metadata the user may see (content access, or an
+ * administrator or channel administrator); anything else fails with "Invalid channel ID".
+ */
+export const accessChannelMetadataById = async (user: User, channelId: number): Promise<{ channel: Channel; viewer: ChannelViewer }> => {
+  const channel = await channelsStore.getChannel(user.realmId, channelId);
+  if (!channel || channel.isArchived) throw new BadRequestError('Invalid channel ID');
+  const subscribed = (await channelsStore.getSubscription(user.id, channel.id))?.active === true;
+  const groups = await RealmGroups.load(user.realmId);
+  const viewer: ChannelViewer = { user, subscribed, inSetting: (value) => groups.isInSetting(value, user.id) };
+  if (!hasMetadataAccess(channel, viewer)) throw new BadRequestError('Invalid channel ID');
+  return { channel, viewer };
+};
+
+/**
+ * Upstream's access_stream_by_name: a non-archived channel of the user's organization named so
+ * (case-insensitively) whose content the user may access; else "Invalid channel name '{name}'".
+ */
+export const accessChannelByName = async (user: User, name: string): Promise<Channel> => {
+  const refused = new BadRequestError(`Invalid channel name '${name}'`);
+  const channels = await channelsStore.listChannelsOfRealm(user.realmId);
+  const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
+  if (!channel) throw refused;
+  const viewer = await loadChannelViewer(user, channel);
+  if (!hasContentAccess(channel, viewer)) throw refused;
+  return channel;
+};

@@ -131,6 +131,21 @@ export type ReactionEvent = {
   emoji_code: string;
   reaction_type: ReactionType;
 };
+/** A change of subscriptions: the user's own (add, remove, update) or other users' (peer_*). */
+export type SubscriptionEvent =
+  | { type: 'subscription'; op: 'add'; subscriptions: ApiObject[] }
+  | { type: 'subscription'; op: 'remove'; subscriptions: { stream_id: number; name: string }[] }
+  | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
+
+/** A channel became visible to the receivers (created, or newly accessible). */
+export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[] };
+
+/** A topic's visibility policy changed for the receiving user. */
+export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name: string; last_updated: number; visibility_policy: number };
+
+/** The legacy list of muted topics: [channel name, topic, time muted]. */
+export type MutedTopicsEvent = { type: 'muted_topics'; muted_topics: [string, string, number][] };
 
 /** An event as the API shows it, minus the queue-local `id` the engine assigns. */
 export type ApiEvent =
@@ -151,7 +166,11 @@ export type ApiEvent =
   | UpdateMessageEvent
   | DeleteMessageEvent
   | StreamUpdateEvent
-  | ReactionEvent;
+  | ReactionEvent
+  | SubscriptionEvent
+  | StreamEvent
+  | UserTopicEvent
+  | MutedTopicsEvent;
 
 export type EventType = ApiEvent['type'];
 

@@ -2,12 +2,12 @@
 // "stream" (every channel the caller can see) and "channel_folders". The organization's channels
 // are one query; subscriber counts, first message ids and activity are kept on the channel item,
 // so only an explicit include_subscribers reads subscriber lists (one index query per channel).
-import { canSeeSubscribers, hasMetadataAccess, type ChannelViewer } from '../access/channels';
+import { canSeeSubscribers, hasContentAccess, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
-import type { User } from '../models/user';
+import { isGuest, type User } from '../models/user';
 import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
@@ -113,7 +113,7 @@ const NOTIFICATION_SETTINGS = [
  * The caller's own settings for a channel. A null notification setting means "inherit the
  * user-level default"; clients without notification_settings_null get that default instead.
  */
-const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
+export const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
   const settings = settingsOfUser(user);
   return {
     color: sub.color,
@@ -274,4 +274,81 @@ export const channelFoldersState: StateBuilder = async (ctx) => {
     return { channel_folders: folders.filter((f) => withWebPublic.has(f.id)).sort((a, b) => a.id - b.id).map(folderApiFields) };
   }
   return { channel_folders: [...folders].sort((a, b) => a.order - b.order || a.id - b.id).map(folderApiFields) };
+};
+
+/** A read context for the channel endpoints (GET /streams, GET /users/me/subscriptions). */
+export const channelReadContext = (
+  realm: StateContext['realm'],
+  user: User,
+  opts: { includeSubscribers?: 'true' | 'false' | 'partial'; capabilities?: StateContext['capabilities'] } = {},
+): StateContext => ({
+  realm,
+  user,
+  want: () => true,
+  capabilities: opts.capabilities ?? {},
+  options: {
+    applyMarkdown: true,
+    clientGravatar: false,
+    includeSubscribers: opts.includeSubscribers ?? 'false',
+    slimPresence: false,
+    presenceHistoryLimitDays: undefined,
+  },
+});
+
+/**
+ * GET /users/me/subscriptions: the caller's active subscriptions as register shows them (with the
+ * stored notification settings, null meaning "inherit"), archived channels left out.
+ */
+export const ownSubscriptionList = async (ctx: StateContext, user: User): Promise<Record<string, unknown>[]> =>
+  (await subscriptionLists(ctx, user)).subscriptions as Record<string, unknown>[];
+
+/** Which channels GET /streams lists (upstream's do_get_streams filters). */
+export type ChannelQuery = {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  excludeArchived: boolean;
+  includeAll: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+  includeCanAccessContent: boolean;
+};
+
+/**
+ * GET /streams, as upstream's do_get_streams: with include_all every channel whose metadata the
+ * caller may see; else the union of the asked-for sets (public ones, never for guests; web-public
+ * ones; subscribed ones; those with content access; for a bot, those its owner is subscribed to;
+ * default channels, of which this service has none), archived ones only without
+ * exclude_archived; sorted by name. One query of channels, groups and the caller's subscriptions
+ * (and the owner's, for include_owner_subscribed).
+ */
+export const listChannelsForQuery = async (ctx: StateContext, user: User, q: ChannelQuery): Promise<Record<string, unknown>[]> => {
+  const ownerId = q.includeOwnerSubscribed && user.isBot && user.botOwnerId !== null ? user.botOwnerId : undefined;
+  const [channels, groups, subscriptions, groupIds, ownerSubs] = await Promise.all([
+    realmChannels(ctx),
+    realmGroups(ctx),
+    ownSubscriptions(ctx),
+    ownGroupIds(ctx),
+    ownerId !== undefined ? channelsStore.listSubscriptionsOfUser(ownerId) : Promise.resolve([]),
+  ]);
+  const subscribedIds = new Set(subscriptions.filter((s) => s.active).map((s) => s.channelId));
+  const ownerIds = new Set(ownerSubs.filter((s) => s.active).map((s) => s.channelId));
+  const guest = isGuest(user);
+  const wanted = (c: Channel): boolean => {
+    const viewer = viewerOf(user, subscribedIds.has(c.id), groupIds);
+    if (q.includeAll) return hasMetadataAccess(c, viewer);
+    return (
+      (q.includePublic && !guest && !c.inviteOnly) ||
+      (q.includeWebPublic && c.isWebPublic) ||
+      (q.includeSubscribed && subscribedIds.has(c.id)) ||
+      (q.includeCanAccessContent && hasContentAccess(c, viewer)) ||
+      (ownerId !== undefined && ownerIds.has(c.id))
+    );
+  };
+  const now = nowSeconds();
+  return channels
+    .filter((c) => !(q.excludeArchived && c.isArchived))
+    .filter(wanted)
+    .sort(byName)
+    .map((c) => channelApiFields(c, groups, now));
 };

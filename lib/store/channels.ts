@@ -1,9 +1,20 @@
 // Channels (realm partition) and subscriptions (user partition). Reads only, named by access
 // pattern; every read is scoped by the caller's organization through the key itself.
-import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
 import { documentClient, tableName } from './client';
-import { queryAll, queryPrefix, stripKeys, type Item } from './common';
+import {
+  MAX_TRANSACTION_ITEMS,
+  batchGet,
+  buildSetUpdate,
+  queryAll,
+  queryPrefix,
+  sendConditional,
+  sendTransaction,
+  stripKeys,
+  type Item,
+  type TransactItem,
+} from './common';
 import { entityKeys } from './keys';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
@@ -60,3 +71,85 @@ export const buildSubscriptionItem = (sub: Subscription): Item => ({
   ...(sub.active ? entityKeys.channelSubscriber(sub.channelId, sub.userId) : {}),
   ...sub,
 });
+
+/** The subscription rows of many users for one channel (batched reads; missing rows left out). */
+export const getSubscriptionsOfUsers = async (channelId: number, userIds: number[]): Promise<Subscription[]> =>
+  (await batchGet('main', userIds.map((id) => entityKeys.subscription(id, channelId)), { consistent: true })).map(toSubscription);
+
+/** A new channel's item, only if no channel has its id. */
+export const buildCreateChannelInput = (channel: Channel): TransactItem => ({
+  Put: { TableName: tableName('main'), Item: buildChannelItem(channel), ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/**
+ * Writes a change of subscription rows of one channel (all subscribing or all unsubscribing),
+ * with the channel's `subscriberCount` moved by the number of rows, in transactions of at most
+ * MAX_TRANSACTION_ITEMS items (the counter and up to 99 rows each). Each row is written only if
+ * the row is as it was read (absent, or in the opposite state), so a concurrent change makes its
+ * transaction lose: `lost` lists the user ids of the transactions that were not written (none of
+ * their rows changed), for the caller to re-read and decide again. A new channel's item joins the
+ * first transaction, carrying the count of its first rows.
+ */
+export const writeSubscriptionChange = async (
+  channel: Pick<Channel, 'realmId' | 'id'>,
+  rows: { sub: Subscription; existed: boolean }[],
+  countsTowardsSubscribers: (sub: Subscription) => boolean,
+  newChannel?: Channel,
+): Promise<{ lost: number[] }> => {
+  const lost: number[] = [];
+  const first = newChannel ? [buildCreateChannelInput(newChannel)] : [];
+  const perTransaction = MAX_TRANSACTION_ITEMS - 1 - first.length;
+  const chunks: (typeof rows)[] = [];
+  for (let i = 0; i < rows.length; i += i === 0 ? perTransaction : MAX_TRANSACTION_ITEMS - 1) {
+    chunks.push(rows.slice(i, i + (i === 0 ? perTransaction : MAX_TRANSACTION_ITEMS - 1)));
+  }
+  if (chunks.length === 0) chunks.push([]);
+  for (const [index, chunk] of chunks.entries()) {
+    const items: TransactItem[] = index === 0 ? [...first] : [];
+    for (const { sub, existed } of chunk) {
+      items.push({
+        Put: {
+          TableName: tableName('main'),
+          Item: buildSubscriptionItem(sub),
+          ...(existed
+            ? { ConditionExpression: 'active = :was', ExpressionAttributeValues: { ':was': !sub.active } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        },
+      });
+    }
+    const delta = chunk.filter(({ sub }) => countsTowardsSubscribers(sub)).length * (chunk[0]?.sub.active === false ? -1 : 1);
+    if (index === 0 && newChannel) {
+      // The new channel's item carries its first subscribers' count (one operation per item).
+      (items[0] as { Put: { Item: Item } }).Put.Item.subscriberCount = (newChannel.subscriberCount ?? 0) + delta;
+    } else if (delta !== 0) {
+      items.push({
+        Update: {
+          TableName: tableName('main'),
+          Key: entityKeys.channel(channel.realmId, channel.id),
+          UpdateExpression: 'ADD subscriberCount :d',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':d': delta },
+        },
+      });
+    }
+    if (items.length === 0) continue;
+    const loss = await sendTransaction(items);
+    if (loss) lost.push(...chunk.map(({ sub }) => sub.userId));
+    if (loss && index === 0 && first.length > 0) return { lost: rows.map(({ sub }) => sub.userId) };
+  }
+  return { lost };
+};
+
+/** Changes some of a user's own settings on a subscription row, if the row is active. */
+export const updateSubscriptionSettings = async (userId: number, channelId: number, changes: Partial<Subscription>): Promise<boolean> => {
+  const set = buildSetUpdate(changes);
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.subscription(userId, channelId),
+      ...set,
+      ConditionExpression: 'active = :active',
+      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':active': true },
+    }),
+  );
+};

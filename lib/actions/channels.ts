@@ -1,0 +1,487 @@
+// Channels and subscriptions (upstream's zerver/views/streams.py, actions/streams.py,
+// actions/subscriptions.py): the reads of one channel, and subscribing, unsubscribing and the
+// caller's own subscription settings. Access rules live in lib/access/channels.ts.
+import {
+  accessChannelByName,
+  accessChannelWithViewer,
+  accessChannelMetadataById,
+  canSeeSubscribers,
+  hasMetadataAccess,
+  type ChannelViewer,
+} from '../access/channels';
+import { RealmGroups } from '../access/user-groups';
+import { realmGroupSetting } from '../state/realm';
+import { ApiError, BadRequestError, ErrorCode } from '../errors';
+import { sendEvent, sendEventPerRecipient } from '../events/send';
+import type { Channel, Subscription } from '../models/channel';
+import type { StreamEvent, SubscriptionEvent } from '../models/event';
+import type { Realm } from '../models/realm';
+import type { UserGroup } from '../models/user-group';
+import { isAdmin, isGuest, type User } from '../models/user';
+import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS, channelApiFields, subscriptionFields } from '../state/channels';
+import { allocateIds } from '../store/common';
+import * as channelsStore from '../store/channels';
+import * as userGroupsStore from '../store/user-groups';
+import * as usersStore from '../store/users';
+import { nowSeconds } from '../clock';
+
+/** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
+export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
+  const { channel } = await accessChannelMetadataById(user, channelId);
+  const groups = await userGroupsStore.listGroupsOfRealm(user.realmId);
+  return channelApiFields(channel, groups, nowSeconds());
+};
+
+/** GET /get_stream_id: the id of a channel the caller may read, by name ("Invalid channel name '…'"). */
+export const getChannelIdByName = async (user: User, name: string): Promise<number> => (await accessChannelByName(user, name)).id;
+
+/** The active users among a channel's subscribers, ascending. */
+export const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
+  const ids = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  const active = new Set((await usersStore.getMany(channel.realmId, ids)).filter((u) => u.isActive).map((u) => u.id));
+  return ids.filter((id) => active.has(id));
+};
+
+/**
+ * GET /streams/{stream_id}/members: the active subscribers of a channel whose metadata the caller
+ * may see ("Invalid channel ID"), when the caller may see its subscribers (upstream's
+ * validate_user_access_to_subscribers: "Unable to retrieve subscribers for private channel").
+ */
+export const getChannelSubscribers = async (user: User, channelId: number): Promise<number[]> => {
+  const { channel, viewer } = await accessChannelMetadataById(user, channelId);
+  if (!canSeeSubscribers(channel, viewer)) throw new BadRequestError('Unable to retrieve subscribers for private channel');
+  return activeSubscriberIds(channel);
+};
+
+
+/** What a caller asks POST /users/me/subscriptions to do. */
+export type SubscribeRequest = {
+  channels: { name: string; description?: string }[];
+  /** User ids or emails; undefined or empty: the caller. */
+  principals: (number | string)[] | undefined;
+  authorizationErrorsFatal: boolean;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+};
+
+/** Upstream's limits on a new channel's name and description. */
+export const MAX_CHANNEL_NAME_LENGTH = 60;
+export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+
+/** Upstream's check_stream_name: not empty, at most 60 characters, no control or NUL characters. */
+export const checkChannelName = (name: string): void => {
+  if (name === '') throw new BadRequestError("Channel name can't be empty.");
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
+  const bad = [...name].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch) || /[\p{Co}]/u.test(ch));
+  if (bad >= 0) throw new BadRequestError(`Invalid character in channel name, at position ${bad + 1}.`);
+};
+
+/**
+ * The color of a new subscription: the first of upstream's assignment colors the user does not
+ * use yet when their subscriptions are known (the caller's own), else one chosen by the channel
+ * id, so that subscribing a thousand others reads no subscription list of theirs.
+ */
+const pickColor = (channelId: number, usedColors: Set<string> | undefined): string =>
+  (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) || STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
+
+const newSubscription = (user: User, channelId: number, color: string): Subscription => ({
+  userId: user.id,
+  channelId,
+  realmId: user.realmId,
+  active: true,
+  isMuted: false,
+  pinToTop: false,
+  color,
+  desktopNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+  pushNotifications: null,
+  audibleNotifications: null,
+});
+
+/** Upstream's can_subscribe check for oneself on an existing channel (filter_stream_authorization). */
+const maySubscribeSelf = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (viewer.subscribed || channel.isWebPublic) return true;
+  if (isGuest(viewer.user)) return false;
+  if (!channel.inviteOnly) return true;
+  return viewer.inSetting(channel.groupSettings.can_subscribe_group) || viewer.inSetting(channel.groupSettings.can_add_subscribers_group);
+};
+
+/** Whether the caller may subscribe other users to a channel: the organization's or the channel's permission. */
+const mayAddSubscribers = (realm: Realm, groups: RealmGroups, user: User, channel: Channel | undefined): boolean => {
+  if (isGuest(user)) return false;
+  if (channel === undefined) return true; // the creator of a new channel
+  if (channel.inviteOnly && !groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) && !isAdmin(user)) {
+    // A private channel's subscribers are added only by its own permission groups or administrators.
+    return groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id);
+  }
+  return (
+    groups.hasPermission(user, realmGroupSetting(realm, groups.groups, 'can_add_subscribers_group'), false) ||
+    groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) ||
+    groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id)
+  );
+};
+
+/** The users named by `principals` (ids or emails), active ones of the caller's organization. */
+const resolvePrincipals = async (caller: User, principals: (number | string)[]): Promise<User[]> => {
+  const ids = principals.filter((p): p is number => typeof p === 'number');
+  const byId = new Map((await usersStore.getMany(caller.realmId, ids)).map((u) => [u.id, u]));
+  const result = new Map<number, User>();
+  for (const principal of principals) {
+    const found = typeof principal === 'number' ? byId.get(principal) : await usersStore.getByEmail(caller.realmId, principal);
+    if (!found || !found.isActive) {
+      throw new ApiError(`User not authorized to execute queries on behalf of '${principal}'`, {
+        statusCode: 403,
+        code: ErrorCode.UNAUTHORIZED_PRINCIPAL,
+        data: { principal },
+      });
+    }
+    result.set(found.id, found);
+  }
+  return [...result.values()];
+};
+
+/** The active users of an organization who may see a channel's subscribers once `subscriberIds` are subscribed. */
+const subscriberWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
+  realmUsers
+    .filter((u) => u.isActive)
+    .filter((u) => canSeeSubscribers(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }))
+    .map((u) => u.id);
+
+/** The active users who may see a channel's metadata once `subscriberIds` are subscribed. */
+const metadataWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
+  realmUsers
+    .filter((u) => u.isActive)
+    .filter((u) => hasMetadataAccess(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }))
+    .map((u) => u.id);
+
+/** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
+const SUBSCRIBE_ATTEMPTS = 4;
+
+/**
+ * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: each
+ * name stripped; for a name no channel has (case-insensitively): check_stream_name, the
+ * description's length, and the organization's can_create_private_channel_group or
+ * can_create_public_channel_group ("Insufficient permission"); for existing channels the caller's
+ * right to subscribe ("Unable to access channel ({name})." when authorization_errors_fatal, else
+ * listed in `unauthorized`); with principals naming others, the right to add subscribers
+ * ("Insufficient permission") and each principal an active user of the organization (403
+ * "User not authorized to execute queries on behalf of '{principal}'"). Nothing is written before
+ * every check passed.
+ * Writes: each new channel (with upstream's defaults) and, per channel, the new or reactivated
+ * subscription rows together with the channel's subscriberCount (transactions of 100 items).
+ * Emits: `stream` create (new channels, and channels a new subscriber could not see before) to
+ * who may see the channel; `subscription` add to each new subscriber with their new
+ * subscriptions; `subscription` peer_add per channel to the other users who may see its
+ * subscribers.
+ */
+export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
+  const [channels, groups] = await Promise.all([
+    channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }),
+    RealmGroups.load(caller.realmId),
+  ]);
+  const groupList = groups.groups;
+  const callerViewer = (_channel: Channel, subscribed: boolean): ChannelViewer => ({
+    user: caller,
+    subscribed,
+    inSetting: (v) => groups.isInSetting(v, caller.id),
+  });
+  const callerSubs = await channelsStore.listSubscriptionsOfUser(caller.id);
+  const callerActive = new Set(callerSubs.filter((s) => s.active).map((s) => s.channelId));
+
+  const existing: Channel[] = [];
+  const toCreate: { name: string; description: string }[] = [];
+  for (const raw of req.channels) {
+    const name = raw.name.trim();
+    const found = channels.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (found && found.isArchived) throw new BadRequestError(`Channel '${found.name}' is archived.`);
+    if (found) {
+      if (!existing.includes(found)) existing.push(found);
+      continue;
+    }
+    checkChannelName(name);
+    const description = (raw.description ?? '').trim();
+    if (description.length > MAX_CHANNEL_DESCRIPTION_LENGTH) {
+      throw new BadRequestError(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+    }
+    const setting = req.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+    if (!groups.hasPermission(caller, realmGroupSetting(realm, groupList, setting), false)) throw new BadRequestError('Insufficient permission');
+    if (!toCreate.some((c) => c.name.toLowerCase() === name.toLowerCase())) toCreate.push({ name, description });
+  }
+
+  const authorized = existing.filter((c) => maySubscribeSelf(c, callerViewer(c, callerActive.has(c.id))));
+  const unauthorized = existing.filter((c) => !authorized.includes(c));
+  if (unauthorized.length > 0 && req.authorizationErrorsFatal) throw new BadRequestError(`Unable to access channel (${unauthorized[0].name}).`);
+
+  const principals = req.principals ?? [];
+  const others = principals.length > 0 && !(principals.length === 1 && (principals[0] === caller.id || principals[0] === caller.email));
+  if (others && !authorized.every((c) => mayAddSubscribers(realm, groups, caller, c))) throw new BadRequestError('Insufficient permission');
+  if (others && toCreate.length > 0 && isGuest(caller)) throw new BadRequestError('Insufficient permission');
+  const subscribers = principals.length > 0 ? await resolvePrincipals(caller, principals) : [caller];
+
+  // Every check passed: create, then subscribe.
+  const now = nowSeconds();
+  const created: Channel[] = [];
+  if (toCreate.length > 0) {
+    const firstId = await allocateIds('channel', toCreate.length);
+    for (const [i, c] of toCreate.entries()) {
+      created.push(newChannel(realm, caller, groupList, firstId + i, c.name, c.description, req, now));
+    }
+  }
+
+  const subscribed = new Map<number, string[]>();
+  const already = new Map<number, string[]>();
+  const addEvents = new Map<number, Record<string, unknown>[]>();
+  const realmUsers = await usersStore.listOfRealm(caller.realmId);
+  const streamCreates: { channel: Channel; users: number[] }[] = [];
+  const peerAdds: { channel: Channel; added: number[]; users: number[] }[] = [];
+
+  for (const channel of [...authorized, ...created]) {
+    const isNew = created.includes(channel);
+    let added: User[] = [];
+    const written = new Map<number, Subscription>();
+    for (let attempt = 0; ; attempt += 1) {
+      const rows = isNew ? [] : await channelsStore.getSubscriptionsOfUsers(channel.id, subscribers.map((u) => u.id));
+      const rowOf = new Map(rows.map((r) => [r.userId, r]));
+      const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
+      const usedColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
+      const writes = pending.map((u) => {
+        const old = rowOf.get(u.id);
+        const sub = old ? { ...old, active: true } : newSubscription(u, channel.id, pickColor(channel.id, u.id === caller.id ? usedColors : undefined));
+        return { sub, existed: old !== undefined };
+      });
+      const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true, isNew ? channel : undefined);
+      const lostSet = new Set(lost);
+      added = [...added, ...pending.filter((u) => !lostSet.has(u.id))];
+      for (const w of writes) if (!lostSet.has(w.sub.userId)) written.set(w.sub.userId, w.sub);
+      if (lost.length === 0) break;
+      if (isNew || attempt + 1 >= SUBSCRIBE_ATTEMPTS) throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+    }
+    const addedIds = new Set(added.map((u) => u.id));
+    for (const u of subscribers) {
+      const map = addedIds.has(u.id) ? subscribed : already;
+      map.set(u.id, [...(map.get(u.id) ?? []), channel.name]);
+    }
+    if (added.length === 0) continue;
+    const after = { ...channel, subscriberCount: (channel.subscriberCount ?? 0) + added.length };
+    const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+    const activeIds = new Set(realmUsers.filter((u) => u.isActive).map((u) => u.id));
+    const allSubscribers = [...new Set([...subscriberIds, ...addedIds])].filter((id) => activeIds.has(id)).sort((a, b) => a - b);
+    const subSet = new Set(allSubscribers);
+    if (isNew) {
+      // As upstream: the channel as created (no subscribers yet), then the subscriptions as peer_add.
+      streamCreates.push({ channel, users: metadataWatchers(after, realmUsers, subSet, groups) });
+    } else {
+      // A new subscriber who could not see the channel before learns about it first.
+      const newlyVisible = added
+        .filter((u) => !hasMetadataAccess(channel, { user: u, subscribed: false, inSetting: (v) => groups.isInSetting(v, u.id) }))
+        .map((u) => u.id);
+      if (newlyVisible.length > 0) streamCreates.push({ channel: after, users: newlyVisible });
+    }
+    for (const u of added) {
+      const sub = written.get(u.id)!;
+      const dict = { ...channelApiFields(after, groupList, now), ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
+      addEvents.set(u.id, [...(addEvents.get(u.id) ?? []), dict]);
+    }
+    const watchers = subscriberWatchers(after, realmUsers, subSet, groups).filter((id) => !addedIds.has(id));
+    if (watchers.length > 0) peerAdds.push({ channel: after, added: [...addedIds].sort((a, b) => a - b), users: watchers });
+  }
+
+  for (const { channel, users } of streamCreates) {
+    const event: StreamEvent = { type: 'stream', op: 'create', streams: [channelApiFields(channel, groupList, now)] };
+    if (users.length > 0) await sendEvent(caller.realmId, event, { users });
+  }
+  await sendEventPerRecipient(
+    [...addEvents.entries()].map(([userId, subs]) => ({ userId, event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent })),
+  );
+  for (const { channel, added, users } of peerAdds) {
+    const event: SubscriptionEvent = { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: added };
+    await sendEvent(caller.realmId, event, { users });
+  }
+
+  const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
+  return {
+    subscribed: byUser(subscribed),
+    already_subscribed: byUser(already),
+    ...(req.authorizationErrorsFatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+  };
+};
+
+/** Upstream's defaults for a channel's permission settings when its creator does not set them. */
+const NEW_CHANNEL_GROUP_DEFAULTS: Record<(typeof CHANNEL_GROUP_SETTINGS)[number], string> = {
+  can_add_subscribers_group: 'role:nobody',
+  can_remove_subscribers_group: 'role:administrators',
+  can_administer_channel_group: 'creator',
+  can_delete_any_message_group: 'role:nobody',
+  can_delete_own_message_group: 'role:everyone',
+  can_move_messages_out_of_channel_group: 'role:nobody',
+  can_move_messages_within_channel_group: 'role:nobody',
+  can_send_message_group: 'role:everyone',
+  can_subscribe_group: 'role:nobody',
+  can_resolve_topics_group: 'role:nobody',
+  can_create_topic_group: 'role:everyone',
+};
+
+/**
+ * A new channel as upstream's create_stream_if_needed makes it: public or private as asked, history
+ * shared with subscribers unless a private channel without history_public_to_subscribers, the
+ * organization's retention, no folder, the creator administering it (an anonymous group of one).
+ */
+const newChannel = (
+  realm: Realm,
+  creator: User,
+  groups: UserGroup[],
+  id: number,
+  name: string,
+  description: string,
+  req: SubscribeRequest,
+  now: number,
+): Channel => {
+  const systemGroup = (groupName: string): number => groups.find((g) => g.isSystemGroup && g.name === groupName)!.id;
+  const groupSettings = Object.fromEntries(
+    CHANNEL_GROUP_SETTINGS.map((setting) => {
+      const d = NEW_CHANNEL_GROUP_DEFAULTS[setting];
+      return [setting, d === 'creator' ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroup(d)];
+    }),
+  );
+  return {
+    id,
+    realmId: realm.id,
+    name,
+    description,
+    dateCreated: now,
+    creatorId: creator.id,
+    inviteOnly: req.inviteOnly,
+    isWebPublic: false,
+    historyPublicToSubscribers: req.historyPublicToSubscribers ?? !req.inviteOnly,
+    messageRetentionDays: null,
+    topicsPolicy: 'inherit',
+    folderId: null,
+    isArchived: false,
+    streamPostPolicy: 1,
+    groupSettings,
+    subscriberCount: 0,
+    firstMessageId: null,
+    lastMessageAt: null,
+  };
+};
+
+/**
+ * DELETE /users/me/subscriptions, as upstream's remove_subscriptions_backend. Checks, in order:
+ * every name an existing, non-archived channel of the organization the caller may see ("Channel
+ * '{name}' does not exist", code STREAM_DOES_NOT_EXIST); with principals naming others, each
+ * principal an active user of the organization (403) and, per channel, the caller in its
+ * can_remove_subscribers_group or an administrator ("Insufficient permission"). Writes the rows
+ * inactive with the channel's subscriberCount, per channel (transactions of 100). Emits
+ * `subscription` remove to each removed user and `subscription` peer_remove per channel to the
+ * other users who could see its subscribers.
+ */
+export const doUnsubscribe = async (caller: User, names: string[], principals: (number | string)[] | undefined): Promise<Record<string, unknown>> => {
+  const [channels, groups] = await Promise.all([channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }), RealmGroups.load(caller.realmId)]);
+  const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
+  const targets: Channel[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
+    const visible =
+      channel && hasMetadataAccess(channel, { user: caller, subscribed: callerActive.has(channel.id), inSetting: (v) => groups.isInSetting(v, caller.id) });
+    if (!channel || !visible) throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
+    if (!targets.includes(channel)) targets.push(channel);
+  }
+  const list = principals ?? [];
+  const others = list.length > 0 && !(list.length === 1 && (list[0] === caller.id || list[0] === caller.email));
+  const users = list.length > 0 ? await resolvePrincipals(caller, list) : [caller];
+  if (others) {
+    const allowed = (c: Channel) => isAdmin(caller) || groups.hasPermission(caller, c.groupSettings.can_remove_subscribers_group, false);
+    if (!targets.every(allowed)) throw new BadRequestError('Insufficient permission');
+  }
+
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  const realmUsers = await usersStore.listOfRealm(caller.realmId);
+  const removeEvents = new Map<number, { stream_id: number; name: string }[]>();
+  const peerRemoves: { channel: Channel; userIds: number[]; watchers: number[] }[] = [];
+  for (const channel of targets) {
+    let gone: Subscription[] = [];
+    for (let attempt = 0; ; attempt += 1) {
+      const rows = await channelsStore.getSubscriptionsOfUsers(channel.id, users.map((u) => u.id));
+      const active = rows.filter((r) => r.active);
+      const { lost } = await channelsStore.writeSubscriptionChange(
+        channel,
+        active.map((r) => ({ sub: { ...r, active: false }, existed: true })),
+        () => true,
+      );
+      const lostSet = new Set(lost);
+      gone = [...gone, ...active.filter((r) => !lostSet.has(r.userId))];
+      if (lost.length === 0) break;
+      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS) throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+    }
+    const goneIds = new Set(gone.map((s) => s.userId));
+    for (const u of users) (goneIds.has(u.id) ? removed : notRemoved).push(channel.name);
+    if (gone.length === 0) continue;
+    for (const id of goneIds) removeEvents.set(id, [...(removeEvents.get(id) ?? []), { stream_id: channel.id, name: channel.name }]);
+    const before = new Set([...(await channelsStore.listSubscriberIdsOfChannel(channel.id)), ...goneIds]);
+    const watchers = subscriberWatchers(channel, realmUsers, before, groups).filter((id) => !goneIds.has(id));
+    peerRemoves.push({ channel, userIds: [...goneIds].sort((a, b) => a - b), watchers });
+  }
+
+  await sendEventPerRecipient(
+    [...removeEvents.entries()].map(([userId, subscriptions]) => ({ userId, event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent })),
+  );
+  for (const { channel, userIds, watchers } of peerRemoves) {
+    const event: SubscriptionEvent = { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: userIds };
+    if (watchers.length > 0) await sendEvent(caller.realmId, event, { users: watchers });
+  }
+  return { removed, not_removed: notRemoved };
+};
+
+/** The subscription properties a user may change, by wire name: the stored field and its type. */
+const SUBSCRIPTION_PROPERTIES: Record<string, { field: keyof Subscription; kind: 'bool' | 'color' | 'inverted' }> = {
+  color: { field: 'color', kind: 'color' },
+  is_muted: { field: 'isMuted', kind: 'bool' },
+  in_home_view: { field: 'isMuted', kind: 'inverted' },
+  pin_to_top: { field: 'pinToTop', kind: 'bool' },
+  desktop_notifications: { field: 'desktopNotifications', kind: 'bool' },
+  audible_notifications: { field: 'audibleNotifications', kind: 'bool' },
+  push_notifications: { field: 'pushNotifications', kind: 'bool' },
+  email_notifications: { field: 'emailNotifications', kind: 'bool' },
+  wildcard_mentions_notify: { field: 'wildcardMentionsNotify', kind: 'bool' },
+};
+
+export type SubscriptionPropertyChange = { stream_id: number; property: string; value: unknown };
+
+/**
+ * POST /users/me/subscriptions/properties, as upstream's update_subscription_properties_backend.
+ * Checks every change before writing any, each in order: a known property ("Unknown subscription
+ * property: {property}"), content access to the channel ("Invalid channel ID"), an active
+ * subscription ("Not subscribed to channel ID {id}"), the value's type ("{property} is not a
+ * boolean", "{property} is not a valid hex color code"). Writes each change to the caller's row
+ * (conditional on it being active). Emits `subscription` update to the caller, and for is_muted or
+ * in_home_view also the other of the two (the legacy inverse).
+ */
+export const doChangeSubscriptionProperties = async (user: User, changes: SubscriptionPropertyChange[]): Promise<void> => {
+  const checked: { change: SubscriptionPropertyChange; field: keyof Subscription; stored: unknown }[] = [];
+  for (const change of changes) {
+    const spec = SUBSCRIPTION_PROPERTIES[change.property];
+    if (!spec) throw new BadRequestError(`Unknown subscription property: ${change.property}`);
+    const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
+    if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
+    if (spec.kind === 'color') {
+      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value)) throw new BadRequestError(`${change.property} is not a valid hex color code`);
+    } else if (typeof change.value !== 'boolean') {
+      throw new BadRequestError(`${change.property} is not a boolean`);
+    }
+    checked.push({ change, field: spec.field, stored: spec.kind === 'inverted' ? !change.value : change.value });
+  }
+  for (const { change, field, stored } of checked) {
+    if (!(await channelsStore.updateSubscriptionSettings(user.id, change.stream_id, { [field]: stored }))) {
+      throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
+    }
+    const events: SubscriptionEvent[] = [{ type: 'subscription', op: 'update', stream_id: change.stream_id, property: change.property, value: change.value }];
+    if (field === 'isMuted') {
+      const other = change.property === 'is_muted' ? 'in_home_view' : 'is_muted';
+      events.push({ type: 'subscription', op: 'update', stream_id: change.stream_id, property: other, value: other === 'is_muted' ? stored : !stored });
+    }
+    for (const event of events) await sendEvent(user.realmId, event, { users: [user.id] });
+  }
+};
