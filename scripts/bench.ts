@@ -2,6 +2,7 @@
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
 import { benchEvents } from './bench-events';
+import { benchMessages } from './bench-messages';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
 import { createTables, startDynamoLocal } from './local-dynamo';
@@ -10,6 +11,7 @@ import { seedDevRealm } from './seed';
 /** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
 export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
+  messages: benchMessages,
   presence: () => benchPresence(),
   register: benchRegister,
 };
