@@ -4,6 +4,7 @@ import { closeClients } from '../lib/store/client';
 import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchEvents } from './bench-events';
+import { benchMessages } from './bench-messages';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
 import { benchTopics } from './bench-topics';
@@ -14,6 +15,7 @@ import { seedDevRealm } from './seed';
 /** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
 export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
+  messages: benchMessages,
   presence: () => benchPresence(),
   register: benchRegister,
   capacity: benchCapacity,

@@ -1,0 +1,100 @@
+// The message object of the API (upstream's MessageDict), as the `message` event and the fetches
+// show it, built from the stored message and the users it names. Per-viewer adaptations (the
+// viewer's flags, `recipient_id` of a 1:1 conversation, apply_markdown, client_gravatar, the empty
+// topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
+import { gravatarUrl } from './avatar';
+import type { Message } from './message';
+import { EMPTY_TOPIC_FALLBACK_NAME } from './message-send';
+import type { User } from './user';
+
+export type MessageObject = Record<string, unknown> & { id: number; content: string; subject: string };
+
+/** The user fields a message object shows of its sender and DM participants. */
+export type MessageUser = Pick<User, 'id' | 'email' | 'fullName'>;
+
+/**
+ * `recipient_id`: this service keeps no recipient table. A channel message uses the channel id; a
+ * direct-message group a stable number derived from its participants; a 1:1 conversation the
+ * other participant's user id (as upstream, where both sides see the other's personal recipient).
+ */
+const groupRecipientId = (ids: number[]): number => {
+  let h = 0x811c9dc5;
+  for (const ch of ids.join(',')) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h & 0x7fffffff;
+};
+
+export const recipientIdFor = (m: Pick<Message, 'streamId' | 'dmUserIds' | 'senderId'>, viewerId: number): number => {
+  if (m.streamId !== null) return m.streamId;
+  if (m.dmUserIds.length <= 2) return m.dmUserIds.find((id) => id !== viewerId) ?? viewerId;
+  return groupRecipientId(m.dmUserIds);
+};
+
+/**
+ * The message object with rendered content, for a viewer who is `viewerId`. `channelName` is the
+ * channel's current name; `participants` the DM participants (display_recipient).
+ */
+export const buildMessageObject = (
+  m: Message,
+  ctx: { sender: MessageUser; realmStringId: string; channelName?: string; participants?: MessageUser[]; viewerId: number },
+): MessageObject => {
+  const base: MessageObject = {
+    id: m.id,
+    sender_id: m.senderId,
+    sender_full_name: ctx.sender.fullName,
+    sender_email: ctx.sender.email,
+    sender_realm_str: ctx.realmStringId,
+    avatar_url: gravatarUrl(ctx.sender.email),
+    content: m.renderedContent ?? '<p>[Zulip note: Sorry, we could not understand the formatting of your message]</p>',
+    content_type: 'text/html',
+    client: m.sendingClient ?? 'Internal',
+    recipient_id: recipientIdFor(m, ctx.viewerId),
+    subject: m.topic,
+    topic_links: m.topicLinks ?? [],
+    timestamp: m.dateSent,
+    is_me_message: m.isMeMessage ?? false,
+    reactions: [],
+    submessages: [],
+    type: m.streamId === null ? 'private' : 'stream',
+  };
+  if (m.streamId !== null) return { ...base, display_recipient: ctx.channelName ?? '', stream_id: m.streamId };
+  const participants = ctx.participants ?? [];
+  const entries = participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false }));
+  // 1:1: ordered by email (plain code-unit order); self: one entry; groups: by id.
+  if (participants.length === 2) entries.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  else entries.sort((a, b) => a.id - b.id);
+  return { ...base, display_recipient: entries };
+};
+
+/** What a viewer's queue or request changes in a message object. */
+export type ViewerOptions = {
+  viewerId: number;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+  /** The raw Markdown, shown when apply_markdown is false. */
+  rawContent: string;
+  dmUserIds: number[];
+  streamId: number | null;
+  senderId: number;
+};
+
+export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOptions): MessageObject => {
+  const out: MessageObject = { ...message };
+  if (!opts.applyMarkdown) {
+    out.content = opts.rawContent;
+    out.content_type = 'text/x-markdown';
+  }
+  if (opts.clientGravatar) out.avatar_url = null;
+  if (out.type === 'stream' && out.subject === '' && !opts.allowEmptyTopicName) out.subject = EMPTY_TOPIC_FALLBACK_NAME;
+  out.recipient_id = recipientIdFor({ streamId: opts.streamId, dmUserIds: opts.dmUserIds, senderId: opts.senderId }, opts.viewerId);
+  return out;
+};
+
+/** Flags in upstream's bit order, with `wildcard_mentioned` added as the API shows it. */
+const FLAG_ORDER = ['read', 'starred', 'collapsed', 'mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned', 'force_expand', 'force_collapse', 'has_alert_word', 'historical'];
+export const apiFlags = (flags: string[]): string[] => {
+  const ordered = FLAG_ORDER.filter((f) => flags.includes(f));
+  const extra = flags.filter((f) => !FLAG_ORDER.includes(f) && f !== 'wildcard_mentioned');
+  const wildcard = flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
+};

@@ -1,0 +1,127 @@
+// Benchmark of POST /messages against DynamoDB Local: a channel message to 10, 1,000 and 10,000
+// subscribers (DynamoDB requests, write units, latency p50/p99 of the whole send, events included),
+// and the delivery latency of a new message to a waiting queue.
+import { handler as sendHandler } from '../functions/messages/send';
+import { fetchEvents, registerQueue } from '../lib/events/queues';
+import * as channelsStore from '../lib/store/channels';
+import { batchPut } from '../lib/store/common';
+import * as usersStore from '../lib/store/users';
+import { measure, percentile, printTable, type Cost } from './bench-util';
+
+const REALM = 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A public channel copied from Denmark with `size` subscribers: Iago and generated user ids. */
+const channelOfSize = async (channelId: number, size: number): Promise<void> => {
+  const denmark = (await channelsStore.getChannel(REALM, 1))!;
+  const items = [channelsStore.buildChannelItem({ ...denmark, id: channelId, name: `bench ${size}`, subscriberCount: size })];
+  const ids = [11, ...Array.from({ length: size - 1 }, (_, i) => 500000 + channelId * 100000 + i)];
+  for (const userId of ids) {
+    items.push(
+      channelsStore.buildSubscriptionItem({
+        userId,
+        channelId,
+        realmId: REALM,
+        active: true,
+        isMuted: false,
+        pinToTop: false,
+        color: '#76ce90',
+        desktopNotifications: null,
+        emailNotifications: null,
+        wildcardMentionsNotify: null,
+        pushNotifications: null,
+        audibleNotifications: null,
+      }),
+    );
+  }
+  await batchPut('main', items, { concurrency: 8 });
+};
+
+/** A POST /messages request as API Gateway delivers it. */
+const sendRequest = (auth: string, body: Record<string, string>) =>
+  sendHandler({
+    version: '2.0',
+    routeKey: 'POST /messages',
+    rawPath: '/api/v1/messages',
+    rawQueryString: '',
+    headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', 'user-agent': 'ZulipMobile/27.1' },
+    body: new URLSearchParams(body).toString(),
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'POST' } },
+  } as never) as Promise<{ statusCode: number; body: string }>;
+
+export const benchMessages = async (): Promise<void> => {
+  const [iago] = await usersStore.listByEmail('iago@zulip.com');
+  const auth = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
+  console.log('\n## Messages: POST /messages\n');
+  const sizes: [number, number, number][] = [
+    [10, 900001, Number(process.env.BENCH_SENDS_10 ?? 30)],
+    [1000, 900002, Number(process.env.BENCH_SENDS_1000 ?? 20)],
+    [10000, 900003, Number(process.env.BENCH_SENDS_10000 ?? 5)],
+  ];
+  const rows: [string, Cost & { p50: number; p99: number }][] = [];
+  for (const [size, channelId, n] of sizes) {
+    await channelOfSize(channelId, size);
+    await sendRequest(auth, { type: 'stream', to: String(channelId), topic: 'warm-up', content: 'warm' });
+    const cost = await measure(n, async (i) => {
+      const out = await sendRequest(auth, { type: 'stream', to: String(channelId), topic: `t${i % 3}`, content: `message ${i} to ${size}` });
+      if (out.statusCode !== 200) throw new Error(`send failed: ${out.body}`);
+    });
+    rows.push([`POST /messages, channel of ${size.toLocaleString('en-US')} subscribers (${n} sends)`, cost]);
+  }
+  printTable(rows);
+  const [small, , large] = rows.map(([, c]) => c);
+  console.log(
+    `\nWrite units per send: ${rows.map(([, c]) => c.writeUnits.toFixed(0)).join(' / ')} for 10 / 1,000 / 10,000 subscribers ` +
+      `(${((large.writeUnits - small.writeUnits) / (10000 - 10)).toFixed(2)} WCU per added recipient: its row with its index entries and its event append), ` +
+      'growing linearly with the recipients, as upstream writes one UserMessage row per recipient.',
+  );
+
+  // Delivery latency: a long-poller waits on Iago's queue; each message to the 10-subscriber channel
+  // is sent after a random pause; measured from the send's response to the poller holding it.
+  const queue = await registerQueue(iago, {
+    eventTypes: ['message'],
+    capabilities: {},
+    narrow: [],
+    allPublicStreams: false,
+    applyMarkdown: false,
+    clientGravatar: true,
+    slimPresence: false,
+    timeoutSecs: 600,
+  });
+  const receivedAt = new Map<number, number>();
+  let last = -1;
+  let stop = false;
+  const consumer = (async () => {
+    while (!stop) {
+      const events = await fetchEvents(iago, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
+      const now = performance.now();
+      for (const e of events) if (e.type === 'message') receivedAt.set(Number((e.message as { id: number }).id), now);
+      if (events.length > 0) last = events[events.length - 1].id;
+    }
+  })();
+  const latencies: number[] = [];
+  const count = Number(process.env.BENCH_MESSAGE_EVENTS ?? 50);
+  try {
+    for (let i = 0; i < count; i += 1) {
+      await sleep(Math.random() * 250);
+      const out = await sendRequest(auth, { type: 'stream', to: '900001', topic: 'latency', content: `latency ${i}` });
+      const sentAt = performance.now();
+      const id = Number(JSON.parse(out.body).id);
+      const deadline = sentAt + 30_000;
+      while (!receivedAt.has(id)) {
+        if (performance.now() > deadline) throw new Error(`message ${id} was never delivered`);
+        await sleep(2);
+      }
+      latencies.push(Math.max(0, receivedAt.get(id)! - sentAt));
+    }
+  } finally {
+    stop = true;
+    await sendRequest(auth, { type: 'stream', to: '900001', topic: 'latency', content: 'stop' });
+    await consumer;
+  }
+  console.log(
+    `message event delivery latency, ${count} messages 0-250 ms into a wait (send returns → long-poller has it): ` +
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+  );
+};
