@@ -16,6 +16,12 @@ export const bool: Validator<boolean> = (value, path) => (typeof value === 'bool
 export const int: Validator<number> = (value, path) =>
   typeof value === 'number' && Number.isInteger(value) ? value : fail(MESSAGES.notInt(path));
 
+/** Upstream's NonNegativeInt: an integer, "{var} is too small" below 0. */
+export const nonNegativeInt: Validator<number> = (value, path) => {
+  const n = int(value, path);
+  return n >= 0 ? n : fail(MESSAGES.tooSmall(path));
+};
+
 export const float: Validator<number> = (value, path) =>
   typeof value === 'number' && Number.isFinite(value) ? value : fail(MESSAGES.notFloat(path));
 
