@@ -19,6 +19,9 @@ import { isRenderable, type FieldType } from '../lib/models/custom-profile-field
 import type { DraftType } from '../lib/models/draft';
 import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
 import { buildDraftItem } from '../lib/store/drafts';
+import { buildDmConversationItem, buildMessageItem, buildTopicSummaryItem, buildUserMessageItem } from '../lib/store/messages';
+import type { Message } from '../lib/models/message';
+import { renderMessage, type RenderInput } from '../lib/render';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -163,30 +166,53 @@ const subscriptionItems = (): Item[] => [
 ];
 
 /**
- * Messages and, per receiver, the flags (read, starred, mentioned, wildcard_mentioned); per
- * participant of a direct message, its conversation item at the newest message id.
+ * Messages in the layout of docs/data-model.md ("Messages: keys, indexes, …"), through the same
+ * builders as sending: the message items (content rendered with the organization's users and
+ * channels), per receiver its row and flags (read, starred, mentioned, wildcard_mentioned), per
+ * participant of a direct message its conversation item at the newest message id, and per channel
+ * topic its summary at the newest message id.
  */
 const messageItems = (now: number): Item[] => {
   const items: Item[] = [];
-  const conversations = new Map<string, Item>();
+  const summaries = new Map<string, Item>();
+  const keepNewest = (item: Item) => {
+    const id = `${item.pk}|${item.sk}`;
+    const previous = summaries.get(id);
+    if (!previous || (previous.maxMessageId as number) < (item.maxMessageId as number)) summaries.set(id, item);
+  };
   for (const m of fixture.messages as (Fixture['messages'][number] & Record<string, unknown>)[]) {
-    const dateSent = now - m.sent_ago_s;
-    const streamId = m.stream_id as number | undefined;
+    const streamId = (m.stream_id as number | undefined) ?? null;
     const to = (m.to as number[] | undefined) ?? [];
-    const dmUserIds = streamId === undefined ? [...new Set([m.sender_id, ...to])].sort((a, b) => a - b) : [];
-    items.push({
-      ...ek.message(m.realm_id, m.id),
+    const dmUserIds = streamId === null ? [...new Set([m.sender_id, ...to])].sort((a, b) => a - b) : [];
+    const renderInput: RenderInput = {
+      users: fixture.users
+        .filter((u) => u.realm_id === m.realm_id)
+        .map((u) => ({ id: u.user_id, fullName: u.full_name, isActive: ((u as Record<string, unknown>).is_active as boolean | undefined) ?? true })),
+      groups: [],
+      channels: fixture.channels.filter((c) => c.realm_id === m.realm_id).map((c) => ({ id: c.stream_id, name: c.name })),
+      linkifiers: [],
+    };
+    const rendered = renderMessage(m.content, renderInput);
+    const message: Message = {
       id: m.id,
       realmId: m.realm_id,
       senderId: m.sender_id,
-      streamId: streamId ?? null,
+      streamId,
       topic: (m.topic as string | undefined) ?? '',
       dmUserIds,
       content: m.content,
-      dateSent,
-    });
+      dateSent: now - m.sent_ago_s,
+      renderedContent: rendered.html,
+      topicLinks: [],
+      sendingClient: 'populate_db',
+      hasLink: rendered.hasLink,
+      hasImage: false,
+      hasAttachment: false,
+      isMeMessage: false,
+    };
+    items.push(buildMessageItem(message));
     const receivers =
-      streamId !== undefined
+      streamId !== null
         ? Object.entries(fixture.subscriptions)
             .filter(([, cs]) => cs.includes(streamId))
             .map(([uid]) => Number(uid))
@@ -200,31 +226,12 @@ const messageItems = (now: number): Item[] => {
         ...(((m.mentioned as number[] | undefined) ?? []).includes(userId) ? ['mentioned'] : []),
         ...(((m.wildcard_mentioned as number[] | undefined) ?? []).includes(userId) ? ['wildcard_mentioned'] : []),
       ];
-      items.push({
-        ...ek.userMessage(userId, m.id),
-        ...(unread ? ek.unreadMessage(userId, m.id) : {}),
-        ...(starred ? ek.starredMessage(userId, m.id) : {}),
-        userId,
-        messageId: m.id,
-        realmId: m.realm_id,
-        senderId: m.sender_id,
-        streamId: streamId ?? null,
-        topic: (m.topic as string | undefined) ?? '',
-        dmUserIds,
-        flags,
-        dateSent,
-      });
-      if (streamId === undefined) {
-        const others = dmUserIds.filter((id) => id !== userId);
-        const key = ek.dmConversation(userId, others);
-        const previous = conversations.get(`${key.pk}|${key.sk}`);
-        if (!previous || (previous.maxMessageId as number) < m.id) {
-          conversations.set(`${key.pk}|${key.sk}`, { ...key, userId, realmId: m.realm_id, userIds: others, maxMessageId: m.id });
-        }
-      }
+      items.push(buildUserMessageItem(message, userId, flags));
+      if (streamId === null) keepNewest(buildDmConversationItem(m.realm_id, userId, dmUserIds, m.id));
     }
+    if (streamId !== null) keepNewest(buildTopicSummaryItem(m.realm_id, { channelId: streamId, topic: message.topic, maxMessageId: m.id }));
   }
-  return [...items, ...conversations.values()];
+  return [...items, ...summaries.values()];
 };
 
 /** A presence row of `user` (with the user fields the row carries); the realm's sequence is raised separately. */
@@ -477,7 +484,8 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
     user: Math.max(maxId(fixture.users.map((u) => ({ id: u.user_id }))), ...extra.ids),
     channel: maxId(fixture.channels.map((c) => ({ id: c.stream_id }))),
     channelFolder: maxId(fixture.channel_folders),
-    message: maxId(fixture.messages),
+    // Message ids rise per organization; every organization's counter starts past every seeded id.
+    ...Object.fromEntries(fixture.realms.map((r) => [`message#${r.id}`, maxId(fixture.messages)])),
     draft: maxId(fixture.drafts),
     customProfileField: maxId(fixture.custom_profile_fields),
     linkifier: maxId(fixture.linkifiers),

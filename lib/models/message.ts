@@ -1,4 +1,4 @@
-/** A message as stored in its organization's partition. */
+/** A message as stored in its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
 export type Message = {
   id: number;
   realmId: number;
@@ -10,7 +10,27 @@ export type Message = {
   dmUserIds: number[];
   content: string;
   dateSent: number;
+  /** The rendered HTML (absent on items written before sending rendered: render on read). */
+  renderedContent?: string;
+  /** Linkifier matches in the topic, as upstream's `topic_links`. */
+  topicLinks?: { text: string; url: string }[];
+  /** The sending client's name (upstream's `client`). */
+  sendingClient?: string;
+  /** Facts the has:* narrows read. */
+  hasLink?: boolean;
+  hasImage?: boolean;
+  hasAttachment?: boolean;
+  isMeMessage?: boolean;
 };
+
+/** A recipient of a new message and its flags (`read` for the sender, mentions, …). */
+export type MessageRecipient = { userId: number; flags: string[] };
+
+/** A topic of a channel as the topics endpoint lists it: the name as last sent and its newest message. */
+export type TopicSummary = { channelId: number; topic: string; maxMessageId: number };
+
+/** The flags that put a row in a user's mentioned index (the is:mentioned narrow). */
+export const MENTION_FLAGS: readonly string[] = ['mentioned', 'wildcard_mentioned'];
 
 /** A receiver's row for a message: its flags. */
 export type UserMessage = {
@@ -18,6 +38,12 @@ export type UserMessage = {
   messageId: number;
   realmId: number;
   flags: string[];
+  /** Copied from the message for the unread summary and the narrows' filters. */
+  senderId?: number;
+  streamId?: number | null;
+  topic?: string;
+  dmUserIds?: number[];
+  dateSent?: number;
 };
 
 /** What the unread summary needs of one of a user's unread messages. */

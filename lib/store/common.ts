@@ -39,17 +39,27 @@ export const queryPrefix = (table: 'main' | 'events', pk: string, skPrefix: stri
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Writes items in batches of 25, retrying unprocessed ones with backoff. */
-export const batchPut = async (table: 'main' | 'events', items: Item[]): Promise<void> => {
+/**
+ * Writes items in batches of 25, retrying unprocessed ones with backoff; `concurrency` batches at
+ * a time (one by default).
+ */
+export const batchPut = async (table: 'main' | 'events', items: Item[], opts: { concurrency?: number } = {}): Promise<void> => {
   const name = tableName(table);
-  for (let i = 0; i < items.length; i += 25) {
-    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+  const batches: Item[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const writeBatch = async (batch: Item[]): Promise<void> => {
+    let requests = batch.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; requests.length > 0; attempt += 1) {
       const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [name]: requests } }));
       requests = (out.UnprocessedItems?.[name] ?? []) as typeof requests;
       if (requests.length > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
     }
-  }
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < batches.length) await writeBatch(batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, batches.length)) }, worker));
 };
 
 /** Deletes items by key in batches of 25. */
@@ -181,6 +191,6 @@ export const raiseCounter = (entity: string, value: number): Promise<void> => ra
 
 /** Removes the key attributes from a stored item, leaving the domain fields. */
 export const stripKeys = <T extends Item>(item: T): Item => {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, expiresAt: _e, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, gsi4pk: _h, gsi4sk: _i, expiresAt: _e, ...rest } = item;
   return rest;
 };

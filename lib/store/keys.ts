@@ -24,6 +24,14 @@
 // | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
 // | subscriptions of a user     | main        | USER#<uid>              | begins_with SUB#            |
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs only)     |
+// | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
+// | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
+// | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |
+// | messages of a topic         | main.gsi2   | TOPICMSGS#<cid>#<lower> | <mid>                       |
+// | messages of a DM conversation | main.gsi1 | DMMSGS#<rid>#<ids asc>  | <mid>                       |
+// | topics of a channel         | main        | CHANNEL#<cid>           | begins_with TOPIC#          |
+// | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
+// | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
 // | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
 // | unread messages of a user   | main.gsi1   | UNREAD#<uid>            | desc, at most 50,000        |
 // | starred messages of a user  | main.gsi2   | STARRED#<uid>           | asc, at most 10,000         |
@@ -66,7 +74,16 @@ export const entityKeys = {
   customProfileField: (realmId: number, fieldId: number): Key => ({ pk: `REALM#${realmId}`, sk: `FIELD#${pad(fieldId)}` }),
   linkifier: (realmId: number, linkifierId: number): Key => ({ pk: `REALM#${realmId}`, sk: `LINKIFIER#${pad(linkifierId)}` }),
   multiuseInvite: (realmId: number, inviteId: number): Key => ({ pk: `REALM#${realmId}`, sk: `INVITE#${pad(inviteId)}` }),
-  message: (realmId: number, messageId: number): Key => ({ pk: `REALM#${realmId}`, sk: `MSG#${pad(messageId)}` }),
+  /** A message: its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
+  message: (realmId: number, messageId: number): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: 'MSG' }),
+  /** The organization's message id counter (ids rise within an organization). */
+  messageCounter: (realmId: number): Key => keys.counter(`message#${realmId}`),
+  /**
+   * A topic of a channel: its display name (as last sent) and newest message id, kept by every
+   * send; the topics endpoint reads the channel's partition. `topic` is compared lowercased.
+   */
+  topicSummary: (channelId: number, topic: string): Key => ({ pk: `CHANNEL#${channelId}`, sk: `TOPIC#${topic.toLowerCase()}` }),
+  topicsOfChannel: (channelId: number) => ({ pk: `CHANNEL#${channelId}`, skPrefix: 'TOPIC#' }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 
@@ -105,6 +122,18 @@ export const entityKeys = {
   unreadOfUser: (userId: number) => ({ gsi1pk: `UNREAD#${userId}` }),
   starredOfUser: (userId: number) => ({ gsi2pk: `STARRED#${userId}` }),
   profileValuesOfRealm: (realmId: number) => ({ gsi1pk: `PROFILEVALUES#${realmId}` }),
+  /** Messages of a channel / of a topic / of a direct-message conversation, by id. */
+  messagesOfChannel: (channelId: number) => ({ gsi1pk: `CHANNELMSGS#${channelId}` }),
+  messagesOfTopic: (channelId: number, topic: string) => ({ gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}` }),
+  /** `participantIds`: every participant, the sender included (any order; sorted here). */
+  messagesOfDmConversation: (realmId: number, participantIds: number[]) => ({
+    gsi1pk: `DMMSGS#${realmId}#${[...participantIds].sort((a, b) => a - b).join(',')}`,
+  }),
+  /** A user's rows of one conversation: a channel (`channelId`), or all of its direct messages (null). */
+  userMessagesOfConversation: (userId: number, channelId: number | null) => ({
+    gsi3pk: channelId === null ? `UMCONV#${userId}#D` : `UMCONV#${userId}#C${channelId}`,
+  }),
+  mentionedOfUser: (userId: number) => ({ gsi4pk: `MENTIONED#${userId}` }),
 
   // Secondary access paths (attribute pairs to spread into an item).
   /** Subscribers of a channel: gsi1, CHANNELSUBS#<cid>, USER#<uid>. */
@@ -113,6 +142,25 @@ export const entityKeys = {
   unreadMessage: (userId: number, messageId: number) => ({ gsi1pk: `UNREAD#${userId}`, gsi1sk: pad(messageId) }),
   /** A user's starred messages: gsi2, STARRED#<uid>, <msgid> (present only while starred). */
   starredMessage: (userId: number, messageId: number) => ({ gsi2pk: `STARRED#${userId}`, gsi2sk: pad(messageId) }),
+  /** A channel message in its channel: gsi1, CHANNELMSGS#<cid>, <mid>. */
+  channelMessage: (channelId: number, messageId: number) => ({ gsi1pk: `CHANNELMSGS#${channelId}`, gsi1sk: pad(messageId) }),
+  /** A channel message in its topic: gsi2, TOPICMSGS#<cid>#<lowercased topic>, <mid>. */
+  topicMessage: (channelId: number, topic: string, messageId: number) => ({
+    gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}`,
+    gsi2sk: pad(messageId),
+  }),
+  /** A direct message in its conversation: gsi1, DMMSGS#<rid>#<participant ids ascending>, <mid>. */
+  dmMessage: (realmId: number, participantIds: number[], messageId: number) => ({
+    gsi1pk: `DMMSGS#${realmId}#${[...participantIds].sort((a, b) => a - b).join(',')}`,
+    gsi1sk: pad(messageId),
+  }),
+  /** A user's row in its conversation: gsi3, UMCONV#<uid>#C<cid> or UMCONV#<uid>#D, <mid> (always). */
+  userMessageInConversation: (userId: number, channelId: number | null, messageId: number) => ({
+    gsi3pk: channelId === null ? `UMCONV#${userId}#D` : `UMCONV#${userId}#C${channelId}`,
+    gsi3sk: pad(messageId),
+  }),
+  /** A user's mentioned messages: gsi4, MENTIONED#<uid>, <mid> (while mentioned or wildcard-mentioned). */
+  mentionedMessage: (userId: number, messageId: number) => ({ gsi4pk: `MENTIONED#${userId}`, gsi4sk: pad(messageId) }),
   /** Every profile value of a realm, for register's user list: gsi1, PROFILEVALUES#<rid>, <uid>#<fid>. */
   profileValueInRealm: (realmId: number, userId: number, fieldId: number) => ({
     gsi1pk: `PROFILEVALUES#${realmId}`,

@@ -1,9 +1,19 @@
-// Messages (realm partition) and per-receiver message rows (user partition). Reads only, named by
-// access pattern.
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { DmConversation, Message, UnreadMessage, UserMessage } from '../models/message';
+// Messages (each in its own partition), per-receiver message rows (user partition), direct-message
+// conversation items and topic summaries: the layout of docs/data-model.md, "Messages: keys,
+// indexes, …". Reads are named by access pattern; writeNewMessage is the one writer of a send.
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Channel } from '../models/channel';
+import {
+  MENTION_FLAGS,
+  type DmConversation,
+  type Message,
+  type MessageRecipient,
+  type TopicSummary,
+  type UnreadMessage,
+  type UserMessage,
+} from '../models/message';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { allocateIds, batchGet, batchPut, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
@@ -98,8 +108,17 @@ export const listDmConversationsOfUser = async (userId: number): Promise<DmConve
   }));
 };
 
-/** The stored item of a message (realm partition). */
-export const buildMessageItem = (m: Message): Item => ({ ...entityKeys.message(m.realmId, m.id), ...m });
+/**
+ * The stored item of a message: its own partition, in its channel's and topic's indexes (gsi1,
+ * gsi2) or its direct-message conversation's (gsi1).
+ */
+export const buildMessageItem = (m: Message): Item => ({
+  ...entityKeys.message(m.realmId, m.id),
+  ...(m.streamId === null
+    ? entityKeys.dmMessage(m.realmId, m.dmUserIds, m.id)
+    : { ...entityKeys.channelMessage(m.streamId, m.id), ...entityKeys.topicMessage(m.streamId, m.topic, m.id) }),
+  ...m,
+});
 
 /**
  * The stored item of a receiver's row for a message: in the unread index while not read, in the
@@ -109,6 +128,8 @@ export const buildUserMessageItem = (m: Message, userId: number, flags: string[]
   ...entityKeys.userMessage(userId, m.id),
   ...(flags.includes('read') ? {} : entityKeys.unreadMessage(userId, m.id)),
   ...(flags.includes('starred') ? entityKeys.starredMessage(userId, m.id) : {}),
+  ...entityKeys.userMessageInConversation(userId, m.streamId, m.id),
+  ...(flags.some((f) => MENTION_FLAGS.includes(f)) ? entityKeys.mentionedMessage(userId, m.id) : {}),
   userId,
   messageId: m.id,
   realmId: m.realmId,
@@ -119,3 +140,124 @@ export const buildUserMessageItem = (m: Message, userId: number, flags: string[]
   flags,
   dateSent: m.dateSent,
 });
+
+/** The stored item of a channel's topic summary (see entityKeys.topicSummary). */
+export const buildTopicSummaryItem = (realmId: number, t: TopicSummary): Item => ({
+  ...entityKeys.topicSummary(t.channelId, t.topic),
+  realmId,
+  ...t,
+});
+
+/** The stored item of a participant's direct-message conversation, at `maxMessageId`. */
+export const buildDmConversationItem = (realmId: number, userId: number, participantIds: number[], maxMessageId: number): Item => {
+  const others = [...new Set(participantIds)].filter((id) => id !== userId).sort((a, b) => a - b);
+  return { ...entityKeys.dmConversation(userId, others), userId, realmId, userIds: others, maxMessageId };
+};
+
+/** A new message id of the organization (its own counter: ids rise within an organization). */
+export const allocateMessageId = (realmId: number): Promise<number> => allocateIds(`message#${realmId}`);
+
+/** How long a channel's `lastMessageAt` may lag before a send refreshes it (register needs days). */
+export const LAST_MESSAGE_AT_REFRESH_SECONDS = 3600;
+
+/** Raises an item's numeric attribute to `value` with SET fields; a newer value already there wins. */
+const raiseItem = (key: { pk: string; sk: string }, attribute: string, value: number, fields: Item): Promise<boolean> => {
+  const entries = Object.entries(fields);
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: key,
+      UpdateExpression: `SET ${[`#a = :v`, ...entries.map((_, i) => `#f${i} = :f${i}`)].join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(#a) OR #a < :v',
+      ExpressionAttributeNames: { '#a': attribute, ...Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])) },
+      ExpressionAttributeValues: { ':v': value, ...Object.fromEntries(entries.map(([, v], i) => [`:f${i}`, v])) },
+    }),
+  );
+};
+
+/** The channel updates a send makes: `firstMessageId` once, `lastMessageAt` at most once an hour. */
+const updateChannelCounters = async (channel: Channel, m: Message): Promise<void> => {
+  const key = entityKeys.channel(channel.realmId, channel.id);
+  const writes: Promise<boolean>[] = [];
+  if (channel.firstMessageId === null || channel.firstMessageId === undefined) {
+    writes.push(
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName('main'),
+          Key: key,
+          UpdateExpression: 'SET firstMessageId = :mid',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(firstMessageId) OR firstMessageId = :null OR firstMessageId > :mid)',
+          ExpressionAttributeValues: { ':mid': m.id, ':null': null },
+        }),
+      ),
+    );
+  }
+  if (channel.lastMessageAt === null || channel.lastMessageAt === undefined || channel.lastMessageAt < m.dateSent - LAST_MESSAGE_AT_REFRESH_SECONDS) {
+    writes.push(
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName('main'),
+          Key: key,
+          UpdateExpression: 'SET lastMessageAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastMessageAt) OR lastMessageAt = :null OR lastMessageAt < :at)',
+          ExpressionAttributeValues: { ':at': m.dateSent, ':null': null },
+        }),
+      ),
+    );
+  }
+  await Promise.all(writes);
+};
+
+/** How many row batches a send writes at once. */
+const ROW_BATCH_CONCURRENCY = 16;
+
+/**
+ * Writes a new message (its id from allocateMessageId): the message item (never over an existing
+ * one), one row per recipient in its own partition, then the conversation summaries: each DM
+ * participant's conversation item, or the channel's counters (`channel` as the sender read it)
+ * and the topic summary. Summaries only ever rise, so concurrent sends keep the newest.
+ */
+export const writeNewMessage = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
+  await documentClient().send(
+    new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+  const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
+  const summaries: Promise<unknown>[] = [];
+  if (m.streamId === null) {
+    for (const userId of m.dmUserIds) {
+      const item = buildDmConversationItem(m.realmId, userId, m.dmUserIds, m.id);
+      const { pk, sk, maxMessageId, ...fields } = item;
+      summaries.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
+    }
+  } else {
+    const item = buildTopicSummaryItem(m.realmId, { channelId: m.streamId, topic: m.topic, maxMessageId: m.id });
+    const { pk, sk, maxMessageId, ...fields } = item;
+    summaries.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
+    if (channel) summaries.push(updateChannelCounters(channel, m));
+  }
+  await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), ...summaries]);
+};
+
+/** Message items by id (one BatchGetItem per 100), in the order of `messageIds`; missing ones left out. */
+export const getMessagesByIds = async (realmId: number, messageIds: number[]): Promise<Message[]> => {
+  const ids = [...new Set(messageIds)];
+  const items = await batchGet('main', ids.map((id) => entityKeys.message(realmId, id)));
+  const byId = new Map(items.map((item) => [Number(item.id), stripKeys(item) as Message]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+};
+
+/** A user's rows of messages by id (one BatchGetItem per 100), in the order of `messageIds`; messages the user did not receive are left out. */
+export const getUserMessagesByIds = async (userId: number, messageIds: number[]): Promise<UserMessage[]> => {
+  const ids = [...new Set(messageIds)];
+  const items = await batchGet('main', ids.map((id) => entityKeys.userMessage(userId, id)));
+  const byId = new Map(items.map((item) => [Number(item.messageId), stripKeys(item) as Item as UserMessage]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+};
+
+/** The topics of a channel with their newest message ids, newest first (one partition query). */
+export const listTopicsOfChannel = async (channelId: number): Promise<TopicSummary[]> => {
+  const k = entityKeys.topicsOfChannel(channelId);
+  return (await queryPrefix('main', k.pk, k.skPrefix))
+    .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
+    .sort((a, b) => b.maxMessageId - a.maxMessageId);
+};
