@@ -20,7 +20,8 @@ import {
 } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
-import { getMessagesByIds, getUserMessagesByIds, messagePartitions, queryPartitionPage, type MessagePartition } from '../store/message-queries';
+import { messagePartitions, queryPartitionPage, type MessagePartition } from '../store/message-queries';
+import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
 import type { Item } from '../store/common';
 import * as usersStore from '../store/users';
 import { MessageViewer } from './message-access';

@@ -33,9 +33,6 @@ export const apiFlags = (flags: string[]): string[] => {
   return out;
 };
 
-/** The stored message with the fields a send adds (rendered content, client, topic links). */
-type StoredMessage = Message & { renderedContent?: string; sendingClient?: string; isMeMessage?: boolean; topicLinks?: { text: string; url: string }[] };
-
 /** A stable positive id for a group conversation (this service keeps no recipient rows). */
 const conversationId = (userIds: number[]): number => {
   let hash = 2166136261;
@@ -65,7 +62,7 @@ const displayUser = (u: User) => ({ id: u.id, email: u.email, full_name: u.fullN
  * service has no recipient rows): the channel's id, or for direct messages a stable id of the
  * conversation as the viewer sees it.
  */
-export const buildMessageObject = (m: StoredMessage, flags: string[], ctx: MessageObjectContext, opts: MessageObjectOptions): Record<string, unknown> => {
+export const buildMessageObject = (m: Message, flags: string[], ctx: MessageObjectContext, opts: MessageObjectOptions): Record<string, unknown> => {
   const sender = ctx.users.get(m.senderId);
   const rendered = m.renderedContent ?? renderPlainMarkdown(m.content);
   const base: Record<string, unknown> = {
