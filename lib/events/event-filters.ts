@@ -7,6 +7,7 @@ import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
 import { typingEventForQueue } from './filters/typing';
+import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
 import { userGroupEventForQueue } from './filters/user-group';
 
 /** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
@@ -18,6 +19,7 @@ export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   presence: presenceEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
   typing: typingEventForQueue,
+  update_message_flags: updateMessageFlagsEventForQueue,
   user_group: userGroupEventForQueue,
 };
 

@@ -81,5 +81,10 @@ export const assembleRange = <T>(
  */
 export const checkRangeCounts = (numBefore: number, numAfter: number, includeAnchor: boolean): void => {
   if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  checkAnchorExclusion(numBefore, numAfter, includeAnchor);
+};
+
+/** The anchor may be left out only at an end of the range. */
+export const checkAnchorExclusion = (numBefore: number, numAfter: number, includeAnchor: boolean): void => {
   if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new BadRequestError('The anchor can only be excluded at an end of the range');
 };
