@@ -2,6 +2,7 @@
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
 import { benchEvents } from './bench-events';
+import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
 import { createTables, startDynamoLocal } from './local-dynamo';
@@ -10,6 +11,7 @@ import { seedDevRealm } from './seed';
 /** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
 export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
+  'messages-fetch': benchMessagesFetch,
   presence: () => benchPresence(),
   register: benchRegister,
 };
