@@ -102,16 +102,19 @@ const growOrganization = async (from: number, to: number): Promise<void> => {
   await writeAll(items);
 };
 
-const fetchEvent = (auth: string, narrow: unknown[]): APIGatewayProxyEventV2 =>
-  ({
+const fetchEvent = (auth: string, narrow: unknown[]): APIGatewayProxyEventV2 => {
+  const query = { anchor: 'newest', num_before: String(PAGE), num_after: '0', narrow: JSON.stringify(narrow) };
+  return {
     version: '2.0',
     routeKey: 'GET /messages',
     rawPath: '/api/v1/messages',
-    rawQueryString: new URLSearchParams({ anchor: 'newest', num_before: String(PAGE), num_after: '0', narrow: JSON.stringify(narrow) }).toString(),
+    rawQueryString: new URLSearchParams(query).toString(),
+    queryStringParameters: query,
     headers: { authorization: auth, host: 'localhost' },
     isBase64Encoded: false,
     requestContext: { http: { method: 'GET' } },
-  }) as never;
+  } as never;
+};
 
 const NARROWS: [string, unknown[]][] = [
   ['channel narrow', [{ operator: 'channel', operand: FETCH_CHANNEL }]],
