@@ -6,7 +6,7 @@
 // find_first_unread_anchor), zerver/views/message_edit.py json_fetch_raw_message.
 import { BadRequestError } from '../errors';
 import type { Message } from '../models/message';
-import { buildMessageObject, HISTORICAL_FLAGS, type MessageObjectOptions } from '../models/message-object';
+import { adaptMessageForViewer, apiFlags, buildMessageObject, HISTORICAL_FLAGS } from '../models/message-object';
 import { assembleRange, NEWEST_ANCHOR, planRange, type Anchor, type RangeResult } from '../models/message-range';
 import {
   isDmNarrow,
@@ -214,6 +214,9 @@ export const readListed = async (selection: NarrowSelection, ids: number[]): Pro
   return (await withViewerFlags(selection.viewer, selection.narrow, messages)).sort((a, b) => a.message.id - b.message.id);
 };
 
+/** How a request wants its message objects (upstream's GET /messages parameters of the same names). */
+export type MessageObjectOptions = { applyMarkdown: boolean; clientGravatar: boolean; allowEmptyTopicName: boolean };
+
 /** The API objects of visible messages: reads their senders and direct-message participants once. */
 export const buildMessageObjects = async (
   user: User,
@@ -232,8 +235,25 @@ export const buildMessageObjects = async (
   const users = new Map((await usersStore.getMany(user.realmId, [...userIds])).map((u) => [u.id, u]));
   const channelNames = new Map<number, string>();
   for (const id of channelIds) channelNames.set(id, (await viewer.channel(id))?.name ?? '');
-  const ctx = { viewerId: user.id, realmStringId: realm.stringId, users, channelNames };
-  return visible.map(({ message, flags }) => buildMessageObject(message, flags, ctx, opts));
+  const unknownSender = (id: number) => ({ id, email: `user${id}@unknown.invalid`, fullName: 'Unknown user' });
+  return visible.map(({ message: m, flags }) => {
+    const object = buildMessageObject(m, {
+      sender: users.get(m.senderId) ?? unknownSender(m.senderId),
+      realmStringId: realm.stringId,
+      channelName: m.streamId === null ? undefined : channelNames.get(m.streamId),
+      participants: m.dmUserIds.map((id) => users.get(id) ?? unknownSender(id)),
+      viewerId: user.id,
+    });
+    const adapted = adaptMessageForViewer(object, {
+      viewerId: user.id,
+      ...opts,
+      rawContent: m.content,
+      dmUserIds: m.dmUserIds,
+      streamId: m.streamId,
+      senderId: m.senderId,
+    });
+    return { ...adapted, flags: apiFlags(flags) };
+  });
 };
 
 export type FetchMessagesRequest = {

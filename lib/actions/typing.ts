@@ -4,6 +4,7 @@ import { accessChannelWithViewer, checkCanPostToChannel } from '../access/channe
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { TypingEvent } from '../models/event';
+import { EMPTY_TOPIC_ALIASES } from '../models/message-send';
 import '../events/filters/typing';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
@@ -13,8 +14,6 @@ import * as usersStore from '../store/users';
 /** Upstream's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 
-/** The names upstream reads as the empty topic when typing and sending. */
-const EMPTY_TOPIC_ALIASES = ['general chat', '(no topic)'];
 
 export type TypingOp = 'start' | 'stop';
 

@@ -73,8 +73,26 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'user_group'; op: 'remove'; group_id: number };
 
-/** A new message, with the receiving user's own flags (so it is sent per recipient). */
-export type MessageEvent = { type: 'message'; message: ApiObject; flags: string[] };
+/**
+ * A new message, with the receiving user's own flags (so it is sent per recipient), and
+ * `local_message_id` for the sending client's queue. The other fields are internal (removed by the
+ * message filter, lib/events/filters/message.ts, which adapts the message to each queue): the raw
+ * Markdown, the sender's queue and local id, whether the channel is public, and on the one copy
+ * sent to the organization's stream for `all_public_streams` queues, the flags of the users with
+ * any.
+ */
+export type MessageEvent = {
+  type: 'message';
+  message: ApiObject;
+  flags: string[];
+  local_message_id?: string;
+  raw_content?: string;
+  sender_queue_id?: string;
+  local_id?: string;
+  public_channel?: boolean;
+  all_public_streams_copy?: boolean;
+  flags_by_user?: Record<string, string[]>;
+};
 
 /** What a client needs to put a message marked unread back into its unread counts. */
 export type UnreadMessageDetails =

@@ -1,110 +1,103 @@
-// The message object of GET /messages and GET /messages/{id} (upstream's MessageDict:
-// build_message_dict, hydrate_recipient_info, finalize_payload), from a stored message and what
-// the caller loaded for it. Pure: the caller reads the sender, the channel and the participants.
-import { renderPlainMarkdown } from '../render';
+// The message object of the API (upstream's MessageDict), as the `message` event and the fetches
+// show it, built from the stored message and the users it names. Per-viewer adaptations (the
+// viewer's flags, `recipient_id` of a 1:1 conversation, apply_markdown, client_gravatar, the empty
+// topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
 import { gravatarUrl } from './avatar';
 import type { Message } from './message';
+import { EMPTY_TOPIC_FALLBACK_NAME } from './message-send';
 import type { User } from './user';
 
-/** Upstream's Message.EMPTY_TOPIC_FALLBACK_NAME, shown to clients that did not ask for "". */
-export const EMPTY_TOPIC_FALLBACK_NAME = 'general chat';
+export type MessageObject = Record<string, unknown> & { id: number; content: string; subject: string };
 
-/** Upstream's flag order (UserMessage.flags bit order); `wildcard_mentioned` follows either wildcard. */
-const FLAG_ORDER = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'force_expand',
-  'force_collapse',
-  'has_alert_word',
-  'historical',
-];
+/** The user fields a message object shows of its sender and DM participants. */
+export type MessageUser = Pick<User, 'id' | 'email' | 'fullName'>;
 
-/** The flags as the API lists them: upstream's order, `wildcard_mentioned` added, internal flags left out. */
-export const apiFlags = (flags: string[]): string[] => {
-  const out = FLAG_ORDER.filter((f) => flags.includes(f));
-  if (flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned') || flags.includes('wildcard_mentioned')) {
-    out.push('wildcard_mentioned');
+/**
+ * `recipient_id`: this service keeps no recipient table. A channel message uses the channel id; a
+ * direct-message group a stable number derived from its participants; a 1:1 conversation the
+ * other participant's user id (as upstream, where both sides see the other's personal recipient).
+ */
+const groupRecipientId = (ids: number[]): number => {
+  let h = 0x811c9dc5;
+  for (const ch of ids.join(',')) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h & 0x7fffffff;
+};
+
+export const recipientIdFor = (m: Pick<Message, 'streamId' | 'dmUserIds' | 'senderId'>, viewerId: number): number => {
+  if (m.streamId !== null) return m.streamId;
+  if (m.dmUserIds.length <= 2) return m.dmUserIds.find((id) => id !== viewerId) ?? viewerId;
+  return groupRecipientId(m.dmUserIds);
+};
+
+/**
+ * The message object with rendered content, for a viewer who is `viewerId`. `channelName` is the
+ * channel's current name; `participants` the DM participants (display_recipient).
+ */
+export const buildMessageObject = (
+  m: Message,
+  ctx: { sender: MessageUser; realmStringId: string; channelName?: string; participants?: MessageUser[]; viewerId: number },
+): MessageObject => {
+  const base: MessageObject = {
+    id: m.id,
+    sender_id: m.senderId,
+    sender_full_name: ctx.sender.fullName,
+    sender_email: ctx.sender.email,
+    sender_realm_str: ctx.realmStringId,
+    avatar_url: gravatarUrl(ctx.sender.email),
+    content: m.renderedContent ?? '<p>[Zulip note: Sorry, we could not understand the formatting of your message]</p>',
+    content_type: 'text/html',
+    client: m.sendingClient ?? 'Internal',
+    recipient_id: recipientIdFor(m, ctx.viewerId),
+    subject: m.topic,
+    topic_links: m.topicLinks ?? [],
+    timestamp: m.dateSent,
+    is_me_message: m.isMeMessage ?? false,
+    reactions: [],
+    submessages: [],
+    type: m.streamId === null ? 'private' : 'stream',
+  };
+  if (m.streamId !== null) return { ...base, display_recipient: ctx.channelName ?? '', stream_id: m.streamId };
+  const participants = ctx.participants ?? [];
+  const entries = participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false }));
+  // 1:1: ordered by email (plain code-unit order); self: one entry; groups: by id.
+  if (participants.length === 2) entries.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  else entries.sort((a, b) => a.id - b.id);
+  return { ...base, display_recipient: entries };
+};
+
+/** What a viewer's queue or request changes in a message object. */
+export type ViewerOptions = {
+  viewerId: number;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+  /** The raw Markdown, shown when apply_markdown is false. */
+  rawContent: string;
+  dmUserIds: number[];
+  streamId: number | null;
+  senderId: number;
+};
+
+export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOptions): MessageObject => {
+  const out: MessageObject = { ...message };
+  if (!opts.applyMarkdown) {
+    out.content = opts.rawContent;
+    out.content_type = 'text/x-markdown';
   }
+  if (opts.clientGravatar) out.avatar_url = null;
+  if (out.type === 'stream' && out.subject === '' && !opts.allowEmptyTopicName) out.subject = EMPTY_TOPIC_FALLBACK_NAME;
+  out.recipient_id = recipientIdFor({ streamId: opts.streamId, dmUserIds: opts.dmUserIds, senderId: opts.senderId }, opts.viewerId);
   return out;
 };
 
-/** A stable positive id for a group conversation (this service keeps no recipient rows). */
-const conversationId = (userIds: number[]): number => {
-  let hash = 2166136261;
-  for (const ch of userIds.join(',')) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return hash % 2147483647;
+/** Flags in upstream's bit order, with `wildcard_mentioned` added as the API shows it. */
+const FLAG_ORDER = ['read', 'starred', 'collapsed', 'mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned', 'force_expand', 'force_collapse', 'has_alert_word', 'historical'];
+export const apiFlags = (flags: string[]): string[] => {
+  const ordered = FLAG_ORDER.filter((f) => flags.includes(f));
+  const extra = flags.filter((f) => !FLAG_ORDER.includes(f) && f !== 'wildcard_mentioned');
+  const wildcard = flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
 };
 
-/** The flags of a message the viewer may see but did not receive. */
+/** The flags of a message the viewer may see but did not receive (upstream's historical access). */
 export const HISTORICAL_FLAGS = ['read', 'historical'];
-
-export type MessageObjectOptions = { applyMarkdown: boolean; clientGravatar: boolean; allowEmptyTopicName: boolean };
-
-/** What the builder needs besides the message: loaded by the caller, once per page. */
-export type MessageObjectContext = {
-  viewerId: number;
-  realmStringId: string;
-  users: Map<number, User>;
-  channelNames: Map<number, string>;
-};
-
-const displayUser = (u: User) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false });
-
-/**
- * A message as the API shows it to the viewer, with `flags`. A direct message's
- * display_recipient: one entry for a self-message, the two participants ordered by email for a
- * one-on-one, everyone by id for a group. `recipient_id` is derived from the conversation (this
- * service has no recipient rows): the channel's id, or for direct messages a stable id of the
- * conversation as the viewer sees it.
- */
-export const buildMessageObject = (m: Message, flags: string[], ctx: MessageObjectContext, opts: MessageObjectOptions): Record<string, unknown> => {
-  const sender = ctx.users.get(m.senderId);
-  const rendered = m.renderedContent ?? renderPlainMarkdown(m.content);
-  const base: Record<string, unknown> = {
-    id: m.id,
-    sender_id: m.senderId,
-    sender_full_name: sender?.fullName ?? 'Unknown user',
-    sender_email: sender?.email ?? `user${m.senderId}@unknown.invalid`,
-    sender_realm_str: ctx.realmStringId,
-    avatar_url: opts.clientGravatar || !sender ? null : gravatarUrl(sender.email),
-    content: opts.applyMarkdown ? rendered : m.content,
-    content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    client: m.sendingClient ?? 'Internal',
-    timestamp: m.dateSent,
-    is_me_message: m.isMeMessage ?? m.content.startsWith('/me '),
-    reactions: [],
-    submessages: [],
-    flags: apiFlags(flags),
-  };
-  if (m.streamId !== null) {
-    const topic = m.topic === '' && !opts.allowEmptyTopicName ? EMPTY_TOPIC_FALLBACK_NAME : m.topic;
-    return {
-      ...base,
-      type: 'stream',
-      display_recipient: ctx.channelNames.get(m.streamId) ?? '',
-      stream_id: m.streamId,
-      recipient_id: m.streamId,
-      subject: topic,
-      topic_links: m.topicLinks ?? [],
-    };
-  }
-  const participants = m.dmUserIds.map((id) => ctx.users.get(id)).filter((u): u is User => u !== undefined);
-  const recipients =
-    participants.length === 2
-      ? [...participants].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))
-      : [...participants].sort((a, b) => a.id - b.id);
-  const others = m.dmUserIds.filter((id) => id !== ctx.viewerId);
-  return {
-    ...base,
-    type: 'private',
-    display_recipient: recipients.map(displayUser),
-    recipient_id: m.dmUserIds.length <= 2 ? (others[0] ?? ctx.viewerId) : conversationId(m.dmUserIds),
-    subject: '',
-    topic_links: [],
-  };
-};

@@ -13,7 +13,7 @@ import {
   type UserMessage,
 } from '../models/message';
 import { documentClient, tableName } from './client';
-import { allocateIds, batchGet, batchPut, queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
@@ -260,4 +260,22 @@ export const listTopicsOfChannel = async (channelId: number): Promise<TopicSumma
   return (await queryPrefix('main', k.pk, k.skPrefix))
     .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
     .sort((a, b) => b.maxMessageId - a.maxMessageId);
+};
+
+/** A channel's topic summary, or undefined when no message was sent to the topic (case-insensitive). */
+export const getTopicSummary = async (channelId: number, topic: string): Promise<TopicSummary | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.topicSummary(channelId, topic) }));
+  return out.Item ? { channelId: Number(out.Item.channelId), topic: String(out.Item.topic), maxMessageId: Number(out.Item.maxMessageId) } : undefined;
+};
+
+/** The distinct senders of a topic's messages (the topic index, sender ids only). */
+export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
+  const items = await queryAll({
+    TableName: tableName('main'),
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': entityKeys.messagesOfTopic(channelId, topic).gsi2pk },
+    ProjectionExpression: 'senderId',
+  });
+  return [...new Set(items.map((item) => Number(item.senderId)))];
 };

@@ -1,12 +1,32 @@
-// Message events follow the queue's narrow, as upstream's narrow filter for event queues does:
-// every [operator, operand] term must match. Only the operators register accepts are handled.
+// Message events per queue: the queue's narrow decides (upstream's narrow filter for event queues:
+// every [operator, operand] term must match), `all_public_streams` queues get public-channel
+// messages from the organization's copy (and not the per-recipient copy, so never twice), and the
+// message is adapted to the queue: apply_markdown, client_gravatar, the empty topic's name, and
+// `local_message_id` for the sending client's own queue. Internal fields never leave.
 import { matchesEventNarrow, type NarrowedMessage } from '../../models/narrow';
 import type { MessageEvent, QueueDescriptor } from '../../models/event';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
 
-type MessagePayload = NarrowedMessage & { flags?: string[] };
+type MessagePayload = NarrowedMessage & Record<string, unknown> & { flags?: string[] };
 
 export const messageEventForQueue = (queue: QueueDescriptor, event: MessageEvent): MessageEvent | null => {
-  const message = (event.message ?? {}) as MessagePayload;
-  const flags = (event.flags as string[] | undefined) ?? message.flags ?? [];
-  return matchesEventNarrow(queue.narrow, message, flags) ? event : null;
+  const { raw_content, sender_queue_id, local_id, public_channel, all_public_streams_copy, flags_by_user, ...delivered } = event;
+  if (all_public_streams_copy) {
+    if (!queue.allPublicStreams) return null;
+    delivered.flags = flags_by_user?.[String(queue.userId)] ?? [];
+  } else if (public_channel && queue.allPublicStreams) {
+    return null;
+  }
+  const message: MessagePayload = { ...((delivered.message ?? {}) as MessagePayload) };
+  if (raw_content !== undefined && !queue.applyMarkdown) {
+    message.content = raw_content;
+    message.content_type = 'text/x-markdown';
+  }
+  if (raw_content !== undefined && queue.clientGravatar) message.avatar_url = null;
+  if (message.type === 'stream' && message.subject === '' && !queue.capabilities.empty_topic_name) message.subject = EMPTY_TOPIC_FALLBACK_NAME;
+  const flags = (delivered.flags as string[] | undefined) ?? message.flags ?? [];
+  if (!matchesEventNarrow(queue.narrow, message, flags)) return null;
+  const out: MessageEvent = { ...delivered, message };
+  if (local_id !== undefined && sender_queue_id !== undefined && sender_queue_id === queue.queueId) out.local_message_id = local_id;
+  return out;
 };

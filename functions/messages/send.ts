@@ -1,0 +1,46 @@
+// POST /messages: send a channel message or a direct message.
+import { sendMessage } from '../../lib/actions/messages-send';
+import { BadRequestError } from '../../lib/errors';
+import { apiHandler } from '../../lib/http/api-handler';
+import { json, rawString } from '../../lib/http/params';
+import { MESSAGE_TYPES, clientName } from '../../lib/models/message-send';
+import { bool, float, type Validator } from '../../lib/validation/validators';
+
+const messageType: Validator<'stream' | 'private'> = (value) => {
+  const type = MESSAGE_TYPES[String(value)];
+  if (!type) throw new BadRequestError('Invalid type');
+  return type;
+};
+
+export const handler = apiHandler(async ({ user, realm, params, event }) => {
+  // Declaration order is upstream's validation order.
+  const p = params({
+    forged: rawString().optional(),
+    local_id: rawString().optional(),
+    content: rawString(),
+    queue_id: rawString().optional(),
+    read_by_sender: json(bool).optional(),
+    sender: rawString().optional(),
+    to: rawString().optional(),
+    type: rawString(messageType),
+    time: json(float).optional(),
+    topic: rawString().alias('subject').optional(),
+    widget_content: rawString().optional(),
+    client: rawString().optional(),
+  });
+  const headers = event.headers ?? {};
+  const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+  const client = clientName(p.client, userAgent);
+  return sendMessage(user, realm, {
+    type: p.type,
+    to: p.to,
+    topic: p.topic,
+    content: p.content,
+    client,
+    readBySender: p.read_by_sender,
+    queueId: p.queue_id,
+    localId: p.local_id,
+    forged: p.forged,
+    sender: p.sender,
+  });
+});

@@ -1,0 +1,330 @@
+// POST /messages (upstream's send_message_backend, check_message and do_send_messages), in
+// upstream's order of checks: the addressee (`to`, topic, recipients), the content, the channel or
+// direct-message permissions, rendering and mention permissions, then one write (id, message item,
+// rows, summaries: lib/store/messages.ts writeNewMessage) and one `message` event per recipient
+// with its own flags. Nothing is written before every check has passed.
+import { checkCanPostToChannel, loadChannelViewer } from '../access/channels';
+import { RealmGroups } from '../access/user-groups';
+import { nowSeconds } from '../clock';
+import { ApiError, BadRequestError, ErrorCode } from '../errors';
+import { sendEvent, sendEventPerRecipient } from '../events/send';
+import '../events/filters/message';
+import type { Channel } from '../models/channel';
+import type { MessageEvent } from '../models/event';
+import { sortLinkifiers } from '../models/linkifier';
+import type { Message, MessageRecipient } from '../models/message';
+import { normalizeMessageContent, normalizeTopic, pyStrip, charLength } from '../models/message-content';
+import { apiFlags, buildMessageObject, recipientIdFor, type MessageUser } from '../models/message-object';
+import {
+  EMPTY_TOPIC_ALIASES,
+  EMPTY_TOPIC_FALLBACK_NAME,
+  WILDCARD_MENTION_THRESHOLD,
+  defaultReadBySender,
+  firstUnprintable,
+  parseChannelIndicator,
+  parseDirectRecipients,
+  type ChannelIndicator,
+  type DirectRecipients,
+} from '../models/message-send';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import { renderMessage, referencesIn, type RenderInput, type RenderResult } from '../render';
+import * as channelsStore from '../store/channels';
+import * as linkifiersStore from '../store/linkifiers';
+import * as messagesStore from '../store/messages';
+import * as usersStore from '../store/users';
+
+export type SendMessageRequest = {
+  type: 'stream' | 'private';
+  to: string | undefined;
+  topic: string | undefined;
+  content: string;
+  client: string;
+  readBySender: boolean | undefined;
+  queueId: string | undefined;
+  localId: string | undefined;
+  forged: string | undefined;
+  sender: string | undefined;
+};
+
+export type SendMessageResult = { id: number };
+
+/** The rows of a send: user id → flags, the sender first when a recipient. */
+type Delivery = { recipients: MessageRecipient[] };
+
+const htmlEscape = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+/** A realm group setting, or the system group upstream defaults it to. */
+const realmSetting = (realm: Realm, groups: RealmGroups, name: string, defaultGroup: string) =>
+  realm.groupSettings[name] ?? groups.systemGroup(defaultGroup).id;
+
+/** Upstream's topic rules for a channel message (before the channel is known). */
+const checkTopic = (topic: string | undefined): string => {
+  if (topic === undefined) throw new BadRequestError('Missing topic');
+  const stripped = pyStrip(topic);
+  const name = EMPTY_TOPIC_ALIASES.includes(stripped) ? '' : stripped;
+  const bad = firstUnprintable(name);
+  if (bad !== undefined) throw new BadRequestError(`Invalid character in topic, at position ${bad}!`);
+  return name;
+};
+
+/** The channel `to` names (upstream's validate_stream_name / access by id), archived ones included. */
+const findChannel = async (realm: Realm, indicator: ChannelIndicator): Promise<Channel> => {
+  if ('id' in indicator) {
+    const channel = await channelsStore.getChannel(realm.id, indicator.id);
+    if (!channel) {
+      throw new ApiError(`Channel with ID '${indicator.id}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream_id: indicator.id } });
+    }
+    return channel;
+  }
+  const name = pyStrip(indicator.name);
+  if (name.length === 0) throw new BadRequestError("Channel name can't be empty.");
+  const limit = realm.limits.max_stream_name_length;
+  if (charLength(name) > limit) throw new BadRequestError(`Channel name too long (limit: ${limit} characters).`);
+  const bad = firstUnprintable(name);
+  if (bad !== undefined) throw new BadRequestError(`Invalid character in channel name, at position ${bad}.`);
+  const channel = (await channelsStore.listChannelsOfRealm(realm.id)).find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!channel) {
+    const escaped = htmlEscape(name);
+    throw new ApiError(`Channel '${escaped}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: escaped } });
+  }
+  return channel;
+};
+
+/** The direct-message participants `to` names, the sender included (upstream's Addressee and recipient checks). */
+const findDirectRecipients = async (sender: User, parsed: DirectRecipients): Promise<User[]> => {
+  let users: User[];
+  if ('emails' in parsed) {
+    if (parsed.emails.length === 0) throw new BadRequestError('Message must have recipients');
+    const found = await Promise.all(parsed.emails.map((email) => usersStore.getByEmail(sender.realmId, email)));
+    const missing = parsed.emails.findIndex((_, i) => !found[i]);
+    if (missing >= 0) throw new BadRequestError(`Invalid email '${parsed.emails[missing]}'`);
+    users = found as User[];
+  } else {
+    if (parsed.ids.length === 0) throw new BadRequestError('Message must have recipients');
+    const byId = new Map((await usersStore.getMany(sender.realmId, parsed.ids)).map((u) => [u.id, u]));
+    const missing = parsed.ids.find((id) => !byId.has(id));
+    if (missing !== undefined) throw new BadRequestError(`Invalid user ID ${missing}`);
+    users = parsed.ids.map((id) => byId.get(id)!);
+  }
+  return users;
+};
+
+/** Upstream's recipient validation and check_can_send_direct_message, in its order. */
+const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[], groups: RealmGroups): Promise<User[]> => {
+  const inactive = recipients.find((u) => !u.isActive);
+  if (inactive) throw new BadRequestError(`'${inactive.email}' is no longer using Zulip.`);
+  const participants = [...new Map([...recipients, sender].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
+  if (sender.isBot || participants.every((u) => u.isBot || u.id === sender.id)) return participants;
+  const permission = realmSetting(realm, groups, 'direct_message_permission_group', 'role:everyone');
+  if (!participants.some((u) => groups.isInSetting(permission, u.id))) {
+    const nobody = groups.systemGroup('role:nobody').id;
+    if (permission === nobody) throw new BadRequestError('Direct messages are disabled in this organization.');
+    throw new BadRequestError('This conversation does not include any users who can authorize it.');
+  }
+  const initiator = realmSetting(realm, groups, 'direct_message_initiator_group', 'role:everyone');
+  if (!groups.isInSetting(initiator, sender.id)) {
+    const others = participants.filter((u) => u.id !== sender.id).map((u) => u.id);
+    const known = (await messagesStore.listDmConversationsOfUser(sender.id)).some((c) => c.userIds.join(',') === others.join(','));
+    if (!known) throw new BadRequestError('You do not have permission to initiate direct message conversations.');
+  }
+  return participants;
+};
+
+/** Loads what the content refers to (only what referencesIn names) and renders it. */
+const render = async (realm: Realm, content: string, groups: RealmGroups, mentionable: User[]): Promise<RenderResult> => {
+  const refs = referencesIn(content);
+  const needUsers = refs.userNames.length > 0 || refs.userIds.length > 0;
+  const needChannels = refs.channelNames.length > 0 || refs.topics.length > 0;
+  const [users, channels, linkifiers] = await Promise.all([
+    needUsers ? usersStore.listOfRealm(realm.id) : Promise.resolve(mentionable),
+    needChannels ? channelsStore.listChannelsOfRealm(realm.id) : Promise.resolve([] as Channel[]),
+    linkifiersStore.readLinkifierList(realm.id),
+  ]);
+  const input: RenderInput = {
+    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
+    groups: groups.groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
+    // Only channels the sender may see are linked: public ones and web-public ones here (a
+    // private channel link needs a subscription read per channel; left as text).
+    channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
+    linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+    latestInTopic: new Map<string, number>(),
+  };
+  return renderMessage(content, input);
+};
+
+/** The senders of a topic's messages (its participants, as @**topic** counts them). */
+const topicParticipants = async (channelId: number, topic: string): Promise<Set<number>> =>
+  new Set(await messagesStore.listSenderIdsOfTopic(channelId, topic));
+
+/**
+ * Sends a message: checks in upstream's order, then writes it and delivers one event per
+ * recipient. Returns the new message id.
+ */
+export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<SendMessageResult> => {
+  // 1. `to`, then forging and mirroring.
+  const indicator = req.type === 'stream' && req.to !== undefined ? parseChannelIndicator(req.to) : undefined;
+  const directTo = req.type === 'private' ? parseDirectRecipients(req.to) : undefined;
+  if (req.forged === 'yes' || req.forged === 'true') throw new BadRequestError('User not authorized for this query');
+  if (req.sender !== undefined) throw new BadRequestError('Invalid mirrored message');
+  const readBySender = req.readBySender ?? defaultReadBySender(req.client);
+  // 2. The addressee.
+  let topic = '';
+  let dmRecipients: User[] = [];
+  if (req.type === 'stream') {
+    if (indicator === undefined) throw new BadRequestError('Missing channel');
+    topic = checkTopic(req.topic);
+  } else {
+    dmRecipients = await findDirectRecipients(sender, directTo!);
+  }
+  // 3. The content.
+  const content = normalizeMessageContent(req.content);
+  const groups = await RealmGroups.load(realm.id);
+  let channel: Channel | undefined;
+  let participants: User[] = [];
+  if (req.type === 'stream') {
+    topic = normalizeTopic(topic, realm.limits.max_topic_length);
+    channel = await findChannel(realm, indicator!);
+    const viewer = await loadChannelViewer(sender, channel);
+    await checkCanPostToChannel(sender, channel, viewer.subscribed);
+    await checkNewTopic(sender, channel, topic, groups);
+    checkTopicPolicy(channel, topic, realm);
+  } else {
+    participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
+  }
+  // 4. Rendering and mention permissions.
+  const rendered = await render(realm, content, groups, participants.length > 0 ? participants : [sender]);
+  const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
+  const canMentionMany = () => groups.isInSetting(realmSetting(realm, groups, 'can_mention_many_users_group', 'role:administrators'), sender.id);
+  if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
+    throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', { code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED });
+  }
+  let participantsOfTopic = new Set<number>();
+  if (channel && rendered.topicWildcardMentioned) {
+    participantsOfTopic = await topicParticipants(channel.id, topic);
+    participantsOfTopic.add(sender.id);
+    if (participantsOfTopic.size > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
+      throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', { code: ErrorCode.TOPIC_WILDCARD_MENTION_NOT_ALLOWED });
+    }
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    const group = groups.byId.get(groupId)!;
+    const setting = group.groupSettings.can_mention_group;
+    if (setting !== undefined && !groups.isInSetting(setting, sender.id)) {
+      throw new BadRequestError(`You are not allowed to mention user group '${group.name}'.`);
+    }
+  }
+  // 5. Flags per recipient.
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) for (const id of recipientIds) if (groups.isMember(groupId, id)) mentioned.add(id);
+  const delivery: Delivery = {
+    recipients: orderSenderFirst(recipientIds, sender.id).map((userId) => {
+      const flags: string[] = [];
+      if (userId === sender.id && readBySender) flags.push('read');
+      if (mentioned.has(userId)) flags.push('mentioned');
+      if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId))) flags.push('wildcard_mentioned');
+      return { userId, flags };
+    }),
+  };
+  // 6. Write, then deliver.
+  const id = await messagesStore.allocateMessageId(realm.id);
+  const message: Message = {
+    id,
+    realmId: realm.id,
+    senderId: sender.id,
+    streamId: channel ? channel.id : null,
+    topic: channel ? topic : '',
+    dmUserIds: channel ? [] : participants.map((u) => u.id),
+    content,
+    dateSent: nowSeconds(),
+    renderedContent: rendered.html,
+    topicLinks: [],
+    sendingClient: req.client,
+    hasLink: rendered.hasLink,
+    hasImage: /<img /.test(rendered.html),
+    hasAttachment: /\/user_uploads\//.test(content),
+    isMeMessage: content.startsWith('/me '),
+  };
+  await messagesStore.writeNewMessage(message, delivery.recipients, channel);
+  await deliver(realm, sender, message, participants, channel, delivery, req);
+  return { id };
+};
+
+/** The sender first when a recipient, as upstream lists its event's users. */
+const orderSenderFirst = (ids: number[], senderId: number): number[] => (ids.includes(senderId) ? [senderId, ...ids.filter((id) => id !== senderId)] : ids);
+
+/** Upstream's can_create_topic_group: a new topic needs the setting (unless role:everyone). */
+const checkNewTopic = async (sender: User, channel: Channel, topic: string, groups: RealmGroups): Promise<void> => {
+  const setting = channel.groupSettings.can_create_topic_group;
+  if (setting === undefined || setting === groups.systemGroup('role:everyone').id) return;
+  const poster = sender.isBot && sender.botOwnerId !== null ? sender.botOwnerId : sender.id;
+  if (groups.isInSetting(setting, poster)) return;
+  if (await messagesStore.getTopicSummary(channel.id, topic)) return;
+  throw new BadRequestError('You do not have permission to create new topics in this channel.');
+};
+
+/** The channel's effective topics policy on the empty topic (the realm's is allow_empty_topic). */
+const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void => {
+  const policy = channel.topicsPolicy === 'inherit' ? 'allow_empty_topic' : channel.topicsPolicy;
+  const displayName = realm.emptyTopicDisplayName || EMPTY_TOPIC_FALLBACK_NAME;
+  if (policy === 'disable_empty_topic' && topic === '') {
+    throw new BadRequestError(`Sending messages to the ${displayName} is not allowed in this channel.`, { empty_topic_display_name: displayName });
+  }
+  if (policy === 'empty_topic_only' && topic !== '') {
+    throw new BadRequestError(`Only the ${displayName} topic is allowed in this channel.`, { empty_topic_display_name: displayName });
+  }
+};
+
+/** Flags of the organization's copy for all_public_streams queues: only the users with any. */
+const MAX_FLAGS_BY_USER = 2000;
+
+/** One `message` event per recipient with its own flags (and, for public channels, the organization's copy). */
+const deliver = async (
+  realm: Realm,
+  sender: User,
+  m: Message,
+  participants: User[],
+  channel: Channel | undefined,
+  delivery: Delivery,
+  req: SendMessageRequest,
+): Promise<void> => {
+  const senderRef: MessageUser = { id: sender.id, email: sender.email, fullName: sender.fullName };
+  const base = buildMessageObject(m, {
+    sender: senderRef,
+    realmStringId: realm.stringId,
+    channelName: channel?.name,
+    participants: participants.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName })),
+    viewerId: sender.id,
+  });
+  const publicChannel = channel !== undefined && !channel.inviteOnly;
+  const internal = {
+    raw_content: m.content,
+    ...(req.queueId !== undefined && req.localId !== undefined ? { sender_queue_id: req.queueId, local_id: req.localId } : {}),
+    ...(publicChannel ? { public_channel: true } : {}),
+  };
+  const deliveries = delivery.recipients.map(({ userId, flags }) => {
+    const event: MessageEvent = {
+      type: 'message',
+      message: { ...base, recipient_id: recipientIdFor(m, userId) },
+      flags: apiFlags(flags),
+      ...internal,
+    };
+    return { userId, event };
+  });
+  const sends: Promise<void>[] = [sendEventPerRecipient(deliveries)];
+  if (publicChannel) {
+    const flagged = delivery.recipients.filter((r) => r.flags.length > 0).slice(0, MAX_FLAGS_BY_USER);
+    const copy: MessageEvent = {
+      type: 'message',
+      message: base,
+      flags: [],
+      ...internal,
+      public_channel: undefined,
+      all_public_streams_copy: true,
+      flags_by_user: Object.fromEntries(flagged.map((r) => [String(r.userId), apiFlags(r.flags)])),
+    };
+    sends.push(sendEvent(realm.id, copy, 'realm'));
+  }
+  await Promise.all(sends);
+};
