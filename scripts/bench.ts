@@ -5,6 +5,7 @@ import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchEvents } from './bench-events';
 import { benchMessages } from './bench-messages';
+import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
 import { benchTopics } from './bench-topics';
@@ -16,6 +17,7 @@ import { seedDevRealm } from './seed';
 export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
   messages: benchMessages,
+  'messages-fetch': benchMessagesFetch,
   presence: () => benchPresence(),
   register: benchRegister,
   capacity: benchCapacity,

@@ -9,6 +9,7 @@ import { presenceEventForQueue } from './filters/presence';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
 import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
+import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
 import { userGroupEventForQueue } from './filters/user-group';
 
 /** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
@@ -22,6 +23,7 @@ export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   realm_linkifiers: realmLinkifiersEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,
+  update_message_flags: updateMessageFlagsEventForQueue,
   user_group: userGroupEventForQueue,
 };
 

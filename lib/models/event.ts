@@ -164,6 +164,24 @@ export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name
 
 /** The legacy list of muted topics: [channel name, topic, time muted]. */
 export type MutedTopicsEvent = { type: 'muted_topics'; muted_topics: [string, string, number][] };
+/** What a client needs to put a message marked unread back into its unread counts. */
+export type UnreadMessageDetails =
+  | { type: 'private'; user_ids: number[]; mentioned?: true }
+  | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true };
+
+/** A personal flag changed on some of the user's messages (`operation` is upstream's deprecated copy of `op`). */
+export type UpdateMessageFlagsEvent =
+  | { type: 'update_message_flags'; op: 'add'; operation: 'add'; flag: string; messages: number[]; all: boolean }
+  | {
+      type: 'update_message_flags';
+      op: 'remove';
+      operation: 'remove';
+      flag: string;
+      messages: number[];
+      all: boolean;
+      /** Only when `read` is removed, keyed by message id. */
+      message_details?: Record<string, UnreadMessageDetails>;
+    };
 
 /** An event as the API shows it, minus the queue-local `id` the engine assigns. */
 export type ApiEvent =
@@ -188,7 +206,8 @@ export type ApiEvent =
   | SubscriptionEvent
   | StreamEvent
   | UserTopicEvent
-  | MutedTopicsEvent;
+  | MutedTopicsEvent
+  | UpdateMessageFlagsEvent;
 
 export type EventType = ApiEvent['type'];
 

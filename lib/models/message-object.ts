@@ -98,3 +98,6 @@ export const apiFlags = (flags: string[]): string[] => {
   const wildcard = flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
   return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
 };
+
+/** The flags of a message the viewer may see but did not receive (upstream's historical access). */
+export const HISTORICAL_FLAGS = ['read', 'historical'];

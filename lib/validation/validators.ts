@@ -33,6 +33,12 @@ export const intInRange = (min: number, max: number): Validator<number> => (valu
   return n;
 };
 
+/** Upstream's NonNegativeInt: an integer, "{var} is too small" below 0. */
+export const nonNegativeInt: Validator<number> = (value, path) => {
+  const n = int(value, path);
+  return n >= 0 ? n : fail(MESSAGES.tooSmall(path));
+};
+
 export const float: Validator<number> = (value, path) =>
   typeof value === 'number' && Number.isFinite(value) ? value : fail(MESSAGES.notFloat(path));
 
