@@ -8,6 +8,7 @@ import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
+import { claimAttachmentsForMessage } from './uploads';
 import '../events/filters/message';
 import type { Channel } from '../models/channel';
 import type { MessageEvent } from '../models/event';
@@ -243,9 +244,19 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     sendingClient: req.client,
     hasLink: rendered.hasLink,
     hasImage: /<img /.test(rendered.html),
-    hasAttachment: /\/user_uploads\//.test(content),
     isMeMessage: content.startsWith('/me '),
   };
+  // Upstream claims the uploads a message links when it is saved. Claimed before the message is
+  // written, so that has_attachment is known: a failed write leaves claims that grant nothing the
+  // sender could not already share (only readable uploads are claimed).
+  const claimed = await claimAttachmentsForMessage({
+    realmId: realm.id,
+    sender,
+    messageId: id,
+    recipient: channel ? { kind: 'channel', channel } : { kind: 'direct', recipientIds: message.dmUserIds },
+    content,
+  });
+  message.hasAttachment = claimed.length > 0;
   await messagesStore.writeNewMessage(message, delivery.recipients, channel);
   await deliver(realm, sender, message, participants, channel, delivery, req);
   return { id };

@@ -4,6 +4,7 @@
 // topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
 import { gravatarUrl } from './avatar';
 import type { Message } from './message';
+import { apiReactions } from './reaction';
 import { EMPTY_TOPIC_FALLBACK_NAME } from './message-send';
 import type { User } from './user';
 
@@ -52,7 +53,7 @@ export const buildMessageObject = (
     topic_links: m.topicLinks ?? [],
     timestamp: m.dateSent,
     is_me_message: m.isMeMessage ?? false,
-    reactions: [],
+    reactions: apiReactions(m.reactions),
     submessages: [],
     type: m.streamId === null ? 'private' : 'stream',
   };
