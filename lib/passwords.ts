@@ -7,7 +7,7 @@ import { config } from './config';
 type CostParams = { N: number; r: number; p: number };
 
 /** The cost of every password a person sets (about 50–100 ms of CPU and 32 MiB per hash). */
-export const PASSWORD_COST: CostParams = { N: 2 ** 15, r: 8, p: 1 };
+const PASSWORD_COST: CostParams = { N: 2 ** 15, r: 8, p: 1 };
 /**
  * The development data set's cost: its passwords are public by construction (devPassword), so a
  * cheap hash costs nothing in safety and keeps seeding every test file fast.

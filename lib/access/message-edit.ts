@@ -11,7 +11,7 @@ import { isAdmin, isModerator, type User } from '../models/user';
 import type { RealmGroups } from './user-groups';
 
 /** An organization's value of a group setting (wire name): the stored one, else upstream's default system group. */
-export const realmSettingValue = (realm: Realm, groups: RealmGroups, wireName: string): GroupSettingValue => {
+const realmSettingValue = (realm: Realm, groups: RealmGroups, wireName: string): GroupSettingValue => {
   const setting = REALM_GROUP_SETTINGS[wireName];
   return realm.groupSettings[setting.stored] ?? groups.systemGroup(setting.defaultGroup).id;
 };

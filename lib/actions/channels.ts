@@ -36,7 +36,7 @@ export const getChannelForUser = async (user: User, channelId: number): Promise<
 export const getChannelIdByName = async (user: User, name: string): Promise<number> => (await accessChannelByName(user, name)).id;
 
 /** The active users among a channel's subscribers, ascending. */
-export const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
+const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
   const ids = await channelsStore.listSubscriberIdsOfChannel(channel.id);
   const active = new Set((await usersStore.getMany(channel.realmId, ids)).filter((u) => u.isActive).map((u) => u.id));
   return ids.filter((id) => active.has(id));
@@ -65,11 +65,11 @@ export type SubscribeRequest = {
 };
 
 /** Upstream's limits on a new channel's name and description. */
-export const MAX_CHANNEL_NAME_LENGTH = 60;
-export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+const MAX_CHANNEL_NAME_LENGTH = 60;
+const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
 
 /** Upstream's check_stream_name: not empty, at most 60 characters, no control or NUL characters. */
-export const checkChannelName = (name: string): void => {
+const checkChannelName = (name: string): void => {
   if (name === '') throw new BadRequestError("Channel name can't be empty.");
   if ([...name].length > MAX_CHANNEL_NAME_LENGTH) throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   const bad = [...name].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch) || /[\p{Co}]/u.test(ch));

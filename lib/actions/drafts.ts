@@ -56,7 +56,7 @@ const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]>
  * timestamp (default now; not negative), then the target (channel access, or DM recipients).
  * Returns the draft as it will be stored, without its id. Reads channels or users; writes nothing.
  */
-export const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Omit<Draft, 'id'>> => {
+const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Omit<Draft, 'id'>> => {
   const content = normalizeMessageContent(data.content);
 
   const raw = data.timestamp ?? nowMs() / 1000;

@@ -43,7 +43,7 @@ export type AccessedMessage = { message: EditableMessage; flags: string[] | unde
  * archived channels are refused too. Anything else, another organization's message included, is
  * "Invalid message(s)".
  */
-export const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
+const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
   const invalid = new BadRequestError('Invalid message(s)');
   const [message, row] = await Promise.all([editsStore.getEditableMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
   if (!message) throw invalid;
@@ -327,7 +327,7 @@ const writeEditOf = async (
  * to every user with a row and, for channels whose history subscribers share, every subscriber
  * (with `["read"]` when they have no row), each with their own flags.
  */
-export const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> => {
+const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> => {
   const { message, channel, topic, rendered, now } = plan;
   const realmId = editor.realmId;
   const origTopic = message.topic;

@@ -209,7 +209,7 @@ export const readRange = async (
 };
 
 /** The listed messages of a selection that the viewer may see, in id order. */
-export const readListed = async (selection: NarrowSelection, ids: number[]): Promise<VisibleMessage[]> => {
+const readListed = async (selection: NarrowSelection, ids: number[]): Promise<VisibleMessage[]> => {
   const messages = await getMessagesByIds(selection.viewer.user.realmId, ids);
   return (await withViewerFlags(selection.viewer, selection.narrow, messages)).sort((a, b) => a.message.id - b.message.id);
 };
@@ -218,7 +218,7 @@ export const readListed = async (selection: NarrowSelection, ids: number[]): Pro
 export type MessageObjectOptions = { applyMarkdown: boolean; clientGravatar: boolean; allowEmptyTopicName: boolean };
 
 /** The API objects of visible messages: reads their senders and direct-message participants once. */
-export const buildMessageObjects = async (
+const buildMessageObjects = async (
   user: User,
   realm: Realm,
   viewer: MessageViewer,
@@ -294,7 +294,7 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
 };
 
 /** Upstream's access_message for reading: "Invalid message(s)" for anything the viewer may not see. */
-export const accessMessage = async (user: User, messageId: number): Promise<{ viewer: MessageViewer; visible: VisibleMessage }> => {
+const accessMessage = async (user: User, messageId: number): Promise<{ viewer: MessageViewer; visible: VisibleMessage }> => {
   const viewer = new MessageViewer(user);
   const [message] = await getMessagesByIds(user.realmId, [messageId]);
   if (!message) throw new BadRequestError('Invalid message(s)');

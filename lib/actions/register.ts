@@ -21,7 +21,7 @@ export type RegisterRequest = RegisterOptions & {
 };
 
 /** The register response's version fields, under our neutral names and upstream's. */
-export const versionFields = () => ({
+const versionFields = () => ({
   service_feature_level: SERVICE_VERSION.featureLevel,
   service_version: SERVICE_VERSION.version,
   service_merge_base: SERVICE_VERSION.mergeBase,
@@ -31,13 +31,13 @@ export const versionFields = () => ({
 });
 
 /** The timeout a client should use for GET /events: the server's wait bound plus a margin. */
-export const longpollClientTimeoutSeconds = (): number => config.longPollSeconds() + 10;
+const longpollClientTimeoutSeconds = (): number => config.longPollSeconds() + 10;
 
 /** Times POST /register reads the state again because events arrived while it read it. */
 const MAX_STATE_REREADS = 3;
 
 /** Which categories of state the client wants: fetch_event_types, else event_types, else all. */
-export const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEventTypes'>): ((category: string) => boolean) => {
+const wantFunction = (req: Pick<RegisterRequest, 'eventTypes' | 'fetchEventTypes'>): ((category: string) => boolean) => {
   const wanted = req.fetchEventTypes ?? req.eventTypes;
   if (wanted === null) return () => true;
   const set = new Set(wanted);

@@ -23,7 +23,7 @@ const PASSWORD_LENGTH = { min: 6, max: 100 };
 const MAX_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 
 /** A language's own name ("Deutsch" for de), or undefined for a code that names no language. */
-export const languageName = (code: string): string | undefined => {
+const languageName = (code: string): string | undefined => {
   if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(code)) return undefined;
   try {
     const name = new Intl.DisplayNames([code], { type: 'language', fallback: 'none' }).of(code);

@@ -12,7 +12,7 @@ import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
 
 /** Upstream's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
-export const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 
 
 export type TypingOp = 'start' | 'stop';

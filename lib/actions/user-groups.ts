@@ -70,7 +70,7 @@ const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): G
 };
 
 /** The named groups a setting value refers to (the group, or an anonymous group's subgroups). */
-export const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
+const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
 
 /**
  * Upstream's access_user_group_for_setting: a group id must name an active group of the
@@ -315,7 +315,7 @@ const settingsUsing = (settings: Record<string, GroupSettingValue> | undefined, 
  * named supergroups, then unarchived channels, active groups and the organization whose settings
  * name the group directly or through an anonymous group that contains it.
  */
-export const deactivationObjections = (group: UserGroup, groups: UserGroup[], channels: Channel[], realm: Realm): Objection[] => {
+const deactivationObjections = (group: UserGroup, groups: UserGroup[], channels: Channel[], realm: Realm): Objection[] => {
   const objections: Objection[] = [];
   const supergroups = groups
     .filter((g) => !g.deactivated && g.id !== group.id && g.directSubgroupIds.includes(group.id))

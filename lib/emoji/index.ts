@@ -57,7 +57,7 @@ export const emojiApiData = (): { code_to_names: Record<string, string[]> } => (
 });
 
 /** Upstream's only "Zulip extra emoji" (reaction_type zulip_extra_emoji). */
-export const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
+const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
 
 /**
  * The code and type of an emoji named without a code (upstream's emoji_name_to_emoji_code):

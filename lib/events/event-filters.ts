@@ -16,7 +16,7 @@ import { userGroupEventForQueue } from './filters/user-group';
 export type EventFilter<T extends EventType> = (queue: QueueDescriptor, event: Extract<ApiEvent, { type: T }>) => ApiEvent | null;
 
 /** Every event filter, by event type: add a line here when an event type needs one. */
-export const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
+const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   delete_message: deleteMessageEventForQueue,
   message: messageEventForQueue,
   presence: presenceEventForQueue,

@@ -76,7 +76,7 @@ export const registerQueue = async (
 };
 
 /** Loads a live queue owned by `user`; anything else is BAD_EVENT_QUEUE_ID. */
-export const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
+const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
   // A queue id too long for a key names no queue; DynamoDB would refuse the lookup.
   const state = fitsInKey(queueId) ? await queuesStore.get(queueId) : undefined;
   if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
@@ -232,7 +232,7 @@ export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'ti
  * bell's starting value after the poll's first read of the streams), and every QUEUE_RECHECK_MS,
  * with the queue item (so an event whose producer died before ringing is late, never lost).
  */
-export const pollHeads: WaitStrategy = async (ctx) => {
+const pollHeads: WaitStrategy = async (ctx) => {
   const [shardStream] = ctx.streams;
   let interval = config.pollMinIntervalMs();
   let lastQueueCheck = nowMs();

@@ -16,7 +16,7 @@ import { eventKeys } from '../store/keys';
 export const FANOUT_CONCURRENCY = 64;
 
 /** The streams an audience reads from: every shard of the organization's stream, or each user's. */
-export const streamsFor = (realmId: number, audience: Audience): string[] =>
+const streamsFor = (realmId: number, audience: Audience): string[] =>
   audience === 'realm'
     ? Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard))
     : [...new Set(audience.users)].map(eventKeys.userStream);

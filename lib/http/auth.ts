@@ -16,7 +16,7 @@ const INCOMING_WEBHOOK_BOT = 2;
 export type Principal = { user: User; realm: Realm };
 
 /** Splits a Basic header into email and key, or throws the upstream 400 (not Basic) or 401. */
-export const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
+const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
   const [scheme, encoded, ...rest] = header.trim().split(/\s+/);
   if (scheme?.toLowerCase() !== 'basic') throw new BadRequestError('This endpoint requires HTTP basic authentication.');
   if (!encoded || rest.length > 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {

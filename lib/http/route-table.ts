@@ -5,7 +5,7 @@
 /** `{"/drafts/{draft_id}": ["PATCH", "DELETE"]}`: paths relative to /api/v1. */
 export type RouteTable = Record<string, string[]>;
 
-export const API_PREFIX = '/api/v1';
+const API_PREFIX = '/api/v1';
 
 /** The route table of this deployment, from the environment. */
 export const routeTableFromEnv = (): RouteTable => {

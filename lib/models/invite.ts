@@ -19,8 +19,6 @@ export type MultiuseInvite = {
 
 /** The roles an invitation may grant (upstream's PreregistrationUser.INVITE_AS). */
 export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST_USER: 600 } as const;
-export const INVITE_AS_VALUES: readonly number[] = Object.values(INVITE_AS);
-
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random 24-character key for an invitation link (/join/<key>/), like upstream's confirmation keys. */

@@ -18,7 +18,7 @@ export type MessageEditSettings = {
 };
 
 /** Upstream's defaults for a new organization. */
-export const DEFAULT_MESSAGE_EDIT_SETTINGS: MessageEditSettings = {
+const DEFAULT_MESSAGE_EDIT_SETTINGS: MessageEditSettings = {
   allowMessageEditing: true,
   messageContentEditLimitSeconds: 600,
   messageContentDeleteLimitSeconds: 600,

@@ -309,7 +309,7 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
 export type MessageFacts = { id: number; senderId: number; streamId: number | null; topic: string; dmUserIds: number[]; flags: string[] };
 
 const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
+const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 const sameIds = (a: number[], b: number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 

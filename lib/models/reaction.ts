@@ -3,7 +3,7 @@
 // constraint on Reaction), so that adding one is a conditional write of that one key: two users
 // reacting at once both land, and the same reaction added twice lands once.
 
-export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
+const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
 
 /** One user's reaction as stored in the message item's `reactions` map. */
@@ -26,7 +26,7 @@ export type ApiReaction = { emoji_name: string; emoji_code: string; reaction_typ
 export const reactionKey = (userId: number, reactionType: string, emojiCode: string): string => `${userId}|${reactionType}|${emojiCode}`;
 
 /** The stored reactions in the order they were added (ties, within one millisecond, by key). */
-export const sortedReactions = (stored: StoredReactions | undefined): StoredReaction[] =>
+const sortedReactions = (stored: StoredReactions | undefined): StoredReaction[] =>
   Object.entries(stored ?? {})
     .sort(([ka, a], [kb, b]) => a.addedAt - b.addedAt || (ka < kb ? -1 : ka > kb ? 1 : 0))
     .map(([, r]) => r);

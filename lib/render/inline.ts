@@ -10,7 +10,7 @@ import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderU
 import { topicKey } from './types';
 
 /** Escapes text content: &, < and > (upstream leaves quotes in text as typed). */
-export const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Escapes an attribute value. */
 export const escapeAttribute = (text: string): string => escapeText(text).replace(/"/g, '&quot;');
 

@@ -39,11 +39,11 @@ export const CHANNEL_GROUP_SETTINGS = [
 ] as const;
 
 /** A channel with no message for this long is not recently active (upstream's 180 days). */
-export const RECENTLY_ACTIVE_DAYS = 180;
+const RECENTLY_ACTIVE_DAYS = 180;
 /** include_subscribers=partial lists only bots and recent users for channels this large. */
-export const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 250;
+const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 250;
 /** "Recently active" users for partial subscriber lists: connected in the last 14 days. */
-export const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
+const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
 /** Subscriber lists read at once when include_subscribers asks for them. */
 const SUBSCRIBER_READS_IN_FLIGHT = 16;
 

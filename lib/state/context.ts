@@ -41,7 +41,7 @@ export const ownSubscriptions = (ctx: StateContext): Promise<Subscription[]> => 
 };
 
 /** The ids of the groups the user belongs to, directly or through subgroups (active groups only). */
-export const groupIdsOfUser = (userId: number, groups: UserGroup[]): Set<number> => {
+const groupIdsOfUser = (userId: number, groups: UserGroup[]): Set<number> => {
   const active = groups.filter((g) => !g.deactivated);
   const result = new Set(active.filter((g) => g.members.includes(userId)).map((g) => g.id));
   // A group contains its subgroups' members: walk up from the direct memberships.

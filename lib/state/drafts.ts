@@ -4,7 +4,7 @@ import { toApiDraft } from '../models/draft';
 import * as draftsStore from '../store/drafts';
 import type { StateBuilder } from './registry';
 
-export const MAX_DRAFTS_IN_REGISTER = 1000;
+const MAX_DRAFTS_IN_REGISTER = 1000;
 
 export const draftsState: StateBuilder = async ({ user, want }) => {
   if (!want('drafts')) return {};

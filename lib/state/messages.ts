@@ -8,9 +8,9 @@ import { ownSubscriptions } from './context';
 import type { StateBuilder, StateContext } from './registry';
 
 /** Upstream's bounds: unread messages considered, starred ids sent, conversations sent. */
-export const MAX_UNREAD_MESSAGES = 50000;
-export const MAX_STARRED_MESSAGES = 10000;
-export const MAX_RECENT_CONVERSATIONS = 1000;
+const MAX_UNREAD_MESSAGES = 50000;
+const MAX_STARRED_MESSAGES = 10000;
+const MAX_RECENT_CONVERSATIONS = 1000;
 
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
@@ -31,7 +31,7 @@ const ascending = (a: number, b: number): number => a - b;
  * channel and topic (case-insensitively, in channel id then topic order). Muted channels' messages
  * are listed but not counted, and their wildcard mentions are not mentions.
  */
-export const summarizeUnread = (
+const summarizeUnread = (
   userId: number,
   messages: UnreadMessage[],
   opts: { mutedChannelIds: Set<number>; emptyTopicName: string | undefined; truncated: boolean },

@@ -22,7 +22,7 @@ import type { StateBuilder, StateContext } from './registry';
  * connected for this long (upstream leaves them out for long-term idle users); clients fetch
  * those avatars on demand.
  */
-export const LONG_TERM_IDLE_DAYS = 180;
+const LONG_TERM_IDLE_DAYS = 180;
 
 /** Who a spectator is in the user fields: upstream's anonymous guest with id 0. */
 const ANONYMOUS_USER = { id: 0, email: 'username@example.com', fullName: 'Anonymous User' };
@@ -30,7 +30,7 @@ const ANONYMOUS_USER = { id: 0, email: 'username@example.com', fullName: 'Anonym
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** Upstream's date_joined: ISO 8601 to the minute in UTC, or the day only for spectators. */
-export const formatDateJoined = (seconds: number, dayOnly: boolean): string => {
+const formatDateJoined = (seconds: number, dayOnly: boolean): string => {
   const d = new Date(seconds * 1000);
   const day = `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
   return dayOnly ? day : `${day}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}+00:00`;

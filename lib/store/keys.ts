@@ -58,7 +58,7 @@ export const pad = (n: number, width = 12): string => String(n).padStart(width, 
  * callers check text against this bound before they ask the store, and answer as for a value
  * that does not exist: no stored key is that long.
  */
-export const MAX_KEY_TEXT_BYTES = 512;
+const MAX_KEY_TEXT_BYTES = 512;
 
 /** Whether request text fits in a key (see MAX_KEY_TEXT_BYTES). */
 export const fitsInKey = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= MAX_KEY_TEXT_BYTES;
