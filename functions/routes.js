@@ -45,7 +45,8 @@ const loadRoutes = (functionsDir = __dirname) => {
       throw new Error(`${where}: name must be camelCase (and not ${FALLBACK})`);
     }
     const unknown = Object.keys(route).filter((key) => key !== 'file' && !ROUTE_FIELDS.includes(key));
-    if (unknown.length > 0) throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}; a route has only ${ROUTE_FIELDS.join(', ')}`);
+    if (unknown.length > 0)
+      throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}; a route has only ${ROUTE_FIELDS.join(', ')}`);
     if (!METHODS.includes(route.method)) throw new Error(`${where}: method must be one of ${METHODS.join(', ')}`);
     if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
       throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);
@@ -89,7 +90,8 @@ const timeoutOf = (route, longPollSeconds) => (route.longPoll ? Math.min(API_GAT
 const functions = async ({ resolveVariable }) => {
   const longPollSeconds = Number(await resolveVariable('param:eventsLongPollSeconds'));
   const maxWaiting = Number(await resolveVariable('param:eventsMaxConcurrency'));
-  if (!Number.isInteger(maxWaiting) || maxWaiting < 1) throw new Error(`eventsMaxConcurrency must be a whole number of executions, got ${maxWaiting}`);
+  if (!Number.isInteger(maxWaiting) || maxWaiting < 1)
+    throw new Error(`eventsMaxConcurrency must be a whole number of executions, got ${maxWaiting}`);
   if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
     throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
   }

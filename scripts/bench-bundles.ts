@@ -62,9 +62,17 @@ export const benchBundles = async (): Promise<void> => {
   const { registerQueue } = await import('../lib/events/queues');
   const { sendEvent } = await import('../lib/events/send');
   const queue = await registerQueue(iago, {
-    eventTypes: null, capabilities: {}, narrow: [], allPublicStreams: false, applyMarkdown: true, clientGravatar: true, slimPresence: false, timeoutSecs: 600,
+    eventTypes: null,
+    capabilities: {},
+    narrow: [],
+    allPublicStreams: false,
+    applyMarkdown: true,
+    clientGravatar: true,
+    slimPresence: false,
+    timeoutSecs: 600,
   });
-  for (let i = 0; i < 100; i += 1) await sendEvent(iago.realmId, { type: 'alert_words', alert_words: [`bundle-${i}`] }, { users: [iago.id] });
+  for (let i = 0; i < 100; i += 1)
+    await sendEvent(iago.realmId, { type: 'alert_words', alert_words: [`bundle-${i}`] }, { users: [iago.id] });
   const dir = mkdtempSync(join(tmpdir(), 'bundles-'));
   const childFile = join(dir, 'child.js');
   writeFileSync(childFile, CHILD);
@@ -74,10 +82,27 @@ export const benchBundles = async (): Promise<void> => {
       let deployedPeak = 0;
       for (const variant of VARIANTS) {
         const outfile = join(dir, `${entry.replace(/\W/g, '_')}_${variant.minify}_${variant.sourcemap}.js`);
-        buildSync({ entryPoints: [entry], bundle: true, platform: 'node', target: 'node22', format: 'cjs', outfile, minify: variant.minify, sourcemap: variant.sourcemap, logLevel: 'error' });
+        buildSync({
+          entryPoints: [entry],
+          bundle: true,
+          platform: 'node',
+          target: 'node22',
+          format: 'cjs',
+          outfile,
+          minify: variant.minify,
+          sourcemap: variant.sourcemap,
+          logLevel: 'error',
+        });
         const runs = Array.from({ length: RUNS }, () => {
           const out = execFileSync(process.execPath, [...(variant.sourcemap ? ['--enable-source-maps'] : []), childFile], {
-            env: { ...process.env, BUNDLE: outfile, REQUEST: request, QUEUE_ID: queue.queueId, BENCH_AUTH: `${iago.email}:${iago.apiKey}`, REQUEST_LOG: 'off' },
+            env: {
+              ...process.env,
+              BUNDLE: outfile,
+              REQUEST: request,
+              QUEUE_ID: queue.queueId,
+              BENCH_AUTH: `${iago.email}:${iago.apiKey}`,
+              REQUEST_LOG: 'off',
+            },
             encoding: 'utf8',
           });
           return JSON.parse(out.trim().split('\n').pop()!) as { loadMs: number; rssAfterLoad: number; peakRss: number };

@@ -14,7 +14,9 @@ const main = async (): Promise<void> => {
   process.env.REQUEST_LOG = 'off';
   const started = Date.now();
   const service = await startLocalService({ port: 0 });
-  console.log(`# Burst of ${size} concurrent first calls (service up in ${((Date.now() - started) / 1000).toFixed(1)} s, Node ${process.version})`);
+  console.log(
+    `# Burst of ${size} concurrent first calls (service up in ${((Date.now() - started) / 1000).toFixed(1)} s, Node ${process.version})`,
+  );
   try {
     const [iago] = await usersStore.listByEmail('iago@zulip.com');
     const authorization = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
@@ -35,7 +37,9 @@ const main = async (): Promise<void> => {
           return { status: response.status, envelope, ms: performance.now() - t0 };
         }),
       );
-      const statuses = Object.entries(results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}))
+      const statuses = Object.entries(
+        results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}),
+      )
         .map(([s, n]) => `${n}×${s}`)
         .join(', ');
       const times = results.map((r) => r.ms);

@@ -65,7 +65,8 @@ export const deployedSettings = (): { memoryMb: number; shards: number } => {
   const yml = readFileSync(join(root, 'serverless.yml'), 'utf8');
   const providerMemory = Number(/^ {2}memorySize: (\d+)/m.exec(yml)?.[1]);
   const shards = Number(/eventsRealmShards: (\d+)/.exec(yml)?.[1]);
-  if (!Number.isFinite(shards) || !Number.isFinite(providerMemory)) throw new Error('serverless.yml: memorySize or eventsRealmShards not found');
+  if (!Number.isFinite(shards) || !Number.isFinite(providerMemory))
+    throw new Error('serverless.yml: memorySize or eventsRealmShards not found');
   return { memoryMb: routes.find((r) => r.name === 'eventsGet')?.memorySize ?? providerMemory, shards };
 };
 
@@ -76,7 +77,9 @@ export const benchCapacity = async (): Promise<void> => {
   process.env.EVENTS_REALM_SHARDS = String(shards);
   // Each waiting client is its own Lambda on AWS; here they share one process and its connections.
   process.env.DYNAMODB_MAX_SOCKETS = String(Math.max(50, QUEUES));
-  console.log(`\n## Capacity: ${QUEUES} waiting queues of one organization in one process (${shards} stream shards, GET /events at ${memoryMb} MB)\n`);
+  console.log(
+    `\n## Capacity: ${QUEUES} waiting queues of one organization in one process (${shards} stream shards, GET /events at ${memoryMb} MB)\n`,
+  );
 
   // Per-item reads and per-kind capacity, observed on the real client.
   const items = new Map<string, ItemReads>();
@@ -115,7 +118,8 @@ export const benchCapacity = async (): Promise<void> => {
       const keyOf = (k: Record<string, unknown>) => `${text(k.pk)}|${text(k.sk)}`;
       if (/^GetItem|^GetCommand/.test(command)) countRead(keyOf(input.Key), reader);
       if (/^BatchGet/.test(command)) {
-        for (const table of Object.values(input.RequestItems) as { Keys: Record<string, unknown>[] }[]) for (const key of table.Keys) countRead(keyOf(key), reader);
+        for (const table of Object.values(input.RequestItems) as { Keys: Record<string, unknown>[] }[])
+          for (const key of table.Keys) countRead(keyOf(key), reader);
       }
       if (/^Query/.test(command)) for (const item of output.Items ?? []) countRead(keyOf(item), reader);
       return result;
@@ -197,7 +201,8 @@ export const benchCapacity = async (): Promise<void> => {
     counting = false;
     // Every event reaches every queue it was for, exactly once; a lost one fails the run.
     const complete = () =>
-      users.every((u) => realmTags.every((t) => received.get(u.id)!.has(t))) && direct.every(({ tag, userId }) => received.get(userId)!.has(tag));
+      users.every((u) => realmTags.every((t) => received.get(u.id)!.has(t))) &&
+      direct.every(({ tag, userId }) => received.get(userId)!.has(tag));
     const deadline = performance.now() + LOST_AFTER_MS;
     while (!complete()) {
       if (performance.now() > deadline) throw new Error('capacity: an event was never delivered');
@@ -211,7 +216,12 @@ export const benchCapacity = async (): Promise<void> => {
     }
 
     // Figures.
-    const perItem = [...items.entries()].map(([key, r]) => ({ key, peak: Math.max(...r.buckets.values()), avg: r.total / seconds, readers: r.readers.size }));
+    const perItem = [...items.entries()].map(([key, r]) => ({
+      key,
+      peak: Math.max(...r.buckets.values()),
+      avg: r.total / seconds,
+      readers: r.readers.size,
+    }));
     const hottest = perItem.reduce((a, b) => (b.peak > a.peak ? b : a));
     const shared = perItem.filter((i) => i.key.startsWith('STREAM#R') && i.readers > 0);
     const perClientPeak = Math.max(...shared.map((i) => i.peak / i.readers));
@@ -224,24 +234,41 @@ export const benchCapacity = async (): Promise<void> => {
     const total = cost.total;
     const deliveries = latencies.length;
     if (process.env.BENCH_VERBOSE) console.log(`commands seen: ${[...commands].join(', ')}`);
-    console.log(`DynamoDB requests in the window: ${units.consumer.requests} by the clients (${(units.consumer.requests / seconds).toFixed(0)}/s), ${units.producer.requests} by the producer`);
-    console.log(`window: ${seconds.toFixed(1)} s, ${realmTags.length} organization-wide and ${direct.length} one-user events, ${deliveries} deliveries, each exactly once`);
-    console.log(`delivery latency under load (send starts → long-poller has it): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+    console.log(
+      `DynamoDB requests in the window: ${units.consumer.requests} by the clients (${(units.consumer.requests / seconds).toFixed(0)}/s), ${units.producer.requests} by the producer`,
+    );
+    console.log(
+      `window: ${seconds.toFixed(1)} s, ${realmTags.length} organization-wide and ${direct.length} one-user events, ${deliveries} deliveries, each exactly once`,
+    );
+    console.log(
+      `delivery latency under load (send starts → long-poller has it): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+    );
     console.log(
       `most-read item: ${hottest.key}, peak ${hottest.peak} reads/s (mean ${hottest.avg.toFixed(1)}/s) by ${hottest.readers} clients; ${perItem.length} items read in all, ` +
         `${shared.length} of them shared by clients (organization stream shards and their events)`,
     );
-    console.log(`per waiting client: ${pollsPerSec.toFixed(4)} polls/s, ${readsPerSec.toFixed(3)} read units/s, ${writesPerSec.toFixed(3)} write units/s, peak ${perClientPeak.toFixed(2)} reads/s of one shared item`);
+    console.log(
+      `per waiting client: ${pollsPerSec.toFixed(4)} polls/s, ${readsPerSec.toFixed(3)} read units/s, ${writesPerSec.toFixed(3)} write units/s, peak ${perClientPeak.toFixed(2)} reads/s of one shared item`,
+    );
     console.log(
       `producer side: ${units.producer.requests} requests, ${units.producer.write.toFixed(0)} write units for ${realmTags.length + direct.length} sends ` +
         `(an organization-wide send writes each of the ${shards} shards; not counted per client)`,
     );
     console.log(`per client-month at list prices: ${cost.line}`);
-    console.log(`(check interval ${config.pollMinIntervalMs()}→${config.pollMaxIntervalMs()} ms, long-poll ${config.longPollSeconds()} s, one event every ~${EVENT_EVERY_MS} ms)`);
+    console.log(
+      `(check interval ${config.pollMinIntervalMs()}→${config.pollMaxIntervalMs()} ms, long-poll ${config.longPollSeconds()} s, one event every ~${EVENT_EVERY_MS} ms)`,
+    );
     // The schedule a waiting client follows when nothing is slow: checks in one idle long-poll.
     let checks = 0;
-    for (let t = 0, i = config.pollMinIntervalMs(); t + i < config.longPollSeconds() * 1000; t += i, i = Math.min(config.pollMaxIntervalMs(), Math.ceil(i * POLL_INTERVAL_GROWTH))) checks += 1;
-    console.log(`design schedule: ${checks} head checks (1 item, half a read unit each) in an idle ${config.longPollSeconds()} s wait, ${(checks / config.longPollSeconds()).toFixed(2)} per second`);
+    for (
+      let t = 0, i = config.pollMinIntervalMs();
+      t + i < config.longPollSeconds() * 1000;
+      t += i, i = Math.min(config.pollMaxIntervalMs(), Math.ceil(i * POLL_INTERVAL_GROWTH))
+    )
+      checks += 1;
+    console.log(
+      `design schedule: ${checks} head checks (1 item, half a read unit each) in an idle ${config.longPollSeconds()} s wait, ${(checks / config.longPollSeconds()).toFixed(2)} per second`,
+    );
     const expectedChecks = (QUEUES * checks) / config.longPollSeconds();
     // Starved clients (fewer checks than their schedule) or late deliveries: the figures are not the design's.
     const saturated = percentile(latencies, 99) > 1000 || units.consumer.requests / seconds < 0.8 * expectedChecks;
@@ -252,7 +279,9 @@ export const benchCapacity = async (): Promise<void> => {
       );
       process.exitCode = 1;
     }
-    console.log(`capacity: ${capacity} waiting clients per organization with no item above 1,000 reads/s; $${total.toFixed(2)} per connected client-month`);
+    console.log(
+      `capacity: ${capacity} waiting clients per organization with no item above 1,000 reads/s; $${total.toFixed(2)} per connected client-month`,
+    );
   } finally {
     client.middlewareStack.remove('benchItemReads');
     delete process.env.EVENTS_REALM_SHARDS;

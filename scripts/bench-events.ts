@@ -39,7 +39,11 @@ const waitFor = async (done: () => boolean, failure: string): Promise<void> => {
  * is sent after a random pause drawn from [minPauseMs, maxPauseMs] since the previous one arrived,
  * so it lands at that point of the poller's wait (its check interval grows while it waits).
  */
-const deliveryLatency = async (count: number, minPauseMs: number, maxPauseMs: number): Promise<{ p50: number; p99: number; max: number }> => {
+const deliveryLatency = async (
+  count: number,
+  minPauseMs: number,
+  maxPauseMs: number,
+): Promise<{ p50: number; p99: number; max: number }> => {
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
   const queue = await registerQueue(iago, descriptor);
   const sentAt = new Map<string, number>();
@@ -80,10 +84,14 @@ export const benchEvents = async (): Promise<void> => {
   const busy = Number(process.env.BENCH_EVENTS ?? 200);
   const idle = Number(process.env.BENCH_IDLE_EVENTS ?? 20);
   const show = (label: string, l: { p50: number; p99: number; max: number }) =>
-    console.log(`delivery latency, ${label} (send returns → long-poller has it): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`);
+    console.log(
+      `delivery latency, ${label} (send returns → long-poller has it): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`,
+    );
   show(`${busy} events 0-250 ms into a wait`, await deliveryLatency(busy, 0, 250));
   show(`${idle} events 2-18 s into a wait`, await deliveryLatency(idle, 2000, 18000));
-  console.log(`(check interval: from ${config.pollMinIntervalMs()} ms growing to ${config.pollMaxIntervalMs()} ms; EVENTS_POLL_MIN_INTERVAL_MS / EVENTS_POLL_MAX_INTERVAL_MS)`);
+  console.log(
+    `(check interval: from ${config.pollMinIntervalMs()} ms growing to ${config.pollMaxIntervalMs()} ms; EVENTS_POLL_MIN_INTERVAL_MS / EVENTS_POLL_MAX_INTERVAL_MS)`,
+  );
 
   const rows: [string, Cost][] = [];
   rows.push([

@@ -125,7 +125,8 @@ const fetchRow = async (label: string, auth: string, narrow: unknown[]): Promise
   const run = async () => {
     const response = await getMessages(fetchEvent(auth, narrow));
     const body = JSON.parse(response.body) as { messages?: unknown[] };
-    if (response.statusCode !== 200 || body.messages?.length !== PAGE) throw new Error(`GET /messages failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    if (response.statusCode !== 200 || body.messages?.length !== PAGE)
+      throw new Error(`GET /messages failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
   };
   await run(); // warm-up
   return [label, await measure(RUNS, run)];

@@ -44,7 +44,12 @@ const sendRequest = (auth: string, body: Record<string, string>) =>
     routeKey: 'POST /messages',
     rawPath: '/api/v1/messages',
     rawQueryString: '',
-    headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', 'user-agent': 'ZulipMobile/27.1' },
+    headers: {
+      authorization: auth,
+      'content-type': 'application/x-www-form-urlencoded',
+      host: 'localhost',
+      'user-agent': 'ZulipMobile/27.1',
+    },
     body: new URLSearchParams(body).toString(),
     isBase64Encoded: false,
     requestContext: { http: { method: 'POST' } },
@@ -64,7 +69,12 @@ export const benchMessages = async (): Promise<void> => {
     await channelOfSize(channelId, size);
     await sendRequest(auth, { type: 'stream', to: String(channelId), topic: 'warm-up', content: 'warm' });
     const cost = await measure(n, async (i) => {
-      const out = await sendRequest(auth, { type: 'stream', to: String(channelId), topic: `t${i % 3}`, content: `message ${i} to ${size}` });
+      const out = await sendRequest(auth, {
+        type: 'stream',
+        to: String(channelId),
+        topic: `t${i % 3}`,
+        content: `message ${i} to ${size}`,
+      });
       if (out.statusCode !== 200) throw new Error(`send failed: ${out.body}`);
     });
     rows.push([`POST /messages, channel of ${size.toLocaleString('en-US')} subscribers (${n} sends)`, cost]);

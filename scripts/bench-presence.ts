@@ -74,7 +74,10 @@ const post = async (actor: Actor, params: Record<string, string>): Promise<Recor
 
 const actorsOf = async (count: number, size: number): Promise<Actor[]> => {
   const extras = Math.max(0, size - DEV_ACCOUNTS);
-  const ids = [...DEV_HUMANS_SHARING_PRESENCE, ...Array.from({ length: Math.min(extras, count) }, (_, i) => EXTRA_USER_FIRST_ID + i)].slice(0, count);
+  const ids = [...DEV_HUMANS_SHARING_PRESENCE, ...Array.from({ length: Math.min(extras, count) }, (_, i) => EXTRA_USER_FIRST_ID + i)].slice(
+    0,
+    count,
+  );
   return Promise.all(
     ids.map(async (id) => {
       const user = await usersStore.get(REALM, id);
@@ -164,7 +167,11 @@ export const benchPresence = async (sizes: number[] = DEFAULT_SIZES, samples = 2
     }
   } finally {
     await Promise.all(
-      (['main', 'events'] as const).map((t) => documentClient().send(new DeleteTableCommand({ TableName: tableName(t) })).catch(() => undefined)),
+      (['main', 'events'] as const).map((t) =>
+        documentClient()
+          .send(new DeleteTableCommand({ TableName: tableName(t) }))
+          .catch(() => undefined),
+      ),
     );
     if (previousPrefix === undefined) delete process.env.TABLE_PREFIX;
     else process.env.TABLE_PREFIX = previousPrefix;
@@ -176,7 +183,10 @@ if (require.main === module) {
     process.env.REQUEST_LOG = 'off';
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-    const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+    const sizes = process.argv
+      .slice(2)
+      .map(Number)
+      .filter((n) => n > 0);
     const dynamo = await startDynamoLocal();
     try {
       await benchPresence(sizes.length > 0 ? sizes : DEFAULT_SIZES);

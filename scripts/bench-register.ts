@@ -35,15 +35,34 @@ const SECTIONS: [string, string[] | null][] = [
   ['realm', ['realm']],
   ['unread_msgs (message + update_message_flags)', ['message', 'update_message_flags']],
   ['starred + recent conversations', ['starred_messages', 'recent_private_conversations']],
-  ['personal: alert words, onboarding, snippets, views, drafts', ['alert_words', 'onboarding_steps', 'saved_snippets', 'navigation_views', 'drafts']],
+  [
+    'personal: alert words, onboarding, snippets, views, drafts',
+    ['alert_words', 'onboarding_steps', 'saved_snippets', 'navigation_views', 'drafts'],
+  ],
 ];
 
 /** Everything but the organization-wide directory (users, channels), whose size is the organization's. */
 const ALL_BUT_DIRECTORY = [
-  'realm', 'user_settings', 'channel_folders', 'message', 'update_message_flags', 'starred_messages',
-  'recent_private_conversations', 'alert_words', 'onboarding_steps', 'saved_snippets', 'navigation_views',
-  'drafts', 'custom_profile_fields', 'presence', 'realm_user_groups', 'realm_linkifiers', 'muted_users',
-  'user_status', 'user_topic', 'realm_emoji',
+  'realm',
+  'user_settings',
+  'channel_folders',
+  'message',
+  'update_message_flags',
+  'starred_messages',
+  'recent_private_conversations',
+  'alert_words',
+  'onboarding_steps',
+  'saved_snippets',
+  'navigation_views',
+  'drafts',
+  'custom_profile_fields',
+  'presence',
+  'realm_user_groups',
+  'realm_linkifiers',
+  'muted_users',
+  'user_status',
+  'user_topic',
+  'realm_emoji',
 ];
 
 const registerEvent = (auth: string, fetchEventTypes: string[] | null): APIGatewayProxyEventV2 =>
@@ -129,7 +148,11 @@ const growOrganization = async (from: number, to: number): Promise<void> => {
   const items: Item[] = [];
   for (let i = from; i < to; i += 1) {
     const user = generatedMember(FIRST_USER + i, `bench${i}@zulip.com`, `Bench User ${i}`);
-    items.push(buildUserItem(user), buildChannelItem(channel(FIRST_CHANNEL + i, `bench-${i}`)), buildSubscriptionItem(subscription(user.id, FIRST_CHANNEL + i)));
+    items.push(
+      buildUserItem(user),
+      buildChannelItem(channel(FIRST_CHANNEL + i, `bench-${i}`)),
+      buildSubscriptionItem(subscription(user.id, FIRST_CHANNEL + i)),
+    );
   }
   await writeAll(items);
 };
@@ -202,8 +225,16 @@ export const benchRegister = async (): Promise<void> => {
     printTable(sections);
     // Conclusions from the growth figures: what grows with the organization and what stays flat.
     console.log('');
-    for (const [name, index] of [['everything', 0], ['all but the directory', 1]] as const) {
-      console.log(scalingStatement(`register, ${name}`, SCALES.map((size, i) => ({ size, cost: growth[2 * i + index][1] }))));
+    for (const [name, index] of [
+      ['everything', 0],
+      ['all but the directory', 1],
+    ] as const) {
+      console.log(
+        scalingStatement(
+          `register, ${name}`,
+          SCALES.map((size, i) => ({ size, cost: growth[2 * i + index][1] })),
+        ),
+      );
     }
   } finally {
     process.env.TABLE_PREFIX = prefix;

@@ -22,7 +22,13 @@ const countStreamEvents = async (): Promise<number> => {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
-      new ScanCommand({ TableName: tableName('events'), Select: 'COUNT', FilterExpression: 'begins_with(sk, :e)', ExpressionAttributeValues: { ':e': 'E#' }, ExclusiveStartKey }),
+      new ScanCommand({
+        TableName: tableName('events'),
+        Select: 'COUNT',
+        FilterExpression: 'begins_with(sk, :e)',
+        ExpressionAttributeValues: { ':e': 'E#' },
+        ExclusiveStartKey,
+      }),
     );
     count += page.Count ?? 0;
     ExclusiveStartKey = page.LastEvaluatedKey;
@@ -65,5 +71,7 @@ export const benchSubscriptions = async (): Promise<void> => {
   const subscribed = Object.keys(response.subscribed as Record<string, unknown>).length;
   console.log(`\n## subscriptions: subscribing ${SUBSCRIBERS} users to a channel (organization of ${SUBSCRIBERS + 15} accounts)`);
   printTable([[`POST /users/me/subscriptions, ${SUBSCRIBERS} principals`, cost]]);
-  console.log(`subscribed: ${subscribed}; stream events written: ${eventsWritten} (one subscription add per new subscriber, one peer_add per other user who may see the subscribers)`);
+  console.log(
+    `subscribed: ${subscribed}; stream events written: ${eventsWritten} (one subscription add per new subscriber, one peer_add per other user who may see the subscribers)`,
+  );
 };

@@ -35,7 +35,11 @@ const channelWithTopics = async (channelId: number, count: number): Promise<void
   const verona = (await channelsStore.getChannel(REALM, VERONA))!;
   await batchPut('main', [channelsStore.buildChannelItem({ ...verona, id: channelId, name: `topics bench ${count}` })]);
   const summaries = Array.from({ length: count }, (_, i) =>
-    buildTopicSummaryItem(REALM, { channelId, topic: `bench topic ${String(i).padStart(5, '0')}`, maxMessageId: FIRST_MESSAGE + channelId * 10 + i }),
+    buildTopicSummaryItem(REALM, {
+      channelId,
+      topic: `bench topic ${String(i).padStart(5, '0')}`,
+      maxMessageId: FIRST_MESSAGE + channelId * 10 + i,
+    }),
   );
   await batchPut('main', summaries, { concurrency: 8 });
 };

@@ -64,6 +64,8 @@ export const scalingStatement = (operation: string, bySize: { size: number; cost
   const [first, last] = [sorted[0], sorted[sorted.length - 1]];
   const sizes = `from ${first.size.toLocaleString('en-US')} to ${last.size.toLocaleString('en-US')}`;
   const describe = (what: string, a: number, b: number) =>
-    Math.abs(b - a) <= Math.max(0.05, 0.02 * a) ? `${what} flat at ${a.toFixed(1)}` : `${what} ${a.toFixed(1)} → ${b.toFixed(1)} (×${(b / Math.max(a, 0.01)).toFixed(1)})`;
+    Math.abs(b - a) <= Math.max(0.05, 0.02 * a)
+      ? `${what} flat at ${a.toFixed(1)}`
+      : `${what} ${a.toFixed(1)} → ${b.toFixed(1)} (×${(b / Math.max(a, 0.01)).toFixed(1)})`;
   return `${operation}, ${sizes}: ${describe('requests/call', first.cost.requests, last.cost.requests)}; ${describe('read CU/call', first.cost.readUnits, last.cost.readUnits)}`;
 };

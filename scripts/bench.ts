@@ -29,7 +29,8 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
 /** The sections named on the command line (all when none); an unknown name fails the run. */
 export const selectSections = (names: string[]): [string, () => Promise<void>][] => {
   const unknown = names.filter((name) => !(name in SECTIONS));
-  if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown benchmark section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
   return Object.entries(SECTIONS).filter(([name]) => names.length === 0 || names.includes(name));
 };
 

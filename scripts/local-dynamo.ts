@@ -48,7 +48,8 @@ export const waitForDynamo = async (timeoutMs = 30000, gaveUp: () => boolean = (
       return;
     } catch (error) {
       if (gaveUp()) throw new Error(`DynamoDB Local exited before it answered at ${process.env.DYNAMODB_ENDPOINT}`, { cause: error });
-      if (Date.now() > deadline) throw new Error(`DynamoDB did not answer at ${process.env.DYNAMODB_ENDPOINT}: ${String(error)}`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB did not answer at ${process.env.DYNAMODB_ENDPOINT}: ${String(error)}`, { cause: error });
       await sleep(200);
     }
   }

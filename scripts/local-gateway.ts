@@ -15,7 +15,14 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
+};
 
 const envelope = (status: number, msg: string): { status: number; body: string } => ({
   status,
@@ -37,7 +44,12 @@ export const rewriteBody = (status: number, text: string): { status: number; bod
   }
   if (status < 400) return undefined;
   const boom = body as { message?: unknown; error?: unknown } | undefined;
-  const msg = typeof boom?.message === 'string' && boom.message !== '' ? boom.message : typeof boom?.error === 'string' ? boom.error : (REASONS[status] ?? 'Bad Request');
+  const msg =
+    typeof boom?.message === 'string' && boom.message !== ''
+      ? boom.message
+      : typeof boom?.error === 'string'
+        ? boom.error
+        : (REASONS[status] ?? 'Bad Request');
   return envelope(status >= 500 ? 502 : status, status >= 500 ? 'Internal server error' : msg);
 };
 

@@ -25,7 +25,9 @@ export const startLocalS3 = async (): Promise<LocalS3> => {
   const accessKeyId = process.env.AWS_ACCESS_KEY_ID || 'local';
   const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY || 'local';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair: (id: string, secret: string) => void } };
+  const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as {
+    DUMMY_ACCOUNT: { createKeyPair: (id: string, secret: string) => void };
+  };
   DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
   process.env.S3_ENDPOINT = endpoint;
   const client = new S3Client({ endpoint, forcePathStyle: true, region: config.region(), credentials: { accessKeyId, secretAccessKey } });

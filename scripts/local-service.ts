@@ -87,14 +87,18 @@ exit 0
 const watchOwner = (child: ChildProcess, group: boolean): void => {
   if (child.pid === undefined) return;
   const target = group ? `-${child.pid}` : String(child.pid);
-  spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), String(child.pid), target], { detached: true, stdio: 'ignore' }).unref();
+  spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), String(child.pid), target], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
 };
 
 /** Resolves once the HTTP server answers at all (any status), or rejects when the child dies. */
 const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2000) });
       return;
@@ -175,7 +179,9 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
     await createTables();
     const started = Date.now();
     const written = await seedDevRealm({ extraUsers: opts.extraUsers ?? 0, log });
-    log(`Tables ${tableName('main')} and ${tableName('events')} ready; seeded ${written} new items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `Tables ${tableName('main')} and ${tableName('events')} ready; seeded ${written} new items in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     checkAborted();
     const port = opts.port || (await freePort());

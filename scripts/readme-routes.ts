@@ -33,7 +33,9 @@ export const renderRoutesTable = (): string => {
   const description = load(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
   const rows = loadRoutes().map((r) => {
     // Routes at the site root (uploaded files) are not API endpoints the description lists.
-    const summary = r.root ? ROOT_SUMMARIES[r.name] ?? '' : description.paths[r.path.replace(/\{([a-z_]+)\+\}/g, '{$1}')]?.[r.method.toLowerCase()]?.summary ?? '';
+    const summary = r.root
+      ? (ROOT_SUMMARIES[r.name] ?? '')
+      : (description.paths[r.path.replace(/\{([a-z_]+)\+\}/g, '{$1}')]?.[r.method.toLowerCase()]?.summary ?? '');
     return `| ${r.method} | \`${r.root ? '' : '/api/v1'}${r.path}\` | ${summary} | ${authOf(r)} | \`${r.handler.replace(/\.handler$/, '.ts')}\` |`;
   });
   return ['| Method | Path | What it does | Authentication | Handler |', '|---|---|---|---|---|', ...rows].join('\n');

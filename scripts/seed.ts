@@ -19,7 +19,13 @@ import { isRenderable, type FieldType } from '../lib/models/custom-profile-field
 import type { DraftType } from '../lib/models/draft';
 import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
 import { buildDraftItem } from '../lib/store/drafts';
-import { buildDmConversationItem, buildMessageItem, buildReceivedTopicItem, buildTopicSummaryItem, buildUserMessageItem } from '../lib/store/messages';
+import {
+  buildDmConversationItem,
+  buildMessageItem,
+  buildReceivedTopicItem,
+  buildTopicSummaryItem,
+  buildUserMessageItem,
+} from '../lib/store/messages';
 import type { Message } from '../lib/models/message';
 import { renderMessage, type RenderInput } from '../lib/render';
 
@@ -99,7 +105,9 @@ const channelActivity = (channelId: number, now: number, extraSubscribers: numbe
 
 /** Channels whose history is protected: their receivers keep their own topic summaries. */
 const PROTECTED_HISTORY_CHANNELS = new Set(
-  fixture.channels.filter((c) => ({ ...fixture.channel_defaults, ...c } as Record<string, unknown>).history_public_to_subscribers === false).map((c) => c.stream_id),
+  fixture.channels
+    .filter((c) => (({ ...fixture.channel_defaults, ...c }) as Record<string, unknown>).history_public_to_subscribers === false)
+    .map((c) => c.stream_id),
 );
 
 const channelItems = (now: number, extraSubscribers: number): Item[] =>
@@ -145,8 +153,7 @@ const realmOfUser = new Map(fixture.users.map((u) => [u.user_id, u.realm_id]));
 
 const subscriptionItem = (userId: number, channelId: number, active: boolean): Item => {
   const settings = fixture.subscription_settings.find((s) => s.user_id === userId && s.stream_id === channelId) as
-    | Record<string, unknown>
-    | undefined;
+    Record<string, unknown> | undefined;
   return {
     ...ek.subscription(userId, channelId),
     ...(active ? ek.channelSubscriber(channelId, userId) : {}),
@@ -192,7 +199,11 @@ const messageItems = (now: number): Item[] => {
     const renderInput: RenderInput = {
       users: fixture.users
         .filter((u) => u.realm_id === m.realm_id)
-        .map((u) => ({ id: u.user_id, fullName: u.full_name, isActive: ((u as Record<string, unknown>).is_active as boolean | undefined) ?? true })),
+        .map((u) => ({
+          id: u.user_id,
+          fullName: u.full_name,
+          isActive: ((u as Record<string, unknown>).is_active as boolean | undefined) ?? true,
+        })),
       groups: [],
       channels: fixture.channels.filter((c) => c.realm_id === m.realm_id).map((c) => ({ id: c.stream_id, name: c.name })),
       linkifiers: [],
@@ -237,7 +248,8 @@ const messageItems = (now: number): Item[] => {
     if (streamId !== null) {
       const summary = { channelId: streamId, topic: message.topic, maxMessageId: m.id };
       keepNewest(buildTopicSummaryItem(m.realm_id, summary));
-      if (PROTECTED_HISTORY_CHANNELS.has(streamId)) for (const userId of receivers) keepNewest(buildReceivedTopicItem(m.realm_id, userId, summary));
+      if (PROTECTED_HISTORY_CHANNELS.has(streamId))
+        for (const userId of receivers) keepNewest(buildReceivedTopicItem(m.realm_id, userId, summary));
     }
   }
   return [...items, ...summaries.values()];
@@ -325,7 +337,8 @@ const userGroupItems = (extraMemberIds: number[]): Item[] =>
     const settings = Object.fromEntries(
       GROUP_SETTINGS.map((k) => {
         const raw = isSystem ? 'role:nobody' : (group[k] ?? fixture.user_group_defaults[k as keyof typeof fixture.user_group_defaults]);
-        const value = raw === 'creator' ? { direct_members: [group.creator_id as number], direct_subgroups: [] } : groupSetting(g.realm_id, raw);
+        const value =
+          raw === 'creator' ? { direct_members: [group.creator_id as number], direct_subgroups: [] } : groupSetting(g.realm_id, raw);
         return [k, value];
       }),
     );
@@ -393,7 +406,13 @@ const perUserItems = (): Item[] => [
     dateCreated: s.date_created,
   })),
   ...Object.entries(fixture.navigation_views).flatMap(([uid, views]) =>
-    views.map((v) => ({ ...ek.navigationView(Number(uid), v.fragment), userId: Number(uid), fragment: v.fragment, isPinned: v.is_pinned, name: (v as { name?: string }).name ?? null })),
+    views.map((v) => ({
+      ...ek.navigationView(Number(uid), v.fragment),
+      userId: Number(uid),
+      fragment: v.fragment,
+      isPinned: v.is_pinned,
+      name: (v as { name?: string }).name ?? null,
+    })),
   ),
 ];
 
@@ -426,7 +445,7 @@ const extraUserItems = (count: number, now: number): { items: Item[]; ids: numbe
     const user = generatedMember(id, `extrauser${i}@zulip.com`, `Extra User ${i}`);
     items.push(buildUserItem(user));
     items.push({ ...subscriptionItem(id, VERONA, true), realmId: 2 });
-    const connected = now - Math.floor(((i * 7919) % 1000) / 1000 * 20 * 86400);
+    const connected = now - Math.floor((((i * 7919) % 1000) / 1000) * 20 * 86400);
     items.push(presenceItem(user, connected, connected, firstUpdateId + i));
   }
   return { items, ids, lastUpdateId: firstUpdateId + count - 1 };

@@ -10,7 +10,9 @@ export const handler = optionalAuthApiHandler(async ({ user, realm, params }) =>
   const p = params(REGISTER_PARAMS);
   if (!realm) throw new UnauthorizedError();
   if (p.idle_queue_timeout !== undefined && p.queue_lifespan_secs !== undefined) {
-    throw new ApiError("Can't decide between 'idle_queue_timeout' and 'queue_lifespan_secs' arguments", { code: ErrorCode.REQUEST_CONFUSING_VAR });
+    throw new ApiError("Can't decide between 'idle_queue_timeout' and 'queue_lifespan_secs' arguments", {
+      code: ErrorCode.REQUEST_CONFUSING_VAR,
+    });
   }
   return doEventsRegister(realm, user, {
     applyMarkdown: p.apply_markdown,

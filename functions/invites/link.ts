@@ -8,7 +8,8 @@ type Headers = Record<string, string | undefined> | undefined;
 export const originOf = (headers: Headers): string => {
   const host = headers?.host ?? 'localhost';
   const forwarded = headers?.['x-forwarded-proto'];
-  const scheme = forwarded ?? (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) || /\.localhost(:\d+)?$/.test(host) ? 'http' : 'https');
+  const scheme =
+    forwarded ?? (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) || /\.localhost(:\d+)?$/.test(host) ? 'http' : 'https');
   return `${scheme}://${host}`;
 };
 

@@ -26,9 +26,13 @@ export const handler = apiHandler(async ({ user, realm, params }) => {
   let anchor: Anchor | undefined;
   if (p.message_ids !== undefined) {
     if (p.num_before > 0 || p.num_after > 0 || p.anchor !== undefined || p.use_first_unread_anchor) {
-      throw new ApiError(`Unsupported parameter combination: ${INCOMPATIBLE}`, { code: ErrorCode.BAD_REQUEST, data: { parameters: INCOMPATIBLE } });
+      throw new ApiError(`Unsupported parameter combination: ${INCOMPATIBLE}`, {
+        code: ErrorCode.BAD_REQUEST,
+        data: { parameters: INCOMPATIBLE },
+      });
     }
-    if (p.message_ids.length > MAX_MESSAGES_PER_FETCH) throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    if (p.message_ids.length > MAX_MESSAGES_PER_FETCH)
+      throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   } else {
     if (p.use_first_unread_anchor) anchor = 'first_unread';
     else if (p.anchor === undefined) throw new BadRequestError("Missing 'anchor' argument.");

@@ -7,7 +7,11 @@ import { int, intInRange } from '../../lib/validation/validators';
 import { originOf } from '../invites/link';
 
 export const handler = apiHandler(async ({ user, realm, params, event }) => {
-  const p = params({ message_id: json(int), scheduled_delivery_timestamp: json(intInRange(Number.MIN_SAFE_INTEGER, MAX_TIMESTAMP)), note: rawString().optional() });
+  const p = params({
+    message_id: json(int),
+    scheduled_delivery_timestamp: json(intInRange(Number.MIN_SAFE_INTEGER, MAX_TIMESTAMP)),
+    note: rawString().optional(),
+  });
   const reminder = await checkCreateReminder(
     user,
     realm,

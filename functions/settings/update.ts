@@ -13,7 +13,7 @@ const SETTING_PARAMS = Object.fromEntries(
     .filter(([name]) => name !== 'email_address_visibility')
     .map(([name, fallback]) => {
       const choices = (SETTING_CHOICES as Record<string, readonly (string | number)[]>)[name];
-      if (typeof fallback === 'string') return [name, rawString(choices ? literal(...choices) as never : undefined).optional()];
+      if (typeof fallback === 'string') return [name, rawString(choices ? (literal(...choices) as never) : undefined).optional()];
       const validator = typeof fallback === 'boolean' ? bool : choices ? literal(...choices) : int;
       return [name, json<SettingValue>(validator).optional()];
     }),

@@ -89,8 +89,12 @@ export const loadChannelViewer = async (user: User, channel: Channel): Promise<C
  * whose content the user may access. Anything else (another organization's channel included)
  * fails with the caller's message, so that a channel one may not see looks missing.
  */
-export const accessChannelById = async (user: User, channelId: number, message: string, opts: { allowArchived?: boolean } = {}): Promise<Channel> =>
-  (await accessChannelWithViewer(user, channelId, message, opts)).channel;
+export const accessChannelById = async (
+  user: User,
+  channelId: number,
+  message: string,
+  opts: { allowArchived?: boolean } = {},
+): Promise<Channel> => (await accessChannelWithViewer(user, channelId, message, opts)).channel;
 
 /**
  * accessChannelById, also returning the viewer it judged (its subscription), for a further check.

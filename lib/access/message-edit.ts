@@ -66,7 +66,11 @@ export const checkCanChangeTopic = (
   opts: { resolveToggle: boolean; now: number },
 ): void => {
   if (opts.resolveToggle) {
-    if (inRealmSetting(realm, groups, user, 'can_resolve_topics_group') || inChannelSetting(channel, groups, user, 'can_resolve_topics_group')) return;
+    if (
+      inRealmSetting(realm, groups, user, 'can_resolve_topics_group') ||
+      inChannelSetting(channel, groups, user, 'can_resolve_topics_group')
+    )
+      return;
     throw new BadRequestError("You don't have permission to resolve topics in this channel.");
   }
   const allowed =
@@ -84,7 +88,8 @@ export const checkCanChangeTopic = (
 
 /** Whether a non-moderator may still move a message sent at `dateSent` within its channel (change_all's per-message check). */
 export const withinTopicMoveLimit = (realm: Realm, user: User, dateSent: number, now: number): boolean =>
-  isModerator(user) || withinTimeLimit(dateSent, now, messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds, EDIT_LIMIT_GRACE_SECONDS);
+  isModerator(user) ||
+  withinTimeLimit(dateSent, now, messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds, EDIT_LIMIT_GRACE_SECONDS);
 
 /**
  * Upstream's validate_can_delete_message, in its order: the organization's or the channel's
@@ -105,9 +110,13 @@ export const checkCanDeleteMessage = (
   const refused = new BadRequestError("You don't have permission to delete this message");
   const ownOrOwnBot = message.senderId === user.id || (opts.sender?.isBot === true && opts.sender.botOwnerId === user.id);
   if (!ownOrOwnBot) throw refused;
-  if (!inRealmSetting(realm, groups, user, 'can_delete_own_message_group') && !inChannelSetting(opts.channel, groups, user, 'can_delete_own_message_group')) {
+  if (
+    !inRealmSetting(realm, groups, user, 'can_delete_own_message_group') &&
+    !inChannelSetting(opts.channel, groups, user, 'can_delete_own_message_group')
+  ) {
     throw refused;
   }
   const limit = messageEditSettings(realm).messageContentDeleteLimitSeconds;
-  if (!withinTimeLimit(message.dateSent, opts.now, limit, 0)) throw new BadRequestError('The time limit for deleting this message has passed');
+  if (!withinTimeLimit(message.dateSent, opts.now, limit, 0))
+    throw new BadRequestError('The time limit for deleting this message has passed');
 };

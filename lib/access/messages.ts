@@ -9,7 +9,12 @@ import * as messagesStore from '../store/messages';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
 
 /** A message the user may access, the user's own row of it (if they received it) and, for a channel message, the channel. */
-export type AccessedMessage = { message: Message; userMessage: UserMessage | undefined; channel: Channel | undefined; viewer: ChannelViewer | undefined };
+export type AccessedMessage = {
+  message: Message;
+  userMessage: UserMessage | undefined;
+  channel: Channel | undefined;
+  viewer: ChannelViewer | undefined;
+};
 
 /**
  * Upstream's access_message_and_usermessage: the message of the user's organization, which the user
@@ -19,7 +24,10 @@ export type AccessedMessage = { message: Message; userMessage: UserMessage | und
  * channel and the user's subscription.
  */
 export const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
-  const [message, userMessage] = await Promise.all([messagesStore.getMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
+  const [message, userMessage] = await Promise.all([
+    messagesStore.getMessage(user.realmId, messageId),
+    messagesStore.getUserMessage(user.id, messageId),
+  ]);
   const invalid = new BadRequestError('Invalid message(s)');
   if (!message || message.realmId !== user.realmId) throw invalid;
   if (message.streamId === null) {

@@ -8,7 +8,12 @@ import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-gr
 import * as groupsStore from '../store/user-groups';
 
 /** Realm settings whose value may not be role:everyone (so guests never hold them). */
-const REALM_SETTINGS_DENYING_EVERYONE = new Set(['can_manage_all_groups', 'can_create_groups', 'can_create_multiuse_invite_group', 'can_invite_users_group']);
+const REALM_SETTINGS_DENYING_EVERYONE = new Set([
+  'can_manage_all_groups',
+  'can_create_groups',
+  'can_create_multiuse_invite_group',
+  'can_invite_users_group',
+]);
 
 /** The groups of one organization, indexed for membership checks. */
 export class RealmGroups {
@@ -78,7 +83,10 @@ export const accessUserGroupForUpdate = (
   if (hasRealmPermission(realm, groups, user, 'can_manage_all_groups')) return group;
   if (groups.hasPermission(user, group.groupSettings.can_manage_group, GROUP_SETTING_ALLOWS_EVERYONE.can_manage_group)) return group;
   const permission = opts.permission ?? 'can_manage_group';
-  if (permission !== 'can_manage_group' && groups.hasPermission(user, group.groupSettings[permission], GROUP_SETTING_ALLOWS_EVERYONE[permission])) {
+  if (
+    permission !== 'can_manage_group' &&
+    groups.hasPermission(user, group.groupSettings[permission], GROUP_SETTING_ALLOWS_EVERYONE[permission])
+  ) {
     return group;
   }
   throw new BadRequestError('Insufficient permission');

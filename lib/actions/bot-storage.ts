@@ -19,15 +19,22 @@ const overLimit = (size: number, limit: number) =>
 const keyMissing = () => new BadRequestError('Key does not exist.');
 
 /** Applies changes in transactions of at most 99 entries, re-reading and retrying a chunk that lost a race. */
-const applyChanges = async (user: User, changes: Map<string, string | null>, check: (oldSize: number, newSize: number, old: Map<string, string>) => void) => {
+const applyChanges = async (
+  user: User,
+  changes: Map<string, string | null>,
+  check: (oldSize: number, newSize: number, old: Map<string, string>) => void,
+) => {
   const keys = [...changes.keys()];
   for (let i = 0; i < keys.length; i += MAX_WRITES_PER_TRANSACTION) {
     const chunk = keys.slice(i, i + MAX_WRITES_PER_TRANSACTION);
     for (let attempt = 1; ; attempt += 1) {
       const [oldSize, old] = await Promise.all([botStorageStore.getSize(user.id), botStorageStore.getEntries(user.id, chunk)]);
-      const newSize = oldSize + chunk.reduce((sum, key) => sum + entrySize(key, changes.get(key) ?? undefined) - entrySize(key, old.get(key)), 0);
+      const newSize =
+        oldSize + chunk.reduce((sum, key) => sum + entrySize(key, changes.get(key) ?? undefined) - entrySize(key, old.get(key)), 0);
       check(oldSize, newSize, old);
-      const writes = chunk.map((key) => ({ key, value: changes.get(key)!, old: old.get(key) })).filter((w) => !(w.value === null && w.old === undefined));
+      const writes = chunk
+        .map((key) => ({ key, value: changes.get(key)!, old: old.get(key) }))
+        .filter((w) => !(w.value === null && w.old === undefined));
       if (await botStorageStore.writeEntries(user.id, writes, oldSize, newSize)) break;
       if (attempt === MAX_ATTEMPTS) throw new BadRequestError('Storage changed during the request; try again.');
     }

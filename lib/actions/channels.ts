@@ -53,7 +53,6 @@ export const getChannelSubscribers = async (user: User, channelId: number): Prom
   return activeSubscriberIds(channel);
 };
 
-
 /** What a caller asks POST /users/me/subscriptions to do. */
 export type SubscribeRequest = {
   channels: { name: string; description?: string }[];
@@ -71,7 +70,8 @@ const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
 /** Upstream's check_stream_name: not empty, at most 60 characters, no control or NUL characters. */
 const checkChannelName = (name: string): void => {
   if (name === '') throw new BadRequestError("Channel name can't be empty.");
-  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH)
+    throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   const bad = [...name].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch) || /[\p{Co}]/u.test(ch));
   if (bad >= 0) throw new BadRequestError(`Invalid character in channel name, at position ${bad + 1}.`);
 };
@@ -82,7 +82,8 @@ const checkChannelName = (name: string): void => {
  * id, so that subscribing a thousand others reads no subscription list of theirs.
  */
 const pickColor = (channelId: number, usedColors: Set<string> | undefined): string =>
-  (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) || STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
+  (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) ||
+  STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
 
 const newSubscription = (user: User, channelId: number, color: string): Subscription => ({
   userId: user.id,
@@ -145,14 +146,18 @@ const resolvePrincipals = async (caller: User, principals: (number | string)[]):
 const subscriberWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
   realmUsers
     .filter((u) => u.isActive)
-    .filter((u) => canSeeSubscribers(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }))
+    .filter((u) =>
+      canSeeSubscribers(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
+    )
     .map((u) => u.id);
 
 /** The active users who may see a channel's metadata once `subscriberIds` are subscribed. */
 const metadataWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
   realmUsers
     .filter((u) => u.isActive)
-    .filter((u) => hasMetadataAccess(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }))
+    .filter((u) =>
+      hasMetadataAccess(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
+    )
     .map((u) => u.id);
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
@@ -205,13 +210,15 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
       throw new BadRequestError(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
     }
     const setting = req.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-    if (!groups.hasPermission(caller, realmGroupSetting(realm, groupList, setting), false)) throw new BadRequestError('Insufficient permission');
+    if (!groups.hasPermission(caller, realmGroupSetting(realm, groupList, setting), false))
+      throw new BadRequestError('Insufficient permission');
     if (!toCreate.some((c) => c.name.toLowerCase() === name.toLowerCase())) toCreate.push({ name, description });
   }
 
   const authorized = existing.filter((c) => maySubscribeSelf(c, callerViewer(c, callerActive.has(c.id))));
   const unauthorized = existing.filter((c) => !authorized.includes(c));
-  if (unauthorized.length > 0 && req.authorizationErrorsFatal) throw new BadRequestError(`Unable to access channel (${unauthorized[0].name}).`);
+  if (unauthorized.length > 0 && req.authorizationErrorsFatal)
+    throw new BadRequestError(`Unable to access channel (${unauthorized[0].name}).`);
 
   const principals = req.principals ?? [];
   const others = principals.length > 0 && !(principals.length === 1 && (principals[0] === caller.id || principals[0] === caller.email));
@@ -241,13 +248,20 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
     let added: User[] = [];
     const written = new Map<number, Subscription>();
     for (let attempt = 0; ; attempt += 1) {
-      const rows = isNew ? [] : await channelsStore.getSubscriptionsOfUsers(channel.id, subscribers.map((u) => u.id));
+      const rows = isNew
+        ? []
+        : await channelsStore.getSubscriptionsOfUsers(
+            channel.id,
+            subscribers.map((u) => u.id),
+          );
       const rowOf = new Map(rows.map((r) => [r.userId, r]));
       const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
       const usedColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
       const writes = pending.map((u) => {
         const old = rowOf.get(u.id);
-        const sub = old ? { ...old, active: true } : newSubscription(u, channel.id, pickColor(channel.id, u.id === caller.id ? usedColors : undefined));
+        const sub = old
+          ? { ...old, active: true }
+          : newSubscription(u, channel.id, pickColor(channel.id, u.id === caller.id ? usedColors : undefined));
         return { sub, existed: old !== undefined };
       });
       const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true, isNew ? channel : undefined);
@@ -255,7 +269,8 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
       added = [...added, ...pending.filter((u) => !lostSet.has(u.id))];
       for (const w of writes) if (!lostSet.has(w.sub.userId)) written.set(w.sub.userId, w.sub);
       if (lost.length === 0) break;
-      if (isNew || attempt + 1 >= SUBSCRIBE_ATTEMPTS) throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      if (isNew || attempt + 1 >= SUBSCRIBE_ATTEMPTS)
+        throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
     }
     const addedIds = new Set(added.map((u) => u.id));
     for (const u of subscribers) {
@@ -292,7 +307,10 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
     if (users.length > 0) await sendEvent(caller.realmId, event, { users });
   }
   await sendEventPerRecipient(
-    [...addEvents.entries()].map(([userId, subs]) => ({ userId, event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent })),
+    [...addEvents.entries()].map(([userId, subs]) => ({
+      userId,
+      event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent,
+    })),
   );
   for (const { channel, added, users } of peerAdds) {
     const event: SubscriptionEvent = { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: added };
@@ -376,16 +394,29 @@ const newChannel = (
  * `subscription` remove to each removed user and `subscription` peer_remove per channel to the
  * other users who could see its subscribers.
  */
-export const doUnsubscribe = async (caller: User, names: string[], principals: (number | string)[] | undefined): Promise<Record<string, unknown>> => {
-  const [channels, groups] = await Promise.all([channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }), RealmGroups.load(caller.realmId)]);
+export const doUnsubscribe = async (
+  caller: User,
+  names: string[],
+  principals: (number | string)[] | undefined,
+): Promise<Record<string, unknown>> => {
+  const [channels, groups] = await Promise.all([
+    channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }),
+    RealmGroups.load(caller.realmId),
+  ]);
   const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
   const targets: Channel[] = [];
   for (const raw of names) {
     const name = raw.trim();
     const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
     const visible =
-      channel && hasMetadataAccess(channel, { user: caller, subscribed: callerActive.has(channel.id), inSetting: (v) => groups.isInSetting(v, caller.id) });
-    if (!channel || !visible) throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
+      channel &&
+      hasMetadataAccess(channel, {
+        user: caller,
+        subscribed: callerActive.has(channel.id),
+        inSetting: (v) => groups.isInSetting(v, caller.id),
+      });
+    if (!channel || !visible)
+      throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
     if (!targets.includes(channel)) targets.push(channel);
   }
   const list = principals ?? [];
@@ -404,7 +435,10 @@ export const doUnsubscribe = async (caller: User, names: string[], principals: (
   for (const channel of targets) {
     let gone: Subscription[] = [];
     for (let attempt = 0; ; attempt += 1) {
-      const rows = await channelsStore.getSubscriptionsOfUsers(channel.id, users.map((u) => u.id));
+      const rows = await channelsStore.getSubscriptionsOfUsers(
+        channel.id,
+        users.map((u) => u.id),
+      );
       const active = rows.filter((r) => r.active);
       const { lost } = await channelsStore.writeSubscriptionChange(
         channel,
@@ -414,7 +448,8 @@ export const doUnsubscribe = async (caller: User, names: string[], principals: (
       const lostSet = new Set(lost);
       gone = [...gone, ...active.filter((r) => !lostSet.has(r.userId))];
       if (lost.length === 0) break;
-      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS) throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
+        throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
     }
     const goneIds = new Set(gone.map((s) => s.userId));
     for (const u of users) (goneIds.has(u.id) ? removed : notRemoved).push(channel.name);
@@ -426,7 +461,10 @@ export const doUnsubscribe = async (caller: User, names: string[], principals: (
   }
 
   await sendEventPerRecipient(
-    [...removeEvents.entries()].map(([userId, subscriptions]) => ({ userId, event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent })),
+    [...removeEvents.entries()].map(([userId, subscriptions]) => ({
+      userId,
+      event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent,
+    })),
   );
   for (const { channel, userIds, watchers } of peerRemoves) {
     const event: SubscriptionEvent = { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: userIds };
@@ -467,7 +505,8 @@ export const doChangeSubscriptionProperties = async (user: User, changes: Subscr
     const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
     if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
     if (spec.kind === 'color') {
-      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value)) throw new BadRequestError(`${change.property} is not a valid hex color code`);
+      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value))
+        throw new BadRequestError(`${change.property} is not a valid hex color code`);
     } else if (typeof change.value !== 'boolean') {
       throw new BadRequestError(`${change.property} is not a boolean`);
     }
@@ -477,10 +516,18 @@ export const doChangeSubscriptionProperties = async (user: User, changes: Subscr
     if (!(await channelsStore.updateSubscriptionSettings(user.id, change.stream_id, { [field]: stored }))) {
       throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
     }
-    const events: SubscriptionEvent[] = [{ type: 'subscription', op: 'update', stream_id: change.stream_id, property: change.property, value: change.value }];
+    const events: SubscriptionEvent[] = [
+      { type: 'subscription', op: 'update', stream_id: change.stream_id, property: change.property, value: change.value },
+    ];
     if (field === 'isMuted') {
       const other = change.property === 'is_muted' ? 'in_home_view' : 'is_muted';
-      events.push({ type: 'subscription', op: 'update', stream_id: change.stream_id, property: other, value: other === 'is_muted' ? stored : !stored });
+      events.push({
+        type: 'subscription',
+        op: 'update',
+        stream_id: change.stream_id,
+        property: other,
+        value: other === 'is_muted' ? stored : !stored,
+      });
     }
     for (const event of events) await sendEvent(user.realmId, event, { users: [user.id] });
   }

@@ -79,7 +79,8 @@ const checkFieldValue = async (field: CustomProfileField, value: string | number
     case FieldType.DROPDOWN: {
       const choice = str(value, name);
       const choices = JSON.parse(field.fieldData || '{}') as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(choices, choice)) throw new BadRequestError(`'${choice}' is not a valid choice for '${name}'.`);
+      if (!Object.prototype.hasOwnProperty.call(choices, choice))
+        throw new BadRequestError(`'${choice}' is not a valid choice for '${name}'.`);
       return choice;
     }
     case FieldType.USER:
@@ -109,7 +110,14 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
     throw new BadRequestError(`Too many profile fields in one request (limit: ${MAX_TRANSACTION_ITEMS})`);
   }
   const changes = await retryLostRaces(async () => {
-    const stored = new Map((await fieldsStore.getValues(user.id, targets.map((t) => t.field.id))).map((v) => [v.fieldId, v]));
+    const stored = new Map(
+      (
+        await fieldsStore.getValues(
+          user.id,
+          targets.map((t) => t.field.id),
+        )
+      ).map((v) => [v.fieldId, v]),
+    );
     const changes: fieldsStore.ValueChange[] = [];
     for (const { field, next } of targets) {
       const before = stored.get(field.id)?.value;
@@ -128,7 +136,11 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
       next === null
         ? { id: key.fieldId, value: null }
         : { id: key.fieldId, value: next.value, ...(next.renderedValue ? { rendered_value: next.renderedValue } : {}) };
-    await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } }, 'realm');
+    await sendEvent(
+      realm.id,
+      { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: customProfileField } },
+      'realm',
+    );
   }
 };
 
@@ -139,7 +151,14 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
  * and sends one `realm_user` `update` event per field whose value changed, to the organization.
  */
 export const checkUpdateProfileData = async (user: User, realm: Realm, items: ProfileDataItem[]): Promise<void> => {
-  const fields = new Map((await fieldsStore.getFields(user.realmId, items.map((i) => i.id))).map((f) => [f.id, f]));
+  const fields = new Map(
+    (
+      await fieldsStore.getFields(
+        user.realmId,
+        items.map((i) => i.id),
+      )
+    ).map((f) => [f.id, f]),
+  );
   const targets = new Map<number, Target>();
   for (const item of items) {
     const field = checkFieldAccess(user, fields, item.id);

@@ -16,7 +16,8 @@ export const requireDevelopmentMode = (): void => {
 
 /** A login's last checks, as upstream's: the organization is active, then the account. */
 export const checkLoginAccount = (realm: Realm | undefined, user: User): void => {
-  if (!realm || realm.deactivated) throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+  if (!realm || realm.deactivated)
+    throw new AuthenticationFailedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
   if (!user.isActive) throw new AuthenticationFailedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
 };
 

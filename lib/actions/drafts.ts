@@ -14,7 +14,6 @@ import * as draftsStore from '../store/drafts';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 
-
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {
   const stripped = pyStrip(str(value, path));

@@ -79,7 +79,8 @@ export type CreateInviteRequest = {
  * deactivated.", "Insufficient permission").
  */
 const checkInviteGroups = (user: User, realm: Realm, groups: RealmGroups, groupIds: number[]): void => {
-  for (const id of groupIds) accessUserGroupForUpdate(realm, groups, user, id, { allowDeactivated: false, permission: 'can_add_members_group' });
+  for (const id of groupIds)
+    accessUserGroupForUpdate(realm, groups, user, id, { allowDeactivated: false, permission: 'can_add_members_group' });
 };
 
 /** Upstream's access_streams_for_invite: channels the caller can see and add subscribers to. */

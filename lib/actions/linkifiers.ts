@@ -12,7 +12,6 @@ import { BadPatternError, compilePattern } from '../validation/python-regex';
 import { isValidUriTemplate, parseUriTemplate } from '../validation/uri-template';
 import { retryLostRaces } from './retry';
 
-
 /** The organization's linkifiers in matching order. */
 export const listLinkifiers = async (realmId: number): Promise<Linkifier[]> =>
   sortLinkifiers((await linkifiersStore.readLinkifierList(realmId)).linkifiers);
@@ -52,14 +51,16 @@ const validateLinkifier = (pattern: string, urlTemplate: string, others: Linkifi
       const missingInPattern = template.variables.filter((v) => !groupNames.includes(v)).sort();
       const missingInTemplate = groupNames.filter((g) => !template.variables.includes(g)).sort();
       if (missingInPattern.length > 0) modelError = `Group '${missingInPattern[0]}' in URL template is not present in linkifier pattern.`;
-      else if (missingInTemplate.length > 0) modelError = `Group '${missingInTemplate[0]}' in linkifier pattern is not present in URL template.`;
+      else if (missingInTemplate.length > 0)
+        modelError = `Group '${missingInTemplate[0]}' in linkifier pattern is not present in URL template.`;
     }
   } catch (error) {
     if (!(error instanceof BadPatternError)) throw error;
     modelError = error.message;
   }
   if (modelError) add('__all__', modelError);
-  if (!errors.pattern && others.some((l) => l.pattern === pattern)) add('__all__', 'Realm filter with this Realm and Pattern already exists.');
+  if (!errors.pattern && others.some((l) => l.pattern === pattern))
+    add('__all__', 'Realm filter with this Realm and Pattern already exists.');
   const messages = Object.values(errors).flat();
   if (messages.length > 0) throw new ApiError(messages[0], { data: { errors } });
 };
@@ -73,7 +74,13 @@ export const checkAddLinkifier = async (user: User, pattern: string, urlTemplate
   const id = await allocateIds('linkifier');
   const linkifiers = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
     validateLinkifier(p, t, current);
-    const linkifier: Linkifier = { id, realmId: user.realmId, pattern: p, urlTemplate: t, order: Math.max(-1, ...current.map((l) => l.order)) + 1 };
+    const linkifier: Linkifier = {
+      id,
+      realmId: user.realmId,
+      pattern: p,
+      urlTemplate: t,
+      order: Math.max(-1, ...current.map((l) => l.order)) + 1,
+    };
     await linkifiersStore.writeLinkifiers(user.realmId, version, { put: [linkifier] });
     return [...current, linkifier];
   });
@@ -90,7 +97,11 @@ export const checkUpdateLinkifier = async (user: User, linkifierId: number, patt
   const linkifiers = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
     const existing = current.find((l) => l.id === linkifierId);
     if (!existing) throw new BadRequestError('Linkifier not found.');
-    validateLinkifier(p, t, current.filter((l) => l.id !== linkifierId));
+    validateLinkifier(
+      p,
+      t,
+      current.filter((l) => l.id !== linkifierId),
+    );
     const updated: Linkifier = { ...existing, pattern: p, urlTemplate: t };
     await linkifiersStore.writeLinkifiers(user.realmId, version, { put: [updated] });
     return current.map((l) => (l.id === linkifierId ? updated : l));
@@ -118,7 +129,8 @@ export const checkRemoveLinkifier = async (user: User, linkifierId: number): Pro
  */
 export const checkReorderLinkifiers = async (user: User, orderedIds: number[]): Promise<void> => {
   const result = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
-    if (new Set(orderedIds).size !== orderedIds.length) throw new BadRequestError('The ordered list must not contain duplicated linkifiers');
+    if (new Set(orderedIds).size !== orderedIds.length)
+      throw new BadRequestError('The ordered list must not contain duplicated linkifiers');
     const existing = new Set(current.map((l) => l.id));
     if (orderedIds.length !== existing.size || orderedIds.some((id) => !existing.has(id))) {
       throw new BadRequestError('The ordered list must enumerate all existing linkifiers exactly once');

@@ -45,7 +45,10 @@ export type AccessedMessage = { message: EditableMessage; flags: string[] | unde
  */
 const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
   const invalid = new BadRequestError('Invalid message(s)');
-  const [message, row] = await Promise.all([editsStore.getEditableMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
+  const [message, row] = await Promise.all([
+    editsStore.getEditableMessage(user.realmId, messageId),
+    messagesStore.getUserMessage(user.id, messageId),
+  ]);
   if (!message) throw invalid;
   if (message.streamId === null) {
     if (!row) throw invalid;
@@ -90,7 +93,11 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
 export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
   const candidates = await rowCandidates(message);
   const rows = await editsStore.listRowsOfMessage(message.id, candidates);
-  const { deleted, firstMessageId } = await editsStore.deleteMessage(message, rows.map((r) => r.userId), channel?.firstMessageId);
+  const { deleted, firstMessageId } = await editsStore.deleteMessage(
+    message,
+    rows.map((r) => r.userId),
+    channel?.firstMessageId,
+  );
   if (!deleted) throw new BadRequestError('Message already deleted');
   const rowHolders = rows.map((r) => r.userId);
   let receivers: number[];
@@ -108,7 +115,13 @@ export const doDeleteMessage = async (actingUser: User, message: EditableMessage
   const event: DeleteMessageEvent =
     channel === null
       ? { type: 'delete_message', message_ids: [message.id], message_type: 'private' }
-      : { type: 'delete_message', message_ids: [message.id], message_type: 'stream', stream_id: channel.id, topic: message.topic.toLowerCase() };
+      : {
+          type: 'delete_message',
+          message_ids: [message.id],
+          message_type: 'stream',
+          stream_id: channel.id,
+          topic: message.topic.toLowerCase(),
+        };
   await sendEvent(actingUser.realmId, event, { users: [...new Set([...receivers, actingUser.id])] });
   if (channel !== null && firstMessageId !== undefined) {
     await sendEvent(
@@ -141,7 +154,12 @@ const channelMetadataViewers = async (channel: Channel): Promise<number[]> => {
  * snapshots oldest first (only moves under the "moves" policy). Without `allowEmptyTopicName` the
  * empty topic reads as the organization's empty-topic display name.
  */
-export const getMessageHistory = async (realm: Realm, user: User, messageId: number, allowEmptyTopicName: boolean): Promise<HistorySnapshot[]> => {
+export const getMessageHistory = async (
+  realm: Realm,
+  user: User,
+  messageId: number,
+  allowEmptyTopicName: boolean,
+): Promise<HistorySnapshot[]> => {
   const visibility = messageEditSettings(realm).editHistoryVisibility;
   if (visibility === 'none') throw new BadRequestError('Message edit history is disabled in this organization');
   const { message } = await accessMessage(user, messageId, { modifying: false });
@@ -150,7 +168,8 @@ export const getMessageHistory = async (realm: Realm, user: User, messageId: num
     {
       topic: message.topic,
       content: message.content,
-      renderedContent: message.renderedContent ?? renderMessage(message.content, { users: [], groups: [], channels: [], linkifiers: [] }).html,
+      renderedContent:
+        message.renderedContent ?? renderMessage(message.content, { users: [], groups: [], channels: [], linkifiers: [] }).html,
       senderId: message.senderId,
       dateSent: message.dateSent,
       streamId: message.streamId,
@@ -159,7 +178,11 @@ export const getMessageHistory = async (realm: Realm, user: User, messageId: num
   );
   if (allowEmptyTopicName || message.streamId === null) return snapshots;
   const shown = (topic: string) => (topic === '' ? realm.emptyTopicDisplayName : topic);
-  return snapshots.map((s) => ({ ...s, topic: shown(s.topic), ...(s.prev_topic !== undefined ? { prev_topic: shown(s.prev_topic) } : {}) }));
+  return snapshots.map((s) => ({
+    ...s,
+    topic: shown(s.topic),
+    ...(s.prev_topic !== undefined ? { prev_topic: shown(s.prev_topic) } : {}),
+  }));
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +229,9 @@ const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> 
     hasLink: result.hasLink,
     isMeMessage: /^\/me( |$)/.test(content),
     mentionFlagsOf: (userId) => [
-      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => realmGroups.isMember(g, userId)) ? ['mentioned'] : []),
+      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => realmGroups.isMember(g, userId))
+        ? ['mentioned']
+        : []),
       ...(wildcard ? ['wildcard_mentioned'] : []),
     ],
   };
@@ -244,7 +269,8 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
   if (topic === RESOLVED_TOPIC_PREFIX.trim() || topic === `${RESOLVED_TOPIC_PREFIX}general chat`) {
     throw new BadRequestError('General chat cannot be marked as resolved');
   }
-  if (streamId !== undefined && req.content !== undefined) throw new BadRequestError('Cannot change message content while changing channel');
+  if (streamId !== undefined && req.content !== undefined)
+    throw new BadRequestError('Cannot change message content while changing channel');
   if (req.prevContentSha256 !== undefined && req.prevContentSha256 !== createHash('sha256').update(message.content).digest('hex')) {
     throw new ApiError("'prev_content_sha256' value does not match the expected value.", {
       code: ErrorCode.EXPECTATION_MISMATCH,
@@ -262,7 +288,8 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     movedIds = await topicMessagesToMove(message, req.propagateMode);
     if (req.propagateMode === 'change_all' && !resolveToggle) await checkChangeAllWithinLimit(realm, user, movedIds, now);
   }
-  const rendered = req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
+  const rendered =
+    req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
   await doUpdateMessage(user, { message, channel, movedIds, topic, propagateMode: req.propagateMode, rendered, now });
 };
 
@@ -352,15 +379,28 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
       messages.map(async (other) => {
         const full = await editsStore.getEditableMessage(realmId, other.id);
         if (!full || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
-        await writeEditOf(realmId, full, (m) => ({ fields: { topic }, entry: { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic } }));
+        await writeEditOf(realmId, full, (m) => ({
+          fields: { topic },
+          entry: { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic },
+        }));
       }),
     );
   }
 
   const candidates = await rowCandidates(message);
-  const rowsByMessage = new Map(await Promise.all(plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, candidates)] as const)));
+  const rowsByMessage = new Map(
+    await Promise.all(plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, candidates)] as const)),
+  );
   if (topic !== undefined && channel !== null) {
-    await Promise.all(plan.movedIds.map((id) => editsStore.setTopicOfRows(id, rowsByMessage.get(id)!.map((r) => r.userId), topic)));
+    await Promise.all(
+      plan.movedIds.map((id) =>
+        editsStore.setTopicOfRows(
+          id,
+          rowsByMessage.get(id)!.map((r) => r.userId),
+          topic,
+        ),
+      ),
+    );
     await editsStore.moveTopicSummary(realmId, channel.id, origTopic, topic, plan.movedIds);
   }
   const flagsOf = new Map((rowsByMessage.get(message.id) ?? []).map((r) => [r.userId, r.flags]));

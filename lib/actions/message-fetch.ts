@@ -49,10 +49,22 @@ const rowFacts = (row: Item): MessageFacts => ({
 });
 
 /** The message ids of one page of a partition, with the viewer's flags when the page holds rows. */
-const visibleOfPage = async (viewer: MessageViewer, narrow: ResolvedNarrow, partition: MessagePartition, items: Item[]): Promise<VisibleMessage[]> => {
+const visibleOfPage = async (
+  viewer: MessageViewer,
+  narrow: ResolvedNarrow,
+  partition: MessagePartition,
+  items: Item[],
+): Promise<VisibleMessage[]> => {
   if (partition.holds === 'rows') {
     const rows = items.map(rowFacts).filter((f) => matchesNarrow(narrow, f));
-    const messages = new Map((await getMessagesByIds(viewer.user.realmId, rows.map((r) => r.id))).map((m) => [m.id, m]));
+    const messages = new Map(
+      (
+        await getMessagesByIds(
+          viewer.user.realmId,
+          rows.map((r) => r.id),
+        )
+      ).map((m) => [m.id, m]),
+    );
     const out: VisibleMessage[] = [];
     for (const row of rows) {
       const message = messages.get(row.id);
@@ -65,7 +77,14 @@ const visibleOfPage = async (viewer: MessageViewer, narrow: ResolvedNarrow, part
 
 /** Messages with the viewer's flags, kept when they match the narrow and the viewer may see them. */
 const withViewerFlags = async (viewer: MessageViewer, narrow: ResolvedNarrow, messages: Message[]): Promise<VisibleMessage[]> => {
-  const rows = new Map((await getUserMessagesByIds(viewer.user.id, messages.map((m) => m.id))).map((r) => [r.messageId, r]));
+  const rows = new Map(
+    (
+      await getUserMessagesByIds(
+        viewer.user.id,
+        messages.map((m) => m.id),
+      )
+    ).map((r) => [r.messageId, r]),
+  );
   const out: VisibleMessage[] = [];
   for (const message of messages) {
     const row = rows.get(message.id);
@@ -80,7 +99,9 @@ const withViewerFlags = async (viewer: MessageViewer, narrow: ResolvedNarrow, me
 const partitionsOf = (source: NarrowSource, user: User): MessagePartition[] => {
   switch (source.kind) {
     case 'channel':
-      return [source.topic === undefined ? messagePartitions.channel(source.channelId) : messagePartitions.topic(source.channelId, source.topic)];
+      return [
+        source.topic === undefined ? messagePartitions.channel(source.channelId) : messagePartitions.topic(source.channelId, source.topic),
+      ];
     case 'channels':
       return source.channelIds.map(messagePartitions.channel);
     case 'dm':
@@ -124,7 +145,9 @@ const readSide = async (
     side.direction === 'older' ? b.message.id - a.message.id : a.message.id - b.message.id;
   if (source.kind === 'ids') {
     const inRange = (id: number): boolean =>
-      side.direction === 'older' ? id < side.from || (side.inclusive && id === side.from) : id > side.from || (side.inclusive && id === side.from);
+      side.direction === 'older'
+        ? id < side.from || (side.inclusive && id === side.from)
+        : id > side.from || (side.inclusive && id === side.from);
     const messages = await getMessagesByIds(viewer.user.realmId, source.ids.filter(inRange));
     return (await withViewerFlags(viewer, narrow, messages)).sort(order).slice(0, side.want);
   }
@@ -304,7 +327,12 @@ const accessMessage = async (user: User, messageId: number): Promise<{ viewer: M
 };
 
 /** GET /messages/{message_id}: the message object and its raw Markdown. */
-export const fetchMessage = async (user: User, realm: Realm, messageId: number, opts: MessageObjectOptions): Promise<Record<string, unknown>> => {
+export const fetchMessage = async (
+  user: User,
+  realm: Realm,
+  messageId: number,
+  opts: MessageObjectOptions,
+): Promise<Record<string, unknown>> => {
   const { viewer, visible } = await accessMessage(user, messageId);
   const [message] = await buildMessageObjects(user, realm, viewer, [visible], opts);
   return { raw_content: visible.message.content, message };

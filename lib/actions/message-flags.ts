@@ -50,7 +50,14 @@ const FLAG_WRITE_CONCURRENCY = 16;
  * Changes one message's flag, whatever else changes its row meanwhile: a lost conditional write
  * re-reads the row and tries again. True when this call changed the flag.
  */
-const changeOne = async (user: User, id: number, row: UserMessage | undefined, message: Message | undefined, flag: string, op: 'add' | 'remove'): Promise<boolean> => {
+const changeOne = async (
+  user: User,
+  id: number,
+  row: UserMessage | undefined,
+  message: Message | undefined,
+  flag: string,
+  op: 'add' | 'remove',
+): Promise<boolean> => {
   let current = row;
   for (;;) {
     if (!current) {
@@ -68,7 +75,11 @@ const changeOne = async (user: User, id: number, row: UserMessage | undefined, m
 };
 
 /** What a client needs to count a message unread again (upstream's message_details). */
-const unreadDetails = async (user: User, facts: { streamId: number | null; topic: string; dmUserIds: number[]; flags: string[] }, muted: (id: number) => Promise<boolean>): Promise<UnreadMessageDetails> => {
+const unreadDetails = async (
+  user: User,
+  facts: { streamId: number | null; topic: string; dmUserIds: number[]; flags: string[] },
+  muted: (id: number) => Promise<boolean>,
+): Promise<UnreadMessageDetails> => {
   const wildcard = facts.flags.some((f) => WILDCARD_FLAGS.includes(f));
   if (facts.streamId === null) {
     const mentioned = facts.flags.includes('mentioned') || wildcard;
@@ -77,7 +88,13 @@ const unreadDetails = async (user: User, facts: { streamId: number | null; topic
   }
   const unmuted = !(await muted(facts.streamId));
   const mentioned = facts.flags.includes('mentioned') || (wildcard && unmuted);
-  return { type: 'stream', stream_id: facts.streamId, topic: facts.topic, unmuted_stream_msg: unmuted, ...(mentioned ? { mentioned: true as const } : {}) };
+  return {
+    type: 'stream',
+    stream_id: facts.streamId,
+    topic: facts.topic,
+    unmuted_stream_msg: unmuted,
+    ...(mentioned ? { mentioned: true as const } : {}),
+  };
 };
 
 export type FlagsResult = { changed: number[]; ignoredChannels: number[] };
@@ -107,7 +124,10 @@ export const updateMessageFlags = async (user: User, messageIds: number[], flag:
   const subscribed = new Map<number, Promise<boolean>>();
   const isSubscribed = (channelId: number): Promise<boolean> => {
     if (!subscribed.has(channelId)) {
-      subscribed.set(channelId, channelsStore.getSubscription(user.id, channelId).then((s) => s?.active === true));
+      subscribed.set(
+        channelId,
+        channelsStore.getSubscription(user.id, channelId).then((s) => s?.active === true),
+      );
     }
     return subscribed.get(channelId)!;
   };
@@ -121,7 +141,9 @@ export const updateMessageFlags = async (user: User, messageIds: number[], flag:
     }
     targets.push(id);
   }
-  const changedFlags = await mapLimited(targets, FLAG_WRITE_CONCURRENCY, (id) => changeOne(user, id, rows.get(id), messages.get(id), flag, op));
+  const changedFlags = await mapLimited(targets, FLAG_WRITE_CONCURRENCY, (id) =>
+    changeOne(user, id, rows.get(id), messages.get(id), flag, op),
+  );
   const changed = targets.filter((_, i) => changedFlags[i]);
   let event: UpdateMessageFlagsEvent;
   if (op === 'add') event = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false };
@@ -159,7 +181,15 @@ const clampRange = (numBefore: number, numAfter: number): [number, number] => {
  */
 export const updateMessageFlagsForNarrow = async (
   user: User,
-  req: { anchor: Anchor; numBefore: number; numAfter: number; includeAnchor: boolean; narrow: MessageNarrowTerm[]; flag: string; op: string },
+  req: {
+    anchor: Anchor;
+    numBefore: number;
+    numAfter: number;
+    includeAnchor: boolean;
+    narrow: MessageNarrowTerm[];
+    flag: string;
+    op: string;
+  },
 ): Promise<Record<string, unknown>> => {
   const [numBefore, numAfter] = clampRange(req.numBefore, req.numAfter);
   const selection = await selectNarrow(user, req.narrow);

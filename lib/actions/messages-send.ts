@@ -75,7 +75,10 @@ const findChannel = async (realm: Realm, indicator: ChannelIndicator): Promise<C
   if ('id' in indicator) {
     const channel = await channelsStore.getChannel(realm.id, indicator.id);
     if (!channel) {
-      throw new ApiError(`Channel with ID '${indicator.id}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream_id: indicator.id } });
+      throw new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
+        code: ErrorCode.STREAM_DOES_NOT_EXIST,
+        data: { stream_id: indicator.id },
+      });
     }
     return channel;
   }
@@ -197,16 +200,21 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   // 4. Rendering and mention permissions.
   const rendered = await render(realm, content, groups, participants.length > 0 ? participants : [sender]);
   const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
-  const canMentionMany = () => groups.isInSetting(realmSetting(realm, groups, 'can_mention_many_users_group', 'role:administrators'), sender.id);
+  const canMentionMany = () =>
+    groups.isInSetting(realmSetting(realm, groups, 'can_mention_many_users_group', 'role:administrators'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
-    throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', { code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED });
+    throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
+      code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED,
+    });
   }
   let participantsOfTopic = new Set<number>();
   if (channel && rendered.topicWildcardMentioned) {
     participantsOfTopic = await topicParticipants(channel.id, topic);
     participantsOfTopic.add(sender.id);
     if (participantsOfTopic.size > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
-      throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', { code: ErrorCode.TOPIC_WILDCARD_MENTION_NOT_ALLOWED });
+      throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', {
+        code: ErrorCode.TOPIC_WILDCARD_MENTION_NOT_ALLOWED,
+      });
     }
   }
   for (const groupId of rendered.mentionedGroupIds) {
@@ -224,7 +232,8 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
       const flags: string[] = [];
       if (userId === sender.id && readBySender) flags.push('read');
       if (mentioned.has(userId)) flags.push('mentioned');
-      if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId))) flags.push('wildcard_mentioned');
+      if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
+        flags.push('wildcard_mentioned');
       return { userId, flags };
     }),
   };
@@ -263,7 +272,8 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
 };
 
 /** The sender first when a recipient, as upstream lists its event's users. */
-const orderSenderFirst = (ids: number[], senderId: number): number[] => (ids.includes(senderId) ? [senderId, ...ids.filter((id) => id !== senderId)] : ids);
+const orderSenderFirst = (ids: number[], senderId: number): number[] =>
+  ids.includes(senderId) ? [senderId, ...ids.filter((id) => id !== senderId)] : ids;
 
 /** Upstream's can_create_topic_group: a new topic needs the setting (unless role:everyone). */
 const checkNewTopic = async (sender: User, channel: Channel, topic: string, groups: RealmGroups): Promise<void> => {
@@ -280,7 +290,9 @@ const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void =
   const policy = channel.topicsPolicy === 'inherit' ? 'allow_empty_topic' : channel.topicsPolicy;
   const displayName = realm.emptyTopicDisplayName || EMPTY_TOPIC_FALLBACK_NAME;
   if (policy === 'disable_empty_topic' && topic === '') {
-    throw new BadRequestError(`Sending messages to the ${displayName} is not allowed in this channel.`, { empty_topic_display_name: displayName });
+    throw new BadRequestError(`Sending messages to the ${displayName} is not allowed in this channel.`, {
+      empty_topic_display_name: displayName,
+    });
   }
   if (policy === 'empty_topic_only' && topic !== '') {
     throw new BadRequestError(`Only the ${displayName} topic is allowed in this channel.`, { empty_topic_display_name: displayName });

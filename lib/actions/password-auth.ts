@@ -26,7 +26,13 @@ const checkLoginRateLimit = async (realm: Realm, username: string, now: number):
  * with the same work). Refuses a rate-limited username first (429); counts a failure against the
  * username. Upstream never accepts an empty password.
  */
-export const checkPassword = async (realm: Realm, username: string, user: User | undefined, password: string, now = Date.now()): Promise<boolean> => {
+export const checkPassword = async (
+  realm: Realm,
+  username: string,
+  user: User | undefined,
+  password: string,
+  now = Date.now(),
+): Promise<boolean> => {
   await checkLoginRateLimit(realm, username, now);
   const ok = (await verifyPassword(password, user ? await passwordsStore.getPasswordHash(user.id) : undefined)) && password !== '';
   if (!ok) {
@@ -45,7 +51,12 @@ export const checkPassword = async (realm: Realm, username: string, user: User |
  * is "Invalid subdomain", a deactivated organization or user is told so. Writes only the failure
  * count; emits no event; never logs the password.
  */
-export const fetchApiKeyWithPassword = async (realm: Realm | undefined, username: string, password: string, now = Date.now()): Promise<User> => {
+export const fetchApiKeyWithPassword = async (
+  realm: Realm | undefined,
+  username: string,
+  password: string,
+  now = Date.now(),
+): Promise<User> => {
   if (!realm) throw new InvalidSubdomainError();
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
   const accounts = await usersStore.listByEmail(username);

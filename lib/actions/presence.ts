@@ -42,12 +42,23 @@ export type PresenceChange = {
  * after more than 130 s without activity. Pure.
  */
 export const computePresenceChange = (user: User, previous: Presence | undefined, status: PresenceStatus, now: number): PresenceChange => {
-  const userFields = { realmId: user.realmId, userId: user.id, email: user.email, isBot: user.isBot, isActive: user.isActive, dateJoined: user.dateJoined };
+  const userFields = {
+    realmId: user.realmId,
+    userId: user.id,
+    email: user.email,
+    isBot: user.isBot,
+    isActive: user.isActive,
+    dateJoined: user.dateJoined,
+  };
   const sinceActive = previous?.lastActiveTime == null ? PRESENCE.NEVER_SET_AGE_SECS : now - previous.lastActiveTime;
   const sinceConnected = previous?.lastConnectedTime == null ? PRESENCE.NEVER_SET_AGE_SECS : now - previous.lastConnectedTime;
   const becameOnline = status === 'active' && sinceActive > BECAME_ONLINE_AFTER_SECS;
   if (previous === undefined) {
-    return { next: { ...userFields, lastActiveTime: status === 'active' ? now : null, lastConnectedTime: now }, created: true, becameOnline };
+    return {
+      next: { ...userFields, lastActiveTime: status === 'active' ? now : null, lastConnectedTime: now },
+      created: true,
+      becameOnline,
+    };
   }
   let { lastActiveTime, lastConnectedTime } = previous;
   let changed = false;

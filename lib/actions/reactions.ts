@@ -35,7 +35,13 @@ const reactionAudience = async (accessed: AccessedMessage, actingUserId: number,
   return [...new Set([...subscribers, ...reactorIds, actingUserId])];
 };
 
-const notifyReactionUpdate = async (user: User, accessed: AccessedMessage, reaction: StoredReaction, op: 'add' | 'remove', reactorIds: number[]) => {
+const notifyReactionUpdate = async (
+  user: User,
+  accessed: AccessedMessage,
+  reaction: StoredReaction,
+  op: 'add' | 'remove',
+  reactorIds: number[],
+) => {
   const event: ReactionEvent = {
     type: 'reaction',
     op,
@@ -77,7 +83,13 @@ export const checkAddReaction = async (user: User, messageId: number, req: React
     checkEmojiRequest(req.emojiName, code, type);
     name = req.emojiName;
   }
-  const reaction: StoredReaction = { userId: user.id, emojiName: name, emojiCode: code, reactionType: type as ReactionType, addedAt: nowMs() };
+  const reaction: StoredReaction = {
+    userId: user.id,
+    emojiName: name,
+    emojiCode: code,
+    reactionType: type as ReactionType,
+    addedAt: nowMs(),
+  };
   const outcome = await reactionsStore.addReaction(user.realmId, message.id, reaction);
   if (outcome === 'exists') throw reactionExists();
   if (outcome === 'missing') throw new BadRequestError('Invalid message(s)');
@@ -99,7 +111,8 @@ export const checkRemoveReaction = async (user: User, messageId: number, req: Re
   const { message } = accessed;
   let code = req.emojiCode;
   if (code === undefined) {
-    if (req.emojiName === undefined) throw new BadRequestError('At least one of the following arguments must be present: emoji_name, emoji_code');
+    if (req.emojiName === undefined)
+      throw new BadRequestError('At least one of the following arguments must be present: emoji_name, emoji_code');
     code = emojiNameToCode(req.emojiName).code;
   }
   const type = req.reactionType ?? 'unicode_emoji';

@@ -23,7 +23,8 @@ import * as usersStore from '../store/users';
  */
 export const accessReminder = async (user: User, reminderId: number): Promise<ScheduledMessage> => {
   const reminder = await scheduledStore.getScheduledMessageOfUser(user.id, reminderId);
-  if (!reminder || reminder.kind !== 'reminder' || reminder.senderId !== user.id) throw new ResourceNotFoundError('Reminder does not exist');
+  if (!reminder || reminder.kind !== 'reminder' || reminder.senderId !== user.id)
+    throw new ResourceNotFoundError('Reminder does not exist');
   return reminder;
 };
 
@@ -46,7 +47,10 @@ export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
  */
 const accessMessage = async (user: User, messageId: number): Promise<{ message: Message; channel: Channel | undefined }> => {
   const invalid = () => new BadRequestError('Invalid message(s)');
-  const [message, received] = await Promise.all([messagesStore.getMessage(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
+  const [message, received] = await Promise.all([
+    messagesStore.getMessage(user.realmId, messageId),
+    messagesStore.getUserMessage(user.id, messageId),
+  ]);
   if (!message) throw invalid();
   if (message.streamId === null) {
     if (!received) throw invalid();
@@ -88,7 +92,14 @@ const normalizeNote = (note: string, maxLength: number): string => {
 };
 
 /** Upstream's get_reminder_formatted_content: what the reminder will say, quoting the message. */
-const reminderContent = (message: Message, channel: Channel | undefined, sender: User | undefined, note: string, realmUrl: string, viewerId: number): string => {
+const reminderContent = (
+  message: Message,
+  channel: Channel | undefined,
+  sender: User | undefined,
+  note: string,
+  realmUrl: string,
+  viewerId: number,
+): string => {
   const noteSuffix = note ? ` Note:\n > ${note}` : '';
   let content = channel
     ? `You requested a reminder for #**${channel.name}>${message.topic}@${message.id}**.${noteSuffix}`
@@ -113,7 +124,12 @@ export type CreateReminderRequest = { messageId: number; scheduledDeliveryTimest
  * max_reminder_note_length. Writes the reminder in the caller's partition and sends `reminders`
  * add to the caller's queues. `realmUrl` is where the organization is served, for the message link.
  */
-export const checkCreateReminder = async (user: User, realm: Realm, request: CreateReminderRequest, realmUrl: string): Promise<ScheduledMessage> => {
+export const checkCreateReminder = async (
+  user: User,
+  realm: Realm,
+  request: CreateReminderRequest,
+  realmUrl: string,
+): Promise<ScheduledMessage> => {
   if (request.scheduledDeliveryTimestamp <= nowSeconds()) throw new BadRequestError('Scheduled delivery time must be in the future.');
   const { message, channel } = await accessMessage(user, request.messageId);
   const note = request.note === undefined ? '' : normalizeNote(request.note, realm.limits.max_reminder_note_length);

@@ -14,7 +14,11 @@ import * as channelsStore from '../store/channels';
  * subdomain". `userAgent` only serves upstream's test hook (`ZulipInvalid` → is_incompatible).
  * Reads the organization's channels (for web-public access); writes nothing, emits nothing.
  */
-export const serverSettings = async (realm: Realm | undefined, host: string | undefined, userAgent: string | undefined): Promise<Record<string, unknown>> => {
+export const serverSettings = async (
+  realm: Realm | undefined,
+  host: string | undefined,
+  userAgent: string | undefined,
+): Promise<Record<string, unknown>> => {
   if (!realm && subdomainOf(host) !== undefined) throw new BadRequestError('Invalid subdomain');
   const url = realm ? realmUrl(realm) : new URL(config.externalUrl()).origin;
   const webPublic =

@@ -66,7 +66,8 @@ const checkChangePassword = async (user: User, realm: Realm, oldPassword: string
     throw new BadRequestError(`You're making too many attempts! Try again in ${seconds} seconds.`);
   }
   // Upstream also asks zxcvbn for at least password_min_guesses guesses; this service checks length only.
-  if (newPassword.length < PASSWORD_LENGTH.min || newPassword.length > PASSWORD_LENGTH.max) throw new BadRequestError('New password is too weak!');
+  if (newPassword.length < PASSWORD_LENGTH.min || newPassword.length > PASSWORD_LENGTH.max)
+    throw new BadRequestError('New password is too weak!');
 };
 
 /**
@@ -97,7 +98,10 @@ export const checkChangeSettings = async (user: User, realm: Realm, req: ChangeS
  */
 export const doChangeUserSettings = async (user: User, settings: Partial<Record<ChangeableSetting, SettingValue>>): Promise<void> => {
   const current = settingsOfUser(user) as Record<string, SettingValue>;
-  const changed = Object.entries(settings).filter(([name, value]) => value !== undefined && current[name] !== value) as [ChangeableSetting, SettingValue][];
+  const changed = Object.entries(settings).filter(([name, value]) => value !== undefined && current[name] !== value) as [
+    ChangeableSetting,
+    SettingValue,
+  ][];
   const onUser: Record<string, SettingValue> = {};
   const inMap: Record<string, SettingValue> = {};
   for (const [name, value] of changed) {

@@ -23,5 +23,8 @@ export const getChannelTopics = async (user: User, realm: Realm, channelId: numb
   const topics = channel.historyPublicToSubscribers
     ? await messagesStore.listTopicsOfChannel(channel.id)
     : await messagesStore.listReceivedTopicsOfChannel(user.id, channel.id);
-  return topics.map((t) => ({ name: t.topic === '' && !allowEmptyTopicName ? realm.emptyTopicDisplayName : t.topic, max_id: t.maxMessageId }));
+  return topics.map((t) => ({
+    name: t.topic === '' && !allowEmptyTopicName ? realm.emptyTopicDisplayName : t.topic,
+    max_id: t.maxMessageId,
+  }));
 };

@@ -14,13 +14,14 @@ import * as usersStore from '../store/users';
 /** Upstream's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
 const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 
-
 export type TypingOp = 'start' | 'stop';
 
 const userRef = (u: User) => ({ user_id: u.id, email: u.email });
 
 /** Active users who have not turned typing notifications off. */
-const notifiable = (users: User[]): number[] => [...new Set(users.filter((u) => u.isActive && settingsOfUser(u).receives_typing_notifications).map((u) => u.id))];
+const notifiable = (users: User[]): number[] => [
+  ...new Set(users.filter((u) => u.isActive && settingsOfUser(u).receives_typing_notifications).map((u) => u.id)),
+];
 
 /**
  * Direct-message typing. Checks, in upstream's order: `to` given ("Missing 'to' argument") and
@@ -33,7 +34,8 @@ const notifiable = (users: User[]): number[] => [...new Set(users.filter((u) => 
 export const checkSendDirectTyping = async (sender: User, to: number[] | undefined, op: TypingOp): Promise<void> => {
   if (to === undefined) throw new BadRequestError("Missing 'to' argument");
   if (to.length === 0) throw new BadRequestError("Empty 'to' list");
-  if (!settingsOfUser(sender).send_private_typing_notifications) throw new BadRequestError('User has disabled typing notifications for direct messages');
+  if (!settingsOfUser(sender).send_private_typing_notifications)
+    throw new BadRequestError('User has disabled typing notifications for direct messages');
   const ids = to.includes(sender.id) ? to : [...to, sender.id];
   const found = new Map((await usersStore.getMany(sender.realmId, ids)).map((u) => [u.id, u]));
   const missing = ids.find((id) => !found.has(id));
@@ -56,10 +58,16 @@ export const checkSendDirectTyping = async (sender: User, to: number[] | undefin
  * MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers (larger: success and no event, without
  * reading its subscribers). Queues without the stream_typing_notifications capability drop it.
  */
-export const checkSendChannelTyping = async (sender: User, streamId: number | undefined, topic: string | undefined, op: TypingOp): Promise<void> => {
+export const checkSendChannelTyping = async (
+  sender: User,
+  streamId: number | undefined,
+  topic: string | undefined,
+  op: TypingOp,
+): Promise<void> => {
   if (streamId === undefined) throw new BadRequestError("Missing 'stream_id' argument");
   if (topic === undefined) throw new BadRequestError('Missing topic');
-  if (!settingsOfUser(sender).send_stream_typing_notifications) throw new BadRequestError('User has disabled typing notifications for channel messages');
+  if (!settingsOfUser(sender).send_stream_typing_notifications)
+    throw new BadRequestError('User has disabled typing notifications for channel messages');
   const { channel, viewer } = await accessChannelWithViewer(sender, streamId, 'Invalid channel ID');
   await checkCanPostToChannel(sender, channel, viewer.subscribed);
   if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
@@ -67,6 +75,13 @@ export const checkSendChannelTyping = async (sender: User, streamId: number | un
   if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
   const users = notifiable(await usersStore.getMany(sender.realmId, subscriberIds));
   const topicName = EMPTY_TOPIC_ALIASES.includes(topic) ? '' : topic;
-  const event: TypingEvent = { type: 'typing', op, message_type: 'stream', sender: userRef(sender), stream_id: channel.id, topic: topicName };
+  const event: TypingEvent = {
+    type: 'typing',
+    op,
+    message_type: 'stream',
+    sender: userRef(sender),
+    stream_id: channel.id,
+    topic: topicName,
+  };
   if (users.length > 0) await sendEvent(sender.realmId, event, { users });
 };

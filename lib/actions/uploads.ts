@@ -68,7 +68,10 @@ const canReadClaim = async (user: User, claim: AttachmentClaim, channels: Map<nu
   if (!channel) return false;
   const viewer = await loadChannelViewer(user, channel);
   // Only a private channel with protected history asks whether the user received the message.
-  const received = channel.inviteOnly && !channel.historyPublicToSubscribers ? (await messagesStore.getUserMessage(user.id, claim.messageId)) !== undefined : false;
+  const received =
+    channel.inviteOnly && !channel.historyPublicToSubscribers
+      ? (await messagesStore.getUserMessage(user.id, claim.messageId)) !== undefined
+      : false;
   return canReadChannelMessage(channel, viewer, received);
 };
 
@@ -101,7 +104,9 @@ const sign = (payload: string): Buffer => createHmac('sha256', config.uploadUrlS
  */
 export const temporaryFileUrl = (attachment: Attachment): string => {
   const payload = `${attachment.pathId}:${nowSeconds() + TEMPORARY_URL_VALIDITY_SECONDS}`;
-  const token = Buffer.from(`${payload}:${sign(payload).toString('base64url')}`).toString('hex').toUpperCase();
+  const token = Buffer.from(`${payload}:${sign(payload).toString('base64url')}`)
+    .toString('hex')
+    .toUpperCase();
   return `/user_uploads/temporary/${token}/${encodeURIComponent(attachment.name)}`;
 };
 
@@ -116,7 +121,8 @@ export const accessAttachmentByToken = async (token: string, filename: string): 
   const [, pathId, expiry, signature] = match;
   const expected = sign(`${pathId}:${expiry}`);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected) || Number(expiry) < nowSeconds()) throw new BadRequestError('Invalid token');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected) || Number(expiry) < nowSeconds())
+    throw new BadRequestError('Invalid token');
   if (pathId.split('/').pop() !== filename) throw new BadRequestError('Invalid filename');
   const found = await attachmentsStore.getAttachmentWithClaims(pathId);
   if (!found) throw fileNotFound();

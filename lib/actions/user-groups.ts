@@ -76,12 +76,18 @@ const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === '
  * Upstream's access_user_group_for_setting: a group id must name an active group of the
  * organization allowed for the setting; an anonymous group needs active users and active groups.
  */
-const checkSettingValue = async (realmId: number, groups: RealmGroups, setting: GroupSettingName, value: GroupSettingValue): Promise<void> => {
+const checkSettingValue = async (
+  realmId: number,
+  groups: RealmGroups,
+  setting: GroupSettingName,
+  value: GroupSettingValue,
+): Promise<void> => {
   if (typeof value === 'number') {
     const group = groups.byId.get(value);
     if (!group) throw new BadRequestError('Invalid user group');
     if (group.deactivated) throw new BadRequestError('User group is deactivated.');
-    if (group.isSystemGroup && group.name === 'role:internet') throw new BadRequestError(`'${setting}' setting cannot be set to 'role:internet' group.`);
+    if (group.isSystemGroup && group.name === 'role:internet')
+      throw new BadRequestError(`'${setting}' setting cannot be set to 'role:internet' group.`);
     if (group.isSystemGroup && group.name === 'role:everyone' && !GROUP_SETTING_ALLOWS_EVERYONE[setting]) {
       throw new BadRequestError(`'${setting}' setting cannot be set to 'role:everyone' group.`);
     }
@@ -142,7 +148,12 @@ export type CreateUserGroupRequest = {
  * its name lock and the use of every group it names in one transaction (so none of them can be
  * deactivated meanwhile). Emits user_group add (and add_subgroups) to the organization.
  */
-export const checkCreateUserGroup = async (user: User, realm: Realm, groups: RealmGroups, request: CreateUserGroupRequest): Promise<number> => {
+export const checkCreateUserGroup = async (
+  user: User,
+  realm: Realm,
+  groups: RealmGroups,
+  request: CreateUserGroupRequest,
+): Promise<number> => {
   await checkActiveUserIds(realm.id, request.members);
   const name = checkUserGroupName(request.name);
   const creatorGroup: AnonymousGroup = { direct_members: [user.id], direct_subgroups: [] };
@@ -265,7 +276,8 @@ export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: nu
         await groupsStore.updateGroup(realm.id, group.id, changes, used, group.version ?? 0);
       } catch (error) {
         const codes = conflictCodes(error);
-        if (codes && changes.name && codes[1] === 'ConditionalCheckFailed') throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
+        if (codes && changes.name && codes[1] === 'ConditionalCheckFailed')
+          throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
         // The group changed (or went) since it was read, or another transaction held an item.
         if (codes?.[0] === 'ConditionalCheckFailed' || codes?.includes('TransactionConflict')) throw new LostRaceError();
         if (codes) throw new BadRequestError('User group is deactivated.');
@@ -293,7 +305,11 @@ export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: nu
   if (changes.description !== undefined) await update({ description: changes.description });
   if (reactivated) {
     await update({ deactivated: false });
-    const current = { ...group, ...(changes.name ? { name: changes.name.to } : {}), ...(changes.description !== undefined ? { description: changes.description } : {}) };
+    const current = {
+      ...group,
+      ...(changes.name ? { name: changes.name.to } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+    };
     current.groupSettings = { ...group.groupSettings, ...newSettings };
     current.deactivated = false;
     await sendEvent(realm.id, { type: 'user_group', op: 'add', group: toApiUserGroup(current), for_reactivation: true }, 'realm');
@@ -347,20 +363,26 @@ const deactivationObjections = (group: UserGroup, groups: UserGroup[], channels:
  * the checks run again on fresh data. Emits user_group update {deactivated:true} and remove.
  */
 export const checkDeactivateUserGroup = async (user: User, realm: Realm, groupId: number): Promise<void> => {
-  await retryLostRaces(async () => {
-    const [groups, channels, freshRealm] = await Promise.all([
-      RealmGroups.load(realm.id, { consistent: true }),
-      channelsStore.listChannelsOfRealm(realm.id, { consistent: true }),
-      realmsStore.get(realm.id),
-    ]);
-    const currentRealm = freshRealm ?? realm;
-    const group = accessUserGroupForUpdate(currentRealm, groups, user, groupId, { allowDeactivated: false });
-    const objections = deactivationObjections(group, groups.groups, channels, currentRealm);
-    if (objections.length > 0) {
-      throw new ApiError('Cannot deactivate user group in use.', { code: ErrorCode.CANNOT_DEACTIVATE_GROUP_IN_USE, data: { objections } });
-    }
-    await groupsStore.deactivateGroup(realm.id, group.id, group.version ?? 0);
-  }, (error) => conflictCodes(error) !== undefined);
+  await retryLostRaces(
+    async () => {
+      const [groups, channels, freshRealm] = await Promise.all([
+        RealmGroups.load(realm.id, { consistent: true }),
+        channelsStore.listChannelsOfRealm(realm.id, { consistent: true }),
+        realmsStore.get(realm.id),
+      ]);
+      const currentRealm = freshRealm ?? realm;
+      const group = accessUserGroupForUpdate(currentRealm, groups, user, groupId, { allowDeactivated: false });
+      const objections = deactivationObjections(group, groups.groups, channels, currentRealm);
+      if (objections.length > 0) {
+        throw new ApiError('Cannot deactivate user group in use.', {
+          code: ErrorCode.CANNOT_DEACTIVATE_GROUP_IN_USE,
+          data: { objections },
+        });
+      }
+      await groupsStore.deactivateGroup(realm.id, group.id, group.version ?? 0);
+    },
+    (error) => conflictCodes(error) !== undefined,
+  );
   await sendEvent(realm.id, { type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: true } }, 'realm');
   await sendEvent(realm.id, { type: 'user_group', op: 'remove', group_id: groupId }, 'realm');
 };

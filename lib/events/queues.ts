@@ -198,7 +198,8 @@ const materialize = async (state: QueueState, cache: ReadCache = new Map()): Pro
 /** Upstream's acknowledgement rules: prune every event up to `lastEventId`. */
 const checkAcknowledgement = (state: QueueState, lastEventId: number): void => {
   if (lastEventId < state.ackedThrough) throw new BadRequestError(`An event newer than ${state.ackedThrough} has already been pruned!`);
-  if (lastEventId > state.ackedThrough && lastEventId >= state.nextId) throw new BadRequestError(`Event ${lastEventId} was not in this queue`);
+  if (lastEventId > state.ackedThrough && lastEventId >= state.nextId)
+    throw new BadRequestError(`Event ${lastEventId} was not in this queue`);
 };
 
 /** `maxWaitMs` shortens the long-poll bound (for a function about to run out of time). */

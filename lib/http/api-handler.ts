@@ -147,4 +147,3 @@ export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build
 export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);
 /** An endpoint that never authenticates (an Authorization header is ignored). */
 export const publicApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);
-

@@ -45,7 +45,8 @@ export const authenticate = async (header: string | undefined, host: string | un
   const user = await usersStore.getByApiKey(apiKey);
   if (!user || user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError('Invalid API key');
   const realm = checkAccount(user, await realmsStore.get(user.realmId), host);
-  if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT) throw new UnauthorizedError('This API is not available to incoming webhook bots.');
+  if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT)
+    throw new UnauthorizedError('This API is not available to incoming webhook bots.');
   return { user, realm };
 };
 

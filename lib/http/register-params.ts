@@ -22,10 +22,13 @@ const CAPABILITY_NAMES = [
 ] as const;
 
 /** Unknown capability keys are ignored, as upstream's TypedDict does. */
-const capabilities = object(Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, bool])) as Record<(typeof CAPABILITY_NAMES)[number], Validator<boolean>>, {
-  optional: CAPABILITY_NAMES,
-  allowExtra: true,
-});
+const capabilities = object(
+  Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, bool])) as Record<(typeof CAPABILITY_NAMES)[number], Validator<boolean>>,
+  {
+    optional: CAPABILITY_NAMES,
+    allowExtra: true,
+  },
+);
 
 /** Seconds, or the string `mobile` (with or without JSON quotes). */
 const idleQueueTimeout: Validator<string> = (value, path) => {

@@ -43,13 +43,13 @@ export const jsonSuccess = (data: Record<string, unknown> = {}, ignored: string[
  * path id never names other bytes, so the response never changes.
  */
 export const fileResponse = (file: { name: string; contentType: string }, body: Buffer): HttpResponse => ({
-    statusCode: 200,
-    headers: {
-      'Content-Type': file.contentType,
-      'Content-Disposition': contentDisposition(file.name, isInlineMimeType(file.contentType)),
-      'Cache-Control': 'private, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-    },
-    body: body.toString('base64'),
-    isBase64Encoded: true,
+  statusCode: 200,
+  headers: {
+    'Content-Type': file.contentType,
+    'Content-Disposition': contentDisposition(file.name, isInlineMimeType(file.contentType)),
+    'Cache-Control': 'private, max-age=31536000, immutable',
+    'X-Content-Type-Options': 'nosniff',
+  },
+  body: body.toString('base64'),
+  isBase64Encoded: true,
 });

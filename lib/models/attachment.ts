@@ -69,10 +69,24 @@ export const uploadUrl = (pathId: string): string => `/user_uploads/${pathId.spl
 /** Upstream's INLINE_MIME_TYPES: what a browser may render in place; anything else downloads. */
 const INLINE_MIME_TYPES = new Set([
   'application/pdf',
-  'audio/aac', 'audio/flac', 'audio/mp4', 'audio/mpeg', 'audio/wav', 'audio/webm', 'audio/ogg',
-  'image/apng', 'image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp',
+  'audio/aac',
+  'audio/flac',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/webm',
+  'audio/ogg',
+  'image/apng',
+  'image/avif',
+  'image/gif',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
   'text/plain',
-  'video/mp4', 'video/webm', 'video/ogg', 'video/quicktime',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/quicktime',
 ]);
 
 export const isInlineMimeType = (contentType: string): boolean => INLINE_MIME_TYPES.has(contentType.split(';')[0].trim().toLowerCase());

@@ -18,7 +18,8 @@ export type DraftsEvent =
   | { type: 'drafts'; op: 'update'; draft: ApiDraft }
   | { type: 'drafts'; op: 'remove'; draft_id: number };
 
-export type RemindersEvent = { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
+export type RemindersEvent =
+  { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
 
 export type InvitesChangedEvent = { type: 'invites_changed' };
 

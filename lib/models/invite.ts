@@ -22,4 +22,5 @@ export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, M
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random 24-character key for an invitation link (/join/<key>/), like upstream's confirmation keys. */
-export const generateConfirmationKey = (): string => Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
+export const generateConfirmationKey = (): string =>
+  Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');

@@ -8,7 +8,6 @@ export type Linkifier = {
 };
 
 /** Linkifiers in matching order: by `order`, ties by id (creation order), as upstream. */
-export const sortLinkifiers = (linkifiers: Linkifier[]): Linkifier[] =>
-  [...linkifiers].sort((a, b) => a.order - b.order || a.id - b.id);
+export const sortLinkifiers = (linkifiers: Linkifier[]): Linkifier[] => [...linkifiers].sort((a, b) => a.order - b.order || a.id - b.id);
 
 export const toApiLinkifier = (l: Linkifier): Record<string, unknown> => ({ pattern: l.pattern, url_template: l.urlTemplate, id: l.id });

@@ -30,7 +30,11 @@ export const charLength = (text: string): number => {
 /** Upstream's truncate_content: at most `maxLength` characters, the marker included when it cuts. */
 const truncateContent = (text: string, maxLength: number, marker: string): string => {
   if (charLength(text) <= maxLength) return text;
-  return Array.from(text).slice(0, maxLength - charLength(marker)).join('') + marker;
+  return (
+    Array.from(text)
+      .slice(0, maxLength - charLength(marker))
+      .join('') + marker
+  );
 };
 
 /** Message content cut to MAX_MESSAGE_LENGTH (or a smaller room) with upstream's marker. */

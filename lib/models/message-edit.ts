@@ -87,13 +87,18 @@ export const lastEditTimestamp = (history: EditHistoryEntry[]): number | undefin
 /** The newest real move's time (`last_moved_timestamp`): a channel change, or a topic change that is not a resolve toggle. */
 export const lastMovedTimestamp = (history: EditHistoryEntry[]): number | undefined =>
   history.find(
-    (entry) =>
-      entry.prev_stream !== undefined ||
-      (entry.prev_topic !== undefined && !isResolveToggle(entry.prev_topic, entry.topic ?? '')),
+    (entry) => entry.prev_stream !== undefined || (entry.prev_topic !== undefined && !isResolveToggle(entry.prev_topic, entry.topic ?? '')),
   )?.timestamp;
 
 /** A message's state as GET /messages/{id}/history reports each version. */
-export type MessageVersion = { topic: string; content: string; renderedContent: string; senderId: number; dateSent: number; streamId: number | null };
+export type MessageVersion = {
+  topic: string;
+  content: string;
+  renderedContent: string;
+  senderId: number;
+  dateSent: number;
+  streamId: number | null;
+};
 
 /** One snapshot of GET /messages/{message_id}/history (upstream's shape). */
 export type HistorySnapshot = {

@@ -92,11 +92,24 @@ export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOption
 };
 
 /** Flags in upstream's bit order, with `wildcard_mentioned` added as the API shows it. */
-const FLAG_ORDER = ['read', 'starred', 'collapsed', 'mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned', 'force_expand', 'force_collapse', 'has_alert_word', 'historical'];
+const FLAG_ORDER = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'force_expand',
+  'force_collapse',
+  'has_alert_word',
+  'historical',
+];
 export const apiFlags = (flags: string[]): string[] => {
   const ordered = FLAG_ORDER.filter((f) => flags.includes(f));
   const extra = flags.filter((f) => !FLAG_ORDER.includes(f) && f !== 'wildcard_mentioned');
-  const wildcard = flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  const wildcard =
+    flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
   return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
 };
 

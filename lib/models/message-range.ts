@@ -80,7 +80,8 @@ export const assembleRange = <T>(
  * range.
  */
 export const checkRangeCounts = (numBefore: number, numAfter: number, includeAnchor: boolean): void => {
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH)
+    throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   checkAnchorExclusion(numBefore, numAfter, includeAnchor);
 };
 

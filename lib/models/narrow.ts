@@ -112,8 +112,7 @@ export type MessageNarrowTerm = { operator: string; operand: string | number | n
 const OPERAND_STRING_OR_INT = new Set(['id', 'sender', 'channel', 'stream', 'group-pm-with', 'dm-including', 'with']);
 const OPERAND_STRING_OR_INT_LIST = new Set(['dm', 'pm-with']);
 
-const elementError = (path: string, reason: string): BadRequestError =>
-  new BadRequestError(`Invalid ${path}: Value error, ${reason}`);
+const elementError = (path: string, reason: string): BadRequestError => new BadRequestError(`Invalid ${path}: Value error, ${reason}`);
 
 /** Upstream's per-operator operand check (a plain message, not prefixed with the element's path). */
 const checkOperand = (operator: string, operand: unknown): string | number | number[] => {
@@ -195,7 +194,8 @@ export type ResolvedTerm = { negated: boolean } & (
 export type ResolvedNarrow = ResolvedTerm[];
 
 /** Upstream's BadNarrowOperatorError: code BAD_NARROW, with the description in `desc`. */
-const badNarrow = (desc: string): ApiError => new ApiError(`Invalid narrow operator: ${desc}`, { code: ErrorCode.BAD_NARROW, data: { desc } });
+const badNarrow = (desc: string): ApiError =>
+  new ApiError(`Invalid narrow operator: ${desc}`, { code: ErrorCode.BAD_NARROW, data: { desc } });
 
 const IS_OPERANDS: Record<string, IsOperand> = {
   dm: 'dm',
@@ -227,8 +227,7 @@ const CHANNEL_SIDE = new Set(['channel', 'channels', 'topic']);
 const DM_SIDE = new Set(['dm', 'dm-including']);
 
 /** Python's rendering of a `dm` operand in "unknown user in [1, 2]". */
-const pythonRepr = (operand: string | number | number[]): string =>
-  Array.isArray(operand) ? `[${operand.join(', ')}]` : String(operand);
+const pythonRepr = (operand: string | number | number[]): string => (Array.isArray(operand) ? `[${operand.join(', ')}]` : String(operand));
 
 /**
  * Resolves a message narrow against the organization: upstream's checks in its order (the
@@ -238,7 +237,9 @@ const pythonRepr = (operand: string | number | number[]): string =>
 export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number, lookup: NarrowLookup): Promise<ResolvedNarrow> => {
   const canonical = terms.map((t) => (Object.hasOwn(FETCH_OPERATORS, t.operator) ? FETCH_OPERATORS[t.operator] : undefined));
   const channelSide = terms.some(
-    (t, i) => (!t.negated && CHANNEL_SIDE.has(canonical[i] ?? '')) || (t.negated && canonical[i] === 'is' && IS_OPERANDS[String(t.operand)] === 'dm'),
+    (t, i) =>
+      (!t.negated && CHANNEL_SIDE.has(canonical[i] ?? '')) ||
+      (t.negated && canonical[i] === 'is' && IS_OPERANDS[String(t.operand)] === 'dm'),
   );
   const dmSide = terms.some(
     (t, i) => !t.negated && (DM_SIDE.has(canonical[i] ?? '') || (canonical[i] === 'is' && IS_OPERANDS[String(t.operand)] === 'dm')),
@@ -269,11 +270,20 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
       case 'dm-including': {
         const user = await lookup.user(operand as string | number);
         if (!user) throw badNarrow(`unknown user ${String(operand)}`);
-        resolved.push(canonical[i] === 'sender' ? { operator: 'sender', userId: user.id, negated } : { operator: 'dm-including', userId: user.id, negated });
+        resolved.push(
+          canonical[i] === 'sender'
+            ? { operator: 'sender', userId: user.id, negated }
+            : { operator: 'dm-including', userId: user.id, negated },
+        );
         break;
       }
       case 'dm': {
-        const wanted = Array.isArray(operand) ? operand : String(operand).split(',').map((s) => s.trim()).filter((s) => s !== '');
+        const wanted = Array.isArray(operand)
+          ? operand
+          : String(operand)
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '');
         const ids = new Set<number>([viewerId]);
         for (const who of wanted) {
           const user = await lookup.user(who);
@@ -324,7 +334,14 @@ const termHolds = (term: ResolvedTerm, m: MessageFacts): boolean => {
     case 'sender':
       return m.senderId === term.userId;
     case 'dm':
-      return m.streamId === null && term.userIds !== null && sameIds([...m.dmUserIds].sort((a, b) => a - b), term.userIds);
+      return (
+        m.streamId === null &&
+        term.userIds !== null &&
+        sameIds(
+          [...m.dmUserIds].sort((a, b) => a - b),
+          term.userIds,
+        )
+      );
     case 'dm-including':
       return m.streamId === null && m.dmUserIds.includes(term.userId);
     case 'id':
@@ -382,7 +399,11 @@ export type NarrowSource =
  * whole history (upstream's ok_to_include_history); any `is:` term but `is:resolved` reads the
  * viewer's own rows, as upstream turns history off for them.
  */
-export const narrowSource = (narrow: ResolvedNarrow, fullHistory: (channelId: number) => boolean, opts: { guest: boolean }): NarrowSource => {
+export const narrowSource = (
+  narrow: ResolvedNarrow,
+  fullHistory: (channelId: number) => boolean,
+  opts: { guest: boolean },
+): NarrowSource => {
   const plain = narrow.filter((t) => !t.negated);
   const ids = plain.find((t) => t.operator === 'id');
   if (ids?.operator === 'id') return { kind: 'ids', ids: [ids.messageId] };

@@ -53,7 +53,9 @@ export type LegacyPresence = {
 export const isReportable = (p: Presence): boolean => p.isActive && !p.isBot;
 
 /** Timestamps as the API shows them: a time never set is the user's date_joined. */
-const presenceTimes = (p: Pick<Presence, 'lastActiveTime' | 'lastConnectedTime' | 'dateJoined'>): { active: number; connected: number } => ({
+const presenceTimes = (
+  p: Pick<Presence, 'lastActiveTime' | 'lastConnectedTime' | 'dateJoined'>,
+): { active: number; connected: number } => ({
   active: p.lastActiveTime ?? p.dateJoined,
   connected: p.lastConnectedTime ?? p.dateJoined,
 });

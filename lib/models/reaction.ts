@@ -3,8 +3,7 @@
 // constraint on Reaction), so that adding one is a conditional write of that one key: two users
 // reacting at once both land, and the same reaction added twice lands once.
 
-const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
-export type ReactionType = (typeof REACTION_TYPES)[number];
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 
 /** One user's reaction as stored in the message item's `reactions` map. */
 export type StoredReaction = {
@@ -36,7 +35,12 @@ const sortedReactions = (stored: StoredReactions | undefined): StoredReaction[] 
  * `reactions` attribute (undefined when nobody reacted): oldest first, as upstream orders them.
  */
 export const apiReactions = (stored: StoredReactions | undefined): ApiReaction[] =>
-  sortedReactions(stored).map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId }));
+  sortedReactions(stored).map((r) => ({
+    emoji_name: r.emojiName,
+    emoji_code: r.emojiCode,
+    reaction_type: r.reactionType,
+    user_id: r.userId,
+  }));
 
 /**
  * The name an existing reaction with this emoji already uses on the message (another user's),

@@ -72,7 +72,13 @@ export const DEFAULT_USER_SETTINGS = {
   timezone: '',
 } as const;
 
-export type UserSettings = { -readonly [K in keyof typeof DEFAULT_USER_SETTINGS]: (typeof DEFAULT_USER_SETTINGS)[K] extends boolean ? boolean : (typeof DEFAULT_USER_SETTINGS)[K] extends number ? number : string };
+export type UserSettings = {
+  -readonly [K in keyof typeof DEFAULT_USER_SETTINGS]: (typeof DEFAULT_USER_SETTINGS)[K] extends boolean
+    ? boolean
+    : (typeof DEFAULT_USER_SETTINGS)[K] extends number
+      ? number
+      : string;
+};
 
 /** The emoji sets this server offers (upstream's EMOJISET_CHOICES). */
 export const EMOJISET_CHOICES = [

@@ -102,9 +102,24 @@ const parseList = (lines: string[], start: number, inline: InlineRenderer): [str
 /** Lines indented deeper than a list item, rendered as that item's blocks. */
 const indentedBody = (lines: string[], start: number, baseIndent: number, inline: InlineRenderer): [string, number] => {
   let end = start;
-  while (end < lines.length && (isBlank(lines[end]) ? end + 1 < lines.length && indentOf(lines[end + 1]) > baseIndent : indentOf(lines[end]) > baseIndent)) end += 1;
-  const cut = Math.min(...lines.slice(start, end).filter((l) => !isBlank(l)).map(indentOf));
-  return [renderBlocks(lines.slice(start, end).map((l) => l.slice(cut)), inline).join('\n'), end];
+  while (
+    end < lines.length &&
+    (isBlank(lines[end]) ? end + 1 < lines.length && indentOf(lines[end + 1]) > baseIndent : indentOf(lines[end]) > baseIndent)
+  )
+    end += 1;
+  const cut = Math.min(
+    ...lines
+      .slice(start, end)
+      .filter((l) => !isBlank(l))
+      .map(indentOf),
+  );
+  return [
+    renderBlocks(
+      lines.slice(start, end).map((l) => l.slice(cut)),
+      inline,
+    ).join('\n'),
+    end,
+  ];
 };
 
 /** The HTML blocks of a text. */
@@ -128,9 +143,15 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       if (language === 'quote' || language === 'quoted') {
         out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
       } else if (language === 'spoiler') {
-        const header = renderBlocks([fence[3] ?? ''], inline).map((b) => `${b}\n`).join('');
-        const content = renderBlocks(body, inline).map((b) => `${b}\n`).join('');
-        out.push(`<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>`);
+        const header = renderBlocks([fence[3] ?? ''], inline)
+          .map((b) => `${b}\n`)
+          .join('');
+        const content = renderBlocks(body, inline)
+          .map((b) => `${b}\n`)
+          .join('');
+        out.push(
+          `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>`,
+        );
       } else {
         out.push(codeBlock(body, language));
       }

@@ -166,7 +166,8 @@ const channelLink = (state: InlineState, m: RegExpExecArray): string | null => {
 const topicLink = (state: InlineState, m: RegExpExecArray): string | null => {
   const [, channelName, topic] = m;
   addOnce(state.references.channelNames, channelName);
-  if (!state.references.topics.some((t) => t.channelName === channelName && t.topic === topic)) state.references.topics.push({ channelName, topic });
+  if (!state.references.topics.some((t) => t.channelName === channelName && t.topic === topic))
+    state.references.topics.push({ channelName, topic });
   const c = state.channelsByName.get(channelName);
   if (!c) return null;
   state.hasLink = true;

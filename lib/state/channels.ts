@@ -12,15 +12,7 @@ import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as presenceStore from '../store/presence';
-import {
-  inGroupSetting,
-  once,
-  ownGroupIds,
-  ownSubscriptions,
-  realmChannels,
-  realmGroups,
-  realmUsers,
-} from './context';
+import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmChannels, realmGroups, realmUsers } from './context';
 import type { StateBuilder, StateContext } from './registry';
 
 /** The channel permission settings, in upstream's order. */
@@ -49,9 +41,30 @@ const SUBSCRIBER_READS_IN_FLIGHT = 16;
 
 /** The colors a spectator's simulated subscriptions take in turn (upstream's assignment colors). */
 export const STREAM_ASSIGNMENT_COLORS = [
-  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
-  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
-  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+  '#ee7e4a',
+  '#a6dcbf',
+  '#95a5fd',
+  '#53a063',
+  '#9987e1',
+  '#e4523d',
+  '#c2c2c2',
+  '#4f8de4',
+  '#c6a8ad',
+  '#e7cc4d',
+  '#c8bebf',
+  '#a47462',
 ];
 
 const STREAM_POST_POLICY_BY_GROUP: Record<string, number> = { 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
@@ -93,7 +106,10 @@ export const channelApiFields = (channel: Channel, groups: UserGroup[], now: num
     folder_id: channel.folderId,
     is_recently_active: isRecentlyActive(channel, now),
     ...Object.fromEntries(
-      CHANNEL_GROUP_SETTINGS.filter((s) => channel.groupSettings[s] !== undefined).map((s) => [s, toApiGroupSettingValue(channel.groupSettings[s])]),
+      CHANNEL_GROUP_SETTINGS.filter((s) => channel.groupSettings[s] !== undefined).map((s) => [
+        s,
+        toApiGroupSettingValue(channel.groupSettings[s]),
+      ]),
     ),
     subscriber_count: channel.subscriberCount ?? 0,
     // This service keeps no per-channel traffic statistics: upstream's "not enough data" value.
@@ -168,7 +184,12 @@ const addSubscribers = async (
 
 /** The three subscription lists of an authenticated caller. */
 const subscriptionLists = async (ctx: StateContext, user: User): Promise<Record<string, unknown>> => {
-  const [channels, subscriptions, groups, groupIds] = await Promise.all([realmChannels(ctx), ownSubscriptions(ctx), realmGroups(ctx), ownGroupIds(ctx)]);
+  const [channels, subscriptions, groups, groupIds] = await Promise.all([
+    realmChannels(ctx),
+    ownSubscriptions(ctx),
+    realmGroups(ctx),
+    ownGroupIds(ctx),
+  ]);
   const now = nowSeconds();
   const showArchived = ctx.capabilities.archived_channels === true;
   const visible = channels.filter((c) => showArchived || !c.isArchived);
@@ -240,7 +261,12 @@ export const subscriptionState: StateBuilder = async (ctx) => {
 export const streamState: StateBuilder = async (ctx) => {
   const user = ctx.user;
   if (!ctx.want('stream') || !user) return {};
-  const [channels, groups, subscriptions, groupIds] = await Promise.all([realmChannels(ctx), realmGroups(ctx), ownSubscriptions(ctx), ownGroupIds(ctx)]);
+  const [channels, groups, subscriptions, groupIds] = await Promise.all([
+    realmChannels(ctx),
+    realmGroups(ctx),
+    ownSubscriptions(ctx),
+    ownGroupIds(ctx),
+  ]);
   const subscribedIds = new Set(subscriptions.filter((s) => s.active).map((s) => s.channelId));
   const showArchived = ctx.capabilities.archived_channels === true;
   const visible = channels
@@ -271,7 +297,12 @@ export const channelFoldersState: StateBuilder = async (ctx) => {
   if (!ctx.user) {
     const channels = await realmChannels(ctx);
     const withWebPublic = new Set(channels.filter((c) => c.isWebPublic && !c.isArchived).map((c) => c.folderId));
-    return { channel_folders: folders.filter((f) => withWebPublic.has(f.id)).sort((a, b) => a.id - b.id).map(folderApiFields) };
+    return {
+      channel_folders: folders
+        .filter((f) => withWebPublic.has(f.id))
+        .sort((a, b) => a.id - b.id)
+        .map(folderApiFields),
+    };
   }
   return { channel_folders: [...folders].sort((a, b) => a.order - b.order || a.id - b.id).map(folderApiFields) };
 };

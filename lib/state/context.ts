@@ -45,7 +45,7 @@ const groupIdsOfUser = (userId: number, groups: UserGroup[]): Set<number> => {
   const active = groups.filter((g) => !g.deactivated);
   const result = new Set(active.filter((g) => g.members.includes(userId)).map((g) => g.id));
   // A group contains its subgroups' members: walk up from the direct memberships.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const group of active) {
       if (!result.has(group.id) && group.directSubgroupIds.some((id) => result.has(id))) {

@@ -35,7 +35,11 @@ export const realmUserSettingsDefaultsState: StateBuilder = async (ctx) => {
   if (!ctx.want('realm_user_settings_defaults')) return {};
   const { timezone: _timezone, ...defaults } = DEFAULT_USER_SETTINGS;
   return {
-    realm_user_settings_defaults: { ...defaults, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISET_CHOICES },
+    realm_user_settings_defaults: {
+      ...defaults,
+      available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+      emojiset_choices: EMOJISET_CHOICES,
+    },
   };
 };
 

@@ -4,7 +4,6 @@ import { config } from '../config';
 import * as userDataStore from '../store/user-data';
 import type { StateBuilder } from './registry';
 
-
 /** "alert_words". */
 export const alertWordsState: StateBuilder = async (ctx) => {
   if (!ctx.want('alert_words')) return {};
@@ -15,7 +14,10 @@ export const alertWordsState: StateBuilder = async (ctx) => {
 export const onboardingStepsState: StateBuilder = async (ctx) => {
   if (!ctx.want('onboarding_steps')) return {};
   const steps = ctx.user ? await userDataStore.getPendingOnboardingSteps(ctx.user.id) : [];
-  return { onboarding_steps: steps.map((s) => ({ type: s.type, name: s.name })), navigation_tour_video_url: config.navigationTourVideoUrl() };
+  return {
+    onboarding_steps: steps.map((s) => ({ type: s.type, name: s.name })),
+    navigation_tour_video_url: config.navigationTourVideoUrl(),
+  };
 };
 
 /** "saved_snippets", in id order. */

@@ -1,7 +1,15 @@
 // Register state for `presence` (presences, presence_last_update_id, server_timestamp) and the two
 // presence settings that upstream sends with the `realm` section.
 import { nowMs, nowSeconds } from '../clock';
-import { isReportable, PRESENCE, toLegacyPresence, toModernPresence, type LegacyPresence, type ModernPresence, type Presence } from '../models/presence';
+import {
+  isReportable,
+  PRESENCE,
+  toLegacyPresence,
+  toModernPresence,
+  type LegacyPresence,
+  type ModernPresence,
+  type Presence,
+} from '../models/presence';
 import type { Realm } from '../models/realm';
 import * as presenceStore from '../store/presence';
 import type { StateBuilder } from './registry';
@@ -49,7 +57,6 @@ export const getPresenceResponse = async (realm: Realm, query: PresenceQuery): P
   const lastUpdateId = rows.length > 0 ? Math.max(...rows.map((p) => p.lastUpdateId)) : (query.lastUpdateId ?? -1);
   return { presences, server_timestamp: serverTimestamp, presence_last_update_id: lastUpdateId };
 };
-
 
 export const presenceState: StateBuilder = async ({ realm, user, want, capabilities, options }) => {
   const state: Record<string, unknown> = {};

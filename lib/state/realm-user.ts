@@ -217,7 +217,13 @@ export const userReadContext = (realm: Realm, user: User): StateContext => ({
   user,
   want: () => true,
   capabilities: {},
-  options: { applyMarkdown: true, clientGravatar: false, includeSubscribers: 'false', slimPresence: false, presenceHistoryLimitDays: undefined },
+  options: {
+    applyMarkdown: true,
+    clientGravatar: false,
+    includeSubscribers: 'false',
+    slimPresence: false,
+    presenceHistoryLimitDays: undefined,
+  },
 });
 
 /** The caller's permissions that clients show or hide UI for. */

@@ -52,7 +52,12 @@ const WILDCARD_POLICY_BY_GROUP: Record<string, number> = {
   'role:moderators': 7,
 };
 
-const legacyPolicy = (value: GroupSettingValue | undefined, groups: UserGroup[], table: Record<string, number>, fallback: number): number => {
+const legacyPolicy = (
+  value: GroupSettingValue | undefined,
+  groups: UserGroup[],
+  table: Record<string, number>,
+  fallback: number,
+): number => {
   const group = typeof value === 'number' ? groups.find((g) => g.id === value) : undefined;
   return (group?.isSystemGroup ? table[group.name] : undefined) ?? fallback;
 };
@@ -92,7 +97,12 @@ export const realmState: StateBuilder = async (ctx) => {
     ...groupSettings,
     realm_create_public_stream_policy: legacyPolicy(groupSettings.realm_can_create_public_channel_group, groups, POLICY_BY_GROUP, 1),
     realm_create_private_stream_policy: legacyPolicy(groupSettings.realm_can_create_private_channel_group, groups, POLICY_BY_GROUP, 1),
-    realm_create_web_public_stream_policy: legacyPolicy(groupSettings.realm_can_create_web_public_channel_group, groups, POLICY_BY_GROUP, 4),
+    realm_create_web_public_stream_policy: legacyPolicy(
+      groupSettings.realm_can_create_web_public_channel_group,
+      groups,
+      POLICY_BY_GROUP,
+      4,
+    ),
     realm_wildcard_mention_policy: legacyPolicy(groupSettings.realm_can_mention_many_users_group, groups, WILDCARD_POLICY_BY_GROUP, 1),
 
     realm_name: realm.name,

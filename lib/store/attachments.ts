@@ -34,7 +34,9 @@ export const putAttachment = (attachment: Attachment): Promise<boolean> =>
   );
 
 /** An attachment and every claim on it, in one query (consistent: a claim just written counts). */
-export const getAttachmentWithClaims = async (pathId: string): Promise<{ attachment: Attachment; claims: AttachmentClaim[] } | undefined> => {
+export const getAttachmentWithClaims = async (
+  pathId: string,
+): Promise<{ attachment: Attachment; claims: AttachmentClaim[] } | undefined> => {
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {

@@ -16,18 +16,27 @@ const entryKey = (botId: number, key: string) => entityKeys.botStorageEntry(botI
 /** Every entry of a bot's storage. */
 export const listEntries = async (botId: number): Promise<BotStorageEntry[]> => {
   const k = entityKeys.botStorageOfBot(botId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { consistent: true })).map((item) => ({ key: item.key as string, value: item.value as string }));
+  return (await queryPrefix('main', k.pk, k.skPrefix, { consistent: true })).map((item) => ({
+    key: item.key as string,
+    value: item.value as string,
+  }));
 };
 
 /** The entries of these keys that exist (consistent reads). */
 export const getEntries = async (botId: number, keys: string[]): Promise<Map<string, string>> => {
-  const items = await batchGet('main', [...new Set(keys)].map((key) => entryKey(botId, key)), { consistent: true });
+  const items = await batchGet(
+    'main',
+    [...new Set(keys)].map((key) => entryKey(botId, key)),
+    { consistent: true },
+  );
   return new Map(items.map((item) => [item.key as string, item.value as string]));
 };
 
 /** The total size of a bot's storage (0 when it never stored anything). */
 export const getSize = async (botId: number): Promise<number> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.botStorageSize(botId), ConsistentRead: true }));
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.botStorageSize(botId), ConsistentRead: true }),
+  );
   return (out.Item?.size as number | undefined) ?? 0;
 };
 
@@ -72,4 +81,3 @@ export const writeEntries = async (
     throw error;
   }
 };
-

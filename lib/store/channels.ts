@@ -34,7 +34,9 @@ export const listChannelsOfRealm = async (realmId: number, opts: { consistent?: 
 
 /** A user's subscription row for a channel (active or not), or undefined if never subscribed. */
 export const getSubscription = async (userId: number, channelId: number): Promise<Subscription | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.subscription(userId, channelId) }));
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.subscription(userId, channelId) }),
+  );
   return out.Item ? toSubscription(out.Item) : undefined;
 };
 
@@ -74,7 +76,13 @@ export const buildSubscriptionItem = (sub: Subscription): Item => ({
 
 /** The subscription rows of many users for one channel (batched reads; missing rows left out). */
 export const getSubscriptionsOfUsers = async (channelId: number, userIds: number[]): Promise<Subscription[]> =>
-  (await batchGet('main', userIds.map((id) => entityKeys.subscription(id, channelId)), { consistent: true })).map(toSubscription);
+  (
+    await batchGet(
+      'main',
+      userIds.map((id) => entityKeys.subscription(id, channelId)),
+      { consistent: true },
+    )
+  ).map(toSubscription);
 
 /** A new channel's item, only if no channel has its id. */
 export const buildCreateChannelInput = (channel: Channel): TransactItem => ({

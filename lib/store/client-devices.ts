@@ -9,7 +9,11 @@ import { entityKeys } from './keys';
 export const createClientDevice = async (userId: number, createdAt: number): Promise<ClientDevice> => {
   const device: ClientDevice = { userId, deviceId: await allocateIds('clientDevice'), createdAt };
   await documentClient().send(
-    new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.clientDevice(userId, device.deviceId), ...device }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: tableName('main'),
+      Item: { ...entityKeys.clientDevice(userId, device.deviceId), ...device },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
   );
   return device;
 };
@@ -26,4 +30,10 @@ export const listClientDevicesOfUser = async (userId: number): Promise<ClientDev
 
 /** Removes a device of this user; false when it does not exist (or a concurrent removal came first). */
 export const deleteClientDevice = (userId: number, deviceId: number): Promise<boolean> =>
-  sendConditional(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.clientDevice(userId, deviceId), ConditionExpression: 'attribute_exists(pk)' }));
+  sendConditional(
+    new DeleteCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.clientDevice(userId, deviceId),
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
+  );

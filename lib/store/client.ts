@@ -44,9 +44,18 @@ export const documentClient = (): DynamoDBDocumentClient => {
   const base = new DynamoDBClient({
     region: config.region(),
     // A Lambda serves one request at a time; a benchmark with a thousand waiting clients needs more (DYNAMODB_MAX_SOCKETS).
-    requestHandler: { httpAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() }, httpsAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() } },
+    requestHandler: {
+      httpAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
+      httpsAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
+    },
     ...(endpoint
-      ? { endpoint, credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' } }
+      ? {
+          endpoint,
+          credentials: {
+            accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
+            secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+          },
+        }
       : {}),
   });
   const client = DynamoDBDocumentClient.from(base, {

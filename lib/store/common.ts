@@ -191,6 +191,19 @@ export const raiseCounter = (entity: string, value: number): Promise<void> => ra
 
 /** Removes the key attributes from a stored item, leaving the domain fields. */
 export const stripKeys = <T extends Item>(item: T): Item => {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, gsi4pk: _h, gsi4sk: _i, expiresAt: _e, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    gsi3pk: _f,
+    gsi3sk: _g,
+    gsi4pk: _h,
+    gsi4sk: _i,
+    expiresAt: _e,
+    ...rest
+  } = item;
   return rest;
 };

@@ -50,7 +50,12 @@ export const listFieldsOfRealm = async (realmId: number): Promise<CustomProfileF
 export const getFields = async (realmId: number, fieldIds: number[]): Promise<CustomProfileField[]> => {
   const ids = [...new Set(fieldIds)];
   if (ids.length === 0) return [];
-  return (await batchGet('main', ids.map((id) => entityKeys.customProfileField(realmId, id)))).map(toField);
+  return (
+    await batchGet(
+      'main',
+      ids.map((id) => entityKeys.customProfileField(realmId, id)),
+    )
+  ).map(toField);
 };
 
 /** Every value of every user of an organization (register's user list): one index query. */
@@ -68,7 +73,13 @@ export const listValuesOfRealm = async (realmId: number): Promise<ProfileValue[]
 export const getValues = async (userId: number, fieldIds: number[]): Promise<ProfileValue[]> => {
   const ids = [...new Set(fieldIds)];
   if (ids.length === 0) return [];
-  return (await batchGet('main', ids.map((id) => entityKeys.profileValue(userId, id)), { consistent: true })).map(toValue);
+  return (
+    await batchGet(
+      'main',
+      ids.map((id) => entityKeys.profileValue(userId, id)),
+      { consistent: true },
+    )
+  ).map(toValue);
 };
 
 /**
@@ -82,7 +93,11 @@ export const buildValueChangesInput = (changes: ValueChange[]): TransactItem[] =
     const condition =
       expected === undefined
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: '#value = :expected', ExpressionAttributeNames: { '#value': 'value' }, ExpressionAttributeValues: { ':expected': expected } };
+        : {
+            ConditionExpression: '#value = :expected',
+            ExpressionAttributeNames: { '#value': 'value' },
+            ExpressionAttributeValues: { ':expected': expected },
+          };
     return next === null
       ? { Delete: { TableName: tableName('main'), Key: entityKeys.profileValue(key.userId, key.fieldId), ...condition } }
       : { Put: { TableName: tableName('main'), Item: buildProfileValueItem(next), ...condition } };

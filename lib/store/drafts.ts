@@ -15,7 +15,6 @@ import { documentClient, tableName } from './client';
 import { type Item, queryPrefix, sendConditional, sendTransaction } from './common';
 import { entityKeys } from './keys';
 
-
 const editTimeMicros = (timestamp: number): number => Math.round(timestamp * 1e6);
 
 const toDraft = (item: Item): Draft => ({
@@ -64,7 +63,6 @@ export const buildNewestDraftsInput = (userId: number, limit: number): QueryComm
   Limit: limit,
 });
 
-
 /** A draft of this user, or undefined (strongly consistent). */
 export const getDraft = async (userId: number, draftId: number): Promise<Draft | undefined> => {
   const out = await documentClient().send(
@@ -108,6 +106,10 @@ export const replaceDraft = async (draft: Draft): Promise<boolean> => {
 /** Deletes a draft of this user; false if there was none. */
 export const deleteDraft = async (userId: number, draftId: number): Promise<boolean> => {
   return sendConditional(
-    new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.draft(userId, draftId), ConditionExpression: 'attribute_exists(pk)' }),
+    new DeleteCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.draft(userId, draftId),
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
   );
 };

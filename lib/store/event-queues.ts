@@ -27,7 +27,6 @@ const TTL_SLACK_SECONDS = 3600;
 const expiresAt = (state: Pick<QueueState, 'lastConnMs' | 'timeoutSecs'>): number =>
   Math.floor(state.lastConnMs / 1000) + state.timeoutSecs + TTL_SLACK_SECONDS;
 
-
 export const create = async (state: QueueState): Promise<void> => {
   await documentClient().send(
     new PutCommand({

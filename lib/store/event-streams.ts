@@ -22,7 +22,6 @@ export const STREAM_EVENT_TTL_SECONDS = 8 * 86400;
 export type StreamHead = { stream: string; seq: number; allocMs: number; bell: number };
 export type StreamEvent = { stream: string; seq: number; ts: number; event: ApiEvent | null };
 
-
 /** Allocates the next sequence number of a stream; `bells` are the heads to ring once it is written. */
 const allocateRinging = async (stream: string, nowMs: number): Promise<{ seq: number; bells: string[] }> => {
   const out = await documentClient().send(
@@ -112,7 +111,12 @@ export const getHeads = async (streams: string[], opts: { consistent?: boolean }
   );
   const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0, bell: 0 }]));
   for (const item of out.Responses?.[name] ?? []) {
-    heads.set(String(item.pk), { stream: String(item.pk), seq: Number(item.seq ?? 0), allocMs: Number(item.allocMs ?? 0), bell: Number(item.bell ?? 0) });
+    heads.set(String(item.pk), {
+      stream: String(item.pk),
+      seq: Number(item.seq ?? 0),
+      allocMs: Number(item.allocMs ?? 0),
+      bell: Number(item.bell ?? 0),
+    });
   }
   return heads;
 };
@@ -135,7 +139,6 @@ export const readAfter = async (stream: string, afterSeq: number, limit: number)
     .map((item) => ({ stream, seq: Number(item.seq), ts: Number(item.ts), event: (item.event as ApiEvent | undefined) ?? null }));
 };
 
-
 /** Several stored events by number, keyed `stream|seq`. */
 export const getEvents = async (refs: { stream: string; seq: number }[]): Promise<Map<string, StreamEvent>> => {
   const name = tableName('events');
@@ -146,7 +149,12 @@ export const getEvents = async (refs: { stream: string; seq: number }[]): Promis
       const out = await documentClient().send(new BatchGetCommand({ RequestItems: { [name]: { Keys: pending } } }));
       for (const item of out.Responses?.[name] ?? []) {
         const stream = String(item.pk);
-        found.set(`${stream}|${Number(item.seq)}`, { stream, seq: Number(item.seq), ts: Number(item.ts), event: (item.event as ApiEvent | undefined) ?? null });
+        found.set(`${stream}|${Number(item.seq)}`, {
+          stream,
+          seq: Number(item.seq),
+          ts: Number(item.ts),
+          event: (item.event as ApiEvent | undefined) ?? null,
+        });
       }
       pending = out.UnprocessedKeys?.[name]?.Keys ?? [];
     }

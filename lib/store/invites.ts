@@ -9,9 +9,17 @@ import { entityKeys } from './keys';
 const toInvite = (item: Item): MultiuseInvite => stripKeys(item) as MultiuseInvite;
 
 /** An invitation link of an organization, or undefined (another organization's id looks missing). */
-export const getInvite = async (realmId: number, inviteId: number, opts: { consistent?: boolean } = {}): Promise<MultiuseInvite | undefined> => {
+export const getInvite = async (
+  realmId: number,
+  inviteId: number,
+  opts: { consistent?: boolean } = {},
+): Promise<MultiuseInvite | undefined> => {
   const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('main'), Key: entityKeys.multiuseInvite(realmId, inviteId), ConsistentRead: opts.consistent ?? false }),
+    new GetCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.multiuseInvite(realmId, inviteId),
+      ConsistentRead: opts.consistent ?? false,
+    }),
   );
   return out.Item ? toInvite(out.Item) : undefined;
 };

@@ -102,7 +102,10 @@ export const entityKeys = {
    * received and the newest received message id, kept by every send to that user; the topics
    * endpoint reads the user's own summaries of the channel.
    */
-  receivedTopic: (userId: number, channelId: number, topic: string): Key => ({ pk: `USER#${userId}`, sk: `UTOPIC#${channelId}#${topic.toLowerCase()}` }),
+  receivedTopic: (userId: number, channelId: number, topic: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `UTOPIC#${channelId}#${topic.toLowerCase()}`,
+  }),
   receivedTopicsOfChannel: (userId: number, channelId: number) => ({ pk: `USER#${userId}`, skPrefix: `UTOPIC#${channelId}#` }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
@@ -189,7 +192,10 @@ export const entityKeys = {
   /** Presence rows of a realm by update id: gsi1, PRESENCE#<rid>, <last_update_id>. */
   presenceByUpdateId: (realmId: number, lastUpdateId: number) => ({ gsi1pk: `PRESENCE#${realmId}`, gsi1sk: pad(lastUpdateId) }),
   /** Presence rows of a realm by last connection: gsi2, PRESENCECONN#<rid>, <last_connected_time>. */
-  presenceByConnected: (realmId: number, lastConnectedTime: number) => ({ gsi2pk: `PRESENCECONN#${realmId}`, gsi2sk: pad(lastConnectedTime) }),
+  presenceByConnected: (realmId: number, lastConnectedTime: number) => ({
+    gsi2pk: `PRESENCECONN#${realmId}`,
+    gsi2sk: pad(lastConnectedTime),
+  }),
   /** A user's drafts by last edit time (microseconds, then id): gsi1, DRAFTS#<uid>. */
   draftByEditTime: (userId: number, editTimeMicros: number, draftId: number) => ({
     gsi1pk: `DRAFTS#${userId}`,

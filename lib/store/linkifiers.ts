@@ -8,7 +8,6 @@ import { documentClient, tableName } from './client';
 import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
 
-
 /** The list changed since it was read (its version moved on). */
 export class LinkifiersChangedError extends Error {
   constructor(options?: { cause?: unknown }) {
@@ -46,26 +45,22 @@ export type LinkifierWrite = { put?: Linkifier[]; remove?: number[]; orders?: { 
 /** The transaction for one change of the list read at `version`. */
 export const buildLinkifierWriteInput = (realmId: number, version: number, write: LinkifierWrite): TransactItem[] => [
   versionItem(realmId, version),
-  ...(write.put ?? []).map(
-    (l): TransactItem => ({ Put: { TableName: tableName('main'), Item: { ...entityKeys.linkifier(realmId, l.id), ...l } } }),
-  ),
-  ...(write.remove ?? []).map(
-    (id): TransactItem => ({
-      Delete: { TableName: tableName('main'), Key: entityKeys.linkifier(realmId, id), ConditionExpression: 'attribute_exists(pk)' },
-    }),
-  ),
-  ...(write.orders ?? []).map(
-    ({ id, order }): TransactItem => ({
-      Update: {
-        TableName: tableName('main'),
-        Key: entityKeys.linkifier(realmId, id),
-        UpdateExpression: 'SET #order = :order',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#order': 'order' },
-        ExpressionAttributeValues: { ':order': order },
-      },
-    }),
-  ),
+  ...(write.put ?? []).map((l): TransactItem => ({
+    Put: { TableName: tableName('main'), Item: { ...entityKeys.linkifier(realmId, l.id), ...l } },
+  })),
+  ...(write.remove ?? []).map((id): TransactItem => ({
+    Delete: { TableName: tableName('main'), Key: entityKeys.linkifier(realmId, id), ConditionExpression: 'attribute_exists(pk)' },
+  })),
+  ...(write.orders ?? []).map(({ id, order }): TransactItem => ({
+    Update: {
+      TableName: tableName('main'),
+      Key: entityKeys.linkifier(realmId, id),
+      UpdateExpression: 'SET #order = :order',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#order': 'order' },
+      ExpressionAttributeValues: { ':order': order },
+    },
+  })),
 ];
 
 /** Applies a change to the list read at `version`; throws LinkifiersChangedError if it moved on. */

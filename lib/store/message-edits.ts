@@ -15,8 +15,14 @@ export type EditableMessage = Message & { editHistory?: EditHistoryEntry[] };
 /** The rows of a message among `candidateUserIds` (one BatchGetItem per 100): who received it, with their flags. */
 export const listRowsOfMessage = async (messageId: number, candidateUserIds: number[]): Promise<{ userId: number; flags: string[] }[]> => {
   const ids = [...new Set(candidateUserIds)];
-  const items = await batchGet('main', ids.map((id) => entityKeys.userMessage(id, messageId)), { consistent: true });
-  return items.map((item) => ({ userId: Number(item.userId), flags: ((item.flags as string[] | undefined) ?? []).map(String) })).sort((a, b) => a.userId - b.userId);
+  const items = await batchGet(
+    'main',
+    ids.map((id) => entityKeys.userMessage(id, messageId)),
+    { consistent: true },
+  );
+  return items
+    .map((item) => ({ userId: Number(item.userId), flags: ((item.flags as string[] | undefined) ?? []).map(String) }))
+    .sort((a, b) => a.userId - b.userId);
 };
 
 /** The message ids of a topic (case-insensitive), ascending, from the topic index. */
@@ -60,7 +66,9 @@ export const writeMessageEdit = async (
       Key: entityKeys.message(m.realmId, m.id),
       UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
       ConditionExpression:
-        readLength === 0 ? 'attribute_exists(pk) AND attribute_not_exists(editHistory)' : 'attribute_exists(pk) AND size(editHistory) = :len',
+        readLength === 0
+          ? 'attribute_exists(pk) AND attribute_not_exists(editHistory)'
+          : 'attribute_exists(pk) AND size(editHistory) = :len',
       ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#n${i}`, n])),
       ExpressionAttributeValues: {
         ...Object.fromEntries(names.map((n, i) => [`:v${i}`, set[n]])),
@@ -96,7 +104,9 @@ const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned'];
  */
 export const setMentionFlagsOfRow = async (userId: number, messageId: number, mentionFlags: string[]): Promise<string[] | undefined> => {
   for (;;) {
-    const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(userId, messageId), ConsistentRead: true }));
+    const out = await documentClient().send(
+      new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(userId, messageId), ConsistentRead: true }),
+    );
     const row = out.Item;
     if (!row) return undefined;
     const before = ((row.flags as string[] | undefined) ?? []).map(String);
@@ -107,7 +117,8 @@ export const setMentionFlagsOfRow = async (userId: number, messageId: number, me
       new UpdateCommand({
         TableName: tableName('main'),
         Key: entityKeys.userMessage(userId, messageId),
-        UpdateExpression: mentionFlags.length > 0 ? 'SET flags = :after, gsi4pk = :g4pk, gsi4sk = :g4sk' : 'SET flags = :after REMOVE gsi4pk, gsi4sk',
+        UpdateExpression:
+          mentionFlags.length > 0 ? 'SET flags = :after, gsi4pk = :g4pk, gsi4sk = :g4sk' : 'SET flags = :after REMOVE gsi4pk, gsi4sk',
         ConditionExpression: 'flags = :before',
         ExpressionAttributeValues: {
           ':after': after,
@@ -121,7 +132,12 @@ export const setMentionFlagsOfRow = async (userId: number, messageId: number, me
 };
 
 /** The newest (or oldest) message id of an index partition other than `excludeIds` (an index may still show them). */
-const edgeOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, excludeIds: number[]): Promise<{ id: number; topic: string } | undefined> => {
+const edgeOf = async (
+  index: 'gsi1' | 'gsi2',
+  pk: string,
+  newest: boolean,
+  excludeIds: number[],
+): Promise<{ id: number; topic: string } | undefined> => {
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('main'),
@@ -133,7 +149,9 @@ const edgeOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, exclu
       ProjectionExpression: 'id, topic',
     }),
   );
-  return (out.Items ?? []).map((item) => ({ id: Number(item.id), topic: String(item.topic ?? '') })).find((m) => !excludeIds.includes(m.id));
+  return (out.Items ?? [])
+    .map((item) => ({ id: Number(item.id), topic: String(item.topic ?? '') }))
+    .find((m) => !excludeIds.includes(m.id));
 };
 
 /**
@@ -141,10 +159,19 @@ const edgeOf = async (index: 'gsi1' | 'gsi2', pk: string, newest: boolean, exclu
  * remaining message (or removes it when none is left). Conditional on it still naming
  * `removedId`, so a send that raised it meanwhile wins.
  */
-const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, newest: { id: number; topic?: string } | undefined): Promise<void> => {
+const lowerSummary = async (
+  key: { pk: string; sk: string },
+  removedId: number,
+  newest: { id: number; topic?: string } | undefined,
+): Promise<void> => {
   if (newest === undefined) {
     await sendConditional(
-      new DeleteCommand({ TableName: tableName('main'), Key: key, ConditionExpression: 'maxMessageId = :old', ExpressionAttributeValues: { ':old': removedId } }),
+      new DeleteCommand({
+        TableName: tableName('main'),
+        Key: key,
+        ConditionExpression: 'maxMessageId = :old',
+        ExpressionAttributeValues: { ':old': removedId },
+      }),
     );
     return;
   }
@@ -154,7 +181,11 @@ const lowerSummary = async (key: { pk: string; sk: string }, removedId: number, 
       Key: key,
       UpdateExpression: newest.topic === undefined ? 'SET maxMessageId = :new' : 'SET maxMessageId = :new, topic = :topic',
       ConditionExpression: 'maxMessageId = :old',
-      ExpressionAttributeValues: { ':old': removedId, ':new': newest.id, ...(newest.topic === undefined ? {} : { ':topic': newest.topic }) },
+      ExpressionAttributeValues: {
+        ':old': removedId,
+        ':new': newest.id,
+        ...(newest.topic === undefined ? {} : { ':topic': newest.topic }),
+      },
     }),
   );
 };
@@ -221,10 +252,17 @@ export const deleteMessage = async (
   firstMessageIdOfChannel: number | null | undefined,
 ): Promise<{ deleted: boolean; firstMessageId?: number | null }> => {
   const deleted = await sendConditional(
-    new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.message(m.realmId, m.id), ConditionExpression: 'attribute_exists(pk)' }),
+    new DeleteCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.message(m.realmId, m.id),
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
   );
   if (!deleted) return { deleted };
-  await batchDelete('main', rowUserIds.map((userId) => entityKeys.userMessage(userId, m.id)));
+  await batchDelete(
+    'main',
+    rowUserIds.map((userId) => entityKeys.userMessage(userId, m.id)),
+  );
   if (m.streamId === null) {
     const found = await edgeOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);
     const newest = found && { id: found.id };

@@ -15,7 +15,11 @@ export type MessagePartition = { index: 'base' | 'gsi1' | 'gsi2' | 'gsi3' | 'gsi
 
 /** The partitions of the layout, by narrow source. */
 export const messagePartitions = {
-  channel: (channelId: number): MessagePartition => ({ index: 'gsi1', pk: entityKeys.messagesOfChannel(channelId).gsi1pk, holds: 'messages' }),
+  channel: (channelId: number): MessagePartition => ({
+    index: 'gsi1',
+    pk: entityKeys.messagesOfChannel(channelId).gsi1pk,
+    holds: 'messages',
+  }),
   topic: (channelId: number, topic: string): MessagePartition => ({
     index: 'gsi2',
     pk: entityKeys.messagesOfTopic(channelId, topic).gsi2pk,
@@ -36,7 +40,11 @@ export const messagePartitions = {
     pk: entityKeys.userMessagesOfConversation(userId, channelId).gsi3pk,
     holds: 'rows',
   }),
-  dmRows: (userId: number): MessagePartition => ({ index: 'gsi3', pk: entityKeys.userMessagesOfConversation(userId, null).gsi3pk, holds: 'rows' }),
+  dmRows: (userId: number): MessagePartition => ({
+    index: 'gsi3',
+    pk: entityKeys.userMessagesOfConversation(userId, null).gsi3pk,
+    holds: 'rows',
+  }),
 };
 
 export type PartitionCursor = Record<string, unknown> | undefined;

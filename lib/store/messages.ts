@@ -195,20 +195,26 @@ const updateChannelCounters = async (channel: Channel, m: Message): Promise<void
           TableName: tableName('main'),
           Key: key,
           UpdateExpression: 'SET firstMessageId = :mid',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(firstMessageId) OR firstMessageId = :null OR firstMessageId > :mid)',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(firstMessageId) OR firstMessageId = :null OR firstMessageId > :mid)',
           ExpressionAttributeValues: { ':mid': m.id, ':null': null },
         }),
       ),
     );
   }
-  if (channel.lastMessageAt === null || channel.lastMessageAt === undefined || channel.lastMessageAt < m.dateSent - LAST_MESSAGE_AT_REFRESH_SECONDS) {
+  if (
+    channel.lastMessageAt === null ||
+    channel.lastMessageAt === undefined ||
+    channel.lastMessageAt < m.dateSent - LAST_MESSAGE_AT_REFRESH_SECONDS
+  ) {
     writes.push(
       sendConditional(
         new UpdateCommand({
           TableName: tableName('main'),
           Key: key,
           UpdateExpression: 'SET lastMessageAt = :at',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastMessageAt) OR lastMessageAt = :null OR lastMessageAt < :at)',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(lastMessageAt) OR lastMessageAt = :null OR lastMessageAt < :at)',
           ExpressionAttributeValues: { ':at': m.dateSent, ':null': null },
         }),
       ),
@@ -248,7 +254,12 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
     if (channel && !channel.historyPublicToSubscribers) {
       summaries.push(
         mapLimited(recipients, ROW_BATCH_CONCURRENCY, (r) => {
-          const { pk: rpk, sk: rsk, maxMessageId: rmax, ...rfields } = buildReceivedTopicItem(m.realmId, r.userId, { channelId: m.streamId!, topic: m.topic, maxMessageId: m.id });
+          const {
+            pk: rpk,
+            sk: rsk,
+            maxMessageId: rmax,
+            ...rfields
+          } = buildReceivedTopicItem(m.realmId, r.userId, { channelId: m.streamId!, topic: m.topic, maxMessageId: m.id });
           return raiseItem({ pk: rpk as string, sk: rsk as string }, 'maxMessageId', rmax as number, rfields);
         }),
       );
@@ -260,7 +271,10 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
 /** Message items by id (one BatchGetItem per 100), in the order of `messageIds`; missing ones left out. */
 export const getMessagesByIds = async (realmId: number, messageIds: number[]): Promise<Message[]> => {
   const ids = [...new Set(messageIds)];
-  const items = await batchGet('main', ids.map((id) => entityKeys.message(realmId, id)));
+  const items = await batchGet(
+    'main',
+    ids.map((id) => entityKeys.message(realmId, id)),
+  );
   const byId = new Map(items.map((item) => [Number(item.id), stripKeys(item) as Message]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 };
@@ -268,7 +282,10 @@ export const getMessagesByIds = async (realmId: number, messageIds: number[]): P
 /** A user's rows of messages by id (one BatchGetItem per 100), in the order of `messageIds`; messages the user did not receive are left out. */
 export const getUserMessagesByIds = async (userId: number, messageIds: number[]): Promise<UserMessage[]> => {
   const ids = [...new Set(messageIds)];
-  const items = await batchGet('main', ids.map((id) => entityKeys.userMessage(userId, id)));
+  const items = await batchGet(
+    'main',
+    ids.map((id) => entityKeys.userMessage(userId, id)),
+  );
   const byId = new Map(items.map((item) => [Number(item.messageId), stripKeys(item) as Item as UserMessage]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 };
@@ -292,7 +309,9 @@ export const listReceivedTopicsOfChannel = async (userId: number, channelId: num
 /** A channel's topic summary, or undefined when no message was sent to the topic (case-insensitive). */
 export const getTopicSummary = async (channelId: number, topic: string): Promise<TopicSummary | undefined> => {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.topicSummary(channelId, topic) }));
-  return out.Item ? { channelId: Number(out.Item.channelId), topic: String(out.Item.topic), maxMessageId: Number(out.Item.maxMessageId) } : undefined;
+  return out.Item
+    ? { channelId: Number(out.Item.channelId), topic: String(out.Item.topic), maxMessageId: Number(out.Item.maxMessageId) }
+    : undefined;
 };
 
 /** The distinct senders of a topic's messages (the topic index, sender ids only). */

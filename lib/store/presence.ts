@@ -146,7 +146,12 @@ export const updateUserFields = async (realmId: number, userId: number, fields: 
       Key: entityKeys.presence(realmId, userId),
       ConditionExpression: 'attribute_exists(pk)',
       UpdateExpression: 'SET email = :email, isBot = :isBot, isActive = :isActive, dateJoined = :dateJoined',
-      ExpressionAttributeValues: { ':email': fields.email, ':isBot': fields.isBot, ':isActive': fields.isActive, ':dateJoined': fields.dateJoined },
+      ExpressionAttributeValues: {
+        ':email': fields.email,
+        ':isBot': fields.isBot,
+        ':isActive': fields.isActive,
+        ':dateJoined': fields.dateJoined,
+      },
     }),
   );
 };

@@ -18,7 +18,11 @@ const isMissingMap = (error: unknown): boolean =>
  * with that type and code, or 'missing' when the message is gone. The first reaction of a message
  * creates the map (conditionally, so two first reactions at once both land: the loser retries).
  */
-export const addReaction = async (realmId: number, messageId: number, reaction: StoredReaction): Promise<'added' | 'exists' | 'missing'> => {
+export const addReaction = async (
+  realmId: number,
+  messageId: number,
+  reaction: StoredReaction,
+): Promise<'added' | 'exists' | 'missing'> => {
   const key = reactionKey(reaction.userId, reaction.reactionType, reaction.emojiCode);
   const Key = entityKeys.message(realmId, messageId);
   for (;;) {
@@ -54,7 +58,13 @@ export const addReaction = async (realmId: number, messageId: number, reaction: 
 };
 
 /** Removes a user's reaction: true if it was there (a concurrent removal makes the other false). */
-export const removeReaction = (realmId: number, messageId: number, userId: number, reactionType: string, emojiCode: string): Promise<boolean> =>
+export const removeReaction = (
+  realmId: number,
+  messageId: number,
+  userId: number,
+  reactionType: string,
+  emojiCode: string,
+): Promise<boolean> =>
   sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
@@ -81,4 +91,9 @@ export const putHistoricalUserMessage = async (message: Message, userId: number)
 
 /** Which of `userIds` have a row of the message (received it, or a historical row): one batch read per 100 users. */
 export const listUsersWithMessageRow = async (messageId: number, userIds: number[]): Promise<number[]> =>
-  (await batchGet('main', userIds.map((id) => entityKeys.userMessage(id, messageId)))).map((item) => Number(item.userId));
+  (
+    await batchGet(
+      'main',
+      userIds.map((id) => entityKeys.userMessage(id, messageId)),
+    )
+  ).map((item) => Number(item.userId));

@@ -12,7 +12,10 @@ import { entityKeys } from './keys';
 
 /** A transaction lost a race (a condition or a concurrent transaction); `reasons[i]` is item i's cancellation code ('None' if it passed). */
 export class TransactionConflictError extends Error {
-  constructor(readonly reasons: string[], options?: { cause?: unknown }) {
+  constructor(
+    readonly reasons: string[],
+    options?: { cause?: unknown },
+  ) {
     super(`transaction cancelled: ${reasons.join(',')}`, options);
     this.name = 'TransactionConflictError';
   }
@@ -70,7 +73,8 @@ export const buildCreateGroupInput = (group: UserGroup, usedGroupIds: number[]):
   ];
 };
 
-export const createGroup = (group: UserGroup, usedGroupIds: number[]): Promise<void> => transact(buildCreateGroupInput(group, usedGroupIds));
+export const createGroup = (group: UserGroup, usedGroupIds: number[]): Promise<void> =>
+  transact(buildCreateGroupInput(group, usedGroupIds));
 
 export type GroupChanges = {
   name?: { from: string; to: string };
@@ -92,7 +96,11 @@ export const buildUpdateGroupInput = (
   expectedVersion?: number,
 ): TransactItem[] => {
   const names: Record<string, string> = { '#ver': 'version' };
-  const values: Record<string, unknown> = { ':zero': 0, ':one': 1, ...(expectedVersion === undefined ? {} : { ':expected': expectedVersion }) };
+  const values: Record<string, unknown> = {
+    ':zero': 0,
+    ':one': 1,
+    ...(expectedVersion === undefined ? {} : { ':expected': expectedVersion }),
+  };
   const sets = ['#ver = if_not_exists(#ver, :zero) + :one'];
   if (changes.name) {
     names['#name'] = 'name';
@@ -117,7 +125,9 @@ export const buildUpdateGroupInput = (
         Key: entityKeys.userGroup(realmId, groupId),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression:
-          expectedVersion === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(#ver) OR #ver = :expected)',
+          expectedVersion === undefined
+            ? 'attribute_exists(pk)'
+            : 'attribute_exists(pk) AND (attribute_not_exists(#ver) OR #ver = :expected)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
@@ -139,8 +149,13 @@ export const buildUpdateGroupInput = (
   return items;
 };
 
-export const updateGroup = (realmId: number, groupId: number, changes: GroupChanges, usedGroupIds: number[], expectedVersion?: number): Promise<void> =>
-  transact(buildUpdateGroupInput(realmId, groupId, changes, usedGroupIds, expectedVersion));
+export const updateGroup = (
+  realmId: number,
+  groupId: number,
+  changes: GroupChanges,
+  usedGroupIds: number[],
+  expectedVersion?: number,
+): Promise<void> => transact(buildUpdateGroupInput(realmId, groupId, changes, usedGroupIds, expectedVersion));
 
 /** Deactivates an active group whose version is still `expectedVersion` (the one its checks read). */
 export const buildDeactivateGroupInput = (realmId: number, groupId: number, expectedVersion: number): TransactItem[] => [

@@ -27,7 +27,12 @@ export const get = async (realmId: number, userId: number): Promise<User | undef
 export const getMany = async (realmId: number, userIds: number[]): Promise<User[]> => {
   const ids = [...new Set(userIds)];
   if (ids.length === 0) return [];
-  return (await batchGet('main', ids.map((id) => keys.user(realmId, id)))).map(toUser);
+  return (
+    await batchGet(
+      'main',
+      ids.map((id) => keys.user(realmId, id)),
+    )
+  ).map(toUser);
 };
 
 /** Authentication: one indexed read. */
@@ -70,7 +75,11 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
 };
 
 /** Sets one or more plain attributes of a user. */
-export const update = async (realmId: number, userId: number, changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email'>>): Promise<void> => {
+export const update = async (
+  realmId: number,
+  userId: number,
+  changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email'>>,
+): Promise<void> => {
   if (Object.keys(changes).length === 0) return;
   await documentClient().send(
     new UpdateCommand({
@@ -86,7 +95,11 @@ export const update = async (realmId: number, userId: number, changes: Partial<O
  * Sets personal settings in the user's `settings` map, one attribute each, so that concurrent
  * changes of different settings do not overwrite each other. Creates the map on first use.
  */
-export const updateSettings = async (realmId: number, userId: number, changes: Record<string, boolean | number | string>): Promise<void> => {
+export const updateSettings = async (
+  realmId: number,
+  userId: number,
+  changes: Record<string, boolean | number | string>,
+): Promise<void> => {
   const names = Object.keys(changes);
   if (names.length === 0) return;
   const setEach = new UpdateCommand({

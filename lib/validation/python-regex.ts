@@ -44,7 +44,8 @@ const checkRe2Only = (pattern: string): void => {
     }
   });
   const backreference = /\\([1-9]|k<)/.exec(pattern);
-  if (backreference && pattern[backreference.index - 1] !== '\\') throw new BadPatternError(`invalid escape sequence: \\${backreference[1].replace('k<', 'k')}`);
+  if (backreference && pattern[backreference.index - 1] !== '\\')
+    throw new BadPatternError(`invalid escape sequence: \\${backreference[1].replace('k<', 'k')}`);
 };
 
 /** Python/RE2 syntax to JavaScript: named groups, \A and \z anchors, leading inline flags. */
@@ -76,7 +77,7 @@ const GROUP_OPENING = /^\((?:\?(?:P?<[A-Za-z_][A-Za-z0-9_]*>|[:=!]|<[=!]|[a-zA-Z
 /** RE2's wording for a misplaced repetition operator: the first quantifier with nothing to repeat, or a run of them. */
 const repetitionError = (pattern: string): string | undefined => {
   let canRepeat = false;
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i];
     if (c === '\\') {
       canRepeat = true;

@@ -87,7 +87,7 @@ const encodeUtf8 = (c: string): string =>
 /** Unreserved characters stay; with `reserved`, reserved characters and pct-encoded triplets stay too. */
 const encodeValue = (value: string, reserved: boolean): string => {
   let out = '';
-  for (let i = 0; i < value.length; ) {
+  for (let i = 0; i < value.length;) {
     const c = String.fromCodePoint(value.codePointAt(i)!);
     if (/[A-Za-z0-9\-._~]/.test(c)) out += c;
     else if (reserved && /[:/?#[\]@!$&'()*+,;=]/.test(c)) out += c;

@@ -26,12 +26,14 @@ export const int: Validator<number> = (value, path) => {
 };
 
 /** An integer within bounds, with the upstream "too small"/"too large" messages. */
-export const intInRange = (min: number, max: number): Validator<number> => (value, path) => {
-  const n = int(value, path);
-  if (n < min) fail(MESSAGES.tooSmall(path));
-  if (n > max) fail(MESSAGES.tooLarge(path));
-  return n;
-};
+export const intInRange =
+  (min: number, max: number): Validator<number> =>
+  (value, path) => {
+    const n = int(value, path);
+    if (n < min) fail(MESSAGES.tooSmall(path));
+    if (n > max) fail(MESSAGES.tooLarge(path));
+    return n;
+  };
 
 /** Upstream's NonNegativeInt: an integer, "{var} is too small" below 0. */
 export const nonNegativeInt: Validator<number> = (value, path) => {
@@ -45,34 +47,46 @@ export const float: Validator<number> = (value, path) =>
 export const str: Validator<string> = (value, path) => (typeof value === 'string' ? value : fail(MESSAGES.notString(path)));
 
 /** A string with a length limit and optional non-blank rule. */
-export const string = (opts: { maxLength?: number; minLength?: number } = {}): Validator<string> => (value, path) => {
-  const s = str(value, path);
-  if (opts.minLength !== undefined && s.length < opts.minLength) fail(opts.minLength === 1 ? MESSAGES.blank(path) : MESSAGES.tooShort(path));
-  if (opts.maxLength !== undefined && [...s].length > opts.maxLength) fail(MESSAGES.tooLong(path, opts.maxLength));
-  return s;
-};
+export const string =
+  (opts: { maxLength?: number; minLength?: number } = {}): Validator<string> =>
+  (value, path) => {
+    const s = str(value, path);
+    if (opts.minLength !== undefined && s.length < opts.minLength)
+      fail(opts.minLength === 1 ? MESSAGES.blank(path) : MESSAGES.tooShort(path));
+    if (opts.maxLength !== undefined && [...s].length > opts.maxLength) fail(MESSAGES.tooLong(path, opts.maxLength));
+    return s;
+  };
 
 /** One of a fixed set of values: `Invalid {var}` otherwise. */
-export const literal = <const T extends readonly (string | number | boolean)[]>(...options: T): Validator<T[number]> => (value, path) =>
-  options.includes(value as T[number]) ? (value as T[number]) : fail(MESSAGES.invalid(path));
+export const literal =
+  <const T extends readonly (string | number | boolean)[]>(...options: T): Validator<T[number]> =>
+  (value, path) =>
+    options.includes(value as T[number]) ? (value as T[number]) : fail(MESSAGES.invalid(path));
 
-export const list = <T>(item: Validator<T>): Validator<T[]> => (value, path) =>
-  Array.isArray(value) ? value.map((v, i) => item(v, `${path}[${i}]`)) : fail(MESSAGES.notList(path));
+export const list =
+  <T>(item: Validator<T>): Validator<T[]> =>
+  (value, path) =>
+    Array.isArray(value) ? value.map((v, i) => item(v, `${path}[${i}]`)) : fail(MESSAGES.notList(path));
 
-export const nullable = <T>(inner: Validator<T>): Validator<T | null> => (value, path) => (value === null ? null : inner(value, path));
+export const nullable =
+  <T>(inner: Validator<T>): Validator<T | null> =>
+  (value, path) =>
+    value === null ? null : inner(value, path);
 
 /** The first validator that accepts the value wins; otherwise the first one's error is raised. */
-export const union = <A, B>(a: Validator<A>, b: Validator<B>): Validator<A | B> => (value, path) => {
-  try {
-    return a(value, path);
-  } catch (error) {
+export const union =
+  <A, B>(a: Validator<A>, b: Validator<B>): Validator<A | B> =>
+  (value, path) => {
     try {
-      return b(value, path);
-    } catch {
-      throw error;
+      return a(value, path);
+    } catch (error) {
+      try {
+        return b(value, path);
+      } catch {
+        throw error;
+      }
     }
-  }
-};
+  };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,22 +100,24 @@ type ObjectOf<S extends Shape, O extends keyof S> = { [K in Exclude<keyof S, O>]
  * A JSON object with declared keys. Keys listed in `optional` may be absent; unknown keys are
  * refused unless `allowExtra` (upstream's TypedDicts ignore extras, its models forbid them).
  */
-export const object = <S extends Shape, O extends keyof S = never>(
-  shape: S,
-  opts: { optional?: readonly O[]; allowExtra?: boolean } = {},
-): Validator<ObjectOf<S, O>> => (value, path) => {
-  const input = dict(value, path);
-  const out: Record<string, unknown> = {};
-  for (const [key, validate] of Object.entries(shape)) {
-    const keyPath = `${path}["${key}"]`;
-    if (!(key in input)) {
-      if ((opts.optional as readonly string[] | undefined)?.includes(key)) continue;
-      fail(MESSAGES.fieldMissing(keyPath));
+export const object =
+  <S extends Shape, O extends keyof S = never>(
+    shape: S,
+    opts: { optional?: readonly O[]; allowExtra?: boolean } = {},
+  ): Validator<ObjectOf<S, O>> =>
+  (value, path) => {
+    const input = dict(value, path);
+    const out: Record<string, unknown> = {};
+    for (const [key, validate] of Object.entries(shape)) {
+      const keyPath = `${path}["${key}"]`;
+      if (!(key in input)) {
+        if ((opts.optional as readonly string[] | undefined)?.includes(key)) continue;
+        fail(MESSAGES.fieldMissing(keyPath));
+      }
+      out[key] = validate(input[key], keyPath);
     }
-    out[key] = validate(input[key], keyPath);
-  }
-  if (!opts.allowExtra) {
-    for (const key of Object.keys(input)) if (!(key in shape)) fail(MESSAGES.unexpected(key, `${path}["${key}"]`));
-  }
-  return out as ObjectOf<S, O>;
-};
+    if (!opts.allowExtra) {
+      for (const key of Object.keys(input)) if (!(key in shape)) fail(MESSAGES.unexpected(key, `${path}["${key}"]`));
+    }
+    return out as ObjectOf<S, O>;
+  };

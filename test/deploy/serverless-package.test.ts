@@ -41,7 +41,11 @@ describe('npx serverless package', () => {
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
-    await run(process.execPath, [SERVERLESS, 'package', '--stage', STAGE, '--package', outDir], { cwd: ROOT, env: noAwsEnv(), timeout: 170000 });
+    await run(process.execPath, [SERVERLESS, 'package', '--stage', STAGE, '--package', outDir], {
+      cwd: ROOT,
+      env: noAwsEnv(),
+      timeout: 170000,
+    });
     resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
   }, 180000);
 
@@ -75,7 +79,7 @@ describe('npx serverless package', () => {
     expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
   });
 
-  it('gives GET /events a timeout above the long-poll bound and below API Gateway\'s 30 s', () => {
+  it("gives GET /events a timeout above the long-poll bound and below API Gateway's 30 s", () => {
     const events = loadRoutes().find((r) => r.method === 'GET' && r.path === '/events');
     expect(events).toBeDefined();
     const fn = resources[`${capitalized(events!.name)}LambdaFunction`].Properties;
@@ -113,32 +117,43 @@ describe('npx serverless package', () => {
   });
 
   it('has one private uploads bucket, named by the uploadsBucket parameter', () => {
-    const buckets = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket' && !/ServerlessDeploymentBucket/.test(JSON.stringify(r)));
+    const buckets = Object.entries(resources).filter(
+      ([, r]) => r.Type === 'AWS::S3::Bucket' && !/ServerlessDeploymentBucket/.test(JSON.stringify(r)),
+    );
     const uploads = buckets.filter(([id]) => id === 'UploadsBucket');
     expect(uploads).toHaveLength(1);
     const [[, bucket]] = uploads;
     expect(bucket.Properties.BucketName).toBe(`chat-${STAGE}-uploads`);
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
   });
 
   it('lets only the upload functions use the bucket: serving may GetObject, uploading may PutObject', () => {
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
     const s3Statements = (roleId: string) =>
-      resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('s3:')));
+      resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) =>
+        [s.Action].flat().some((a: string) => a.startsWith('s3:')),
+      );
     expect(s3Statements('IamRoleLambdaExecution')).toEqual([]);
     expect(s3Statements('UploadsReadRole')).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
     expect(s3Statements('UploadsWriteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
     const roleOf = (name: string) => resources[`${capitalized(name)}LambdaFunction`].Properties.Role;
     for (const route of loadRoutes()) {
-      const expected = route.bucket === 'read' ? 'UploadsReadRole' : route.bucket === 'write' ? 'UploadsWriteRole' : 'IamRoleLambdaExecution';
+      const expected =
+        route.bucket === 'read' ? 'UploadsReadRole' : route.bucket === 'write' ? 'UploadsWriteRole' : 'IamRoleLambdaExecution';
       expect({ route: route.name, role: roleOf(route.name) }).toEqual({ route: route.name, role: { 'Fn::GetAtt': [expected, 'Arn'] } });
     }
-    expect(loadRoutes().filter((r) => r.bucket).map((r) => `${r.name}:${r.bucket}`).sort()).toEqual([
-      'serveUploadedFile:read',
-      'serveUploadedFileByToken:read',
-      'uploadFile:write',
-    ]);
+    expect(
+      loadRoutes()
+        .filter((r) => r.bucket)
+        .map((r) => `${r.name}:${r.bucket}`)
+        .sort(),
+    ).toEqual(['serveUploadedFile:read', 'serveUploadedFileByToken:read', 'uploadFile:write']);
   });
 
   it('builds a handler that runs on plain Node, as Lambda runs it', async () => {
@@ -176,11 +191,15 @@ describe('npx serverless package', () => {
 
 describe('npx serverless print --stage prod', () => {
   it('runs the prod stage in production mode', async () => {
-    const { stdout } = await run(process.execPath, [SERVERLESS, 'print', '--stage', 'prod', '--format', 'json', '--path', 'provider.environment'], {
-      cwd: ROOT,
-      env: noAwsEnv(),
-      timeout: 60000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [SERVERLESS, 'print', '--stage', 'prod', '--format', 'json', '--path', 'provider.environment'],
+      {
+        cwd: ROOT,
+        env: noAwsEnv(),
+        timeout: 60000,
+      },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ CHAT_ENV: 'production', TABLE_MAIN: 'chat-prod-main' });
   }, 70000);
 });

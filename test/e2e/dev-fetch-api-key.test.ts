@@ -11,7 +11,13 @@ describe('e2e: POST /dev_fetch_api_key', () => {
     // zulip-js always sends Basic credentials; dev_fetch_api_key ignores them.
     const anonymous = await zulipInit({ realm: service.origin, username: 'iago@zulip.com', apiKey: 'placeholder' });
     const fetched = await anonymous.callEndpoint('/dev_fetch_api_key', 'POST', { username: 'iago@zulip.com' });
-    expect(fetched).toEqual({ result: 'success', msg: '', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/), email: 'iago@zulip.com', user_id: 11 });
+    expect(fetched).toEqual({
+      result: 'success',
+      msg: '',
+      api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      email: 'iago@zulip.com',
+      user_id: 11,
+    });
 
     const iago = await zulipInit({ realm: service.origin, username: fetched.email, apiKey: fetched.api_key });
     const registered = await iago.queues.register({ event_types: ['presence'] });
@@ -26,7 +32,9 @@ describe('e2e: POST /dev_fetch_api_key', () => {
 
   it('gives the same answer for a form body, a multipart body and the query string', async () => {
     for (const encoding of ['form', 'multipart', 'query'] as const) {
-      const body = expectSuccess(await service.request('POST', '/dev_fetch_api_key', { params: { username: 'hamlet@zulip.com' }, encoding }));
+      const body = expectSuccess(
+        await service.request('POST', '/dev_fetch_api_key', { params: { username: 'hamlet@zulip.com' }, encoding }),
+      );
       expect(body.user_id).toBe(10);
     }
   });

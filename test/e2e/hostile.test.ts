@@ -25,7 +25,10 @@ describe('e2e: hostile requests against the local service', () => {
     const apiKey = await apiKeyOf('hamlet@zulip.com');
     const response = await fetch(`${service.baseUrl}/drafts`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`hamlet@zulip.com:${apiKey}`).toString('base64')}`, 'content-type': 'multipart/form-data' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`hamlet@zulip.com:${apiKey}`).toString('base64')}`,
+        'content-type': 'multipart/form-data',
+      },
       body: 'drafts=[]',
     });
     expect(response.status).toBe(400);

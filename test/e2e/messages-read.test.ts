@@ -33,14 +33,21 @@ describe('e2e: fetching messages and marking them read with zulip-js', () => {
     expect(topic.messages.map((m: { id: number; content: string; flags: string[] }) => [m.id, m.content, m.flags])).toEqual([
       [sentToChannel.id, '<p>Read me</p>', []],
     ]);
-    const dms = await iago.messages.retrieve({ anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'dm', operand: 'hamlet@zulip.com' }] });
+    const dms = await iago.messages.retrieve({
+      anchor: 'newest',
+      num_before: 50,
+      num_after: 0,
+      narrow: [{ operator: 'dm', operand: 'hamlet@zulip.com' }],
+    });
     expect(dms.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags])).toEqual([
       [11, []],
       [12, ['read']],
       [sentDirect.id, []],
     ]);
 
-    const unread = [...topic.messages, ...dms.messages].filter((m: { flags: string[] }) => !m.flags.includes('read')).map((m: { id: number }) => m.id);
+    const unread = [...topic.messages, ...dms.messages]
+      .filter((m: { flags: string[] }) => !m.flags.includes('read'))
+      .map((m: { id: number }) => m.id);
     expect(unread).toEqual([sentToChannel.id, 11, sentDirect.id]);
     expect(await iago.messages.flags.add({ flag: 'read', messages: unread })).toMatchObject({ result: 'success', messages: unread });
 

@@ -18,7 +18,16 @@ describe('e2e: sending messages with zulip-js', () => {
 
     const polled = await iago.events.retrieve({ queue_id: registered.queue_id, last_event_id: -1, dont_block: true });
     expect(polled.result).toBe('success');
-    expect(polled.events.map((e: any) => [e.type, e.message.id, e.message.type, e.message.display_recipient instanceof Array ? 'dm' : e.message.display_recipient, e.message.content, e.flags])).toEqual([
+    expect(
+      polled.events.map((e: any) => [
+        e.type,
+        e.message.id,
+        e.message.type,
+        e.message.display_recipient instanceof Array ? 'dm' : e.message.display_recipient,
+        e.message.content,
+        e.flags,
+      ]),
+    ).toEqual([
       ['message', channel.id, 'stream', 'Denmark', '<p>Hello <span class="user-mention" data-user-id="11">@Iago</span></p>', ['mentioned']],
       ['message', direct.id, 'private', 'dm', '<p>Just for you</p>', []],
     ]);

@@ -37,7 +37,12 @@ const startNpmStart = async (port: number): Promise<Started> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   delete env.DYNAMODB_ENDPOINT;
   delete env.TABLE_PREFIX;
-  const child = spawn(process.execPath, [TSX_CLI, 'scripts/run-local.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TSX_CLI, 'scripts/run-local.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout!.on('data', (c) => (text += c));
   child.stderr!.on('data', (c) => (text += c));
@@ -75,7 +80,10 @@ describe('npm start', () => {
       expect(started.output()).toContain(`Base URL: ${base}\n`);
       const curl = started.output().match(/curl .*dev_fetch_api_key.*/)?.[0];
       expect(curl).toBe(`curl -sS -X POST ${base}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
-      const response = await fetch(`${base}/dev_fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'iago@zulip.com' }) });
+      const response = await fetch(`${base}/dev_fetch_api_key`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: 'iago@zulip.com' }),
+      });
       expect(await response.json()).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
       // A terminal's Ctrl-C signals the whole foreground process group.
       await expectStopsEverything(started, port, () => process.kill(-started.child.pid!, 'SIGINT'));

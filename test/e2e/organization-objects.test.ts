@@ -29,7 +29,11 @@ describe('e2e: organization objects with zulip-js', () => {
     expect(await prospero.callEndpoint('/user_groups/14/deactivate', 'POST', {})).toEqual({ result: 'success', msg: '' });
     expect(await legacy()).toEqual([{ type: 'user_group', op: 'remove', group_id: 14 }]);
     expect(await capable()).toEqual([{ type: 'user_group', op: 'update', group_id: 14, data: { deactivated: true } }]);
-    expect(await prospero.callEndpoint('/user_groups/14/deactivate', 'POST', {})).toEqual({ result: 'error', msg: 'User group is deactivated.', code: 'BAD_REQUEST' });
+    expect(await prospero.callEndpoint('/user_groups/14/deactivate', 'POST', {})).toEqual({
+      result: 'error',
+      msg: 'User group is deactivated.',
+      code: 'BAD_REQUEST',
+    });
     expect(await iago.callEndpoint('/user_groups/11/deactivate', 'POST', {})).toEqual({
       result: 'error',
       msg: 'Cannot deactivate user group in use.',
@@ -45,8 +49,16 @@ describe('e2e: organization objects with zulip-js', () => {
     const admins = await queue(desdemona, ['invites_changed']);
     expect(await iago.callEndpoint('/invites/multiuse/1', 'DELETE', {})).toEqual({ result: 'success', msg: '' });
     expect(await admins()).toEqual([{ type: 'invites_changed' }]);
-    expect(await iago.callEndpoint('/invites/multiuse/1', 'DELETE', {})).toEqual({ result: 'error', msg: 'Invitation has already been revoked', code: 'BAD_REQUEST' });
-    expect(await iago.callEndpoint('/invites/multiuse/5', 'DELETE', {})).toEqual({ result: 'error', msg: 'No such invitation', code: 'BAD_REQUEST' });
+    expect(await iago.callEndpoint('/invites/multiuse/1', 'DELETE', {})).toEqual({
+      result: 'error',
+      msg: 'Invitation has already been revoked',
+      code: 'BAD_REQUEST',
+    });
+    expect(await iago.callEndpoint('/invites/multiuse/5', 'DELETE', {})).toEqual({
+      result: 'error',
+      msg: 'No such invitation',
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('deletes a reminder once', async () => {
@@ -54,13 +66,20 @@ describe('e2e: organization objects with zulip-js', () => {
     const own = await queue(iago, ['reminders']);
     expect(await iago.callEndpoint('/reminders/1', 'DELETE', {})).toEqual({ result: 'success', msg: '' });
     expect(await own()).toEqual([{ type: 'reminders', op: 'remove', reminder_id: 1 }]);
-    expect(await iago.callEndpoint('/reminders/1', 'DELETE', {})).toEqual({ result: 'error', msg: 'Reminder does not exist', code: 'BAD_REQUEST' });
+    expect(await iago.callEndpoint('/reminders/1', 'DELETE', {})).toEqual({
+      result: 'error',
+      msg: 'Reminder does not exist',
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('reorders the linkifiers', async () => {
     const [iago, hamlet] = [await client('iago@zulip.com'), await client('hamlet@zulip.com')];
     const capable = await queue(hamlet, ['realm_linkifiers'], { linkifier_url_template: true });
-    expect(await iago.callEndpoint('/realm/linkifiers', 'PATCH', { ordered_linkifier_ids: JSON.stringify([3, 1, 2]) })).toEqual({ result: 'success', msg: '' });
+    expect(await iago.callEndpoint('/realm/linkifiers', 'PATCH', { ordered_linkifier_ids: JSON.stringify([3, 1, 2]) })).toEqual({
+      result: 'success',
+      msg: '',
+    });
     const listed = await hamlet.callEndpoint('/realm/linkifiers', 'GET', {});
     expect(listed.linkifiers.map((l: { id: number }) => l.id)).toEqual([3, 1, 2]);
     const [event] = await capable();

@@ -24,7 +24,10 @@ describe('e2e: password login', () => {
   });
 
   it('answers a wrong password with 401 over HTTP', async () => {
-    const result = await service.request('POST', '/fetch_api_key', { params: { username: 'hamlet@zulip.com', password: 'wrong' }, encoding: 'multipart' });
+    const result = await service.request('POST', '/fetch_api_key', {
+      params: { username: 'hamlet@zulip.com', password: 'wrong' },
+      encoding: 'multipart',
+    });
     expectError(result, 'Your username or password is incorrect', 401, 'AUTHENTICATION_FAILED');
   });
 

@@ -45,7 +45,10 @@ describe('e2e: presence with zulip-js', () => {
     expect(single).toEqual({
       result: 'success',
       msg: '',
-      presence: { website: { status: 'active', timestamp: expect.any(Number) }, aggregated: { status: 'active', timestamp: expect.any(Number) } },
+      presence: {
+        website: { status: 'active', timestamp: expect.any(Number) },
+        aggregated: { status: 'active', timestamp: expect.any(Number) },
+      },
     });
     const realm = await cordelia.callEndpoint('/realm/presence', 'GET', {});
     expect(realm.presences['hamlet@zulip.com'].website).toMatchObject({ client: 'website', status: 'active', pushable: false });

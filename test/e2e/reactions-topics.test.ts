@@ -53,6 +53,10 @@ describe('e2e: topics with zulip-js', () => {
       ],
     });
     const othello = await client('othello@zulip.com');
-    expect(await othello.streams.topics.retrieve({ stream_id: 6 })).toEqual({ result: 'error', msg: 'Invalid channel ID', code: 'BAD_REQUEST' });
+    expect(await othello.streams.topics.retrieve({ stream_id: 6 })).toEqual({
+      result: 'error',
+      msg: 'Invalid channel ID',
+      code: 'BAD_REQUEST',
+    });
   });
 });

@@ -27,7 +27,9 @@ describe('e2e: register with zulip-js', () => {
   });
 
   it('serves a spectator the web-public channels without a queue', async () => {
-    const result = await service.request('POST', '/register', { params: { fetch_event_types: JSON.stringify(['subscription', 'stream']) } });
+    const result = await service.request('POST', '/register', {
+      params: { fetch_event_types: JSON.stringify(['subscription', 'stream']) },
+    });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ result: 'success', queue_id: null });
     expect(result.body!.subscriptions.map((s: { name: string }) => s.name)).toEqual(['Rome']);

@@ -23,7 +23,13 @@ describe('e2e: uploading a file and fetching it', () => {
     const body = (await uploaded.json()) as { url: string };
     expect({ status: uploaded.status, body }).toEqual({
       status: 200,
-      body: { result: 'success', msg: '', url: expect.stringMatching(/^\/user_uploads\/2\/.+\/photo\.png$/), uri: body.url, filename: 'photo.png' },
+      body: {
+        result: 'success',
+        msg: '',
+        url: expect.stringMatching(/^\/user_uploads\/2\/.+\/photo\.png$/),
+        uri: body.url,
+        filename: 'photo.png',
+      },
     });
 
     const file = await fetch(`${service.origin}${body.url}`, { headers: { authorization: hamletAuth } });
@@ -37,22 +43,33 @@ describe('e2e: uploading a file and fetching it', () => {
     // The mobile app asks for a temporary URL through the API and opens it without credentials.
     const hamlet = await zulipClient(service, 'hamlet@zulip.com');
     const temporary = await hamlet.callEndpoint(body.url, 'GET', {});
-    expect(temporary).toEqual({ result: 'success', msg: '', url: expect.stringMatching(/^\/user_uploads\/temporary\/[0-9A-F]+\/photo\.png$/) });
+    expect(temporary).toEqual({
+      result: 'success',
+      msg: '',
+      url: expect.stringMatching(/^\/user_uploads\/temporary\/[0-9A-F]+\/photo\.png$/),
+    });
     const opened = await fetch(`${service.origin}${temporary.url}`);
     expect(opened.status).toBe(200);
     expect(new Uint8Array(await opened.arrayBuffer())).toEqual(BYTES);
 
     // Othello: no message links the file yet. King Lear: another organization.
-    const othello = await fetch(`${service.origin}${body.url}`, { headers: { authorization: basicAuth('othello@zulip.com', await apiKeyOf('othello@zulip.com')) } });
+    const othello = await fetch(`${service.origin}${body.url}`, {
+      headers: { authorization: basicAuth('othello@zulip.com', await apiKeyOf('othello@zulip.com')) },
+    });
     expect({ status: othello.status, body: await othello.json() }).toEqual({
       status: 403,
       body: { result: 'error', msg: 'You are not authorized to view this file.', code: 'BAD_REQUEST' },
     });
-    const king = await fetch(`${service.origin}${body.url}`, { headers: { authorization: basicAuth('king@lear.org', await apiKeyOf('king@lear.org')) } });
-    expect({ status: king.status, body: await king.json() }).toEqual({ status: 404, body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' } });
+    const king = await fetch(`${service.origin}${body.url}`, {
+      headers: { authorization: basicAuth('king@lear.org', await apiKeyOf('king@lear.org')) },
+    });
+    expect({ status: king.status, body: await king.json() }).toEqual({
+      status: 404,
+      body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' },
+    });
   });
 
-  it('answers upstream\'s error to a request without a file', async () => {
+  it("answers upstream's error to a request without a file", async () => {
     const form = new FormData();
     form.append('note', 'no file here');
     const response = await fetch(`${service.baseUrl}/user_uploads`, {

@@ -20,8 +20,20 @@ type Route = { method: string; path: string; handler: string };
 const { loadRoutes } = require('../../functions/routes.js') as { loadRoutes: () => Route[] };
 
 /** Calls a route with path parameters, filling the path from its template. */
-const callRoute = (handler: Handler, method: string, template: string, pathParameters: Record<string, string>, opts: Partial<CallOptions>) =>
-  call(handler, { method, path: template.replace(/\{([a-z_]+)\}/g, (_m, name: string) => pathParameters[name]), routeKey: `${method} ${template}`, pathParameters, ...opts });
+const callRoute = (
+  handler: Handler,
+  method: string,
+  template: string,
+  pathParameters: Record<string, string>,
+  opts: Partial<CallOptions>,
+) =>
+  call(handler, {
+    method,
+    path: template.replace(/\{([a-z_]+)\}/g, (_m, name: string) => pathParameters[name]),
+    routeKey: `${method} ${template}`,
+    pathParameters,
+    ...opts,
+  });
 
 const storedLinkifiers = async () => (await linkifiersStore.readLinkifierList(2, { consistent: true })).linkifiers;
 
@@ -31,7 +43,12 @@ describe('text too long for a DynamoDB key (item 2)', () => {
     ['100 KB', 100 * 1024],
   ])('answers GET /events with a %s queue_id as an unknown queue', async (_label, size) => {
     const queueId = 'q'.repeat(size);
-    const result = await call(getEvents, { method: 'GET', path: '/events', as: 'hamlet@zulip.com', params: { queue_id: queueId, last_event_id: -1 } });
+    const result = await call(getEvents, {
+      method: 'GET',
+      path: '/events',
+      as: 'hamlet@zulip.com',
+      params: { queue_id: queueId, last_event_id: -1 },
+    });
     expectError(result, `Bad event queue ID: ${queueId}`, 400, 'BAD_EVENT_QUEUE_ID');
     expect(result.body.queue_id).toBe(queueId);
   });
@@ -47,12 +64,22 @@ describe('text too long for a DynamoDB key (item 2)', () => {
 
   it('answers GET /users/{email}/presence with a 3 KB email as "No such user"', async () => {
     const email = `${'a'.repeat(3 * 1024)}@zulip.com`;
-    const result = await callRoute(userPresence, 'GET', '/users/{user_id_or_email}/presence', { user_id_or_email: email }, { as: 'hamlet@zulip.com' });
+    const result = await callRoute(
+      userPresence,
+      'GET',
+      '/users/{user_id_or_email}/presence',
+      { user_id_or_email: email },
+      { as: 'hamlet@zulip.com' },
+    );
     expectError(result, 'No such user');
   });
 
   it('answers POST /dev_fetch_api_key with a 3 KB email as an unknown account', async () => {
-    const result = await call(fetchApiKey, { method: 'POST', path: '/dev_fetch_api_key', params: { username: `${'a'.repeat(3 * 1024)}@zulip.com` } });
+    const result = await call(fetchApiKey, {
+      method: 'POST',
+      path: '/dev_fetch_api_key',
+      params: { username: `${'a'.repeat(3 * 1024)}@zulip.com` },
+    });
     expectError(result, 'Your username or password is incorrect', 401, 'AUTHENTICATION_FAILED');
   });
 });
@@ -71,24 +98,44 @@ describe('integers beyond 2^53 (item 3)', () => {
   });
 
   it('answers a scheduled_delivery_timestamp after the year 9999 "…is too large", as upstream cannot convert it', async () => {
-    const result = await call(createReminder, { method: 'POST', path: '/reminders', as: 'iago@zulip.com', params: { message_id: 1, scheduled_delivery_timestamp: 253402300800 } });
+    const result = await call(createReminder, {
+      method: 'POST',
+      path: '/reminders',
+      as: 'iago@zulip.com',
+      params: { message_id: 1, scheduled_delivery_timestamp: 253402300800 },
+    });
     expectError(result, 'scheduled_delivery_timestamp is too large');
   });
 
   it('answers POST /reminders with message_id=-9007199254740993 "…is too small"', async () => {
-    const result = await call(createReminder, { method: 'POST', path: '/reminders', as: 'iago@zulip.com', params: { message_id: '-9007199254740993', scheduled_delivery_timestamp: 4102444800 } });
+    const result = await call(createReminder, {
+      method: 'POST',
+      path: '/reminders',
+      as: 'iago@zulip.com',
+      params: { message_id: '-9007199254740993', scheduled_delivery_timestamp: 4102444800 },
+    });
     expectError(result, 'message_id is too small');
   });
 
   it('answers POST /invites/multiuse with invite_expires_in_minutes=9007199254740993 "…is too large"', async () => {
     const before = await invitesStore.listInvitesOfRealm(2);
-    const result = await call(createInvite, { method: 'POST', path: '/invites/multiuse', as: 'iago@zulip.com', params: { invite_expires_in_minutes: '9007199254740993' } });
+    const result = await call(createInvite, {
+      method: 'POST',
+      path: '/invites/multiuse',
+      as: 'iago@zulip.com',
+      params: { invite_expires_in_minutes: '9007199254740993' },
+    });
     expectError(result, 'invite_expires_in_minutes is too large');
     expect(await invitesStore.listInvitesOfRealm(2)).toEqual(before);
   });
 
   it('answers an invite_expires_in_minutes beyond what upstream can add to a date "…is too large"', async () => {
-    const result = await call(createInvite, { method: 'POST', path: '/invites/multiuse', as: 'iago@zulip.com', params: { invite_expires_in_minutes: 999999999 * 1440 + 1 } });
+    const result = await call(createInvite, {
+      method: 'POST',
+      path: '/invites/multiuse',
+      as: 'iago@zulip.com',
+      params: { invite_expires_in_minutes: 999999999 * 1440 + 1 },
+    });
     expectError(result, 'invite_expires_in_minutes is too large');
   });
 
@@ -105,7 +152,12 @@ describe('patterns the compiler refuses (item 4)', () => {
 
   it('answers POST /realm/filters with a 100 KB pattern "Bad regular expression: …"', async () => {
     const before = await storedLinkifiers();
-    const result = await call(createLinkifier, { method: 'POST', path: '/realm/filters', as: 'iago@zulip.com', params: { pattern: huge, url_template: 'https://example.com' } });
+    const result = await call(createLinkifier, {
+      method: 'POST',
+      path: '/realm/filters',
+      as: 'iago@zulip.com',
+      params: { pattern: huge, url_template: 'https://example.com' },
+    });
     expectError(result, message);
     expect(result.body.errors).toEqual({ __all__: [message] });
     expect(await storedLinkifiers()).toEqual(before);
@@ -113,17 +165,28 @@ describe('patterns the compiler refuses (item 4)', () => {
 
   it('answers PATCH /realm/filters/{id} with a 100 KB pattern "Bad regular expression: …"', async () => {
     const before = await storedLinkifiers();
-    const result = await callRoute(updateLinkifier, 'PATCH', '/realm/filters/{filter_id}', { filter_id: '1' }, {
-      as: 'iago@zulip.com',
-      params: { pattern: huge, url_template: 'https://example.com' },
-    });
+    const result = await callRoute(
+      updateLinkifier,
+      'PATCH',
+      '/realm/filters/{filter_id}',
+      { filter_id: '1' },
+      {
+        as: 'iago@zulip.com',
+        params: { pattern: huge, url_template: 'https://example.com' },
+      },
+    );
     expectError(result, message);
     expect(await storedLinkifiers()).toEqual(before);
   });
 
   it('answers a pattern nested beyond the compiler\'s depth "Bad regular expression: expression nests too deeply"', async () => {
     const nested = `${'('.repeat(30000)}a${')'.repeat(30000)}`;
-    const result = await call(createLinkifier, { method: 'POST', path: '/realm/filters', as: 'iago@zulip.com', params: { pattern: nested, url_template: 'https://example.com' } });
+    const result = await call(createLinkifier, {
+      method: 'POST',
+      path: '/realm/filters',
+      as: 'iago@zulip.com',
+      params: { pattern: nested, url_template: 'https://example.com' },
+    });
     expectError(result, 'Bad regular expression: expression nests too deeply');
   });
 });
@@ -148,7 +211,13 @@ describe('requests the local HTTP layer used to answer in its own shape (item 6)
   );
 
   it('answers a path segment that is not valid UTF-8 (%ED%A0%80) as a name that matches nothing', async () => {
-    const result = await callRoute(userPresence, 'GET', '/users/{user_id_or_email}/presence', { user_id_or_email: '%ED%A0%80' }, { as: 'hamlet@zulip.com' });
+    const result = await callRoute(
+      userPresence,
+      'GET',
+      '/users/{user_id_or_email}/presence',
+      { user_id_or_email: '%ED%A0%80' },
+      { as: 'hamlet@zulip.com' },
+    );
     expectError(result, 'No such user');
   });
 

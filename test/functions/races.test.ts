@@ -65,7 +65,12 @@ describe('linkifier list writes', () => {
   it('creates every one of N concurrent linkifiers, each once', async () => {
     const before = await storedLinkifiers();
     const results = await race(N, (i) =>
-      call(createLinkifier, { method: 'POST', path: '/realm/filters', as: 'iago@zulip.com', params: { pattern: `race-${i}-(?P<id>\\d+)`, url_template: 'https://example.com/{id}' } }),
+      call(createLinkifier, {
+        method: 'POST',
+        path: '/realm/filters',
+        as: 'iago@zulip.com',
+        params: { pattern: `race-${i}-(?P<id>\\d+)`, url_template: 'https://example.com/{id}' },
+      }),
     );
     expect(expectOutcomes(results)).toHaveLength(N);
     const after = await storedLinkifiers();
@@ -93,7 +98,12 @@ describe('linkifier list writes', () => {
   it('deletes a linkifier once when N requests delete it at once; the others are told it is gone', async () => {
     const [target] = await listIds();
     const results = await race(N, () =>
-      call(deleteLinkifier, { method: 'DELETE', ...linkifierPath(target), routeKey: 'DELETE /realm/filters/{filter_id}', as: 'iago@zulip.com' }),
+      call(deleteLinkifier, {
+        method: 'DELETE',
+        ...linkifierPath(target),
+        routeKey: 'DELETE /realm/filters/{filter_id}',
+        as: 'iago@zulip.com',
+      }),
     );
     expect(expectOutcomes(results, [{ status: 400, msg: 'Linkifier not found.', code: 'BAD_REQUEST' }])).toHaveLength(1);
     expect((await storedLinkifiers()).some((l) => l.id === target)).toBe(false);
@@ -118,7 +128,9 @@ describe('user group writes', () => {
 
   it('creates one group when N requests create the same name at once', async () => {
     const results = await race(N, () => createGroup('iago@zulip.com', { name: 'create-race' }));
-    expect(expectOutcomes(results, [{ status: 400, msg: "User group 'create-race' already exists.", code: 'BAD_REQUEST' }])).toHaveLength(1);
+    expect(expectOutcomes(results, [{ status: 400, msg: "User group 'create-race' already exists.", code: 'BAD_REQUEST' }])).toHaveLength(
+      1,
+    );
     const named = (await groupsStore.listGroupsOfRealm(2, { consistent: true })).filter((g) => g.name === 'create-race');
     expect(named).toHaveLength(1);
   });
@@ -140,7 +152,12 @@ describe('user group writes', () => {
 describe('per-user writes', () => {
   it('stores one of N concurrent values of a profile field', async () => {
     const results = await race(N, (i) =>
-      call(updateProfileData, { method: 'PATCH', path: '/users/me/profile_data', as: 'hamlet@zulip.com', params: { data: [{ id: 1, value: `value ${i}` }] } }),
+      call(updateProfileData, {
+        method: 'PATCH',
+        path: '/users/me/profile_data',
+        as: 'hamlet@zulip.com',
+        params: { data: [{ id: 1, value: `value ${i}` }] },
+      }),
     );
     expect(expectOutcomes(results)).toHaveLength(N);
     const [stored] = await fieldsStore.getValues(HAMLET, [1]);
@@ -149,7 +166,12 @@ describe('per-user writes', () => {
 
   it('answers every one of N concurrent presence reports and keeps one row', async () => {
     const results = await race(N, (i) =>
-      call(updatePresence, { method: 'POST', path: '/users/me/presence', as: 'iago@zulip.com', params: { status: i % 2 ? 'idle' : 'active' } }),
+      call(updatePresence, {
+        method: 'POST',
+        path: '/users/me/presence',
+        as: 'iago@zulip.com',
+        params: { status: i % 2 ? 'idle' : 'active' },
+      }),
     );
     expect(expectOutcomes(results)).toHaveLength(N);
     expect((await presenceStore.getWithSequence(2, IAGO)).presence?.userId).toBe(IAGO);
@@ -180,10 +202,21 @@ describe('per-user writes', () => {
   });
 
   it('deletes a reminder once when N requests delete it at once', async () => {
-    const created = await call(createReminder, { method: 'POST', path: '/reminders', as: 'iago@zulip.com', params: { message_id: 1, scheduled_delivery_timestamp: 4102444800 } });
+    const created = await call(createReminder, {
+      method: 'POST',
+      path: '/reminders',
+      as: 'iago@zulip.com',
+      params: { message_id: 1, scheduled_delivery_timestamp: 4102444800 },
+    });
     const id = created.body.reminder_id as number;
     const results = await race(N, () =>
-      call(deleteReminder, { method: 'DELETE', path: `/reminders/${id}`, routeKey: 'DELETE /reminders/{reminder_id}', pathParameters: { reminder_id: String(id) }, as: 'iago@zulip.com' }),
+      call(deleteReminder, {
+        method: 'DELETE',
+        path: `/reminders/${id}`,
+        routeKey: 'DELETE /reminders/{reminder_id}',
+        pathParameters: { reminder_id: String(id) },
+        as: 'iago@zulip.com',
+      }),
     );
     expect(expectOutcomes(results, [{ status: 404, msg: 'Reminder does not exist', code: 'BAD_REQUEST' }])).toHaveLength(1);
   });
@@ -210,7 +243,12 @@ describe('organization objects and queues', () => {
   it('answers every one of N concurrent polls of one queue', async () => {
     const queue = await openQueue('hamlet@zulip.com');
     const results = await race(N, () =>
-      call(getEvents, { method: 'GET', path: '/events', as: 'hamlet@zulip.com', params: { queue_id: queue.queueId, last_event_id: -1, dont_block: true } }),
+      call(getEvents, {
+        method: 'GET',
+        path: '/events',
+        as: 'hamlet@zulip.com',
+        params: { queue_id: queue.queueId, last_event_id: -1, dont_block: true },
+      }),
     );
     expect(expectOutcomes(results)).toHaveLength(N);
   });

@@ -44,7 +44,12 @@ describe('functions/routes.js', () => {
   });
 
   it('declares GET /events, and only it, as a long-poll route', () => {
-    expect(routesModule.loadRoutes().filter((r) => r.longPoll).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /events']);
+    expect(
+      routesModule
+        .loadRoutes()
+        .filter((r) => r.longPoll)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /events']);
   });
 
   it('gives a long-poll route five seconds more than the long-poll bound, and other routes 10 s', () => {
@@ -55,11 +60,17 @@ describe('functions/routes.js', () => {
   it('caps GET /events at eventsMaxConcurrency executions, and only it', async () => {
     const fns = await routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '300' }));
     expect(fns.eventsGet).toMatchObject({ reservedConcurrency: 300, timeout: 25 });
-    expect(Object.entries(fns).filter(([, f]) => 'reservedConcurrency' in f).map(([name]) => name)).toEqual(['eventsGet']);
+    expect(
+      Object.entries(fns)
+        .filter(([, f]) => 'reservedConcurrency' in f)
+        .map(([name]) => name),
+    ).toEqual(['eventsGet']);
   });
 
   it('refuses an eventsMaxConcurrency that is not a whole number of executions', async () => {
-    await expect(routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '0' }))).rejects.toThrow('eventsMaxConcurrency must be a whole number of executions, got 0');
+    await expect(routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '0' }))).rejects.toThrow(
+      'eventsMaxConcurrency must be a whole number of executions, got 0',
+    );
   });
 
   it('gives each function the memorySize its routes.json entry declares', async () => {
@@ -97,7 +108,7 @@ describe('functions/routes.js', () => {
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
       ['has a field the route table does not read (a timeout)', [{ ...ok, timeout: 28 }], /unknown field\(s\) timeout/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
-      ['sizes a function below Lambda\'s 128 MB', [{ ...ok, memorySize: 64 }], /memorySize must be/],
+      ["sizes a function below Lambda's 128 MB", [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
     ])('%s', (_case, routes, error) => {
       expect(() => routesModule.loadRoutes(write(routes))).toThrow(error);

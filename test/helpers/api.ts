@@ -31,9 +31,7 @@ export const encodeValue = (value: unknown): string => (typeof value === 'string
 
 const multipartBody = (params: Record<string, string>): { body: string; contentType: string } => {
   const boundary = '----testboundary1234567890';
-  const parts = Object.entries(params).map(
-    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-  );
+  const parts = Object.entries(params).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 };
 

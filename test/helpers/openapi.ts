@@ -49,11 +49,13 @@ const REGISTER_KEYS_MIRRORING = {
  * response declares a feature level above DESCRIPTION_FEATURE_LEVEL. Reason: a newer server adds
  * register keys with each feature level, and the description is a snapshot of level 497.
  */
-const newerRegisterKeyAllowed = (body: Record<string, unknown>) => (error: ErrorObject): boolean =>
-  typeof body.zulip_feature_level === 'number' &&
-  body.zulip_feature_level > DESCRIPTION_FEATURE_LEVEL &&
-  error.keyword === 'additionalProperties' &&
-  error.instancePath === '';
+const newerRegisterKeyAllowed =
+  (body: Record<string, unknown>) =>
+  (error: ErrorObject): boolean =>
+    typeof body.zulip_feature_level === 'number' &&
+    body.zulip_feature_level > DESCRIPTION_FEATURE_LEVEL &&
+    error.keyword === 'additionalProperties' &&
+    error.instancePath === '';
 
 // Error bodies that upstream sends without an error code: they are not JsonableErrors, and the
 // description has no schema for them, so they are checked against upstream's exact shape here
@@ -165,7 +167,10 @@ export const apiPath = (path: string): string => {
 
 /** The description's template for a concrete path (`/drafts/5` → `/drafts/{draft_id}`), if any. */
 export const findTemplate = (path: string): string | undefined => {
-  const segments = apiPath(path).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const segments = apiPath(path)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   const matches = allTemplates().filter(
     (t) => t.segments.length === segments.length && t.segments.every((pattern, i) => segmentMatches(pattern, segments[i])),
   );
@@ -206,7 +211,8 @@ const pruneBranches = (errors: ErrorObject[]): ErrorObject[] => {
     const byBranch = new Map<string, ErrorObject[]>();
     // The same schema path recurs for each item of an array: the instance path tells them apart.
     const within = (e: ErrorObject) =>
-      e.schemaPath.startsWith(prefix) && (e.instancePath === combinator.instancePath || e.instancePath.startsWith(`${combinator.instancePath}/`));
+      e.schemaPath.startsWith(prefix) &&
+      (e.instancePath === combinator.instancePath || e.instancePath.startsWith(`${combinator.instancePath}/`));
     for (const e of remaining) {
       if (!within(e)) continue;
       const branch = e.schemaPath.slice(prefix.length).split('/')[0];
@@ -364,7 +370,11 @@ const componentValidator = (name: string, requires: string[] = []): ValidateFunc
 
 const errorProblems = (status: number, body: unknown): string[] => {
   const withoutCode = BODIES_WITHOUT_CODE[status];
-  if (withoutCode) return problemsOf(compileOnce(`status ${status}`, () => withoutCode), body);
+  if (withoutCode)
+    return problemsOf(
+      compileOnce(`status ${status}`, () => withoutCode),
+      body,
+    );
   const problems = problemsOf(componentValidator('CodedErrorBase'), body);
   if (problems.length > 0) return problems;
   const dedicated = ERROR_SCHEMAS_BY_CODE[(body as { code: string }).code];
@@ -408,13 +418,42 @@ export const validateResponse = (method: string, path: string | undefined, statu
  * refuses a snapshot that lacks any of them.
  */
 export const REQUIRED_REGISTER_KEYS = [
-  'last_event_id', 'zulip_feature_level', 'zulip_version', 'zulip_merge_base', 'alert_words', 'custom_profile_fields',
-  'max_stream_name_length', 'max_topic_length', 'server_presence_ping_interval_seconds', 'server_presence_offline_threshold_seconds',
-  'muted_users', 'presences', 'realm_emoji', 'realm_user_groups', 'recent_private_conversations', 'subscriptions', 'unread_msgs',
-  'starred_messages', 'streams', 'user_status', 'user_settings', 'user_topics', 'realm_wildcard_mention_policy', 'realm_name',
-  'realm_waiting_period_threshold', 'realm_allow_message_editing', 'realm_enable_read_receipts', 'realm_icon_url',
-  'realm_presence_disabled', 'realm_default_external_accounts', 'max_file_upload_size_mib', 'server_emoji_data_url',
-  'event_queue_longpoll_timeout_seconds', 'realm_users', 'realm_non_active_users', 'cross_realm_bots',
+  'last_event_id',
+  'zulip_feature_level',
+  'zulip_version',
+  'zulip_merge_base',
+  'alert_words',
+  'custom_profile_fields',
+  'max_stream_name_length',
+  'max_topic_length',
+  'server_presence_ping_interval_seconds',
+  'server_presence_offline_threshold_seconds',
+  'muted_users',
+  'presences',
+  'realm_emoji',
+  'realm_user_groups',
+  'recent_private_conversations',
+  'subscriptions',
+  'unread_msgs',
+  'starred_messages',
+  'streams',
+  'user_status',
+  'user_settings',
+  'user_topics',
+  'realm_wildcard_mention_policy',
+  'realm_name',
+  'realm_waiting_period_threshold',
+  'realm_allow_message_editing',
+  'realm_enable_read_receipts',
+  'realm_icon_url',
+  'realm_presence_disabled',
+  'realm_default_external_accounts',
+  'max_file_upload_size_mib',
+  'server_emoji_data_url',
+  'event_queue_longpoll_timeout_seconds',
+  'realm_users',
+  'realm_non_active_users',
+  'cross_realm_bots',
 ] as const;
 
 const jsonTypeOf = (value: unknown): string => {

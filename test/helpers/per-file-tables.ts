@@ -10,7 +10,8 @@ import './openapi-hook';
 
 beforeAll(async () => {
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) throw new Error(`tests refuse a non-local DynamoDB endpoint: ${endpoint}`);
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint))
+    throw new Error(`tests refuse a non-local DynamoDB endpoint: ${endpoint}`);
   process.env.TABLE_PREFIX = `t${randomBytes(4).toString('hex')}-`;
   delete process.env.TABLE_MAIN;
   delete process.env.TABLE_EVENTS;
@@ -24,7 +25,11 @@ afterEach(() => {
 
 afterAll(async () => {
   await Promise.all(
-    (['main', 'events'] as const).map((t) => documentClient().send(new DeleteTableCommand({ TableName: tableName(t) })).catch(() => undefined)),
+    (['main', 'events'] as const).map((t) =>
+      documentClient()
+        .send(new DeleteTableCommand({ TableName: tableName(t) }))
+        .catch(() => undefined),
+    ),
   );
   closeClients();
 });

@@ -33,7 +33,9 @@ const messageOf = (fn: () => void): string => {
 describe('the OpenAPI description as test data', () => {
   it('is the unmodified upstream file, with its licence notice beside it', () => {
     // sha256 of zerver/openapi/zulip.yaml at the commit the NOTICE names.
-    expect(createHash('sha256').update(readFileSync(DESCRIPTION_PATH)).digest('hex')).toBe('c2215645d66e3825db93e0ae9b76e35f2da9fa7e4cd2e5a08c0b61a8a30058fe');
+    expect(createHash('sha256').update(readFileSync(DESCRIPTION_PATH)).digest('hex')).toBe(
+      'c2215645d66e3825db93e0ae9b76e35f2da9fa7e4cd2e5a08c0b61a8a30058fe',
+    );
     expect(readFileSync(DESCRIPTION_PATH.replace(/\.yaml$/, '.NOTICE'), 'utf8')).toContain('Apache License, Version 2.0');
   });
 
@@ -104,7 +106,9 @@ describe('success responses', () => {
       for (const method of Object.keys(operations)) {
         const schema = responseSchema(template, method, '200');
         if (!schema) continue;
-        const response = (operations[method].responses?.['200'] ?? {}) as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
+        const response = (operations[method].responses?.['200'] ?? {}) as {
+          content?: Record<string, { examples?: Record<string, { value: unknown }> }>;
+        };
         const examples = [schema.example, ...Object.values(response.content?.['application/json']?.examples ?? {}).map((e) => e.value)];
         for (const example of examples.filter((e) => e !== undefined)) {
           try {
@@ -165,7 +169,12 @@ describe('success responses', () => {
       { ...group, can_manage_group: 'admins' },
     ];
     const message = messageOf(() => validateResponse('GET', '/user_groups', 200, success({ user_groups: groups })));
-    expect(message.split('\n').slice(1).map((line) => line.trim())).toEqual([
+    expect(
+      message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim()),
+    ).toEqual([
       '/user_groups/0/can_manage_group/direct_members/0: must be integer, got string "10"',
       '/user_groups/1/can_manage_group: must be integer, got string "admins"',
       '/user_groups/1/can_manage_group: must be object, got string "admins"',
@@ -192,7 +201,9 @@ describe('POST /register allow-list', () => {
   });
 
   it('rejects a key the description does not know at a feature level it knows', () => {
-    expect(messageOf(() => validateResponse('POST', '/register', 200, register({ realm_mood: 'calm' })))).toContain('/: unknown field "realm_mood"');
+    expect(messageOf(() => validateResponse('POST', '/register', 200, register({ realm_mood: 'calm' })))).toContain(
+      '/: unknown field "realm_mood"',
+    );
   });
 
   it('accepts an unknown top-level key only when the response declares a newer feature level', () => {
@@ -237,7 +248,11 @@ describe('error responses', () => {
 
   it('accepts the generic shape with extra fields, on any endpoint', () => {
     expect(() => validateResponse('POST', '/test_only/echo', 400, error({}))).not.toThrow();
-    const inUse = error({ msg: 'Cannot deactivate user group in use.', code: 'CANNOT_DEACTIVATE_GROUP_IN_USE', objections: [{ type: 'realm', settings: ['x'] }] });
+    const inUse = error({
+      msg: 'Cannot deactivate user group in use.',
+      code: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
+      objections: [{ type: 'realm', settings: ['x'] }],
+    });
     expect(() => validateResponse('POST', '/user_groups/5/deactivate', 400, inUse)).not.toThrow();
   });
 
@@ -256,8 +271,12 @@ describe('error responses', () => {
   it('checks a BAD_EVENT_QUEUE_ID body against its own schema', () => {
     const body = { result: 'error', msg: 'Bad event queue ID: abc', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'abc' };
     expect(() => validateResponse('GET', '/events', 400, body)).not.toThrow();
-    expect(messageOf(() => validateResponse('GET', '/events', 400, { ...body, queue_id: 5 }))).toContain('/queue_id: must be string, got number 5');
-    expect(messageOf(() => validateResponse('DELETE', '/events', 400, { ...body, last_event_id: 3 }))).toContain('/: unknown field "last_event_id"');
+    expect(messageOf(() => validateResponse('GET', '/events', 400, { ...body, queue_id: 5 }))).toContain(
+      '/queue_id: must be string, got number 5',
+    );
+    expect(messageOf(() => validateResponse('DELETE', '/events', 400, { ...body, last_event_id: 3 }))).toContain(
+      '/: unknown field "last_event_id"',
+    );
     const { queue_id: _omitted, ...withoutQueueId } = body;
     expect(messageOf(() => validateResponse('GET', '/events', 400, withoutQueueId))).toContain('/: missing required field "queue_id"');
   });
@@ -274,12 +293,15 @@ describe('error responses', () => {
   it("checks a 405 body against upstream's shape, which has no code", () => {
     const body = { result: 'error', msg: 'Method Not Allowed', allowed_methods: ['POST'] };
     expect(() => validateResponse('GET', '/dev_fetch_api_key', 405, body)).not.toThrow();
-    expect(messageOf(() => validateResponse('GET', '/dev_fetch_api_key', 405, { ...body, code: 'BAD_REQUEST' }))).toContain('/: unknown field "code"');
+    expect(messageOf(() => validateResponse('GET', '/dev_fetch_api_key', 405, { ...body, code: 'BAD_REQUEST' }))).toContain(
+      '/: unknown field "code"',
+    );
   });
 });
 
 describe('events', () => {
-  const eventSchemas = (): { example?: Record<string, unknown> }[] => responseSchema('/events', 'get', '200')!.properties.events.items.oneOf;
+  const eventSchemas = (): { example?: Record<string, unknown> }[] =>
+    responseSchema('/events', 'get', '200')!.properties.events.items.oneOf;
 
   it('accepts the example of every event schema, with or without its id', () => {
     const failures: string[] = [];
@@ -318,21 +340,35 @@ describe('events', () => {
   });
 
   it('names an event type or op the description does not know', () => {
-    expect(messageOf(() => validateEvent({ type: 'drafts_v2', op: 'add' }))).toContain('/type: the description has no event of type "drafts_v2"');
+    expect(messageOf(() => validateEvent({ type: 'drafts_v2', op: 'add' }))).toContain(
+      '/type: the description has no event of type "drafts_v2"',
+    );
     expect(messageOf(() => validateEvent({ type: 'drafts', op: 'frob' }))).toContain(
       '/op: the description has no "drafts" event with op "frob" (known: add, update, remove)',
     );
   });
 
   it('checks each event of a GET /events response, named by its index', () => {
-    const body = success({ queue_id: 'abc', events: [{ id: 0, type: 'heartbeat' }, { id: 1, ...draftsAdd, drafts: [{ ...draft, to: 'x' }] }] });
+    const body = success({
+      queue_id: 'abc',
+      events: [
+        { id: 0, type: 'heartbeat' },
+        { id: 1, ...draftsAdd, drafts: [{ ...draft, to: 'x' }] },
+      ],
+    });
     const message = messageOf(() => validateResponse('GET', '/events', 200, body));
     expect(message).toContain('/events/1/drafts/0/to: must be array, got string "x"');
     expect(message).not.toContain('/events/0');
   });
 
   it('accepts a valid GET /events response', () => {
-    const body = success({ queue_id: 'abc', events: [{ id: 0, type: 'heartbeat' }, { id: 1, ...draftsAdd }] });
+    const body = success({
+      queue_id: 'abc',
+      events: [
+        { id: 0, type: 'heartbeat' },
+        { id: 1, ...draftsAdd },
+      ],
+    });
     expect(() => validateResponse('GET', '/api/v1/events?queue_id=abc&last_event_id=-1', 200, body)).not.toThrow();
   });
 });
@@ -373,9 +409,9 @@ describe('the hook on call()', () => {
   });
 
   it('fails a handler test whose error body has no code', async () => {
-    await expect(call(respond(404, { result: 'error', msg: 'Draft does not exist' }), { method: 'DELETE', path: '/drafts/9' })).rejects.toThrow(
-      '/: missing required field "code"',
-    );
+    await expect(
+      call(respond(404, { result: 'error', msg: 'Draft does not exist' }), { method: 'DELETE', path: '/drafts/9' }),
+    ).rejects.toThrow('/: missing required field "code"');
   });
 
   it('lets a matching response through', async () => {

@@ -5,7 +5,19 @@ import { tableName } from '../../lib/store/client';
 import * as usersStore from '../../lib/store/users';
 import { seedDevRealm } from '../../scripts/seed';
 
-const PARTITIONS = ['REALM#2', 'REALM#3', 'USER#10', 'USER#11', 'USER#18', 'USER#20', 'COUNTER#user', 'COUNTER#message#2', 'COUNTER#draft', 'MSG#2#7', 'CHANNEL#3'];
+const PARTITIONS = [
+  'REALM#2',
+  'REALM#3',
+  'USER#10',
+  'USER#11',
+  'USER#18',
+  'USER#20',
+  'COUNTER#user',
+  'COUNTER#message#2',
+  'COUNTER#draft',
+  'MSG#2#7',
+  'CHANNEL#3',
+];
 
 /** Every item of a few partitions, read consistently, in key order. */
 const snapshot = async (): Promise<Record<string, unknown[]>> => {

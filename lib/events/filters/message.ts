@@ -23,7 +23,8 @@ export const messageEventForQueue = (queue: QueueDescriptor, event: MessageEvent
     message.content_type = 'text/x-markdown';
   }
   if (raw_content !== undefined && queue.clientGravatar) message.avatar_url = null;
-  if (message.type === 'stream' && message.subject === '' && !queue.capabilities.empty_topic_name) message.subject = EMPTY_TOPIC_FALLBACK_NAME;
+  if (message.type === 'stream' && message.subject === '' && !queue.capabilities.empty_topic_name)
+    message.subject = EMPTY_TOPIC_FALLBACK_NAME;
   const flags = (delivered.flags as string[] | undefined) ?? message.flags ?? [];
   if (!matchesEventNarrow(queue.narrow, message, flags)) return null;
   const out: MessageEvent = { ...delivered, message };

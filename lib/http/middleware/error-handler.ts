@@ -6,7 +6,6 @@ import { ApiError } from '../../errors';
 import { jsonResponse, type HttpResponse } from '../response';
 import { requestIdOf } from '../request-id';
 
- 
 export const errorHandler = (): MiddlewareObj<any, HttpResponse> => {
   const errorHandlerMiddlewareOnError = async (request: {
     error: unknown;

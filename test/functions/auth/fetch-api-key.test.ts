@@ -45,20 +45,36 @@ describe('POST /fetch_api_key', () => {
   });
 
   it('refuses the right password of a deactivated user with 401 USER_DEACTIVATED', async () => {
-    expectError(await post({ username: 'former@zulip.com', password: devPassword('former@zulip.com') }), 'Account is deactivated', 401, 'USER_DEACTIVATED');
+    expectError(
+      await post({ username: 'former@zulip.com', password: devPassword('former@zulip.com') }),
+      'Account is deactivated',
+      401,
+      'USER_DEACTIVATED',
+    );
   });
 
   it('refuses a user of another organization at this host with 404 "Invalid subdomain"', async () => {
-    expectError(await post({ username: 'king@lear.org', password: devPassword('king@lear.org') }), 'Invalid subdomain', 404, 'NONEXISTENT_SUBDOMAIN');
+    expectError(
+      await post({ username: 'king@lear.org', password: devPassword('king@lear.org') }),
+      'Invalid subdomain',
+      404,
+      'NONEXISTENT_SUBDOMAIN',
+    );
   });
 
   it('signs in a user of the organization at its subdomain', async () => {
-    const result = await post({ username: 'king@lear.org', password: devPassword('king@lear.org') }, { headers: { host: 'lear.localhost:3000' } });
+    const result = await post(
+      { username: 'king@lear.org', password: devPassword('king@lear.org') },
+      { headers: { host: 'lear.localhost:3000' } },
+    );
     expect(expectSuccess(result).user_id).toBe(20);
   });
 
   it('refuses an unknown subdomain with 404 "Invalid subdomain"', async () => {
-    const result = await post({ username: 'iago@zulip.com', password: devPassword('iago@zulip.com') }, { headers: { host: 'nowhere.localhost' } });
+    const result = await post(
+      { username: 'iago@zulip.com', password: devPassword('iago@zulip.com') },
+      { headers: { host: 'nowhere.localhost' } },
+    );
     expectError(result, 'Invalid subdomain', 404, 'NONEXISTENT_SUBDOMAIN');
   });
 
@@ -66,7 +82,10 @@ describe('POST /fetch_api_key', () => {
     const lear = (await realmsStore.get(3))!;
     await realmsStore.put({ ...lear, deactivated: true });
     try {
-      const result = await post({ username: 'edgar@lear.org', password: devPassword('edgar@lear.org') }, { headers: { host: 'lear.localhost' } });
+      const result = await post(
+        { username: 'edgar@lear.org', password: devPassword('edgar@lear.org') },
+        { headers: { host: 'lear.localhost' } },
+      );
       expectError(result, 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
     } finally {
       await realmsStore.put(lear);
@@ -90,7 +109,8 @@ describe('POST /fetch_api_key', () => {
   });
 
   it('refuses a username after 5 failed attempts, even with the right password, and says when to retry', async () => {
-    for (let i = 0; i < 5; i += 1) expectError(await post({ username: 'shiva@zulip.com', password: `wrong${i}` }), INCORRECT, 401, 'AUTHENTICATION_FAILED');
+    for (let i = 0; i < 5; i += 1)
+      expectError(await post({ username: 'shiva@zulip.com', password: `wrong${i}` }), INCORRECT, 401, 'AUTHENTICATION_FAILED');
     const limited = await post({ username: 'shiva@zulip.com', password: devPassword('shiva@zulip.com') });
     expectError(limited, RATE_LIMITED, 429, 'RATE_LIMIT_HIT');
     expect(limited.body['retry-after']).toBeGreaterThan(1790);
@@ -105,7 +125,8 @@ describe('POST /fetch_api_key', () => {
   });
 
   it('does not count successful logins against the limit', async () => {
-    for (let i = 0; i < 6; i += 1) expectSuccess(await post({ username: 'prospero@zulip.com', password: devPassword('prospero@zulip.com') }));
+    for (let i = 0; i < 6; i += 1)
+      expectSuccess(await post({ username: 'prospero@zulip.com', password: devPassword('prospero@zulip.com') }));
     expect(await passwordsStore.getLoginFailures(2, 'prospero@zulip.com')).toEqual([]);
   });
 

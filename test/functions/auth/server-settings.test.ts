@@ -2,7 +2,8 @@ import { handler as serverSettings } from '../../../functions/auth/server-settin
 import { SERVICE_VERSION } from '../../../lib/config';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 
-const get = (extra: Partial<Parameters<typeof call>[1]> = {}) => call(serverSettings, { method: 'GET', path: '/server_settings', ...extra });
+const get = (extra: Partial<Parameters<typeof call>[1]> = {}) =>
+  call(serverSettings, { method: 'GET', path: '/server_settings', ...extra });
 
 describe('GET /server_settings', () => {
   afterEach(() => {
@@ -71,7 +72,7 @@ describe('GET /server_settings', () => {
     expect(body.authentication_methods.password).toBe(true);
   });
 
-  it('says is_incompatible only for upstream\'s ZulipInvalid test client', async () => {
+  it("says is_incompatible only for upstream's ZulipInvalid test client", async () => {
     expect(expectSuccess(await get({ headers: { 'user-agent': 'ZulipInvalid/1.0' } })).is_incompatible).toBe(true);
     expect(expectSuccess(await get({ headers: { 'user-agent': 'ZulipMobile/27.0' } })).is_incompatible).toBe(false);
   });

@@ -11,8 +11,10 @@ import { call, expectError, expectSuccess } from '../../helpers/api';
 const BOT = 'default-bot@zulip.com';
 const BOT_ID = 16;
 const put = (as: string, storage: unknown) => call(updateStorage, { method: 'PUT', path: '/bot_storage', as, params: { storage } });
-const get = (as: string, keys?: unknown) => call(getStorage, { method: 'GET', path: '/bot_storage', as, params: keys === undefined ? {} : { keys } });
-const remove = (as: string, keys?: unknown) => call(removeStorage, { method: 'DELETE', path: '/bot_storage', as, params: keys === undefined ? {} : { keys } });
+const get = (as: string, keys?: unknown) =>
+  call(getStorage, { method: 'GET', path: '/bot_storage', as, params: keys === undefined ? {} : { keys } });
+const remove = (as: string, keys?: unknown) =>
+  call(removeStorage, { method: 'DELETE', path: '/bot_storage', as, params: keys === undefined ? {} : { keys } });
 const snapshot = async () => ({ entries: await botStorageStore.listEntries(BOT_ID), size: await botStorageStore.getSize(BOT_ID) });
 
 describe('/bot_storage', () => {
@@ -58,25 +60,33 @@ describe('/bot_storage', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses an entry larger than one item holds, in upstream\'s words, and stores nothing', async () => {
+  it("refuses an entry larger than one item holds, in upstream's words, and stores nothing", async () => {
     expectSuccess(await put(BOT, { a: '1' }));
     const before = await snapshot();
     const value = 'x'.repeat(BOT_STORAGE_ENTRY_LIMIT);
-    expectError(await put(BOT, { b: '2', big: value }), `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_ENTRY_LIMIT} characters.`);
+    expectError(
+      await put(BOT, { b: '2', big: value }),
+      `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_ENTRY_LIMIT} characters.`,
+    );
     expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses a change that takes the whole storage past upstream\'s limit, and stores nothing', async () => {
+  it("refuses a change that takes the whole storage past upstream's limit, and stores nothing", async () => {
     // A storage that already holds all but 5 characters of the limit (its running size).
     await documentClient().send(
       new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.botStorageSize(BOT_ID), size: BOT_STORAGE_SIZE_LIMIT - 5 } }),
     );
     try {
       expectSuccess(await put(BOT, { abc: 'de' }));
-      expectError(await put(BOT, { f: 'gh' }), `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_SIZE_LIMIT} characters.`);
+      expectError(
+        await put(BOT, { f: 'gh' }),
+        `Request exceeds storage limit by 3 characters. The limit is ${BOT_STORAGE_SIZE_LIMIT} characters.`,
+      );
       expect(await snapshot()).toEqual({ entries: [{ key: 'abc', value: 'de' }], size: BOT_STORAGE_SIZE_LIMIT });
     } finally {
-      await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.botStorageSize(BOT_ID), size: 5 } }));
+      await documentClient().send(
+        new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.botStorageSize(BOT_ID), size: 5 } }),
+      );
     }
   });
 
@@ -90,11 +100,18 @@ describe('/bot_storage', () => {
   });
 
   it('requires storage', async () => {
-    expectError(await call(updateStorage, { method: 'PUT', path: '/bot_storage', as: BOT, params: {} }), "Missing 'storage' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    expectError(
+      await call(updateStorage, { method: 'PUT', path: '/bot_storage', as: BOT, params: {} }),
+      "Missing 'storage' argument",
+      400,
+      'REQUEST_VARIABLE_MISSING',
+    );
   });
 
   it('counts every concurrent write in the running size', async () => {
-    await Promise.all(Array.from({ length: 5 }, (_, i) => put(BOT, { [`k${i}`]: 'v'.repeat(i + 1) })).map(async (p) => expectSuccess(await p)));
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => put(BOT, { [`k${i}`]: 'v'.repeat(i + 1) })).map(async (p) => expectSuccess(await p)),
+    );
     const { entries, size } = await snapshot();
     expect(entries).toHaveLength(5);
     expect(size).toBe(entries.reduce((sum, e) => sum + e.key.length + e.value.length, 0));

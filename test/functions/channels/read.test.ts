@@ -38,10 +38,12 @@ describe('GET /streams', () => {
   });
 
   it('accepts the deprecated include_all_active', async () => {
-    expect(await list('desdemona@zulip.com', { include_all_active: true, include_public: false, include_subscribed: false })).toContain('core team');
+    expect(await list('desdemona@zulip.com', { include_all_active: true, include_public: false, include_subscribed: false })).toContain(
+      'core team',
+    );
   });
 
-  it('never names another organization\'s channel', async () => {
+  it("never names another organization's channel", async () => {
     expect(await list('iago@zulip.com', { include_all: true })).not.toContain('Britain');
   });
 
@@ -52,12 +54,16 @@ describe('GET /streams', () => {
   });
 
   it('refuses a non-boolean filter', async () => {
-    expectError(await call(listHandler, { method: 'GET', path: '/streams', as: 'cordelia@zulip.com', params: { include_public: 'yes' } }), 'include_public is not valid JSON');
+    expectError(
+      await call(listHandler, { method: 'GET', path: '/streams', as: 'cordelia@zulip.com', params: { include_public: 'yes' } }),
+      'include_public is not valid JSON',
+    );
   });
 });
 
 describe('GET /streams/{stream_id}', () => {
-  const get = (as: string, id: number) => call(getHandler, { method: 'GET', path: `/streams/${id}`, as, pathParameters: { stream_id: String(id) } });
+  const get = (as: string, id: number) =>
+    call(getHandler, { method: 'GET', path: `/streams/${id}`, as, pathParameters: { stream_id: String(id) } });
 
   it('answers a public channel', async () => {
     expect(expectSuccess(await get('cordelia@zulip.com', 1)).stream).toMatchObject({ stream_id: 1, name: 'Denmark' });
@@ -89,12 +95,17 @@ describe('GET /get_stream_id', () => {
     ['an unknown name', 'cordelia@zulip.com', 'Atlantis'],
     ['a private channel to a non-subscriber', 'cordelia@zulip.com', 'core team'],
     ["another organization's channel", 'cordelia@zulip.com', 'Britain'],
-  ])('refuses %s with upstream\'s message', async (_what, as, name) => {
+  ])("refuses %s with upstream's message", async (_what, as, name) => {
     expectError(await getId(as, name), `Invalid channel name '${name}'`);
   });
 
   it('requires the stream argument', async () => {
-    expectError(await call(getIdHandler, { method: 'GET', path: '/get_stream_id', as: 'cordelia@zulip.com' }), "Missing 'stream' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    expectError(
+      await call(getIdHandler, { method: 'GET', path: '/get_stream_id', as: 'cordelia@zulip.com' }),
+      "Missing 'stream' argument",
+      400,
+      'REQUEST_VARIABLE_MISSING',
+    );
   });
 });
 
@@ -115,15 +126,21 @@ describe('GET /users/me/subscriptions', () => {
   const subs = (as: string, params: Record<string, unknown> = {}) =>
     call(subscriptionsHandler, { method: 'GET', path: '/users/me/subscriptions', as, params });
 
-  it('lists the caller\'s active subscriptions by name, archived ones left out, notification settings null when inherited', async () => {
+  it("lists the caller's active subscriptions by name, archived ones left out, notification settings null when inherited", async () => {
     const body = expectSuccess(await subs('iago@zulip.com'));
     expect(names(body.subscriptions)).toEqual(['core team', 'Denmark', 'Scotland', 'Verona'].sort());
     const denmark = body.subscriptions.find((s: { name: string }) => s.name === 'Denmark');
-    expect(denmark).toMatchObject({ color: '#e79ab5', desktop_notifications: true, email_notifications: null, is_muted: false, in_home_view: true });
+    expect(denmark).toMatchObject({
+      color: '#e79ab5',
+      desktop_notifications: true,
+      email_notifications: null,
+      is_muted: false,
+      in_home_view: true,
+    });
     expect(denmark.subscribers).toBeUndefined();
   });
 
-  it('adds each channel\'s subscribers with include_subscribers', async () => {
+  it("adds each channel's subscribers with include_subscribers", async () => {
     const body = expectSuccess(await subs('hamlet@zulip.com', { include_subscribers: true }));
     expect(body.subscriptions.find((s: { name: string }) => s.name === 'core team').subscribers).toEqual([9, 10, 11]);
   });

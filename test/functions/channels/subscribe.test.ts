@@ -9,7 +9,8 @@ import * as channelsStore from '../../../lib/store/channels';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue, type TestQueue } from '../../helpers/events';
 
-const sub = (as: string, params: Record<string, unknown>) => call(subscribe, { method: 'POST', path: '/users/me/subscriptions', as, params });
+const sub = (as: string, params: Record<string, unknown>) =>
+  call(subscribe, { method: 'POST', path: '/users/me/subscriptions', as, params });
 
 const openQueues = async (...emails: string[]): Promise<Record<string, TestQueue>> =>
   Object.fromEntries(await Promise.all(emails.map(async (e) => [e.split('@')[0], await openQueue(e)])));
@@ -17,11 +18,19 @@ const drainAll = async (queues: Record<string, TestQueue>): Promise<Record<strin
   Object.fromEntries(await Promise.all(Object.entries(queues).map(async ([name, q]) => [name, await q.drain()])));
 
 const subscriberCount = async (id: number): Promise<number> =>
-  expectSuccess(await call(getChannel, { method: 'GET', path: `/streams/${id}`, as: 'iago@zulip.com', pathParameters: { stream_id: String(id) } })).stream
-    .subscriber_count;
+  expectSuccess(
+    await call(getChannel, { method: 'GET', path: `/streams/${id}`, as: 'iago@zulip.com', pathParameters: { stream_id: String(id) } }),
+  ).stream.subscriber_count;
 
 const snapshot = async (as: string) =>
-  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['subscription', 'stream'], client_capabilities: { notification_settings_null: true } } }));
+  expectSuccess(
+    await call(register, {
+      method: 'POST',
+      path: '/register',
+      as,
+      params: { fetch_event_types: ['subscription', 'stream'], client_capabilities: { notification_settings_null: true } },
+    }),
+  );
 
 describe('POST /users/me/subscriptions to existing channels', () => {
   it('subscribes the caller, sends them the subscription and tells who may see subscribers, not a guest outside', async () => {
@@ -35,8 +44,14 @@ describe('POST /users/me/subscriptions to existing channels', () => {
     });
     const events = await drainAll(queues);
     expect(events.cordelia).toHaveLength(1);
-    expect(events.cordelia[0]).toMatchObject({ type: 'subscription', op: 'add', subscriptions: [{ stream_id: 1, name: 'Denmark', subscribers: [7, 8, 9, 10, 11, 12, 14, 15], subscriber_count: before + 1 }] });
-    expect(events.hamlet).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [1], user_ids: [8], id: expect.any(Number) }].map(({ id: _id, ...e }) => e));
+    expect(events.cordelia[0]).toMatchObject({
+      type: 'subscription',
+      op: 'add',
+      subscriptions: [{ stream_id: 1, name: 'Denmark', subscribers: [7, 8, 9, 10, 11, 12, 14, 15], subscriber_count: before + 1 }],
+    });
+    expect(events.hamlet).toEqual(
+      [{ type: 'subscription', op: 'peer_add', stream_ids: [1], user_ids: [8], id: expect.any(Number) }].map(({ id: _id, ...e }) => e),
+    );
     expect(events.polonius).toEqual([]);
     expect(await subscriberCount(1)).toBe(before + 1);
     expect((await channelsStore.listSubscriberIdsOfChannel(1)).includes(8)).toBe(true);
@@ -50,15 +65,23 @@ describe('POST /users/me/subscriptions to existing channels', () => {
     const after = await snapshot('othello@zulip.com');
     const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1);
     expect(after.subscriptions).toEqual(
-      [...before.subscriptions.map((s: any) => (s.stream_id === 4 ? s : s)), ...event.subscriptions.map(({ subscribers: _s, ...rest }: any) => rest)].sort(byName),
+      [
+        ...before.subscriptions.map((s: any) => (s.stream_id === 4 ? s : s)),
+        ...event.subscriptions.map(({ subscribers: _s, ...rest }: any) => rest),
+      ].sort(byName),
     );
     expect(after.never_subscribed).toEqual(before.never_subscribed.filter((s: any) => s.stream_id !== 4).map((s: any) => s));
-    expect(after.streams.find((s: any) => s.stream_id === 4).subscriber_count).toBe(before.streams.find((s: any) => s.stream_id === 4).subscriber_count + 1);
+    expect(after.streams.find((s: any) => s.stream_id === 4).subscriber_count).toBe(
+      before.streams.find((s: any) => s.stream_id === 4).subscriber_count + 1,
+    );
   });
 
   it('answers already_subscribed and sends nothing for a channel the user is on', async () => {
     const queues = await openQueues('hamlet@zulip.com', 'iago@zulip.com');
-    expect(expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: ' Verona ' }] }))).toMatchObject({ subscribed: {}, already_subscribed: { '10': ['Verona'] } });
+    expect(expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: ' Verona ' }] }))).toMatchObject({
+      subscribed: {},
+      already_subscribed: { '10': ['Verona'] },
+    });
     expect(await drainAll(queues)).toEqual({ hamlet: [], iago: [] });
   });
 
@@ -73,7 +96,10 @@ describe('POST /users/me/subscriptions to existing channels', () => {
   it('refuses a private channel the caller may not join, changing nothing', async () => {
     const queues = await openQueues('cordelia@zulip.com', 'hamlet@zulip.com');
     const before = await subscriberCount(6);
-    expectError(await sub('cordelia@zulip.com', { subscriptions: [{ name: 'Verona' }, { name: 'core team' }] }), 'Unable to access channel (core team).');
+    expectError(
+      await sub('cordelia@zulip.com', { subscriptions: [{ name: 'Verona' }, { name: 'core team' }] }),
+      'Unable to access channel (core team).',
+    );
     expect(await drainAll(queues)).toEqual({ cordelia: [], hamlet: [] });
     expect(await subscriberCount(6)).toBe(before);
     expect(await channelsStore.getSubscription(8, 6)).toBeUndefined();
@@ -81,7 +107,12 @@ describe('POST /users/me/subscriptions to existing channels', () => {
 
   it('lists the private channel as unauthorized when authorization_errors_fatal is false', async () => {
     expect(
-      expectSuccess(await sub('prospero@zulip.com', { subscriptions: [{ name: 'core team' }, { name: 'Scotland' }], authorization_errors_fatal: false })),
+      expectSuccess(
+        await sub('prospero@zulip.com', {
+          subscriptions: [{ name: 'core team' }, { name: 'Scotland' }],
+          authorization_errors_fatal: false,
+        }),
+      ),
     ).toMatchObject({ subscribed: {}, already_subscribed: { '14': ['Scotland'] }, unauthorized: ['core team'] });
   });
 
@@ -108,7 +139,9 @@ describe('POST /users/me/subscriptions with principals', () => {
   });
 
   it('accepts emails as principals', async () => {
-    expect(expectSuccess(await sub('iago@zulip.com', { subscriptions: [{ name: 'Rome' }], principals: ['aaron@zulip.com'] }))).toMatchObject({
+    expect(
+      expectSuccess(await sub('iago@zulip.com', { subscriptions: [{ name: 'Rome' }], principals: ['aaron@zulip.com'] })),
+    ).toMatchObject({
       subscribed: { '6': ['Rome'] },
     });
   });
@@ -119,7 +152,12 @@ describe('POST /users/me/subscriptions with principals', () => {
     ['a deactivated user', 18],
   ])('refuses %s with a 403, changing nothing', async (_what, principal) => {
     const before = await subscriberCount(2);
-    expectError(await sub('iago@zulip.com', { subscriptions: [{ name: 'Scotland' }], principals: [principal] }), `User not authorized to execute queries on behalf of '${principal}'`, 403, 'UNAUTHORIZED_PRINCIPAL');
+    expectError(
+      await sub('iago@zulip.com', { subscriptions: [{ name: 'Scotland' }], principals: [principal] }),
+      `User not authorized to execute queries on behalf of '${principal}'`,
+      403,
+      'UNAUTHORIZED_PRINCIPAL',
+    );
     expect(await subscriberCount(2)).toBe(before);
   });
 
@@ -136,10 +174,26 @@ describe('POST /users/me/subscriptions creating channels', () => {
     });
     const events = await drainAll(queues);
     const create = events.cordelia[0];
-    expect(create).toMatchObject({ type: 'stream', op: 'create', streams: [{ name: 'Elsinore', description: 'A castle', invite_only: false, history_public_to_subscribers: true, creator_id: 10, subscriber_count: 0 }] });
+    expect(create).toMatchObject({
+      type: 'stream',
+      op: 'create',
+      streams: [
+        {
+          name: 'Elsinore',
+          description: 'A castle',
+          invite_only: false,
+          history_public_to_subscribers: true,
+          creator_id: 10,
+          subscriber_count: 0,
+        },
+      ],
+    });
     expect(events.cordelia[1]).toEqual({ type: 'subscription', op: 'peer_add', stream_ids: [create.streams[0].stream_id], user_ids: [10] });
     expect(create.streams[0].can_administer_channel_group).toEqual({ direct_members: [10], direct_subgroups: [] });
-    expect(events.hamlet.map((e: any) => [e.type, e.op])).toEqual([['stream', 'create'], ['subscription', 'add']]);
+    expect(events.hamlet.map((e: any) => [e.type, e.op])).toEqual([
+      ['stream', 'create'],
+      ['subscription', 'add'],
+    ]);
     expect(events.hamlet[1].subscriptions[0]).toMatchObject({ name: 'Elsinore', subscribers: [10], subscriber_count: 1 });
     expect(events.polonius).toEqual([]);
   });

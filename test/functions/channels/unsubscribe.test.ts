@@ -7,7 +7,8 @@ import * as channelsStore from '../../../lib/store/channels';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue, type TestQueue } from '../../helpers/events';
 
-const unsub = (as: string, params: Record<string, unknown>) => call(unsubscribe, { method: 'DELETE', path: '/users/me/subscriptions', as, params });
+const unsub = (as: string, params: Record<string, unknown>) =>
+  call(unsubscribe, { method: 'DELETE', path: '/users/me/subscriptions', as, params });
 
 const openQueues = async (...emails: string[]): Promise<Record<string, TestQueue>> =>
   Object.fromEntries(await Promise.all(emails.map(async (e) => [e.split('@')[0], await openQueue(e)])));
@@ -15,13 +16,25 @@ const drainAll = async (queues: Record<string, TestQueue>): Promise<Record<strin
   Object.fromEntries(await Promise.all(Object.entries(queues).map(async ([name, q]) => [name, await q.drain()])));
 const count = async (id: number) => (await channelsStore.getChannel(2, id))!.subscriberCount;
 const snapshot = async (as: string) =>
-  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } } }));
+  expectSuccess(
+    await call(register, {
+      method: 'POST',
+      path: '/register',
+      as,
+      params: { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } },
+    }),
+  );
 
 describe('DELETE /users/me/subscriptions', () => {
   it('unsubscribes the caller: remove to them, peer_remove to who sees subscribers, nothing to a guest outside', async () => {
     const queues = await openQueues('shiva@zulip.com', 'hamlet@zulip.com', 'polonius@zulip.com');
     const before = await count(2);
-    expect(expectSuccess(await unsub('shiva@zulip.com', { subscriptions: ['Scotland'] }))).toEqual({ result: 'success', msg: '', removed: ['Scotland'], not_removed: [] });
+    expect(expectSuccess(await unsub('shiva@zulip.com', { subscriptions: ['Scotland'] }))).toEqual({
+      result: 'success',
+      msg: '',
+      removed: ['Scotland'],
+      not_removed: [],
+    });
     expect(await drainAll(queues)).toEqual({
       shiva: [{ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 2, name: 'Scotland' }] }],
       hamlet: [{ type: 'subscription', op: 'peer_remove', stream_ids: [2], user_ids: [15] }],
@@ -42,13 +55,18 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('answers not_removed for a channel the caller is not on, changing nothing', async () => {
     const before = await count(1);
-    expect(expectSuccess(await unsub('cordelia@zulip.com', { subscriptions: ['Denmark'] }))).toMatchObject({ removed: [], not_removed: ['Denmark'] });
+    expect(expectSuccess(await unsub('cordelia@zulip.com', { subscriptions: ['Denmark'] }))).toMatchObject({
+      removed: [],
+      not_removed: ['Denmark'],
+    });
     expect(await count(1)).toBe(before);
   });
 
   it('lets a member of can_remove_subscribers_group remove someone else', async () => {
     const queue = await openQueue('othello@zulip.com');
-    expect(expectSuccess(await unsub('iago@zulip.com', { subscriptions: ['Denmark'], principals: [12] }))).toMatchObject({ removed: ['Denmark'] });
+    expect(expectSuccess(await unsub('iago@zulip.com', { subscriptions: ['Denmark'], principals: [12] }))).toMatchObject({
+      removed: ['Denmark'],
+    });
     expect(await queue.drain()).toEqual([{ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 1, name: 'Denmark' }] }]);
   });
 

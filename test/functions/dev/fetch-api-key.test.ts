@@ -61,7 +61,12 @@ describe('POST /dev_fetch_api_key', () => {
       401,
       'AUTHENTICATION_FAILED',
     );
-    expectError(await post({ username: 'iago@zulip.com' }, { headers: { host: 'nowhere.localhost' } }), 'Invalid subdomain', 404, 'NONEXISTENT_SUBDOMAIN');
+    expectError(
+      await post({ username: 'iago@zulip.com' }, { headers: { host: 'nowhere.localhost' } }),
+      'Invalid subdomain',
+      404,
+      'NONEXISTENT_SUBDOMAIN',
+    );
   });
 
   it('answers only "Endpoint not available in production." in production mode', async () => {

@@ -13,7 +13,12 @@ const only = (userId: number): GroupSettingValue => ({ direct_members: [userId],
 const setGroups = (subscribe: GroupSettingValue, addSubscribers: GroupSettingValue) =>
   changeChannel(2, CORE_TEAM, { groupSettings: { can_subscribe_group: subscribe, can_add_subscribers_group: addSubscribers } });
 const post = (as: string, to: number[]) =>
-  call(createDrafts, { method: 'POST', path: '/drafts', as, params: { drafts: [{ type: 'stream', to, topic: 'plans', content: 'Hello', timestamp: 1595479019 }] } });
+  call(createDrafts, {
+    method: 'POST',
+    path: '/drafts',
+    as,
+    params: { drafts: [{ type: 'stream', to, topic: 'plans', content: 'Hello', timestamp: 1595479019 }] },
+  });
 
 describe('POST /drafts to a private channel', () => {
   it("accepts a member of the channel's can_subscribe_group who is not subscribed, as upstream's content access does", async () => {

@@ -8,7 +8,14 @@ const IAGO = 11;
 const post = (as: string, drafts: unknown, extra: Record<string, unknown> = {}) =>
   call(createDrafts, { method: 'POST', path: '/drafts', as, params: drafts === undefined ? extra : { drafts, ...extra } });
 
-const draft = (overrides: Record<string, unknown> = {}) => ({ type: 'stream', to: [3], topic: 'sync drafts', content: 'Hello', timestamp: 1595479019, ...overrides });
+const draft = (overrides: Record<string, unknown> = {}) => ({
+  type: 'stream',
+  to: [3],
+  topic: 'sync drafts',
+  content: 'Hello',
+  timestamp: 1595479019,
+  ...overrides,
+});
 const storedDrafts = async (userId = IAGO) => (await draftsStore.listDraftsOfUser(userId)).sort((a, b) => a.id - b.id);
 const storedDraft = async (id: number, userId = IAGO) => draftsStore.getDraft(userId, id);
 
@@ -29,7 +36,12 @@ describe('POST /drafts', () => {
 
   it('creates several drafts in one call and returns the ids in submission order', async () => {
     const contents = ['first', 'second', 'third'];
-    const { ids } = expectSuccess(await post('iago@zulip.com', contents.map((content) => draft({ content }))));
+    const { ids } = expectSuccess(
+      await post(
+        'iago@zulip.com',
+        contents.map((content) => draft({ content })),
+      ),
+    );
     expect(ids).toHaveLength(3);
     expect(ids[1]).toBe(ids[0] + 1);
     expect(ids[2]).toBe(ids[0] + 2);
@@ -130,13 +142,23 @@ describe('POST /drafts', () => {
   describe('refuses, creating nothing,', () => {
     it.each([
       ['a channel draft without a target', 'iago@zulip.com', draft({ to: [] }), 'Must specify exactly 1 channel ID for channel messages'],
-      ['a channel draft with two targets', 'iago@zulip.com', draft({ to: [2, 3] }), 'Must specify exactly 1 channel ID for channel messages'],
+      [
+        'a channel draft with two targets',
+        'iago@zulip.com',
+        draft({ to: [2, 3] }),
+        'Must specify exactly 1 channel ID for channel messages',
+      ],
       ['a channel that does not exist', 'iago@zulip.com', draft({ to: [999] }), 'Invalid channel ID'],
       ["another organization's channel", 'iago@zulip.com', draft({ to: [10] }), 'Invalid channel ID'],
       ['a private channel the user is not subscribed to', 'cordelia@zulip.com', draft({ to: [6] }), 'Invalid channel ID'],
       ['an archived channel', 'iago@zulip.com', draft({ to: [7] }), 'Invalid channel ID'],
       ['a public channel a guest is not subscribed to', 'polonius@zulip.com', draft({ to: [1] }), 'Invalid channel ID'],
-      ['a user that does not exist', 'iago@zulip.com', draft({ type: 'private', to: [10, 99999999999999] }), 'Invalid user ID 99999999999999'],
+      [
+        'a user that does not exist',
+        'iago@zulip.com',
+        draft({ type: 'private', to: [10, 99999999999999] }),
+        'Invalid user ID 99999999999999',
+      ],
       ["another organization's user", 'iago@zulip.com', draft({ type: 'private', to: [20] }), 'Invalid user ID 20'],
       ['a deactivated user', 'iago@zulip.com', draft({ type: 'private', to: [18] }), "'former@zulip.com' is no longer using Zulip."],
       ['a null byte in the content', 'iago@zulip.com', draft({ content: 'a\u0000b' }), 'Message must not contain null bytes'],
@@ -147,7 +169,12 @@ describe('POST /drafts', () => {
       ['an unknown key', 'iago@zulip.com', draft({ foo: 1 }), 'Argument "foo" at drafts[0]["foo"] is unexpected'],
       ['a missing key', 'iago@zulip.com', { type: 'stream', to: [3], content: 'x' }, 'drafts[0]["topic"] field is missing: Field required'],
       ['targets that are not integers', 'iago@zulip.com', draft({ to: ['3'] }), 'drafts[0]["to"][0] is not an integer'],
-      ['a timestamp that is not a number', 'iago@zulip.com', draft({ timestamp: '1595479019' }), 'drafts[0]["timestamp"] is not an integer'],
+      [
+        'a timestamp that is not a number',
+        'iago@zulip.com',
+        draft({ timestamp: '1595479019' }),
+        'drafts[0]["timestamp"] is not an integer',
+      ],
       ['content that is not a string', 'iago@zulip.com', draft({ content: 5 }), 'drafts[0]["content"] is not a string'],
     ])('%s', async (_what, email, bad, msg) => {
       const userId = email === 'iago@zulip.com' ? IAGO : undefined;
@@ -158,12 +185,18 @@ describe('POST /drafts', () => {
 
     it('a batch in which only the last draft is invalid', async () => {
       const before = await storedDrafts();
-      expectError(await post('iago@zulip.com', [draft(), draft({ type: 'private', to: [10] }), draft({ to: [999] })]), 'Invalid channel ID');
+      expectError(
+        await post('iago@zulip.com', [draft(), draft({ type: 'private', to: [10] }), draft({ to: [999] })]),
+        'Invalid channel ID',
+      );
       expect(await storedDrafts()).toEqual(before);
     });
 
     it('the message of the first invalid draft of a batch', async () => {
-      expectError(await post('iago@zulip.com', [draft(), draft({ content: '' }), draft({ to: [999] })]), 'drafts[1]["content"] cannot be blank');
+      expectError(
+        await post('iago@zulip.com', [draft(), draft({ content: '' }), draft({ to: [999] })]),
+        'drafts[1]["content"] cannot be blank',
+      );
     });
 
     it('drafts that are not JSON', async () => {
@@ -176,14 +209,25 @@ describe('POST /drafts', () => {
 
     it('more drafts than one transaction holds', async () => {
       const before = await storedDrafts();
-      expectError(await post('iago@zulip.com', Array.from({ length: 101 }, () => draft())), 'Too many drafts in one request (limit: 100)');
+      expectError(
+        await post(
+          'iago@zulip.com',
+          Array.from({ length: 101 }, () => draft()),
+        ),
+        'Too many drafts in one request (limit: 100)',
+      );
       expect(await storedDrafts()).toEqual(before);
     });
   });
 
   it('creates exactly 100 drafts in one call', async () => {
     const before = await storedDrafts();
-    const { ids } = expectSuccess(await post('iago@zulip.com', Array.from({ length: 100 }, (_v, i) => draft({ content: `n${i}` }))));
+    const { ids } = expectSuccess(
+      await post(
+        'iago@zulip.com',
+        Array.from({ length: 100 }, (_v, i) => draft({ content: `n${i}` })),
+      ),
+    );
     expect(ids).toHaveLength(100);
     expect(await storedDrafts()).toHaveLength(before.length + 100);
   });
@@ -197,7 +241,9 @@ describe('POST /drafts', () => {
     const iagoQueue = await openQueue('iago@zulip.com', { eventTypes: ['drafts'] });
     const iagoOtherQueue = await openQueue('iago@zulip.com');
     const hamletQueue = await openQueue('hamlet@zulip.com', { eventTypes: ['drafts'] });
-    const { ids } = expectSuccess(await post('iago@zulip.com', [draft(), draft({ type: 'private', to: [10], topic: 'x', timestamp: 1595479020.9 })]));
+    const { ids } = expectSuccess(
+      await post('iago@zulip.com', [draft(), draft({ type: 'private', to: [10], topic: 'x', timestamp: 1595479020.9 })]),
+    );
     const expected = {
       type: 'drafts',
       op: 'add',

@@ -4,7 +4,8 @@ import { nowSeconds } from '../../../lib/clock';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 
 const get = (as: string) => call(listDrafts, { method: 'GET', path: '/drafts', as });
-const create = async (as: string, drafts: unknown[]) => expectSuccess(await call(createDrafts, { method: 'POST', path: '/drafts', as, params: { drafts } })).ids as number[];
+const create = async (as: string, drafts: unknown[]) =>
+  expectSuccess(await call(createDrafts, { method: 'POST', path: '/drafts', as, params: { drafts } })).ids as number[];
 
 describe('GET /drafts', () => {
   it("lists only the caller's drafts, least recently edited first, with their count", async () => {

@@ -42,7 +42,10 @@ describe('POST /register: drafts', () => {
     }));
     await batchPut('main', drafts.map(draftsStore.buildDraftItem));
     const body = await snapshot('prospero@zulip.com');
-    const expected = [...drafts].sort((a, b) => b.timestamp - a.timestamp).slice(0, 1000).map((d) => d.id);
+    const expected = [...drafts]
+      .sort((a, b) => b.timestamp - a.timestamp)
+      .slice(0, 1000)
+      .map((d) => d.id);
     expect(body.drafts.map((d: { id: number }) => d.id)).toEqual(expected);
   });
 });

@@ -15,7 +15,14 @@ const patch = (as: string, id: number | string, draft: unknown) =>
     as,
     params: draft === undefined ? {} : { draft },
   });
-const replacement = (overrides: Record<string, unknown> = {}) => ({ type: 'stream', to: [2], topic: 'new topic', content: 'New content', timestamp: 1700000000, ...overrides });
+const replacement = (overrides: Record<string, unknown> = {}) => ({
+  type: 'stream',
+  to: [2],
+  topic: 'new topic',
+  content: 'New content',
+  timestamp: 1700000000,
+  ...overrides,
+});
 
 describe('PATCH /drafts/{draft_id}', () => {
   it('replaces every field of the draft, the timestamp included', async () => {
@@ -74,7 +81,10 @@ describe('PATCH /drafts/{draft_id}', () => {
     const [user, realm] = await Promise.all([usersStore.get(2, IAGO), realmsStore.get(2)]);
     const draft = await accessDraft(user!, 2);
     await draftsStore.deleteDraft(IAGO, 2);
-    await expect(checkEditDraft(user!, realm!, draft, { type: 'stream', to: [2], topic: 't', content: 'c' })).rejects.toMatchObject({ statusCode: 404, message: 'Draft does not exist' });
+    await expect(checkEditDraft(user!, realm!, draft, { type: 'stream', to: [2], topic: 't', content: 'c' })).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'Draft does not exist',
+    });
     expect(await draftsStore.getDraft(IAGO, 2)).toBeUndefined();
   });
 
@@ -92,7 +102,11 @@ describe('PATCH /drafts/{draft_id}', () => {
     const hamletQueue = await openQueue('hamlet@zulip.com', { eventTypes: ['drafts'] });
     expectSuccess(await patch('iago@zulip.com', 1, replacement({ timestamp: 1700000000.8 })));
     expect(await iagoQueue.drain()).toEqual([
-      { type: 'drafts', op: 'update', draft: { id: 1, type: 'stream', to: [2], topic: 'new topic', content: 'New content', timestamp: 1700000000 } },
+      {
+        type: 'drafts',
+        op: 'update',
+        draft: { id: 1, type: 'stream', to: [2], topic: 'new topic', content: 'New content', timestamp: 1700000000 },
+      },
     ]);
     expect(await hamletQueue.drain()).toEqual([]);
   });

@@ -30,8 +30,10 @@ describe('GET /server_emoji_data.json', () => {
     expect(codeToNames['1f44d']).toEqual(['+1', 'thumbsup']);
   });
 
-  it('is where register\'s server_emoji_data_url points', async () => {
-    const body = expectSuccess(await call(register, { method: 'POST', path: '/register', as: 'iago@zulip.com', params: { fetch_event_types: ['realm'] } }));
+  it("is where register's server_emoji_data_url points", async () => {
+    const body = expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: 'iago@zulip.com', params: { fetch_event_types: ['realm'] } }),
+    );
     expect(body.server_emoji_data_url).toBe('http://localhost:3000/api/v1/server_emoji_data.json');
   });
 });

@@ -58,7 +58,12 @@ describe('POST /register (the queue)', () => {
 
   it('refuses both names at once', async () => {
     expectError(
-      await call(register, { method: 'POST', path: '/register', as: IAGO, params: { queue_lifespan_secs: 600, idle_queue_timeout: '600' } }),
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: IAGO,
+        params: { queue_lifespan_secs: 600, idle_queue_timeout: '600' },
+      }),
       "Can't decide between 'idle_queue_timeout' and 'queue_lifespan_secs' arguments",
       400,
       'REQUEST_CONFUSING_VAR',
@@ -69,7 +74,12 @@ describe('POST /register (the queue)', () => {
     const post = (narrow: unknown) => call(register, { method: 'POST', path: '/register', as: IAGO, params: { narrow } });
     expectError(await post([['search', 'x']]), 'Operator search not supported.');
     expectError(await post([['is', 'unread']]), 'Operand unread not supported.');
-    expectSuccess(await post([['stream', 'Verona'], ['is', 'dm']]));
+    expectSuccess(
+      await post([
+        ['stream', 'Verona'],
+        ['is', 'dm'],
+      ]),
+    );
     expectSuccess(await post([{ operator: 'channel', operand: 'Verona' }]));
   });
 
@@ -78,11 +88,15 @@ describe('POST /register (the queue)', () => {
       await call(register, { method: 'POST', path: '/register', as: 'polonius@zulip.com', params: { all_public_streams: true } }),
       'User not authorized for this query',
     );
-    expectSuccess(await call(register, { method: 'POST', path: '/register', as: IAGO, params: { all_public_streams: true, fetch_event_types: [] } }));
+    expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: IAGO, params: { all_public_streams: true, fetch_event_types: [] } }),
+    );
   });
 
   it('accepts event_types=null as zulip-js sends it', async () => {
-    expectSuccess(await call(register, { method: 'POST', path: '/register', as: IAGO, params: { event_types: 'null', fetch_event_types: [] } }));
+    expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: IAGO, params: { event_types: 'null', fetch_event_types: [] } }),
+    );
   });
 });
 
@@ -182,7 +196,10 @@ describe('GET /events', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     const keys = received.map((e) => `${e.producer}:${e.n}`).sort();
-    const expected = Array.from({ length: PRODUCERS * PER_PRODUCER }, (_, k) => `${Math.floor(k / PER_PRODUCER)}:${k % PER_PRODUCER}`).sort();
+    const expected = Array.from(
+      { length: PRODUCERS * PER_PRODUCER },
+      (_, k) => `${Math.floor(k / PER_PRODUCER)}:${k % PER_PRODUCER}`,
+    ).sort();
     expect(keys).toEqual(expected);
     // Each producer's events arrive in the order it sent them.
     for (let p = 0; p < PRODUCERS; p += 1) {
@@ -203,7 +220,10 @@ describe('GET /events', () => {
     await sendEvent(REALM, tagged('x'), 'realm');
     expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
     expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 1, dont_block: true }));
-    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }), 'An event newer than 1 has already been pruned!');
+    expectError(
+      await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }),
+      'An event newer than 1 has already been pruned!',
+    );
     expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 5, dont_block: true }), 'Event 5 was not in this queue');
     expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 1, dont_block: true }));
   });
@@ -214,11 +234,16 @@ describe('GET /events', () => {
     expect(result.body.queue_id).toBe('no-such-queue');
   });
 
-  it("does not let another user read, acknowledge or delete a queue", async () => {
+  it('does not let another user read, acknowledge or delete a queue', async () => {
     const q = await registerQueue();
     await sendEvent(REALM, tagged('x'), { users: [IAGO_ID] });
     const msg = `Bad event queue ID: ${q.queue_id}`;
-    expectError(await poll('hamlet@zulip.com', { queue_id: q.queue_id, last_event_id: 0, dont_block: true }), msg, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await poll('hamlet@zulip.com', { queue_id: q.queue_id, last_event_id: 0, dont_block: true }),
+      msg,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
     expectError(await poll('king@lear.org', { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), msg, 400, 'BAD_EVENT_QUEUE_ID');
     expectError(
       await call(deleteEvents, { method: 'DELETE', path: '/events', as: 'hamlet@zulip.com', params: { queue_id: q.queue_id } }),
@@ -238,7 +263,12 @@ describe('GET /events', () => {
     expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
     // A dont_block poll does not refresh the idle clock.
     advanceClock(2_000);
-    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }),
+      `Bad event queue ID: ${q.queue_id}`,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
     expectError(
       await call(deleteEvents, { method: 'DELETE', path: '/events', as: IAGO, params: { queue_id: q.queue_id } }),
       `Bad event queue ID: ${q.queue_id}`,
@@ -264,7 +294,12 @@ describe('GET /events', () => {
     const q = await registerQueue(IAGO, { idle_queue_timeout: '60' });
     advanceClock(61_000);
     await sendEvent(REALM, tagged('x'), { users: [IAGO_ID] });
-    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }),
+      `Bad event queue ID: ${q.queue_id}`,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
   });
 });
 
@@ -274,7 +309,12 @@ describe('DELETE /events', () => {
     const del = () => call(deleteEvents, { method: 'DELETE', path: '/events', as: IAGO, params: { queue_id: q.queue_id } });
     expectSuccess(await del());
     expectError(await del(), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
-    expectError(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    expectError(
+      await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }),
+      `Bad event queue ID: ${q.queue_id}`,
+      400,
+      'BAD_EVENT_QUEUE_ID',
+    );
   });
 });
 

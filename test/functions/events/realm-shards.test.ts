@@ -26,7 +26,7 @@ describe('organization stream shards', () => {
     expect(shardStreams.map((s) => after.get(s)!.seq - before.get(s)!.seq)).toEqual([1, 1, 1, 1]);
   });
 
-  it('delivers every event of concurrent producers exactly once, in each producer\'s order, to queues on different shards', async () => {
+  it("delivers every event of concurrent producers exactly once, in each producer's order, to queues on different shards", async () => {
     // Users 10 and 11 read shards 2 and 3 (user id modulo 4); othello reads another.
     const queues = await Promise.all(['hamlet@zulip.com', 'iago@zulip.com', 'othello@zulip.com'].map((email) => openQueue(email)));
     const PRODUCERS = 4;
@@ -38,7 +38,9 @@ describe('organization stream shards', () => {
     );
     for (const queue of queues) {
       const tags = (await queue.drain()).map((e) => e.alert_words[0] as string);
-      expect([...tags].sort()).toEqual(Array.from({ length: PRODUCERS * PER_PRODUCER }, (_, k) => `${Math.floor(k / PER_PRODUCER)}:${k % PER_PRODUCER}`).sort());
+      expect([...tags].sort()).toEqual(
+        Array.from({ length: PRODUCERS * PER_PRODUCER }, (_, k) => `${Math.floor(k / PER_PRODUCER)}:${k % PER_PRODUCER}`).sort(),
+      );
       for (let p = 0; p < PRODUCERS; p += 1) {
         const ns = tags.filter((t) => t.startsWith(`${p}:`)).map((t) => Number(t.split(':')[1]));
         expect(ns).toEqual([...ns].sort((a, b) => a - b));

@@ -31,7 +31,10 @@ describe('client capability archived_channels', () => {
 
 describe('client capability empty_topic_name', () => {
   it('keeps the empty topic as the empty string', async () => {
-    const body = await snapshot({ fetch_event_types: ['message', 'update_message_flags'], client_capabilities: { empty_topic_name: true } });
+    const body = await snapshot({
+      fetch_event_types: ['message', 'update_message_flags'],
+      client_capabilities: { empty_topic_name: true },
+    });
     expect(body.unread_msgs.streams).toContainEqual({ stream_id: 3, topic: '', unread_message_ids: [14] });
     expect(body.unread_msgs.streams.map((s: { topic: string }) => s.topic)).not.toContain('general chat');
   });
@@ -80,7 +83,11 @@ describe('client_gravatar and client capability user_avatar_url_field_optional',
   });
 
   it('leaves out the avatar of users not connected for a long time, keeping recent users and bots', async () => {
-    const body = await snapshot({ fetch_event_types: ['realm_user'], client_gravatar: false, client_capabilities: { user_avatar_url_field_optional: true } });
+    const body = await snapshot({
+      fetch_event_types: ['realm_user'],
+      client_gravatar: false,
+      client_capabilities: { user_avatar_url_field_optional: true },
+    });
     // Aaron (6) has never been connected; Hamlet (10) was 100 s ago; 16 is a bot.
     expect(userById(body.realm_users, 6)).not.toHaveProperty('avatar_url');
     expect(userById(body.realm_users, 10)?.avatar_url).toBe(gravatarUrl('hamlet@zulip.com'));

@@ -47,8 +47,14 @@ const registerForDrafts = async () =>
   expectSuccess(await call(register, { method: 'POST', path: '/register', as: IAGO, params: { event_types: ['drafts'] } }));
 
 const drainEvents = async (queueId: string, lastEventId: number) =>
-  expectSuccess(await call(getEvents, { method: 'GET', path: '/events', as: IAGO, params: { queue_id: queueId, last_event_id: lastEventId, dont_block: true } }))
-    .events as Record<string, any>[];
+  expectSuccess(
+    await call(getEvents, {
+      method: 'GET',
+      path: '/events',
+      as: IAGO,
+      params: { queue_id: queueId, last_event_id: lastEventId, dont_block: true },
+    }),
+  ).events as Record<string, any>[];
 
 describe('POST /register catching up with changes made while it reads the state', () => {
   it('gives a draft created during the state read exactly once: in the state, not again from the queue', async () => {
@@ -69,7 +75,9 @@ describe('POST /register catching up with changes made while it reads the state'
     const draftId = await createDraft('after register');
     expect((body.drafts as { id: number }[]).some((d) => d.id === draftId)).toBe(false);
     const events = await drainEvents(body.queue_id, body.last_event_id);
-    expect(events).toEqual([{ id: 0, type: 'drafts', op: 'add', drafts: [expect.objectContaining({ id: draftId, topic: 'after register' })] }]);
+    expect(events).toEqual([
+      { id: 0, type: 'drafts', op: 'add', drafts: [expect.objectContaining({ id: draftId, topic: 'after register' })] },
+    ]);
   });
 
   it('does not read the state again for events the queue would not receive', async () => {

@@ -36,7 +36,10 @@ describe('POST /register: the cost of the message sections', () => {
     const before = await registerCost();
     // 400 more messages in Verona, all read by Iago: only max_message_id changes.
     const history = readMessages(100000, 400);
-    await batchPut('main', history.flatMap((m) => [buildMessageItem(m), buildUserMessageItem(m, 11, ['read'])]));
+    await batchPut(
+      'main',
+      history.flatMap((m) => [buildMessageItem(m), buildUserMessageItem(m, 11, ['read'])]),
+    );
     const after = await registerCost();
     expect(after.body.unread_msgs).toEqual(before.body.unread_msgs);
     expect(after.body.max_message_id).toBe(100399);

@@ -32,7 +32,7 @@ describe('POST /register: the message sections for Iago', () => {
     expect(body.unread_msgs.streams).toHaveLength(streams.length);
   });
 
-  it('lists a muted channel\'s unread messages without counting them or its wildcard mention', async () => {
+  it("lists a muted channel's unread messages without counting them or its wildcard mention", async () => {
     const body = await snapshot({ fetch_event_types: ['message', 'update_message_flags'] });
     // Scotland (2) is muted for Iago: messages 9 and 10 are listed, 10's @all is not a mention.
     expect(body.unread_msgs.streams).toContainEqual({ stream_id: 2, topic: 'highlands', unread_message_ids: [9, 10] });
@@ -56,7 +56,7 @@ describe('POST /register: the channel sections for Iago', () => {
     expect(ids(body.never_subscribed)).toEqual([5]);
   });
 
-  it('returns every field of a subscription, with the caller\'s own settings', async () => {
+  it("returns every field of a subscription, with the caller's own settings", async () => {
     const body = await snapshot({ fetch_event_types: ['subscription'] });
     expect(body.subscriptions[0]).toEqual({
       stream_id: 1,
@@ -105,7 +105,14 @@ describe('POST /register: the channel sections for Iago', () => {
     const body = await snapshot({ fetch_event_types: ['subscription'] });
     const byId = new Map(body.subscriptions.map((s: { stream_id: number }) => [s.stream_id, s]));
     expect(byId.get(2)).toMatchObject({ name: 'Scotland', is_muted: true, in_home_view: false, pin_to_top: false });
-    expect(byId.get(3)).toMatchObject({ name: 'Verona', is_muted: false, pin_to_top: true, color: '#76ce90', folder_id: 1, subscriber_count: 11 });
+    expect(byId.get(3)).toMatchObject({
+      name: 'Verona',
+      is_muted: false,
+      pin_to_top: true,
+      color: '#76ce90',
+      folder_id: 1,
+      subscriber_count: 11,
+    });
   });
 
   it('gives a channel without messages no first message and marks it not recently active', async () => {
@@ -118,7 +125,10 @@ describe('POST /register: the channel sections for Iago', () => {
     const body = await snapshot({ fetch_event_types: ['stream'] });
     expect(body.streams.map((s: { name: string }) => s.name)).toEqual(['Denmark', 'Rome', 'Scotland', 'Venice', 'Verona', 'core team']);
     expect(body.streams[0]).not.toHaveProperty('color');
-    expect(body.streams.find((s: { stream_id: number }) => s.stream_id === 6)).toMatchObject({ invite_only: true, history_public_to_subscribers: false });
+    expect(body.streams.find((s: { stream_id: number }) => s.stream_id === 6)).toMatchObject({
+      invite_only: true,
+      history_public_to_subscribers: false,
+    });
   });
 
   it('returns the channel folders in display order, archived ones included', async () => {
@@ -134,7 +144,16 @@ describe('POST /register: the channel sections for Iago', () => {
         creator_id: 11,
         is_archived: false,
       },
-      { id: 2, name: 'Archive', description: '', rendered_description: '', order: 1, date_created: 1700003100, creator_id: 11, is_archived: true },
+      {
+        id: 2,
+        name: 'Archive',
+        description: '',
+        rendered_description: '',
+        order: 1,
+        date_created: 1700003100,
+        creator_id: 11,
+        is_archived: true,
+      },
     ]);
   });
 });

@@ -57,7 +57,20 @@ describe('POST /register without credentials', () => {
   it('gives empty personal sections', async () => {
     const body = expectSuccess(
       await spectate({
-        fetch_event_types: ['message', 'update_message_flags', 'starred_messages', 'recent_private_conversations', 'alert_words', 'onboarding_steps', 'saved_snippets', 'navigation_views', 'muted_users', 'user_status', 'user_topic', 'realm_bot'],
+        fetch_event_types: [
+          'message',
+          'update_message_flags',
+          'starred_messages',
+          'recent_private_conversations',
+          'alert_words',
+          'onboarding_steps',
+          'saved_snippets',
+          'navigation_views',
+          'muted_users',
+          'user_status',
+          'user_topic',
+          'realm_bot',
+        ],
       }),
     );
     expect(body).toMatchObject({

@@ -129,13 +129,19 @@ describe('POST /register as Polonius (a guest)', () => {
     });
 
     it('leaves that user out for a client with user_list_incomplete', async () => {
-      const body = await snapshot('polonius@zulip.com', { fetch_event_types: ['realm_user'], client_capabilities: { user_list_incomplete: true } });
+      const body = await snapshot('polonius@zulip.com', {
+        fetch_event_types: ['realm_user'],
+        client_capabilities: { user_list_incomplete: true },
+      });
       expect(userIds(body.realm_users)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
       expect(body.realm_non_active_users).toEqual([]);
     });
 
     it('does not limit what a member sees', async () => {
-      const body = await snapshot('hamlet@zulip.com', { fetch_event_types: ['realm_user'], client_capabilities: { user_list_incomplete: true } });
+      const body = await snapshot('hamlet@zulip.com', {
+        fetch_event_types: ['realm_user'],
+        client_capabilities: { user_list_incomplete: true },
+      });
       expect(userIds(body.realm_non_active_users)).toEqual([18]);
     });
   });

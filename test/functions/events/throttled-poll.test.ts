@@ -58,7 +58,9 @@ const startGateway = async () => {
       path,
       authorization: req.headers.authorization ?? '',
       query: Object.fromEntries(url.searchParams),
-      ...(raw.length > 0 ? { rawBody: { body: raw.toString('base64'), contentType: String(req.headers['content-type']), isBase64Encoded: true } } : {}),
+      ...(raw.length > 0
+        ? { rawBody: { body: raw.toString('base64'), contentType: String(req.headers['content-type']), isBase64Encoded: true } }
+        : {}),
     });
     state.inFlight += 1;
     const out = await handler(event).finally(() => {
@@ -123,7 +125,11 @@ describe('GET /events at its concurrency cap', () => {
     gateway.state.throttle = 3;
     await until(() => gateway.state.polls.filter((p) => p.throttled).length >= 1, 'a refused poll');
     await sendEvent(REALM, tagged('while refused'), { users: [IAGO_ID] });
-    await until(() => gateway.state.throttle === 0 && gateway.state.polls.some((p, i) => i > 0 && !p.throttled && gateway.state.polls[i - 1].throttled), 'a poll after the cap freed');
+    await until(
+      () =>
+        gateway.state.throttle === 0 && gateway.state.polls.some((p, i) => i > 0 && !p.throttled && gateway.state.polls[i - 1].throttled),
+      'a poll after the cap freed',
+    );
     await sendEvent(REALM, tagged('after'), { users: [IAGO_ID] });
     // Heartbeats end the short waits; the events are what matters.
     const delivered = () => client!.events.filter((e) => e.type !== 'heartbeat');

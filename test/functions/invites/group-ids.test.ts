@@ -49,8 +49,10 @@ describe('POST /invites/multiuse with group_ids', () => {
       expect(await invites()).toEqual(before);
     });
 
-    it("accepts a group whose can_add_members_group includes the inviter", async () => {
-      expectSuccess(await patchGroup('iago@zulip.com', 11, { can_add_members_group: { new: { direct_members: [10], direct_subgroups: [] } } }));
+    it('accepts a group whose can_add_members_group includes the inviter', async () => {
+      expectSuccess(
+        await patchGroup('iago@zulip.com', 11, { can_add_members_group: { new: { direct_members: [10], direct_subgroups: [] } } }),
+      );
       const body = expectSuccess(await post('hamlet@zulip.com', { group_ids: [11] }));
       expect((await inviteOf(body.invite_link)).groupIds).toEqual([11]);
     });

@@ -65,7 +65,7 @@ describe('DELETE /invites/multiuse/{invite_id}', () => {
     expectError(await del('iago@zulip.com', 999999), 'No such invitation');
   });
 
-  it("answers \"No such invitation\" for the other organization's invitation and leaves it active", async () => {
+  it('answers "No such invitation" for the other organization\'s invitation and leaves it active', async () => {
     expectError(await del('iago@zulip.com', 5), 'No such invitation');
     expect(await statusOf(5, 3)).toBe('active');
   });
@@ -85,7 +85,10 @@ describe('DELETE /invites/multiuse/{invite_id} with fresh invitations', () => {
     const results = await Promise.all([del('iago@zulip.com', invite.id), del('desdemona@zulip.com', invite.id)]);
     const statuses = results.map((r) => r.body.result).sort();
     expect(statuses).toEqual(['error', 'success']);
-    expectError(results.find((r) => r.body.result === 'error')!, 'Invitation has already been revoked');
+    expectError(
+      results.find((r) => r.body.result === 'error')!,
+      'Invitation has already been revoked',
+    );
     expect(await statusOf(invite.id)).toBe('revoked');
   });
 
@@ -94,7 +97,9 @@ describe('DELETE /invites/multiuse/{invite_id} with fresh invitations', () => {
     const created = expectSuccess(await call(create, { method: 'POST', path: '/invites/multiuse', as: 'iago@zulip.com', params: {} }));
     const key = String(created.invite_link).split('/join/')[1].replace('/', '');
     const invite = (await invitesStore.listInvitesOfRealm(2)).find((i) => i.confirmationKey === key)!;
-    const queues = await Promise.all(['iago@zulip.com', 'desdemona@zulip.com', 'hamlet@zulip.com', 'shiva@zulip.com'].map((e) => openQueue(e)));
+    const queues = await Promise.all(
+      ['iago@zulip.com', 'desdemona@zulip.com', 'hamlet@zulip.com', 'shiva@zulip.com'].map((e) => openQueue(e)),
+    );
     expectSuccess(await del('desdemona@zulip.com', invite.id));
     const received = await Promise.all(queues.map((q) => q.drain()));
     expect(received).toEqual([[{ type: 'invites_changed' }], [{ type: 'invites_changed' }], [], []]);

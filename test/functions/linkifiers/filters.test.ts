@@ -7,13 +7,26 @@ import { openQueue } from '../../helpers/events';
 import { addLinkifier, listIds } from './helpers';
 
 const patch = (as: string, id: number | string, params: Record<string, unknown>) =>
-  call(update, { method: 'PATCH', path: `/realm/filters/${id}`, routeKey: 'PATCH /realm/filters/{filter_id}', pathParameters: { filter_id: String(id) }, as, params });
+  call(update, {
+    method: 'PATCH',
+    path: `/realm/filters/${id}`,
+    routeKey: 'PATCH /realm/filters/{filter_id}',
+    pathParameters: { filter_id: String(id) },
+    as,
+    params,
+  });
 const del = (as: string, id: number | string) =>
-  call(remove, { method: 'DELETE', path: `/realm/filters/${id}`, routeKey: 'DELETE /realm/filters/{filter_id}', pathParameters: { filter_id: String(id) }, as });
+  call(remove, {
+    method: 'DELETE',
+    path: `/realm/filters/${id}`,
+    routeKey: 'DELETE /realm/filters/{filter_id}',
+    pathParameters: { filter_id: String(id) },
+    as,
+  });
 const stored = async (realmId = 2) => (await linkifiersStore.readLinkifierList(realmId, { consistent: true })).linkifiers;
 
 describe('GET /realm/linkifiers', () => {
-  it('lists the organization\'s linkifiers in order, to any user', async () => {
+  it("lists the organization's linkifiers in order, to any user", async () => {
     const body = expectSuccess(await call(list, { method: 'GET', path: '/realm/linkifiers', as: 'polonius@zulip.com' }));
     expect(body.linkifiers).toEqual([
       { pattern: '#D(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip-desktop/pull/{id}', id: 1 },
@@ -25,20 +38,56 @@ describe('GET /realm/linkifiers', () => {
 
 describe('POST /realm/filters', () => {
   it('creates a linkifier, trimmed, and returns its id', async () => {
-    const body = expectSuccess(await addLinkifier('iago@zulip.com', '  ZUC-(?P<id>\\d+) ', ' https://realm.com/my_realm_filter/#hashtag/{id}\n'));
+    const body = expectSuccess(
+      await addLinkifier('iago@zulip.com', '  ZUC-(?P<id>\\d+) ', ' https://realm.com/my_realm_filter/#hashtag/{id}\n'),
+    );
     const created = (await stored()).find((l) => l.id === body.id);
-    expect(created).toMatchObject({ pattern: 'ZUC-(?P<id>\\d+)', urlTemplate: 'https://realm.com/my_realm_filter/#hashtag/{id}', order: 3 });
+    expect(created).toMatchObject({
+      pattern: 'ZUC-(?P<id>\\d+)',
+      urlTemplate: 'https://realm.com/my_realm_filter/#hashtag/{id}',
+      order: 3,
+    });
   });
 
   it.each([
-    ['', 'https://realm.com/my_realm_filter/{id}', 'This field cannot be blank.', { pattern: ['This field cannot be blank.'], __all__: ["Group 'id' in URL template is not present in linkifier pattern."] }],
+    [
+      '',
+      'https://realm.com/my_realm_filter/{id}',
+      'This field cannot be blank.',
+      { pattern: ['This field cannot be blank.'], __all__: ["Group 'id' in URL template is not present in linkifier pattern."] },
+    ],
     ['(foo', 'https://realm.com/{id}', 'Bad regular expression: missing ): (foo', { __all__: ['Bad regular expression: missing ): (foo'] }],
-    ['ZUL-(?P<id>\\d????)', 'https://realm.com/{id}', 'Bad regular expression: bad repetition operator: ????', { __all__: ['Bad regular expression: bad repetition operator: ????'] }],
-    ['ZUL-(?P<id>\\d+)', '$fgfg', "Group 'id' in linkifier pattern is not present in URL template.", { __all__: ["Group 'id' in linkifier pattern is not present in URL template."] }],
-    ['ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}', "Group 'hello' in URL template is not present in linkifier pattern.", { __all__: ["Group 'hello' in URL template is not present in linkifier pattern."] }],
-    ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)-(?P<world>\\d+)', 'https://realm.com/my_realm_filter/{hello}', "Group 'id' in linkifier pattern is not present in URL template.", { __all__: ["Group 'id' in linkifier pattern is not present in URL template."] }],
+    [
+      'ZUL-(?P<id>\\d????)',
+      'https://realm.com/{id}',
+      'Bad regular expression: bad repetition operator: ????',
+      { __all__: ['Bad regular expression: bad repetition operator: ????'] },
+    ],
+    [
+      'ZUL-(?P<id>\\d+)',
+      '$fgfg',
+      "Group 'id' in linkifier pattern is not present in URL template.",
+      { __all__: ["Group 'id' in linkifier pattern is not present in URL template."] },
+    ],
+    [
+      'ZUL-(?P<id>\\d+)',
+      'https://realm.com/my_realm_filter/{hello}',
+      "Group 'hello' in URL template is not present in linkifier pattern.",
+      { __all__: ["Group 'hello' in URL template is not present in linkifier pattern."] },
+    ],
+    [
+      'ZUL-(?P<id>\\d+)-(?P<hello>\\d+)-(?P<world>\\d+)',
+      'https://realm.com/my_realm_filter/{hello}',
+      "Group 'id' in linkifier pattern is not present in URL template.",
+      { __all__: ["Group 'id' in linkifier pattern is not present in URL template."] },
+    ],
     ['ZUL-(?P<id>\\d+)', 'https://realm.com/{id', 'Invalid URL template.', { url_template: ['Invalid URL template.'] }],
-    ['#D(?P<id>[0-9]{2,8})', 'https://example.com/{id}', 'Realm filter with this Realm and Pattern already exists.', { __all__: ['Realm filter with this Realm and Pattern already exists.'] }],
+    [
+      '#D(?P<id>[0-9]{2,8})',
+      'https://example.com/{id}',
+      'Realm filter with this Realm and Pattern already exists.',
+      { __all__: ['Realm filter with this Realm and Pattern already exists.'] },
+    ],
   ])('refuses pattern %j with template %j: %s', async (pattern, template, msg, errors) => {
     const before = await stored();
     const result = await addLinkifier('iago@zulip.com', pattern, template);
@@ -61,12 +110,22 @@ describe('POST /realm/filters', () => {
   });
 
   it('refuses a member with "Must be an organization administrator"', async () => {
-    expectError(await addLinkifier('hamlet@zulip.com', 'x-(?P<id>\\d+)', 'https://x/{id}'), 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+    expectError(
+      await addLinkifier('hamlet@zulip.com', 'x-(?P<id>\\d+)', 'https://x/{id}'),
+      'Must be an organization administrator',
+      400,
+      'UNAUTHORIZED_PRINCIPAL',
+    );
   });
 
   it('requires both parameters', async () => {
     const { handler: create } = await import('../../../functions/linkifiers/create');
-    expectError(await call(create, { method: 'POST', path: '/realm/filters', as: 'iago@zulip.com', params: { pattern: 'x' } }), "Missing 'url_template' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    expectError(
+      await call(create, { method: 'POST', path: '/realm/filters', as: 'iago@zulip.com', params: { pattern: 'x' } }),
+      "Missing 'url_template' argument",
+      400,
+      'REQUEST_VARIABLE_MISSING',
+    );
   });
 
   it('sends the new list to linkifier_url_template queues', async () => {
@@ -82,8 +141,17 @@ describe('POST /realm/filters', () => {
 describe('PATCH /realm/filters/{filter_id}', () => {
   it('changes the pattern and template and keeps the place in the order', async () => {
     const before = await listIds();
-    expectSuccess(await patch('iago@zulip.com', 2, { pattern: 'zulip-mobile#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip-flutter/pull/{id}' }));
-    expect((await stored()).find((l) => l.id === 2)).toMatchObject({ pattern: 'zulip-mobile#(?P<id>[0-9]+)', urlTemplate: 'https://github.com/zulip/zulip-flutter/pull/{id}', order: 1 });
+    expectSuccess(
+      await patch('iago@zulip.com', 2, {
+        pattern: 'zulip-mobile#(?P<id>[0-9]+)',
+        url_template: 'https://github.com/zulip/zulip-flutter/pull/{id}',
+      }),
+    );
+    expect((await stored()).find((l) => l.id === 2)).toMatchObject({
+      pattern: 'zulip-mobile#(?P<id>[0-9]+)',
+      urlTemplate: 'https://github.com/zulip/zulip-flutter/pull/{id}',
+      order: 1,
+    });
     expect(await listIds()).toEqual(before);
   });
 
@@ -105,11 +173,21 @@ describe('PATCH /realm/filters/{filter_id}', () => {
   });
 
   it('may keep its own pattern', async () => {
-    expectSuccess(await patch('iago@zulip.com', 1, { pattern: '#D(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip-desktop/pull/{id}/' }));
+    expectSuccess(
+      await patch('iago@zulip.com', 1, {
+        pattern: '#D(?P<id>[0-9]{2,8})',
+        url_template: 'https://github.com/zulip/zulip-desktop/pull/{id}/',
+      }),
+    );
   });
 
   it('refuses a member', async () => {
-    expectError(await patch('hamlet@zulip.com', 1, { pattern: 'a', url_template: 'https://x' }), 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+    expectError(
+      await patch('hamlet@zulip.com', 1, { pattern: 'a', url_template: 'https://x' }),
+      'Must be an organization administrator',
+      400,
+      'UNAUTHORIZED_PRINCIPAL',
+    );
   });
 });
 
@@ -142,7 +220,9 @@ describe('the linkifier list version', () => {
   it('refuses a write based on a stale read', async () => {
     const { version } = await linkifiersStore.readLinkifierList(2, { consistent: true });
     expectSuccess(await addLinkifier('iago@zulip.com', 'STALE-(?P<id>\\d+)', 'https://s/{id}'));
-    await expect(linkifiersStore.writeLinkifiers(2, version, { orders: [{ id: 1, order: 99 }] })).rejects.toBeInstanceOf(linkifiersStore.LinkifiersChangedError);
+    await expect(linkifiersStore.writeLinkifiers(2, version, { orders: [{ id: 1, order: 99 }] })).rejects.toBeInstanceOf(
+      linkifiersStore.LinkifiersChangedError,
+    );
     expect((await stored()).find((l) => l.id === 1)?.order).not.toBe(99);
   });
 });

@@ -17,7 +17,11 @@ describe('POST /register: realm_linkifiers and realm_filters', () => {
     expectSuccess(await patchOrder('iago@zulip.com', [2, 3, 1]));
     const body = await fetchState('hamlet@zulip.com', ['realm_linkifiers'], { linkifier_url_template: true });
     expect((body.realm_linkifiers as { id: number }[]).map((l) => l.id)).toEqual([2, 3, 1]);
-    expect(body.realm_linkifiers[0]).toEqual({ id: 2, pattern: 'zulip-mobile#(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip-mobile/pull/{id}' });
+    expect(body.realm_linkifiers[0]).toEqual({
+      id: 2,
+      pattern: 'zulip-mobile#(?P<id>[0-9]{2,8})',
+      url_template: 'https://github.com/zulip/zulip-mobile/pull/{id}',
+    });
   });
 
   it('is empty for clients without the capability', async () => {

@@ -48,7 +48,16 @@ describe('PATCH /realm/linkifiers', () => {
 
   it('validates the parameter', async () => {
     expectError(await patchOrder('iago@zulip.com', '[1,"2"]'), 'ordered_linkifier_ids[1] is not an integer');
-    expectError(await call((await import('../../../functions/linkifiers/reorder')).handler, { method: 'PATCH', path: '/realm/linkifiers', as: 'iago@zulip.com' }), "Missing 'ordered_linkifier_ids' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    expectError(
+      await call((await import('../../../functions/linkifiers/reorder')).handler, {
+        method: 'PATCH',
+        path: '/realm/linkifiers',
+        as: 'iago@zulip.com',
+      }),
+      "Missing 'ordered_linkifier_ids' argument",
+      400,
+      'REQUEST_VARIABLE_MISSING',
+    );
   });
 
   it('appends a new linkifier after the reordered ones', async () => {
@@ -64,7 +73,9 @@ describe('PATCH /realm/linkifiers', () => {
     results.forEach((r) => expectSuccess(r));
     const final = await listIds();
     expect([a, b]).toContainEqual(final);
-    const orders = (expectSuccess(await call(list, { method: 'GET', path: '/realm/linkifiers', as: 'iago@zulip.com' })).linkifiers as unknown[]).length;
+    const orders = (
+      expectSuccess(await call(list, { method: 'GET', path: '/realm/linkifiers', as: 'iago@zulip.com' })).linkifiers as unknown[]
+    ).length;
     expect(orders).toBe(ids.length);
   });
 

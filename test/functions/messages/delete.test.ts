@@ -32,7 +32,9 @@ const EMAILS: Record<number, string> = {
 };
 
 const openQueues = async (ids: number[], bulk = true): Promise<Map<number, TestQueue>> =>
-  new Map(await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { bulk_message_deletion: bulk } })] as const)));
+  new Map(
+    await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { bulk_message_deletion: bulk } })] as const)),
+  );
 
 const drainAll = async (queues: Map<number, TestQueue>) =>
   Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()])));
@@ -49,7 +51,10 @@ const registerState = async (email: string) =>
       method: 'POST',
       path: '/register',
       as: email,
-      params: { fetch_event_types: ['message', 'update_message_flags', 'recent_private_conversations'], client_capabilities: { empty_topic_name: true } },
+      params: {
+        fetch_event_types: ['message', 'update_message_flags', 'recent_private_conversations'],
+        client_capabilities: { empty_topic_name: true },
+      },
     }),
   );
 
@@ -68,7 +73,9 @@ describe('DELETE /messages/{message_id}', () => {
     const m = await storeMessage({ sender: 10, channelId: 1 });
     const queues = await openQueues([12], false);
     expectSuccess(await del('hamlet@zulip.com', m.id));
-    expect(await drainAll(queues)).toEqual({ 12: [{ type: 'delete_message', message_id: m.id, message_type: 'stream', stream_id: 1, topic: 'edits' }] });
+    expect(await drainAll(queues)).toEqual({
+      12: [{ type: 'delete_message', message_id: m.id, message_type: 'stream', stream_id: 1, topic: 'edits' }],
+    });
   });
 
   it("tells only a direct message's participants", async () => {
@@ -86,7 +93,7 @@ describe('DELETE /messages/{message_id}', () => {
     expect(await messagesStore.getMessage(2, m.id)).toBeUndefined();
   });
 
-  it("refuses an administrator a direct message the administrator did not receive, as it cannot be accessed", async () => {
+  it('refuses an administrator a direct message the administrator did not receive, as it cannot be accessed', async () => {
     const m = await storeMessage({ sender: 10, to: [12] });
     expectError(await del('iago@zulip.com', m.id), 'Invalid message(s)');
     await expectStored(m.id, [10, 12]);
@@ -133,7 +140,9 @@ describe('DELETE /messages/{message_id}', () => {
     const denmark = (await channelsStore.getChannel(2, 1))!;
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const { documentClient, tableName } = await import('../../../lib/store/client');
-    await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: { ...channelsStore.buildChannelItem({ ...denmark, isArchived: true }) } }));
+    await documentClient().send(
+      new PutCommand({ TableName: tableName('main'), Item: { ...channelsStore.buildChannelItem({ ...denmark, isArchived: true }) } }),
+    );
     try {
       expectError(await del('iago@zulip.com', m.id), 'Invalid message(s)');
       await expectStored(m.id, DENMARK);
@@ -187,7 +196,7 @@ describe('register after a delete', () => {
     expect(after.max_message_id).toBe(before.max_message_id === m.id ? after.max_message_id : before.max_message_id);
   });
 
-  it("drops a direct conversation whose only message was deleted, and lowers one whose newest was", async () => {
+  it('drops a direct conversation whose only message was deleted, and lowers one whose newest was', async () => {
     const only = await storeMessage({ sender: 10, to: [14] });
     const first = await storeMessage({ sender: 10, to: [15] });
     const newest = await storeMessage({ sender: 10, to: [15] });
@@ -202,7 +211,9 @@ describe('register after a delete', () => {
     const after = await registerState('hamlet@zulip.com');
     expect(after.recent_private_conversations).toEqual([
       { max_message_id: first.id, user_ids: [15] },
-      ...before.recent_private_conversations.filter((c: { user_ids: number[] }) => c.user_ids.join() !== '15' && c.user_ids.join() !== '14'),
+      ...before.recent_private_conversations.filter(
+        (c: { user_ids: number[] }) => c.user_ids.join() !== '15' && c.user_ids.join() !== '14',
+      ),
     ]);
   });
 
@@ -213,7 +224,10 @@ describe('register after a delete', () => {
     expectSuccess(await del('iago@zulip.com', 1));
     const events = await drainAll(queues);
     const streamEvent = { type: 'stream', op: 'update', stream_id: 4, name: 'Venice', property: 'first_message_id', value: null };
-    expect(events[9]).toEqual([{ type: 'delete_message', message_ids: [1], message_type: 'stream', stream_id: 4, topic: 'canals' }, streamEvent]);
+    expect(events[9]).toEqual([
+      { type: 'delete_message', message_ids: [1], message_type: 'stream', stream_id: 4, topic: 'canals' },
+      streamEvent,
+    ]);
     expect(events[12]).toEqual([streamEvent]);
     expect(events[13]).toEqual([]);
     expect((await channelsStore.getChannel(2, 4))!.firstMessageId).toBeNull();

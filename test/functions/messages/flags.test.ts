@@ -10,7 +10,8 @@ import { openQueue } from '../../helpers/events';
 
 const IAGO = 'iago@zulip.com';
 const flags = (as: string, params: Record<string, unknown>) => call(flagsHandler, { method: 'POST', path: '/messages/flags', as, params });
-const byNarrow = (as: string, params: Record<string, unknown>) => call(narrowHandler, { method: 'POST', path: '/messages/flags/narrow', as, params });
+const byNarrow = (as: string, params: Record<string, unknown>) =>
+  call(narrowHandler, { method: 'POST', path: '/messages/flags/narrow', as, params });
 const flagsOf = async (userId: number, messageId: number) => (await getUserMessage(userId, messageId))?.flags;
 
 /** Register's message state of a user (unread counts, starred ids). */
@@ -20,7 +21,10 @@ const snapshot = async (as: string) => {
       method: 'POST',
       path: '/register',
       as,
-      params: { fetch_event_types: ['message', 'update_message_flags', 'starred_messages'], client_capabilities: { empty_topic_name: true } },
+      params: {
+        fetch_event_types: ['message', 'update_message_flags', 'starred_messages'],
+        client_capabilities: { empty_topic_name: true },
+      },
     }),
   );
   return { unread: body.unread_msgs, starred: body.starred_messages as number[] };
@@ -67,7 +71,9 @@ describe('POST /messages/flags', () => {
     const [mine, hamlet] = [await openQueue(IAGO), await openQueue('hamlet@zulip.com')];
     const body = expectSuccess(await flags(IAGO, { flag: 'read', op: 'add', messages: [11, 7, 5] }));
     expect(body).toEqual({ result: 'success', msg: '', messages: [11, 7, 5], ignored_because_not_subscribed_channels: [] });
-    expect(await mine.drain()).toEqual([{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [11, 7], all: false }]);
+    expect(await mine.drain()).toEqual([
+      { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [11, 7], all: false },
+    ]);
     expect(await hamlet.drain()).toEqual([]);
     const after = await snapshot(IAGO);
     expect(after.unread.count).toBe(before.unread.count - 2);
@@ -121,14 +127,18 @@ describe('POST /messages/flags', () => {
     const queue = await openQueue('cordelia@zulip.com');
     expectSuccess(await flags('cordelia@zulip.com', { flag: 'starred', op: 'add', messages: [8] }));
     expect(await flagsOf(8, 8)).toEqual(['read', 'historical', 'starred']);
-    expect(await queue.drain()).toEqual([{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'starred', messages: [8], all: false }]);
+    expect(await queue.drain()).toEqual([
+      { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'starred', messages: [8], all: false },
+    ]);
     expect((await snapshot('cordelia@zulip.com')).starred).toEqual([8]);
   });
 
   it('does nothing when marking read a message without a row, even one that does not exist, and still sends the event', async () => {
     const queue = await openQueue(IAGO);
     expectSuccess(await flags(IAGO, { flag: 'read', op: 'add', messages: [999, 15] }));
-    expect(await queue.drain()).toEqual([{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: false }]);
+    expect(await queue.drain()).toEqual([
+      { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: false },
+    ]);
     expect(await getUserMessage(11, 999)).toBeUndefined();
   });
 
@@ -163,7 +173,9 @@ describe('POST /messages/flags', () => {
 /** A client's application of an `add read` event to register's unread_msgs (upstream's apply_event). */
 const applyReadEvent = (unread: Record<string, any>, ids: number[], counted: number[]) => {
   const drop = (buckets: { unread_message_ids: number[] }[]) =>
-    buckets.map((b) => ({ ...b, unread_message_ids: b.unread_message_ids.filter((id) => !ids.includes(id)) })).filter((b) => b.unread_message_ids.length > 0);
+    buckets
+      .map((b) => ({ ...b, unread_message_ids: b.unread_message_ids.filter((id) => !ids.includes(id)) }))
+      .filter((b) => b.unread_message_ids.length > 0);
   return {
     ...unread,
     pms: drop(unread.pms),
@@ -179,7 +191,16 @@ describe('register after flag changes', () => {
     const before = await snapshot(IAGO);
     const queue = await openQueue(IAGO, { eventTypes: ['update_message_flags'] });
     expectSuccess(await flags(IAGO, { flag: 'read', op: 'add', messages: [8, 10, 13] }));
-    expectSuccess(await byNarrow(IAGO, { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [['dm', 'hamlet@zulip.com']], flag: 'read', op: 'add' }));
+    expectSuccess(
+      await byNarrow(IAGO, {
+        anchor: 'oldest',
+        num_before: 0,
+        num_after: 10,
+        narrow: [['dm', 'hamlet@zulip.com']],
+        flag: 'read',
+        op: 'add',
+      }),
+    );
     const events = await queue.drain();
     const read = events.flatMap((e) => e.messages as number[]);
     // 10 is in muted Scotland: listed, but not counted.
@@ -208,13 +229,28 @@ describe('POST /messages/flags/narrow', () => {
   });
 
   it('selects with a null narrow every message of the user', async () => {
-    const body = expectSuccess(await byNarrow(IAGO, { anchor: 'newest', num_before: 2, num_after: 0, narrow: null, flag: 'starred', op: 'add' }));
-    expect(body).toMatchObject({ processed_count: 2, first_processed_id: 13, last_processed_id: 14, found_newest: true, found_oldest: false });
+    const body = expectSuccess(
+      await byNarrow(IAGO, { anchor: 'newest', num_before: 2, num_after: 0, narrow: null, flag: 'starred', op: 'add' }),
+    );
+    expect(body).toMatchObject({
+      processed_count: 2,
+      first_processed_id: 13,
+      last_processed_id: 14,
+      found_newest: true,
+      found_oldest: false,
+    });
   });
 
   it('answers null ids and zero counts when nothing is selected', async () => {
     const body = expectSuccess(
-      await byNarrow(IAGO, { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm', operand: [] }], flag: 'read', op: 'add' }),
+      await byNarrow(IAGO, {
+        anchor: 'newest',
+        num_before: 10,
+        num_after: 0,
+        narrow: [{ operator: 'dm', operand: [] }],
+        flag: 'read',
+        op: 'add',
+      }),
     );
     expect(body).toMatchObject({ processed_count: 0, updated_count: 0, first_processed_id: null, last_processed_id: null });
   });
@@ -222,10 +258,26 @@ describe('POST /messages/flags/narrow', () => {
   it.each([
     [{ flag: 'read', op: 'add', num_before: 0, num_after: 0, narrow: [] }, "Missing 'anchor' argument", 'REQUEST_VARIABLE_MISSING'],
     [{ anchor: 'x', flag: 'read', op: 'add', num_before: 0, num_after: 0, narrow: [] }, 'Invalid anchor', 'BAD_REQUEST'],
-    [{ anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, include_anchor: false, narrow: [] }, 'The anchor can only be excluded at an end of the range', 'BAD_REQUEST'],
-    [{ anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, narrow: [['x', 'y', 'z']] }, 'Invalid narrow[0]: Value error, element is not a string pair', 'BAD_REQUEST'],
-    [{ anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, narrow: [{ operand: 'x' }] }, 'Invalid narrow[0]: Value error, operator is missing', 'BAD_REQUEST'],
-    [{ anchor: '5', flag: 'bogus', op: 'add', num_before: 1, num_after: 1, narrow: [['with', '5']] }, 'Invalid narrow operator: unknown operator with', 'BAD_NARROW'],
+    [
+      { anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, include_anchor: false, narrow: [] },
+      'The anchor can only be excluded at an end of the range',
+      'BAD_REQUEST',
+    ],
+    [
+      { anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, narrow: [['x', 'y', 'z']] },
+      'Invalid narrow[0]: Value error, element is not a string pair',
+      'BAD_REQUEST',
+    ],
+    [
+      { anchor: '5', flag: 'read', op: 'add', num_before: 1, num_after: 1, narrow: [{ operand: 'x' }] },
+      'Invalid narrow[0]: Value error, operator is missing',
+      'BAD_REQUEST',
+    ],
+    [
+      { anchor: '5', flag: 'bogus', op: 'add', num_before: 1, num_after: 1, narrow: [['with', '5']] },
+      'Invalid narrow operator: unknown operator with',
+      'BAD_NARROW',
+    ],
     [{ anchor: '5', flag: 'bogus', op: 'add', num_before: 1, num_after: 1, narrow: [] }, "Invalid flag: 'bogus'", 'BAD_REQUEST'],
   ])('refuses %j with "%s"', async (params, message, code) => {
     const queue = await openQueue(IAGO);

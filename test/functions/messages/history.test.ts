@@ -58,7 +58,7 @@ describe('GET /messages/{message_id}/history', () => {
     ]);
   });
 
-  it('shows the empty topic as the organization\'s display name unless allow_empty_topic_name', async () => {
+  it("shows the empty topic as the organization's display name unless allow_empty_topic_name", async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, topic: '' });
     expect(expectSuccess(await getHistory('hamlet@zulip.com', m.id)).message_history[0].topic).toBe('general chat');
     expect(expectSuccess(await getHistory('hamlet@zulip.com', m.id, { allow_empty_topic_name: true })).message_history[0].topic).toBe('');

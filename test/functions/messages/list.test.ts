@@ -8,7 +8,13 @@ import { call, expectError, expectSuccess } from '../../helpers/api';
 const IAGO = 'iago@zulip.com';
 const fetch = (as: string, params: Record<string, unknown>) => call(handler, { method: 'GET', path: '/messages', as, params });
 const ids = (body: Record<string, any>): number[] => body.messages.map((m: { id: number }) => m.id);
-const newest = (narrow: unknown[], extra: Record<string, unknown> = {}) => ({ anchor: 'newest', num_before: 100, num_after: 0, narrow, ...extra });
+const newest = (narrow: unknown[], extra: Record<string, unknown> = {}) => ({
+  anchor: 'newest',
+  num_before: 100,
+  num_after: 0,
+  narrow,
+  ...extra,
+});
 
 describe('GET /messages: the seeded messages', () => {
   it('shows Iago the messages register reports, with the same flags', async () => {
@@ -19,7 +25,11 @@ describe('GET /messages: the seeded messages', () => {
     expect(flags[8]).toEqual(['wildcard_mentioned']);
     expect(flags[11]).toEqual([]);
     expect(flags[2]).toEqual(['read']);
-    expect(ids(body).filter((id) => !flags[id].includes('read')).sort((a, b) => a - b)).toEqual([6, 7, 8, 9, 10, 11, 13, 14]);
+    expect(
+      ids(body)
+        .filter((id) => !flags[id].includes('read'))
+        .sort((a, b) => a - b),
+    ).toEqual([6, 7, 8, 9, 10, 11, 13, 14]);
     expect(body).toMatchObject({ anchor: 0, found_anchor: false, found_oldest: true, found_newest: true, history_limited: false });
   });
 
@@ -53,7 +63,9 @@ describe('GET /messages: the seeded messages', () => {
 
   it('shows the empty topic as "general chat" unless the client allows empty topic names', async () => {
     expect(expectSuccess(await fetch(IAGO, { anchor: '14', num_before: 0, num_after: 0 })).messages[0].subject).toBe('general chat');
-    expect(expectSuccess(await fetch(IAGO, { anchor: '14', num_before: 0, num_after: 0, allow_empty_topic_name: true })).messages[0].subject).toBe('');
+    expect(
+      expectSuccess(await fetch(IAGO, { anchor: '14', num_before: 0, num_after: 0, allow_empty_topic_name: true })).messages[0].subject,
+    ).toBe('');
   });
 });
 
@@ -61,8 +73,22 @@ describe('GET /messages: narrows', () => {
   it.each([
     ['a channel by name', [['stream', 'verona']], [6, 7, 14]],
     ['a channel by id', [{ operator: 'channel', operand: 3 }], [6, 7, 14]],
-    ['a channel and a topic, case-insensitively', [['channel', 'Verona'], ['topic', 'TEST']], [6, 7]],
-    ['the empty topic as "general chat"', [['channel', 'Verona'], ['topic', 'general chat']], [14]],
+    [
+      'a channel and a topic, case-insensitively',
+      [
+        ['channel', 'Verona'],
+        ['topic', 'TEST'],
+      ],
+      [6, 7],
+    ],
+    [
+      'the empty topic as "general chat"',
+      [
+        ['channel', 'Verona'],
+        ['topic', 'general chat'],
+      ],
+      [14],
+    ],
     ['a one-on-one conversation by email', [['dm', 'hamlet@zulip.com']], [11, 12]],
     ['a group conversation by ids', [{ operator: 'dm', operand: [10, 12] }], [13]],
     ['the self conversation', [{ operator: 'dm', operand: [11] }], [5]],
@@ -73,9 +99,23 @@ describe('GET /messages: narrows', () => {
     ['starred messages', [['is', 'starred']], [3, 5]],
     ['mentions, wildcards included', [['is', 'mentioned']], [7, 8, 10]],
     ['a sender', [['sender', 'hamlet@zulip.com']], [6, 8, 11]],
-    ['a sender by id, negated', [{ operator: 'sender', operand: 10, negated: true }, { operator: 'channel', operand: 3 }], [7, 14]],
+    [
+      'a sender by id, negated',
+      [
+        { operator: 'sender', operand: 10, negated: true },
+        { operator: 'channel', operand: 3 },
+      ],
+      [7, 14],
+    ],
     ['one id', [['id', '7']], [7]],
-    ['unread in a channel', [['channel', 'Verona'], ['is', 'unread']], [6, 7, 14]],
+    [
+      'unread in a channel',
+      [
+        ['channel', 'Verona'],
+        ['is', 'unread'],
+      ],
+      [6, 7, 14],
+    ],
     ['an empty dm list', [{ operator: 'dm', operand: [] }], []],
   ])('narrows to %s', async (_name, narrow, expected) => {
     expect(ids(expectSuccess(await fetch(IAGO, newest(narrow))))).toEqual(expected);
@@ -119,13 +159,17 @@ describe('GET /messages: anchors and ranges', () => {
   });
 
   it('leaves the anchor out with include_anchor false', async () => {
-    const body = expectSuccess(await fetch(IAGO, { anchor: '14', num_before: 3, num_after: 0, include_anchor: false, narrow: [['is', 'unread']] }));
+    const body = expectSuccess(
+      await fetch(IAGO, { anchor: '14', num_before: 3, num_after: 0, include_anchor: false, narrow: [['is', 'unread']] }),
+    );
     expect(ids(body)).toEqual([10, 11, 13]);
     expect(body).toMatchObject({ found_anchor: false, found_oldest: false });
   });
 
   it('resolves first_unread to the oldest unread message of the narrow, skipping muted channels', async () => {
-    const body = expectSuccess(await fetch(IAGO, { anchor: 'first_unread', num_before: 0, num_after: 1, narrow: [['channel', 'Scotland']] }));
+    const body = expectSuccess(
+      await fetch(IAGO, { anchor: 'first_unread', num_before: 0, num_after: 1, narrow: [['channel', 'Scotland']] }),
+    );
     expect(body).toMatchObject({ anchor: 10000000000000000, found_newest: true });
     const all = expectSuccess(await fetch(IAGO, { anchor: 'first_unread', num_before: 1, num_after: 1 }));
     expect(all.anchor).toBe(6);
@@ -140,11 +184,16 @@ describe('GET /messages: anchors and ranges', () => {
 
   it('clamps an anchor above every id and a negative one', async () => {
     expect(expectSuccess(await fetch(IAGO, { anchor: '99999999999999999', num_before: 1, num_after: 0 })).anchor).toBe(10000000000000000);
-    expect(expectSuccess(await fetch(IAGO, { anchor: '-3', num_before: 0, num_after: 1 }))).toMatchObject({ anchor: 0, found_oldest: true });
+    expect(expectSuccess(await fetch(IAGO, { anchor: '-3', num_before: 0, num_after: 1 }))).toMatchObject({
+      anchor: 0,
+      found_oldest: true,
+    });
   });
 
   it('uses the deprecated use_first_unread_anchor whatever anchor says', async () => {
-    expect(expectSuccess(await fetch(IAGO, { anchor: 'oldest', use_first_unread_anchor: true, num_before: 0, num_after: 0 })).anchor).toBe(6);
+    expect(expectSuccess(await fetch(IAGO, { anchor: 'oldest', use_first_unread_anchor: true, num_before: 0, num_after: 0 })).anchor).toBe(
+      6,
+    );
   });
 });
 
@@ -180,7 +229,13 @@ describe('GET /messages: errors', () => {
     [[['sender', 'king@lear.org']], 'unknown user king@lear.org'],
     [[{ operator: 'dm', operand: [99] }], 'unknown user in [99]'],
     [[['is', 'bogus']], "unknown 'is' operand bogus"],
-    [[['stream', 'Verona'], ['is', 'dm']], 'No message can be both a channel message and direct message'],
+    [
+      [
+        ['stream', 'Verona'],
+        ['is', 'dm'],
+      ],
+      'No message can be both a channel message and direct message',
+    ],
   ])('refuses the narrow %j with BAD_NARROW', async (narrow, desc) => {
     const result = await fetch(IAGO, newest(narrow));
     expectError(result, `Invalid narrow operator: ${desc}`, 400, 'BAD_NARROW');

@@ -20,7 +20,10 @@ const send = (as: string, params: Record<string, unknown>, headers: Record<strin
   call(handler, { method: 'POST', path: '/messages', as, params, headers });
 
 const counter = async (): Promise<number> =>
-  Number((await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.counter('message#2'), ConsistentRead: true }))).Item?.value);
+  Number(
+    (await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.counter('message#2'), ConsistentRead: true })))
+      .Item?.value,
+  );
 
 /** Queues of Hamlet, Iago, Othello and Cordelia (not in Denmark or Scotland). */
 const openQueues = async (params: Record<string, unknown> = {}): Promise<Record<string, TestQueue>> => ({
@@ -34,7 +37,13 @@ const drainAll = async (queues: Record<string, TestQueue>): Promise<Record<strin
   Object.fromEntries(await Promise.all(Object.entries(queues).map(async ([name, q]) => [name, await q.drain()])));
 
 /** Asserts an error with nothing written: no id allocated, no event on any queue. */
-const expectRefused = async (as: string, params: Record<string, unknown>, msg: string, code = 'BAD_REQUEST', extra: Record<string, unknown> = {}) => {
+const expectRefused = async (
+  as: string,
+  params: Record<string, unknown>,
+  msg: string,
+  code = 'BAD_REQUEST',
+  extra: Record<string, unknown> = {},
+) => {
   const queues = await openQueues();
   const before = await counter();
   const result = await send(as, params);
@@ -140,12 +149,17 @@ describe('POST /messages to a channel', () => {
     const queues = await openQueues();
     expectSuccess(await send('hamlet@zulip.com', { ...DENMARK, content: '@**all** dinner' }));
     const events = await drainAll(queues);
-    expect([events.hamlet, events.iago, events.othello].map((e) => e[0]!.flags)).toEqual([['wildcard_mentioned'], ['wildcard_mentioned'], ['wildcard_mentioned']]);
+    expect([events.hamlet, events.iago, events.othello].map((e) => e[0]!.flags)).toEqual([
+      ['wildcard_mentioned'],
+      ['wildcard_mentioned'],
+      ['wildcard_mentioned'],
+    ]);
   });
 
-  it('puts a mentioned recipient\'s row in its mentioned index', async () => {
+  it("puts a mentioned recipient's row in its mentioned index", async () => {
     const body = expectSuccess(await send('hamlet@zulip.com', { ...DENMARK, content: 'see @**Othello, the Moor of Venice**' }));
-    const row = (await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(12, body.id) }))).Item;
+    const row = (await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(12, body.id) })))
+      .Item;
     expect(row).toMatchObject({ gsi4pk: 'MENTIONED#12', flags: ['mentioned'] });
   });
 
@@ -158,7 +172,7 @@ describe('POST /messages to a channel', () => {
     expect(await messagesStore.getUserMessagesByIds(8, [body.id])).toEqual([]);
   });
 
-  it('gives the local id only to the sending client\'s own queue', async () => {
+  it("gives the local id only to the sending client's own queue", async () => {
     const mine = await openQueue('hamlet@zulip.com');
     const other = await openQueue('hamlet@zulip.com');
     expectSuccess(await send('hamlet@zulip.com', { ...DENMARK, content: 'echo', queue_id: mine.queueId, local_id: '17.01' }));
@@ -191,7 +205,12 @@ describe('POST /messages refuses, writing nothing and sending no event', () => {
     [{ type: 'stream', to: 1, topic: 'x' }, "Missing 'content' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'content' }],
     [{ content: 'hi', to: 1, topic: 'x' }, "Missing 'type' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'type' }],
     [{ type: 'broadcast', to: 1, topic: 'x', content: 'hi' }, 'Invalid type', 'BAD_REQUEST', {}],
-    [{ type: 'stream', to: 1, topic: 'x', subject: 'y', content: 'hi' }, "Can't decide between 'topic' and 'subject' arguments", 'REQUEST_CONFUSING_VAR', {}],
+    [
+      { type: 'stream', to: 1, topic: 'x', subject: 'y', content: 'hi' },
+      "Can't decide between 'topic' and 'subject' arguments",
+      'REQUEST_CONFUSING_VAR',
+      {},
+    ],
     [{ type: 'stream', topic: 'x', content: 'hi' }, 'Missing channel', 'BAD_REQUEST', {}],
     [{ type: 'stream', to: 1, content: 'hi' }, 'Missing topic', 'BAD_REQUEST', {}],
     [{ type: 'stream', to: '["Denmark", "Scotland"]', topic: 'x', content: 'hi' }, 'Expected exactly one channel', 'BAD_REQUEST', {}],
@@ -200,9 +219,24 @@ describe('POST /messages refuses, writing nothing and sending no event', () => {
     [{ type: 'stream', to: 1, topic: 'x', content: '  \n ' }, 'Message must not be empty', 'BAD_REQUEST', {}],
     [{ type: 'stream', to: 1, topic: 'x', content: 'a\u0000b' }, 'Message must not contain null bytes', 'BAD_REQUEST', {}],
     [{ type: 'stream', to: '" "', topic: 'x', content: 'hi' }, "Channel name can't be empty.", 'BAD_REQUEST', {}],
-    [{ type: 'stream', to: 'Nowhere<&>', topic: 'x', content: 'hi' }, "Channel 'Nowhere&lt;&amp;&gt;' does not exist", 'STREAM_DOES_NOT_EXIST', { stream: 'Nowhere&lt;&amp;&gt;' }],
-    [{ type: 'stream', to: 999, topic: 'x', content: 'hi' }, "Channel with ID '999' does not exist", 'STREAM_DOES_NOT_EXIST', { stream_id: 999 }],
-    [{ type: 'stream', to: 10, topic: 'x', content: 'hi' }, "Channel with ID '10' does not exist", 'STREAM_DOES_NOT_EXIST', { stream_id: 10 }],
+    [
+      { type: 'stream', to: 'Nowhere<&>', topic: 'x', content: 'hi' },
+      "Channel 'Nowhere&lt;&amp;&gt;' does not exist",
+      'STREAM_DOES_NOT_EXIST',
+      { stream: 'Nowhere&lt;&amp;&gt;' },
+    ],
+    [
+      { type: 'stream', to: 999, topic: 'x', content: 'hi' },
+      "Channel with ID '999' does not exist",
+      'STREAM_DOES_NOT_EXIST',
+      { stream_id: 999 },
+    ],
+    [
+      { type: 'stream', to: 10, topic: 'x', content: 'hi' },
+      "Channel with ID '10' does not exist",
+      'STREAM_DOES_NOT_EXIST',
+      { stream_id: 10 },
+    ],
     [{ type: 'stream', to: 7, topic: 'x', content: 'hi' }, "Not authorized to send to channel 'Old Verona'", 'BAD_REQUEST', {}],
     [{ type: 'stream', to: 6, topic: 'x', content: 'hi' }, "Not authorized to send to channel 'core team'", 'BAD_REQUEST', {}],
     [{ type: 'stream', to: 1, topic: 'x', content: 'hi', sender: 'iago@zulip.com' }, 'Invalid mirrored message', 'BAD_REQUEST', {}],
@@ -220,15 +254,25 @@ describe('POST /messages refuses, writing nothing and sending no event', () => {
     const original = (await channelsStore.getChannel(2, 2))!.groupSettings.can_send_message_group!;
     const nobody = (await RealmGroups.load(2)).systemGroup('role:nobody').id;
     await changeChannel(2, 2, { groupSettings: { can_send_message_group: nobody } });
-    await expectRefused('othello@zulip.com', { type: 'stream', to: 2, topic: 'x', content: 'hi' }, 'You do not have permission to post in this channel.');
+    await expectRefused(
+      'othello@zulip.com',
+      { type: 'stream', to: 2, topic: 'x', content: 'hi' },
+      'You do not have permission to post in this channel.',
+    );
     await changeChannel(2, 2, { groupSettings: { can_send_message_group: original } });
   });
 
   it('refuses the empty topic where the channel disables it, with the display name', async () => {
     await changeChannel(2, 4, { topicsPolicy: 'disable_empty_topic' });
-    await expectRefused('prospero@zulip.com', { type: 'stream', to: 4, topic: '', content: 'hi' }, 'Sending messages to the general chat is not allowed in this channel.', 'BAD_REQUEST', {
-      empty_topic_display_name: 'general chat',
-    });
+    await expectRefused(
+      'prospero@zulip.com',
+      { type: 'stream', to: 4, topic: '', content: 'hi' },
+      'Sending messages to the general chat is not allowed in this channel.',
+      'BAD_REQUEST',
+      {
+        empty_topic_display_name: 'general chat',
+      },
+    );
     await changeChannel(2, 4, { topicsPolicy: 'inherit' });
   });
 });
@@ -242,9 +286,16 @@ describe('POST /messages to a direct-message conversation', () => {
       { id: 10, email: 'hamlet@zulip.com', full_name: 'King Hamlet', is_mirror_dummy: false },
       { id: 11, email: 'iago@zulip.com', full_name: 'Iago', is_mirror_dummy: false },
     ];
-    expect(events.hamlet.map((e) => [e.message.id, e.message.type, e.message.recipient_id, e.message.display_recipient, e.message.subject, e.flags])).toEqual([
-      [body.id, 'private', 11, display, '', []],
-    ]);
+    expect(
+      events.hamlet.map((e) => [
+        e.message.id,
+        e.message.type,
+        e.message.recipient_id,
+        e.message.display_recipient,
+        e.message.subject,
+        e.flags,
+      ]),
+    ).toEqual([[body.id, 'private', 11, display, '', []]]);
     expect(events.iago.map((e) => [e.message.recipient_id, e.flags])).toEqual([[10, []]]);
     expect(events.iago[0]!.message).not.toHaveProperty('stream_id');
     expect(events.othello).toEqual([]);
@@ -301,10 +352,19 @@ describe('POST /messages to a direct-message conversation', () => {
       );
     await setPermission(nobody);
     try {
-      await expectRefused('hamlet@zulip.com', { type: 'direct', to: [11], content: 'hi' }, 'Direct messages are disabled in this organization.');
+      await expectRefused(
+        'hamlet@zulip.com',
+        { type: 'direct', to: [11], content: 'hi' },
+        'Direct messages are disabled in this organization.',
+      );
     } finally {
       await documentClient().send(
-        new UpdateCommand({ TableName: tableName('main'), Key: keys.realm(2), UpdateExpression: 'SET groupSettings = :v', ExpressionAttributeValues: { ':v': realm.groupSettings } }),
+        new UpdateCommand({
+          TableName: tableName('main'),
+          Key: keys.realm(2),
+          UpdateExpression: 'SET groupSettings = :v',
+          ExpressionAttributeValues: { ':v': realm.groupSettings },
+        }),
       );
     }
   });
@@ -313,7 +373,12 @@ describe('POST /messages to a direct-message conversation', () => {
 describe('register after a send', () => {
   const snapshot = async (email: string) =>
     expectSuccess(
-      await call(register, { method: 'POST', path: '/register', as: email, params: { fetch_event_types: ['message', 'update_message_flags', 'recent_private_conversations'] } }),
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: email,
+        params: { fetch_event_types: ['message', 'update_message_flags', 'recent_private_conversations'] },
+      }),
     );
 
   it('equals the previous snapshot plus the sent messages', async () => {

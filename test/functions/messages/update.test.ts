@@ -28,7 +28,9 @@ const EMAILS: Record<number, string> = {
 };
 
 const openQueues = async (ids: number[]): Promise<Map<number, TestQueue>> =>
-  new Map(await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { empty_topic_name: true } })] as const)));
+  new Map(
+    await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { empty_topic_name: true } })] as const)),
+  );
 const drainAll = async (queues: Map<number, TestQueue>) =>
   Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()])));
 
@@ -55,19 +57,32 @@ const withRealm = async (changes: Partial<Realm>, body: () => Promise<void>) => 
 /** The message item is as stored before: same content, topic and no history. */
 const expectUnchanged = async (before: { id: number; content: string; topic: string }) => {
   const now = (await editsStore.getEditableMessage(2, before.id))!;
-  expect({ content: now.content, topic: now.topic, editHistory: now.editHistory }).toEqual({ content: before.content, topic: before.topic, editHistory: undefined });
+  expect({ content: now.content, topic: now.topic, editHistory: now.editHistory }).toEqual({
+    content: before.content,
+    topic: before.topic,
+    editHistory: undefined,
+  });
 };
 
 describe('PATCH /messages/{message_id}: content', () => {
   it("re-renders the sender's content, stores the previous version and tells every recipient with their own flags", async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, content: 'first **draft**' });
     const queues = await openQueues([10, 12, 8]);
-    expect(expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'second **draft**' }))).toEqual({ result: 'success', msg: '', detached_uploads: [] });
+    expect(expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'second **draft**' }))).toEqual({
+      result: 'success',
+      msg: '',
+      detached_uploads: [],
+    });
     const stored = (await editsStore.getEditableMessage(2, m.id))!;
     expect(stored.content).toBe('second **draft**');
     expect(stored.renderedContent).toBe('<p>second <strong>draft</strong></p>');
     expect(stored.editHistory).toEqual([
-      { user_id: 10, timestamp: expect.any(Number), prev_content: 'first **draft**', prev_rendered_content: '<p>first <strong>draft</strong></p>' },
+      {
+        user_id: 10,
+        timestamp: expect.any(Number),
+        prev_content: 'first **draft**',
+        prev_rendered_content: '<p>first <strong>draft</strong></p>',
+      },
     ]);
     const event = (flags: string[]) => ({
       type: 'update_message',
@@ -95,7 +110,12 @@ describe('PATCH /messages/{message_id}: content', () => {
   });
 
   it('sets the mentioned flag of a newly mentioned recipient and clears it of one no longer mentioned, and register agrees', async () => {
-    const m = await storeMessage({ sender: 10, channelId: 1, content: 'hi @**Othello, the Moor of Venice**', extraFlags: { 12: ['mentioned'] } });
+    const m = await storeMessage({
+      sender: 10,
+      channelId: 1,
+      content: 'hi @**Othello, the Moor of Venice**',
+      extraFlags: { 12: ['mentioned'] },
+    });
     const before = await registerState('iago@zulip.com');
     expect(before.unread_msgs.mentions).not.toContain(m.id);
     const queues = await openQueues([11, 12]);
@@ -163,10 +183,20 @@ describe('PATCH /messages/{message_id}: errors before any change', () => {
     ['nothing to change', 10, {}, 'Nothing to change'],
     ['the same topic again', 10, { topic: 'edits' }, 'Nothing to change'],
     ['an unknown propagate_mode', 10, { topic: 'x', propagate_mode: 'change_some' }, 'Invalid propagate_mode'],
-    ['a propagate_mode without a topic change', 10, { content: 'x', propagate_mode: 'change_all' }, 'Invalid propagate_mode without topic edit'],
+    [
+      'a propagate_mode without a topic change',
+      10,
+      { content: 'x', propagate_mode: 'change_all' },
+      'Invalid propagate_mode without topic edit',
+    ],
     ['marking general chat resolved', 10, { topic: '✔' }, 'General chat cannot be marked as resolved'],
     ['content and a channel at once', 10, { content: 'x', stream_id: 3 }, 'Cannot change message content while changing channel'],
-    ['a move to another channel (not built yet: upstream refuses those without permission)', 10, { stream_id: 3 }, "You don't have permission to move this message"],
+    [
+      'a move to another channel (not built yet: upstream refuses those without permission)',
+      10,
+      { stream_id: 3 },
+      "You don't have permission to move this message",
+    ],
   ])('refuses %s', async (_case, sender, params, message) => {
     const m = await storeMessage({ sender, channelId: 1 });
     expectError(await patch('hamlet@zulip.com', m.id, params), message);
@@ -217,7 +247,12 @@ describe('PATCH /messages/{message_id}: topics', () => {
         topic_links: [],
       },
     ]);
-    expect(await topicsOf(1)).toEqual(expect.arrayContaining([['one', a.id], ['two', b.id]]));
+    expect(await topicsOf(1)).toEqual(
+      expect.arrayContaining([
+        ['one', a.id],
+        ['two', b.id],
+      ]),
+    );
   });
 
   it('moves this and later messages with change_later, each with a move entry in its history', async () => {
@@ -228,7 +263,12 @@ describe('PATCH /messages/{message_id}: topics', () => {
     const stored = await Promise.all([a, b, c].map((m) => editsStore.getEditableMessage(2, m.id)));
     expect(stored.map((m) => m!.topic)).toEqual(['later', 'after', 'after']);
     expect(stored[2]!.editHistory).toEqual([{ user_id: 10, timestamp: expect.any(Number), prev_topic: 'Later', topic: 'after' }]);
-    expect(await topicsOf(1)).toEqual(expect.arrayContaining([['later', a.id], ['after', c.id]]));
+    expect(await topicsOf(1)).toEqual(
+      expect.arrayContaining([
+        ['later', a.id],
+        ['after', c.id],
+      ]),
+    );
   });
 
   it("moves the whole topic with change_all, and register's unread summary follows the events", async () => {
@@ -243,7 +283,10 @@ describe('PATCH /messages/{message_id}: topics', () => {
     const moved = (s: { stream_id: number; topic: string }) => s.stream_id === 1 && s.topic === 'whole';
     const expected = {
       ...before.unread_msgs,
-      streams: [...before.unread_msgs.streams.filter((s: any) => !moved(s)), ...before.unread_msgs.streams.filter(moved).map((s: any) => ({ ...s, topic: 'moved' }))],
+      streams: [
+        ...before.unread_msgs.streams.filter((s: any) => !moved(s)),
+        ...before.unread_msgs.streams.filter(moved).map((s: any) => ({ ...s, topic: 'moved' })),
+      ],
     };
     const after = await registerState('iago@zulip.com');
     expect(after.unread_msgs).toEqual({ ...expected, streams: expect.arrayContaining(expected.streams) });
@@ -258,13 +301,22 @@ describe('PATCH /messages/{message_id}: topics', () => {
     advanceClock(604_900_000);
     const recent = await storeMessage({ sender: 10, channelId: 1, topic: 'aging' });
     const result = await patch('hamlet@zulip.com', recent.id, { topic: 'aged', propagate_mode: 'change_all' });
-    expectError(result, 'You only have permission to move the 1/2 most recent messages in this topic.', 400, 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED');
-    expect(result.body).toMatchObject({ first_message_id_allowed_to_move: recent.id, total_messages_in_topic: 2, total_messages_allowed_to_move: 1 });
+    expectError(
+      result,
+      'You only have permission to move the 1/2 most recent messages in this topic.',
+      400,
+      'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+    );
+    expect(result.body).toMatchObject({
+      first_message_id_allowed_to_move: recent.id,
+      total_messages_in_topic: 2,
+      total_messages_allowed_to_move: 1,
+    });
     await expectUnchanged(old);
     await expectUnchanged(recent);
   });
 
-  it("refuses a non-moderator a topic change after the seven-day move limit", async () => {
+  it('refuses a non-moderator a topic change after the seven-day move limit', async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, topic: 'week' });
     advanceClock((604_800 + 21) * 1000);
     expectError(await patch('hamlet@zulip.com', m.id, { topic: 'later' }), "The time limit for editing this message's topic has passed.");

@@ -44,7 +44,14 @@ describe('presence cost', () => {
     // Authentication (API-key query, realm get), then one consistent batch read of the row and the
     // sequence, one transaction when the row changes, and the event's two writes when it is sent.
     expect(small).toEqual({
-      comesOnline: { QueryCommand: 1, GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1, PutItemCommand: 1 },
+      comesOnline: {
+        QueryCommand: 1,
+        GetItemCommand: 1,
+        BatchGetItemCommand: 1,
+        TransactWriteItemsCommand: 1,
+        UpdateItemCommand: 1,
+        PutItemCommand: 1,
+      },
       rewrite: { QueryCommand: 1, GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 },
       unchanged: { QueryCommand: 1, GetItemCommand: 1, BatchGetItemCommand: 1 },
       poll: { QueryCommand: 2, GetItemCommand: 1, BatchGetItemCommand: 1 },

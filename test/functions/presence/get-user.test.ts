@@ -1,12 +1,6 @@
 import { handler } from '../../../functions/presence/get-user';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import {
-  U,
-  advanceSeconds,
-  frozenPresenceTests,
-  putRow,
-  row,
-} from './presence-fixture';
+import { U, advanceSeconds, frozenPresenceTests, putRow, row } from './presence-fixture';
 
 const get = (as: string, userIdOrEmail: string, params: Record<string, unknown> = {}) =>
   call(handler, {
@@ -39,7 +33,10 @@ describe('GET /users/{user_id_or_email}/presence', () => {
 
   it('shows the aggregated status as offline after 200 s, leaving the website entry', async () => {
     // hamlet: idle, connected 100 s ago.
-    expect(expectSuccess(await get('iago@zulip.com', 'hamlet@zulip.com')).presence.aggregated).toEqual({ status: 'idle', timestamp: T - 100 });
+    expect(expectSuccess(await get('iago@zulip.com', 'hamlet@zulip.com')).presence.aggregated).toEqual({
+      status: 'idle',
+      timestamp: T - 100,
+    });
     advanceSeconds(101);
     expect(expectSuccess(await get('iago@zulip.com', 'hamlet@zulip.com')).presence).toEqual({
       website: { status: 'idle', timestamp: T - 100 },
@@ -88,5 +85,4 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     expectError(await get('hamlet@zulip.com', 'AARON@zulip.com'), 'No presence data for AARON@zulip.com');
     expectError(await get('hamlet@zulip.com', String(U.aaron)), `No presence data for ${U.aaron}`);
   });
-
 });

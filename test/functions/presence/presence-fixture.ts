@@ -70,7 +70,10 @@ const presenceItemsOf = async (realmId: number) =>
 export const resetPresence = async (now: number): Promise<void> => {
   for (const realmId of [ZULIP, LEAR]) {
     const existing = await presenceItemsOf(realmId);
-    await batchDelete('main', existing.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+    await batchDelete(
+      'main',
+      existing.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    );
   }
   const items = [];
   for (const p of fixture.presence) {
@@ -97,10 +100,12 @@ export const sequence = (realmId: number = ZULIP): Promise<number> => presenceSt
 /** Every presence row of an organization, keyed by user id (to assert that nothing changed). */
 export const allRows = async (realmId: number = ZULIP): Promise<Record<number, Presence>> =>
   Object.fromEntries(
-    (await presenceItemsOf(realmId)).filter((item) => item.sk !== entityKeys.presenceSequence(realmId).sk).map((item) => {
-      const p = presenceStore.toPresence(item);
-      return [p.userId, p];
-    }),
+    (await presenceItemsOf(realmId))
+      .filter((item) => item.sk !== entityKeys.presenceSequence(realmId).sk)
+      .map((item) => {
+        const p = presenceStore.toPresence(item);
+        return [p.userId, p];
+      }),
   );
 
 export const legacy = (status: 'active' | 'idle', timestamp: number) => ({

@@ -1,12 +1,6 @@
 import { handler } from '../../../functions/presence/realm';
 import { call, expectSuccess } from '../../helpers/api';
-import {
-  U,
-  ZULIP,
-  frozenPresenceTests,
-  legacy,
-  putRow,
-} from './presence-fixture';
+import { U, ZULIP, frozenPresenceTests, legacy, putRow } from './presence-fixture';
 
 const get = (as: string) => call(handler, { method: 'GET', path: '/realm/presence', as });
 
@@ -34,7 +28,17 @@ describe('GET /realm/presence', () => {
   });
 
   it('leaves out a row that was never connected', async () => {
-    await putRow({ realmId: ZULIP, userId: U.zoe, lastActiveTime: null, lastConnectedTime: null, lastUpdateId: 7, email: 'ZOE@zulip.com', isBot: false, isActive: true, dateJoined: 1700000700 });
+    await putRow({
+      realmId: ZULIP,
+      userId: U.zoe,
+      lastActiveTime: null,
+      lastConnectedTime: null,
+      lastUpdateId: 7,
+      email: 'ZOE@zulip.com',
+      isBot: false,
+      isActive: true,
+      dateJoined: 1700000700,
+    });
     const body = expectSuccess(await get('hamlet@zulip.com'));
     expect(body.presences).not.toHaveProperty('ZOE@zulip.com');
   });

@@ -34,7 +34,10 @@ describe('POST /register: presence', () => {
 
   it('returns the modern format to a client declaring simplified_presence_events', async () => {
     const body = expectSuccess(
-      await register('hamlet@zulip.com', { fetch_event_types: ['presence'], client_capabilities: { notification_settings_null: false, simplified_presence_events: true } }),
+      await register('hamlet@zulip.com', {
+        fetch_event_types: ['presence'],
+        client_capabilities: { notification_settings_null: false, simplified_presence_events: true },
+      }),
     );
     expect(Object.keys(body.presences).sort()).toEqual(['10', '11', '8']);
   });
@@ -55,7 +58,9 @@ describe('POST /register: presence', () => {
   });
 
   it('gives a spectator no presence and no presence_last_update_id', async () => {
-    const body = expectSuccess(await call(handler, { method: 'POST', path: '/register', params: { fetch_event_types: ['presence'], client_gravatar: false } }));
+    const body = expectSuccess(
+      await call(handler, { method: 'POST', path: '/register', params: { fetch_event_types: ['presence'], client_gravatar: false } }),
+    );
     expect(body.presences).toEqual({});
     expect(body.server_timestamp).toBe(T);
     expect(body).not.toHaveProperty('presence_last_update_id');
@@ -72,7 +77,11 @@ describe('POST /register: presence', () => {
 
   it('returns every presence key when no event types are given', async () => {
     const body = expectSuccess(await register('hamlet@zulip.com', {}));
-    expect(body).toMatchObject({ presence_last_update_id: 6, server_presence_ping_interval_seconds: 60, server_presence_offline_threshold_seconds: 200 });
+    expect(body).toMatchObject({
+      presence_last_update_id: 6,
+      server_presence_ping_interval_seconds: 60,
+      server_presence_offline_threshold_seconds: 200,
+    });
     expect(Object.keys(body.presences).sort()).toEqual(['cordelia@zulip.com', 'hamlet@zulip.com', 'iago@zulip.com']);
   });
 });

@@ -250,9 +250,21 @@ describe('POST /users/me/presence: recording', () => {
   });
 
   it('hands out every update id once under concurrent reports from many users', async () => {
-    const emails = ['AARON@zulip.com', 'ZOE@zulip.com', 'cordelia@zulip.com', 'desdemona@zulip.com', 'hamlet@zulip.com', 'iago@zulip.com', 'othello@zulip.com', 'polonius@zulip.com', 'shiva@zulip.com'];
+    const emails = [
+      'AARON@zulip.com',
+      'ZOE@zulip.com',
+      'cordelia@zulip.com',
+      'desdemona@zulip.com',
+      'hamlet@zulip.com',
+      'iago@zulip.com',
+      'othello@zulip.com',
+      'polonius@zulip.com',
+      'shiva@zulip.com',
+    ];
     advanceSeconds(120); // every one of them is due a rewrite
-    const results = await Promise.all(emails.flatMap((email) => [post(email, { status: 'active', ping_only: true }), post(email, { status: 'active', ping_only: true })]));
+    const results = await Promise.all(
+      emails.flatMap((email) => [post(email, { status: 'active', ping_only: true }), post(email, { status: 'active', ping_only: true })]),
+    );
     results.forEach((r) => expectSuccess(r));
     const rows = Object.values(await allRows()).filter((p) => p.lastConnectedTime === T + 120);
     expect(rows).toHaveLength(emails.length);

@@ -23,7 +23,12 @@ describe('POST /register: custom_profile_fields', () => {
       .filter((f) => f.realm_id === 2)
       .sort((a, b) => a.order - b.order)
       .map((f) => {
-        const field = f as typeof f & { display_in_profile_summary?: boolean; use_for_user_matching?: boolean; required?: boolean; editable_by_user?: boolean };
+        const field = f as typeof f & {
+          display_in_profile_summary?: boolean;
+          use_for_user_matching?: boolean;
+          required?: boolean;
+          editable_by_user?: boolean;
+        };
         return {
           id: f.id,
           name: f.name,
@@ -51,7 +56,7 @@ describe('POST /register: custom_profile_fields', () => {
     expect((await snapshot('hamlet@zulip.com')).custom_profile_field_types).toEqual(FIELD_TYPES);
   });
 
-  it("shows another organization only its own fields", async () => {
+  it('shows another organization only its own fields', async () => {
     const body = await snapshot('king@lear.org');
     expect(body.custom_profile_fields.map((f: { id: number }) => f.id)).toEqual([11]);
   });

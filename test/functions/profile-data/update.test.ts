@@ -68,7 +68,12 @@ describe('PATCH /users/me/profile_data', () => {
   });
 
   it('applies the last value when a field is named twice', async () => {
-    expectSuccess(await patch('hamlet@zulip.com', [{ id: FIELD.food, value: 'first' }, { id: FIELD.food, value: 'second' }]));
+    expectSuccess(
+      await patch('hamlet@zulip.com', [
+        { id: FIELD.food, value: 'first' },
+        { id: FIELD.food, value: 'second' },
+      ]),
+    );
     expect((await values(HAMLET))[FIELD.food].value).toBe('second');
   });
 
@@ -91,12 +96,24 @@ describe('PATCH /users/me/profile_data', () => {
   it.each([
     ['a field that does not exist', [{ id: 1234, value: '12' }], 'Field id 1234 not found.'],
     ["another organization's field", [{ id: 11, value: 'Duke' }], 'Field id 11 not found.'],
-    ['a field only administrators may edit', [{ id: FIELD.employeeId, value: 'H-1' }], 'You are not allowed to change this field. Contact an administrator to update it.'],
-    ['removing a field only administrators may edit', [{ id: FIELD.employeeId, value: null }], 'You are not allowed to change this field. Contact an administrator to update it.'],
+    [
+      'a field only administrators may edit',
+      [{ id: FIELD.employeeId, value: 'H-1' }],
+      'You are not allowed to change this field. Contact an administrator to update it.',
+    ],
+    [
+      'removing a field only administrators may edit',
+      [{ id: FIELD.employeeId, value: null }],
+      'You are not allowed to change this field. Contact an administrator to update it.',
+    ],
     ['a short text over 50 characters', [{ id: FIELD.phone, value: 't'.repeat(51) }], 'Phone number is too long (limit: 50 characters)'],
     ['a paragraph over 500 characters', [{ id: FIELD.biography, value: 'b'.repeat(501) }], 'Biography is too long (limit: 500 characters)'],
     ['pronouns over 50 characters', [{ id: FIELD.pronouns, value: 'p'.repeat(51) }], 'Pronouns is too long (limit: 50 characters)'],
-    ['an external account over 50 characters', [{ id: FIELD.github, value: 'g'.repeat(51) }], 'GitHub username is too long (limit: 50 characters)'],
+    [
+      'an external account over 50 characters',
+      [{ id: FIELD.github, value: 'g'.repeat(51) }],
+      'GitHub username is too long (limit: 50 characters)',
+    ],
     ['a list for a text field', [{ id: FIELD.phone, value: [1] }], 'Phone number is not a string'],
     ['a date that is not a date', [{ id: FIELD.birthday, value: 'a-b-c' }], 'Birthday is not a date'],
     ['a date without zero padding', [{ id: FIELD.birthday, value: '1909-3-5' }], 'Birthday is not a date'],
@@ -112,7 +129,14 @@ describe('PATCH /users/me/profile_data', () => {
     ['a deactivated user', [{ id: FIELD.mentor, value: [8, 18] }], 'User with ID 18 is deactivated'],
     ['a bot', [{ id: FIELD.mentor, value: [16] }], 'User with ID 16 is a bot'],
     ['a string for a Users field', [{ id: FIELD.mentor, value: '8' }], 'User IDs is not a list'],
-    ['a valid item followed by an invalid one', [{ id: FIELD.food, value: 'Tea' }, { id: FIELD.birthday, value: 'soon' }], 'Birthday is not a date'],
+    [
+      'a valid item followed by an invalid one',
+      [
+        { id: FIELD.food, value: 'Tea' },
+        { id: FIELD.birthday, value: 'soon' },
+      ],
+      'Birthday is not a date',
+    ],
     ['an item missing its value', [{ id: FIELD.food }], 'data[0]["value"] field is missing: Field required'],
     ['an id that is not an integer', [{ id: '3', value: 'Tea' }], 'data[0]["id"] is not an integer'],
     ['a number as a value', [{ id: FIELD.food, value: 3 }], 'data[0]["value"] is not a string'],
@@ -124,7 +148,13 @@ describe('PATCH /users/me/profile_data', () => {
   });
 
   it('checks the items in order: an unknown field first named wins over a later invalid value', async () => {
-    expectError(await patch('hamlet@zulip.com', [{ id: 1234, value: 'x' }, { id: FIELD.birthday, value: 'soon' }]), 'Field id 1234 not found.');
+    expectError(
+      await patch('hamlet@zulip.com', [
+        { id: 1234, value: 'x' },
+        { id: FIELD.birthday, value: 'soon' },
+      ]),
+      'Field id 1234 not found.',
+    );
   });
 
   it('requires data', async () => {
@@ -149,7 +179,14 @@ describe('PATCH /users/me/profile_data', () => {
         ]),
       );
       const expected = [
-        { type: 'realm_user', op: 'update', person: { user_id: IAGO, custom_profile_field: { id: FIELD.food, value: '**Pears**', rendered_value: '<p><strong>Pears</strong></p>' } } },
+        {
+          type: 'realm_user',
+          op: 'update',
+          person: {
+            user_id: IAGO,
+            custom_profile_field: { id: FIELD.food, value: '**Pears**', rendered_value: '<p><strong>Pears</strong></p>' },
+          },
+        },
         { type: 'realm_user', op: 'update', person: { user_id: IAGO, custom_profile_field: { id: FIELD.mentor, value: '[8]' } } },
       ];
       expect(await hamletQueue.drain()).toEqual(expected);
@@ -174,7 +211,11 @@ describe('PATCH /users/me/profile_data', () => {
     });
 
     it('sends nothing when no value changes', async () => {
-      const data = [{ id: FIELD.mentor, value: [6, 7] }, { id: FIELD.pronouns, value: 'they/them' }, { id: FIELD.birthday, value: null }];
+      const data = [
+        { id: FIELD.mentor, value: [6, 7] },
+        { id: FIELD.pronouns, value: 'they/them' },
+        { id: FIELD.birthday, value: null },
+      ];
       expectSuccess(await patch('shiva@zulip.com', data));
       const queue = await openQueue('hamlet@zulip.com', { eventTypes: ['realm_user'] });
       expectSuccess(await patch('shiva@zulip.com', data));
@@ -183,7 +224,13 @@ describe('PATCH /users/me/profile_data', () => {
 
     it('sends nothing when the request is refused', async () => {
       const queue = await openQueue('hamlet@zulip.com', { eventTypes: ['realm_user'] });
-      expectError(await patch('hamlet@zulip.com', [{ id: FIELD.food, value: 'Tea' }, { id: FIELD.editor, value: '7' }]), "'7' is not a valid choice for 'Favorite editor'.");
+      expectError(
+        await patch('hamlet@zulip.com', [
+          { id: FIELD.food, value: 'Tea' },
+          { id: FIELD.editor, value: '7' },
+        ]),
+        "'7' is not a valid choice for 'Favorite editor'.",
+      );
       expect(await queue.drain()).toEqual([]);
     });
 
@@ -192,7 +239,11 @@ describe('PATCH /users/me/profile_data', () => {
       const results = await Promise.all([1, 2, 3].map(() => patch('hamlet@zulip.com', [{ id: FIELD.github, value: 'hamlet-of-denmark' }])));
       results.forEach((r) => expectSuccess(r));
       expect(await queue.drain()).toEqual([
-        { type: 'realm_user', op: 'update', person: { user_id: HAMLET, custom_profile_field: { id: FIELD.github, value: 'hamlet-of-denmark' } } },
+        {
+          type: 'realm_user',
+          op: 'update',
+          person: { user_id: HAMLET, custom_profile_field: { id: FIELD.github, value: 'hamlet-of-denmark' } },
+        },
       ]);
     });
   });

@@ -21,19 +21,34 @@ let nextId = 1000;
 /** A new message in a channel (Denmark unless said), received by `receivers` (its subscribers unless said). */
 const newMessage = async (streamId = 1, receivers = DENMARK_SUBSCRIBERS): Promise<number> => {
   const id = (nextId += 1);
-  await putChannelMessage({ id, realmId: 2, senderId: 10, streamId, topic: 'reactions', content: 'react to me', dateSent: 1_700_000_000 }, receivers);
+  await putChannelMessage(
+    { id, realmId: 2, senderId: 10, streamId, topic: 'reactions', content: 'react to me', dateSent: 1_700_000_000 },
+    receivers,
+  );
   return id;
 };
 
 const react = (as: string, messageId: number, params: Record<string, unknown>) =>
   call(add, { method: 'POST', path: `/messages/${messageId}/reactions`, pathParameters: { message_id: String(messageId) }, as, params });
 const unreact = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(remove, { method: 'DELETE', path: `/messages/${messageId}/reactions`, pathParameters: { message_id: String(messageId) }, as, params });
+  call(remove, {
+    method: 'DELETE',
+    path: `/messages/${messageId}/reactions`,
+    pathParameters: { message_id: String(messageId) },
+    as,
+    params,
+  });
 
 const reactionsOf = async (messageId: number) => apiReactions((await messagesStore.getMessage(2, messageId))?.reactions);
 
 const OCTOPUS = { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' };
-const event = (op: 'add' | 'remove', userId: number, messageId: number, emoji = OCTOPUS) => ({ type: 'reaction', op, user_id: userId, message_id: messageId, ...emoji });
+const event = (op: 'add' | 'remove', userId: number, messageId: number, emoji = OCTOPUS) => ({
+  type: 'reaction',
+  op,
+  user_id: userId,
+  message_id: messageId,
+  ...emoji,
+});
 
 /** Queues of Hamlet (10), Iago (11), Othello (12), Cordelia (8) and Desdemona (9). */
 const openQueues = async (): Promise<Record<string, TestQueue>> => ({
@@ -101,7 +116,9 @@ describe('POST /messages/{message_id}/reactions', () => {
           method: 'POST',
           path: '/register',
           as: 'cordelia@zulip.com',
-          params: { fetch_event_types: ['message', 'update_message_flags', 'starred_messages', 'recent_private_conversations', 'subscription'] },
+          params: {
+            fetch_event_types: ['message', 'update_message_flags', 'starred_messages', 'recent_private_conversations', 'subscription'],
+          },
         }),
       );
       const { queue_id: _q, last_event_id: _l, ...rest } = body;
@@ -150,7 +167,12 @@ describe('POST /messages/{message_id}/reactions', () => {
     const results = await Promise.all([react('hamlet@zulip.com', id, OCTOPUS), react('hamlet@zulip.com', id, OCTOPUS)]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400]);
-    expectError(results.find((r) => r.status === 400)!, 'Reaction already exists.', 400, 'REACTION_ALREADY_EXISTS');
+    expectError(
+      results.find((r) => r.status === 400)!,
+      'Reaction already exists.',
+      400,
+      'REACTION_ALREADY_EXISTS',
+    );
     expect(await reactionsOf(id)).toEqual([{ ...OCTOPUS, user_id: 10 }]);
     expect((await drainAll(queues)).iago).toEqual([event('add', 10, id)]);
   });
@@ -167,11 +189,41 @@ describe('POST /messages/{message_id}/reactions', () => {
   it.each([
     ['no emoji_name', 'hamlet', { emoji_code: '1f419' }, "Missing 'emoji_name' argument", 'REQUEST_VARIABLE_MISSING'],
     ['an unknown emoji name', 'hamlet', { emoji_name: 'no-such-emoji' }, "Emoji 'no-such-emoji' does not exist", 'BAD_REQUEST'],
-    ['an unknown emoji code', 'hamlet', { emoji_name: 'octopus', emoji_code: 'abcde', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.', 'BAD_REQUEST'],
-    ['a name that is not the code’s', 'hamlet', { emoji_name: 'tada', emoji_code: '1f419', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.', 'BAD_REQUEST'],
-    ['a custom emoji (the organization has none)', 'hamlet', { emoji_name: 'green_tick', emoji_code: '1', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.', 'BAD_REQUEST'],
-    ['an unknown Zulip extra emoji', 'hamlet', { emoji_name: 'zulip', emoji_code: 'zulipx', reaction_type: 'zulip_extra_emoji' }, 'Invalid emoji code.', 'BAD_REQUEST'],
-    ['an unknown reaction type', 'hamlet', { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'fancy_emoji' }, 'Invalid emoji type.', 'BAD_REQUEST'],
+    [
+      'an unknown emoji code',
+      'hamlet',
+      { emoji_name: 'octopus', emoji_code: 'abcde', reaction_type: 'unicode_emoji' },
+      'Invalid emoji code.',
+      'BAD_REQUEST',
+    ],
+    [
+      'a name that is not the code’s',
+      'hamlet',
+      { emoji_name: 'tada', emoji_code: '1f419', reaction_type: 'unicode_emoji' },
+      'Invalid emoji name.',
+      'BAD_REQUEST',
+    ],
+    [
+      'a custom emoji (the organization has none)',
+      'hamlet',
+      { emoji_name: 'green_tick', emoji_code: '1', reaction_type: 'realm_emoji' },
+      'Invalid custom emoji.',
+      'BAD_REQUEST',
+    ],
+    [
+      'an unknown Zulip extra emoji',
+      'hamlet',
+      { emoji_name: 'zulip', emoji_code: 'zulipx', reaction_type: 'zulip_extra_emoji' },
+      'Invalid emoji code.',
+      'BAD_REQUEST',
+    ],
+    [
+      'an unknown reaction type',
+      'hamlet',
+      { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'fancy_emoji' },
+      'Invalid emoji type.',
+      'BAD_REQUEST',
+    ],
     ['a guest in a public channel they are not in', 'polonius', OCTOPUS, 'Invalid message(s)', 'BAD_REQUEST'],
   ])('refuses %s, changing nothing and sending nothing', async (_what, who, params, msg, code) => {
     const id = await newMessage();
@@ -204,7 +256,10 @@ describe('DELETE /messages/{message_id}/reactions', () => {
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     expectSuccess(await react('iago@zulip.com', id, OCTOPUS));
     const queues = await openQueues();
-    expect(expectSuccess(await unreact('hamlet@zulip.com', id, { emoji_code: '1f419', reaction_type: 'unicode_emoji' }))).toEqual({ result: 'success', msg: '' });
+    expect(expectSuccess(await unreact('hamlet@zulip.com', id, { emoji_code: '1f419', reaction_type: 'unicode_emoji' }))).toEqual({
+      result: 'success',
+      msg: '',
+    });
     const e = event('remove', 10, id);
     expect(await drainAll(queues)).toEqual({ hamlet: [e], iago: [e], othello: [e], cordelia: [], desdemona: [e] });
     expect(await reactionsOf(id)).toEqual([{ ...OCTOPUS, user_id: 11 }]);
@@ -233,13 +288,23 @@ describe('DELETE /messages/{message_id}/reactions', () => {
     const queues = await openQueues();
     const results = await Promise.all([unreact('hamlet@zulip.com', id, OCTOPUS), unreact('hamlet@zulip.com', id, OCTOPUS)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    expectError(results.find((r) => r.status === 400)!, "Reaction doesn't exist.", 400, 'REACTION_DOES_NOT_EXIST');
+    expectError(
+      results.find((r) => r.status === 400)!,
+      "Reaction doesn't exist.",
+      400,
+      'REACTION_DOES_NOT_EXIST',
+    );
     expect((await drainAll(queues)).iago).toEqual([event('remove', 10, id)]);
   });
 
   it.each([
     ["another user's reaction", { emoji_name: 'octopus' }, "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST'],
-    ['a reaction of another type with the same code', { emoji_code: '1f419', reaction_type: 'realm_emoji' }, "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST'],
+    [
+      'a reaction of another type with the same code',
+      { emoji_code: '1f419', reaction_type: 'realm_emoji' },
+      "Reaction doesn't exist.",
+      'REACTION_DOES_NOT_EXIST',
+    ],
     ['neither a name nor a code', {}, 'At least one of the following arguments must be present: emoji_name, emoji_code', 'BAD_REQUEST'],
     ['an unknown emoji name', { emoji_name: 'no-such-emoji' }, "Emoji 'no-such-emoji' does not exist", 'BAD_REQUEST'],
   ])('refuses %s, changing nothing and sending nothing', async (_what, params, msg, code) => {

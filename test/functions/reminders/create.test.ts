@@ -7,13 +7,22 @@ import { openQueue } from '../../helpers/events';
 
 const FUTURE = 4102444800;
 const post = (as: string, params: Record<string, unknown>) => call(create, { method: 'POST', path: '/reminders', as, params });
-const remindersOf = async (userId: number) => (await scheduledStore.listScheduledMessagesOfUser(userId)).filter((m) => m.kind === 'reminder');
+const remindersOf = async (userId: number) =>
+  (await scheduledStore.listScheduledMessagesOfUser(userId)).filter((m) => m.kind === 'reminder');
 
 describe('POST /reminders', () => {
   it('schedules a reminder about a channel message and returns its id', async () => {
-    const body = expectSuccess(await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: FUTURE, note: 'check this  \n' }));
+    const body = expectSuccess(
+      await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: FUTURE, note: 'check this  \n' }),
+    );
     const stored = await scheduledStore.getScheduledMessageOfUser(10, body.reminder_id);
-    expect(stored).toMatchObject({ kind: 'reminder', senderId: 10, to: [10], reminderTargetMessageId: 7, scheduledDeliveryTimestamp: FUTURE });
+    expect(stored).toMatchObject({
+      kind: 'reminder',
+      senderId: 10,
+      to: [10],
+      reminderTargetMessageId: 7,
+      scheduledDeliveryTimestamp: FUTURE,
+    });
     expect(stored!.content).toBe(
       'You requested a reminder for #**Verona>test@7**. Note:\n > check this\n\n' +
         '@_**Othello, the Moor of Venice|12** [said](http://localhost:3000/#narrow/channel/3-Verona/topic/test/near/7):\n' +
@@ -24,28 +33,43 @@ describe('POST /reminders', () => {
   it('schedules a reminder about a direct message the caller received', async () => {
     const body = expectSuccess(await post('hamlet@zulip.com', { message_id: 11, scheduled_delivery_timestamp: FUTURE }));
     const stored = await scheduledStore.getScheduledMessageOfUser(10, body.reminder_id);
-    expect(stored!.content.startsWith('You requested a reminder for the following direct message.\n\n@_**King Hamlet|10** [said](')).toBe(true);
+    expect(stored!.content.startsWith('You requested a reminder for the following direct message.\n\n@_**King Hamlet|10** [said](')).toBe(
+      true,
+    );
   });
 
   it('lists the new reminder in GET /reminders', async () => {
     const { reminder_id } = expectSuccess(await post('cordelia@zulip.com', { message_id: 14, scheduled_delivery_timestamp: FUTURE }));
     const body = expectSuccess(await call(list, { method: 'GET', path: '/reminders', as: 'cordelia@zulip.com' }));
     expect(body.reminders).toEqual([
-      expect.objectContaining({ reminder_id, to: [8], type: 'private', failed: false, reminder_target_message_id: 14, scheduled_delivery_timestamp: FUTURE }),
+      expect.objectContaining({
+        reminder_id,
+        to: [8],
+        type: 'private',
+        failed: false,
+        reminder_target_message_id: 14,
+        scheduled_delivery_timestamp: FUTURE,
+      }),
     ]);
     expect(typeof body.reminders[0].rendered_content).toBe('string');
   });
 
   it('refuses a time that is not in the future', async () => {
     const before = await remindersOf(10);
-    expectError(await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: 1700000000 }), 'Scheduled delivery time must be in the future.');
+    expectError(
+      await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: 1700000000 }),
+      'Scheduled delivery time must be in the future.',
+    );
     expect(await remindersOf(10)).toEqual(before);
   });
 
   it('refuses a time that has just passed on the service clock', async () => {
     advanceClock(10_000);
     const now = Math.floor((Date.now() + 10_000) / 1000);
-    expectError(await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: now - 1 }), 'Scheduled delivery time must be in the future.');
+    expectError(
+      await post('hamlet@zulip.com', { message_id: 7, scheduled_delivery_timestamp: now - 1 }),
+      'Scheduled delivery time must be in the future.',
+    );
   });
 
   it.each([
@@ -88,7 +112,9 @@ describe('POST /reminders', () => {
     const [owner, other] = await Promise.all([openQueue('hamlet@zulip.com'), openQueue('iago@zulip.com')]);
     const { reminder_id } = expectSuccess(await post('hamlet@zulip.com', { message_id: 6, scheduled_delivery_timestamp: FUTURE }));
     const events = await owner.drain();
-    expect(events).toEqual([{ type: 'reminders', op: 'add', reminders: [expect.objectContaining({ reminder_id, reminder_target_message_id: 6 })] }]);
+    expect(events).toEqual([
+      { type: 'reminders', op: 'add', reminders: [expect.objectContaining({ reminder_id, reminder_target_message_id: 6 })] },
+    ]);
     expect(await other.drain()).toEqual([]);
   });
 });

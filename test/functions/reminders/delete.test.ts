@@ -15,8 +15,9 @@ const del = (as: string, reminderId: number | string) =>
 
 const FUTURE = 4102444800;
 const newReminder = async (as: string, messageId: number): Promise<number> =>
-  expectSuccess(await call(create, { method: 'POST', path: '/reminders', as, params: { message_id: messageId, scheduled_delivery_timestamp: FUTURE } }))
-    .reminder_id;
+  expectSuccess(
+    await call(create, { method: 'POST', path: '/reminders', as, params: { message_id: messageId, scheduled_delivery_timestamp: FUTURE } }),
+  ).reminder_id;
 
 describe('DELETE /reminders/{reminder_id}', () => {
   it("deletes the caller's own reminder", async () => {
@@ -55,7 +56,11 @@ describe('DELETE /reminders/{reminder_id}', () => {
     const id = await newReminder('hamlet@zulip.com', 6);
     const results = await Promise.all([del('hamlet@zulip.com', id), del('hamlet@zulip.com', id)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
-    expectError(results.find((r) => r.status === 404)!, 'Reminder does not exist', 404);
+    expectError(
+      results.find((r) => r.status === 404)!,
+      'Reminder does not exist',
+      404,
+    );
     expect(await scheduledStore.getScheduledMessageOfUser(10, id)).toBeUndefined();
   });
 

@@ -21,7 +21,7 @@ describe('POST /register: reminders and max_reminder_note_length', () => {
     ]);
   });
 
-  it('gives king@lear.org none of the first organization\'s reminders', async () => {
+  it("gives king@lear.org none of the first organization's reminders", async () => {
     expect((await fetchState('king@lear.org', ['reminders'])).reminders).toEqual([]);
   });
 

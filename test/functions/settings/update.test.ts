@@ -9,14 +9,22 @@ import { openQueue } from '../../helpers/events';
 
 const patch = (as: string, params: Record<string, unknown>) => call(updateSettings, { method: 'PATCH', path: '/settings', as, params });
 const userSettings = async (as: string) =>
-  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['user_settings'] } })).user_settings;
+  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['user_settings'] } }))
+    .user_settings;
 const storedUser = async (email: string) => (await usersStore.listByEmail(email))[0];
 
 describe('PATCH /settings', () => {
-  it('changes display, notification and typing settings and sends one user_settings event for each, in register\'s order', async () => {
+  it("changes display, notification and typing settings and sends one user_settings event for each, in register's order", async () => {
     const queue = await openQueue('hamlet@zulip.com');
     const other = await openQueue('iago@zulip.com');
-    expectSuccess(await patch('hamlet@zulip.com', { color_scheme: 2, enable_sounds: false, send_stream_typing_notifications: false, emojiset: 'twitter' }));
+    expectSuccess(
+      await patch('hamlet@zulip.com', {
+        color_scheme: 2,
+        enable_sounds: false,
+        send_stream_typing_notifications: false,
+        emojiset: 'twitter',
+      }),
+    );
     expect(await queue.drain()).toEqual([
       { type: 'user_settings', op: 'update', property: 'color_scheme', value: 2 },
       { type: 'user_settings', op: 'update', property: 'emojiset', value: 'twitter' },
@@ -26,10 +34,17 @@ describe('PATCH /settings', () => {
     expect(await other.drain()).toEqual([]);
   });
 
-  it('keeps register\'s user_settings in step: the previous snapshot plus the events', async () => {
+  it("keeps register's user_settings in step: the previous snapshot plus the events", async () => {
     const before = await userSettings('cordelia@zulip.com');
     const queue = await openQueue('cordelia@zulip.com');
-    expectSuccess(await patch('cordelia@zulip.com', { twenty_four_hour_time: true, web_home_view: 'all_messages', presence_enabled: false, timezone: 'Europe/Paris' }));
+    expectSuccess(
+      await patch('cordelia@zulip.com', {
+        twenty_four_hour_time: true,
+        web_home_view: 'all_messages',
+        presence_enabled: false,
+        timezone: 'Europe/Paris',
+      }),
+    );
     const events = (await queue.drain()).filter((e) => e.type === 'user_settings');
     const expected = { ...before };
     for (const e of events) expected[e.property] = e.value;
@@ -40,7 +55,9 @@ describe('PATCH /settings', () => {
   it('sends language_name with a default_language change', async () => {
     const queue = await openQueue('othello@zulip.com');
     expectSuccess(await patch('othello@zulip.com', { default_language: 'de' }));
-    expect(await queue.drain()).toEqual([{ type: 'user_settings', op: 'update', property: 'default_language', value: 'de', language_name: 'Deutsch' }]);
+    expect(await queue.drain()).toEqual([
+      { type: 'user_settings', op: 'update', property: 'default_language', value: 'de', language_name: 'Deutsch' },
+    ]);
   });
 
   it('tells the organization about a new time zone', async () => {
@@ -74,14 +91,18 @@ describe('PATCH /settings', () => {
     expect(await queue.drain()).toEqual([]);
   });
 
-  it('refuses an email change with upstream\'s message and changes nothing', async () => {
+  it("refuses an email change with upstream's message and changes nothing", async () => {
     const before = await storedUser('shiva@zulip.com');
-    expectError(await patch('shiva@zulip.com', { email: 'new@zulip.com', enable_sounds: false }), 'Email address changes are disabled in this organization.');
+    expectError(
+      await patch('shiva@zulip.com', { email: 'new@zulip.com', enable_sounds: false }),
+      'Email address changes are disabled in this organization.',
+    );
     expect(await storedUser('shiva@zulip.com')).toEqual(before);
   });
 
   describe('password change', () => {
-    const login = (username: string, password: string) => call(fetchApiKey, { method: 'POST', path: '/fetch_api_key', params: { username, password } });
+    const login = (username: string, password: string) =>
+      call(fetchApiKey, { method: 'POST', path: '/fetch_api_key', params: { username, password } });
 
     it('sets a new password that then signs in, and the old one no longer does', async () => {
       const old = devPassword('polonius@zulip.com');
@@ -98,12 +119,16 @@ describe('PATCH /settings', () => {
 
     it('refuses a new password that is too short', async () => {
       const before = await passwordsStore.getPasswordHash(11);
-      expectError(await patch('iago@zulip.com', { old_password: devPassword('iago@zulip.com'), new_password: 'abc' }), 'New password is too weak!');
+      expectError(
+        await patch('iago@zulip.com', { old_password: devPassword('iago@zulip.com'), new_password: 'abc' }),
+        'New password is too weak!',
+      );
       expect(await passwordsStore.getPasswordHash(11)).toBe(before);
     });
 
     it('limits wrong old passwords like failed logins', async () => {
-      for (let i = 0; i < 5; i += 1) expectError(await patch('hamlet@zulip.com', { old_password: `bad${i}`, new_password: 'long enough' }), 'Wrong password!');
+      for (let i = 0; i < 5; i += 1)
+        expectError(await patch('hamlet@zulip.com', { old_password: `bad${i}`, new_password: 'long enough' }), 'Wrong password!');
       const result = await patch('hamlet@zulip.com', { old_password: devPassword('hamlet@zulip.com'), new_password: 'long enough' });
       expect(result.status).toBe(400);
       expect(result.body.msg).toMatch(/^You're making too many attempts! Try again in 1[78]\d\d seconds\.$/);

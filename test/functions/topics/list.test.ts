@@ -20,7 +20,11 @@ const send = async (streamId: number, topic: string, receivers: number[]): Promi
   const id = await messagesStore.allocateMessageId(2);
   const message: Message = { id, realmId: 2, senderId: 10, streamId, topic, dmUserIds: [], content: 'hi', dateSent: 1_900_000_000 };
   const channel = (await channelsStore.getChannel(2, streamId))!;
-  await messagesStore.writeNewMessage(message, receivers.map((userId) => ({ userId, flags: ['read'] })), channel);
+  await messagesStore.writeNewMessage(
+    message,
+    receivers.map((userId) => ({ userId, flags: ['read'] })),
+    channel,
+  );
   return id;
 };
 

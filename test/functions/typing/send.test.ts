@@ -46,7 +46,13 @@ describe('POST /typing to a direct-message conversation', () => {
   it('accepts a deactivated user in the list, and notifies only the active ones', async () => {
     const queues = await openQueues();
     expectSuccess(await typing('hamlet@zulip.com', { op: 'start', to: [18] }));
-    const event = { type: 'typing', op: 'start', message_type: 'direct', sender: HAMLET, recipients: [ref(18, 'former@zulip.com'), HAMLET] };
+    const event = {
+      type: 'typing',
+      op: 'start',
+      message_type: 'direct',
+      sender: HAMLET,
+      recipients: [ref(18, 'former@zulip.com'), HAMLET],
+    };
     expect(await drainAll(queues)).toEqual({ hamlet: [event], iago: [], othello: [], cordelia: [] });
   });
 
@@ -119,20 +125,25 @@ describe('POST /typing to a channel topic', () => {
 
   it('succeeds without any event in a channel of more than 100 subscribers', async () => {
     const denmark = (await channelsStore.getChannel(2, 1))!;
-    await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem({ ...denmark, subscriberCount: 101 }) }));
+    await documentClient().send(
+      new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem({ ...denmark, subscriberCount: 101 }) }),
+    );
     const queues = await openQueues();
     expectSuccess(await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }));
     expect(await drainAll(queues)).toEqual({ hamlet: [], iago: [], othello: [], cordelia: [] });
     await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem(denmark) }));
   });
 
-  it('refuses a sender outside the channel\'s can_send_message_group, sending nothing', async () => {
+  it("refuses a sender outside the channel's can_send_message_group, sending nothing", async () => {
     const denmark = (await channelsStore.getChannel(2, 1))!;
     // Group 2 is role:administrators; Hamlet is a member.
     const restricted = { ...denmark, groupSettings: { ...denmark.groupSettings, can_send_message_group: 2 } };
     await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: channelsStore.buildChannelItem(restricted) }));
     const queues = await openQueues();
-    expectError(await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }), 'You do not have permission to post in this channel.');
+    expectError(
+      await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }),
+      'You do not have permission to post in this channel.',
+    );
     expect(await drainAll(queues)).toEqual({ hamlet: [], iago: [], othello: [], cordelia: [] });
     // An administrator of the organization is in that group.
     expectSuccess(await typing('iago@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }));
@@ -142,7 +153,10 @@ describe('POST /typing to a channel topic', () => {
   it('answers with the disabled-setting message when the sender turned channel typing off, sending nothing', async () => {
     await usersStore.updateSettings(2, 10, { send_stream_typing_notifications: false });
     const queues = await openQueues();
-    expectError(await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }), 'User has disabled typing notifications for channel messages');
+    expectError(
+      await typing('hamlet@zulip.com', { op: 'start', type: 'stream', stream_id: 1, topic: 'lunch' }),
+      'User has disabled typing notifications for channel messages',
+    );
     expect(await drainAll(queues)).toEqual({ hamlet: [], iago: [], othello: [], cordelia: [] });
     await usersStore.updateSettings(2, 10, { send_stream_typing_notifications: true });
   });

@@ -38,7 +38,11 @@ const multipart = (files: FilePart[], fields: Record<string, string> = {}) => {
     );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return { body: Buffer.concat(chunks).toString('base64'), contentType: `multipart/form-data; boundary=${BOUNDARY}`, isBase64Encoded: true };
+  return {
+    body: Buffer.concat(chunks).toString('base64'),
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    isBase64Encoded: true,
+  };
 };
 
 const upload = (as: string, files: FilePart[], fields: Record<string, string> = {}) =>
@@ -83,7 +87,9 @@ describe('POST /user_uploads', () => {
   });
 
   it('stores the name sanitized as upstream does, and percent-encodes it in the URL', async () => {
-    const body = expectSuccess(await upload('hamlet@zulip.com', [{ filename: 'my report (final)!.pdf', contentType: 'application/pdf', content: BYTES }]));
+    const body = expectSuccess(
+      await upload('hamlet@zulip.com', [{ filename: 'my report (final)!.pdf', contentType: 'application/pdf', content: BYTES }]),
+    );
     expect(body.filename).toBe('my-report-final.pdf');
     expect(body.url).toMatch(/\/my-report-final\.pdf$/);
     const unicode = expectSuccess(await upload('hamlet@zulip.com', [{ filename: 'été.txt', content: BYTES }]));
@@ -91,7 +97,7 @@ describe('POST /user_uploads', () => {
     expect(unicode.url).toMatch(/\/%C3%A9t%C3%A9\.txt$/);
   });
 
-  it('refuses a request without a file with upstream\'s message', async () => {
+  it("refuses a request without a file with upstream's message", async () => {
     expectError(await upload('hamlet@zulip.com', [], { topic: 'x' }), 'You must specify a file to upload');
   });
 
@@ -99,7 +105,7 @@ describe('POST /user_uploads', () => {
     expectError(await upload('hamlet@zulip.com', [{ filename: '', content: Buffer.alloc(0) }]), 'You must specify a file to upload');
   });
 
-  it('refuses two files with upstream\'s message', async () => {
+  it("refuses two files with upstream's message", async () => {
     const result = await upload('hamlet@zulip.com', [
       { filename: 'a.txt', content: BYTES },
       { field: 'other', filename: 'b.txt', content: BYTES },
@@ -107,24 +113,32 @@ describe('POST /user_uploads', () => {
     expectError(result, 'You may only upload one file at a time');
   });
 
-  it('refuses a file over the advertised limit with upstream\'s message', async () => {
+  it("refuses a file over the advertised limit with upstream's message", async () => {
     const result = await upload('hamlet@zulip.com', [{ filename: 'big.bin', content: Buffer.alloc(MAX_FILE_UPLOAD_SIZE_BYTES + 1) }]);
     expectError(result, 'Uploaded file is larger than the allowed limit of 4 MiB');
   });
 
   it('is the limit register advertises as max_file_upload_size_mib', async () => {
-    const body = expectSuccess(await call(registerHandler, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['realm'] } }));
+    const body = expectSuccess(
+      await call(registerHandler, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['realm'] } }),
+    );
     expect(body.max_file_upload_size_mib * 1024 * 1024).toBe(MAX_FILE_UPLOAD_SIZE_BYTES);
   });
 
   it('accepts a file of exactly the limit', async () => {
-    const body = expectSuccess(await upload('hamlet@zulip.com', [{ filename: 'max.bin', content: Buffer.alloc(MAX_FILE_UPLOAD_SIZE_BYTES, 7) }]));
+    const body = expectSuccess(
+      await upload('hamlet@zulip.com', [{ filename: 'max.bin', content: Buffer.alloc(MAX_FILE_UPLOAD_SIZE_BYTES, 7) }]),
+    );
     const response = await fetchFile('hamlet@zulip.com', body.url);
     expect(Buffer.from(response.body, 'base64').length).toBe(MAX_FILE_UPLOAD_SIZE_BYTES);
   });
 
   it('requires authentication', async () => {
-    const result = await call(uploadHandler, { method: 'POST', path: '/user_uploads', rawBody: multipart([{ filename: 'a.txt', content: BYTES }]) });
+    const result = await call(uploadHandler, {
+      method: 'POST',
+      path: '/user_uploads',
+      rawBody: multipart([{ filename: 'a.txt', content: BYTES }]),
+    });
     expectError(result, 'Not logged in: API authentication or user session required', 401, 'UNAUTHORIZED');
   });
 });
@@ -158,24 +172,44 @@ describe('GET /user_uploads/{realm_id}/{path}: the file', () => {
     const url = await uploadAsHamlet();
     const hamlet = (await usersStore.get(2, 10))!;
     const denmark = (await channelsStore.getChannel(2, 1))!;
-    expect(await claimAttachmentsForMessage({ realmId: 2, sender: hamlet, messageId: 9001, recipient: { kind: 'channel', channel: denmark }, content: `see [notes](${url})` })).toEqual([url.slice('/user_uploads/'.length)]);
+    expect(
+      await claimAttachmentsForMessage({
+        realmId: 2,
+        sender: hamlet,
+        messageId: 9001,
+        recipient: { kind: 'channel', channel: denmark },
+        content: `see [notes](${url})`,
+      }),
+    ).toEqual([url.slice('/user_uploads/'.length)]);
     const response = await fetchFile('othello@zulip.com', url);
     expect(response.statusCode).toBe(200);
     expect(Buffer.from(response.body, 'base64')).toEqual(BYTES);
   });
 
-  it('answers 404 to a user of another organization, whatever the file\'s access', async () => {
+  it("answers 404 to a user of another organization, whatever the file's access", async () => {
     const url = await uploadAsHamlet();
     const hamlet = (await usersStore.get(2, 10))!;
     const denmark = (await channelsStore.getChannel(2, 1))!;
-    await claimAttachmentsForMessage({ realmId: 2, sender: hamlet, messageId: 9002, recipient: { kind: 'channel', channel: denmark }, content: url });
+    await claimAttachmentsForMessage({
+      realmId: 2,
+      sender: hamlet,
+      messageId: 9002,
+      recipient: { kind: 'channel', channel: denmark },
+      content: url,
+    });
     const response = await fetchFile('king@lear.org', url);
-    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({ status: 404, body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' } });
+    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({
+      status: 404,
+      body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' },
+    });
   });
 
   it('answers 404 for a path no upload has', async () => {
     const response = await fetchFile('hamlet@zulip.com', '/user_uploads/2/aa/nosuchfileatallxxxxxxxxx/x.txt');
-    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({ status: 404, body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' } });
+    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({
+      status: 404,
+      body: { result: 'error', msg: 'File not found.', code: 'BAD_REQUEST' },
+    });
   });
 
   it('requires authentication', async () => {
@@ -208,24 +242,35 @@ describe('GET /api/v1/user_uploads/{realm_id}/{path}: a temporary URL', () => {
     const body = expectSuccess(await temporaryUrl('hamlet@zulip.com', url));
     advanceClock(61_000);
     const response = await fetchTemporary(body.url);
-    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({ status: 400, body: { result: 'error', msg: 'Invalid token', code: 'BAD_REQUEST' } });
+    expect({ status: response.statusCode, body: jsonOf(response) }).toEqual({
+      status: 400,
+      body: { result: 'error', msg: 'Invalid token', code: 'BAD_REQUEST' },
+    });
   });
 
   it('refuses a forged token and a wrong file name', async () => {
     const url = await uploadAsHamlet();
     const body = expectSuccess(await temporaryUrl('hamlet@zulip.com', url));
     const [, , , token] = body.url.split('/');
-    const forged = Buffer.from(Buffer.from(token, 'hex').toString().replace(/:(\d+):/, (_m, n) => `:${Number(n) + 1000}:`)).toString('hex');
+    const forged = Buffer.from(
+      Buffer.from(token, 'hex')
+        .toString()
+        .replace(/:(\d+):/, (_m, n) => `:${Number(n) + 1000}:`),
+    ).toString('hex');
     expect(jsonOf(await fetchTemporary(`/user_uploads/temporary/${forged}/notes.txt`)).msg).toBe('Invalid token');
     expect(jsonOf(await fetchTemporary(`/user_uploads/temporary/${token}/other.txt`)).msg).toBe('Invalid filename');
   });
 });
 
 describe('claimAttachmentsForMessage and who may read a claimed file', () => {
-  const claim = async (senderId: number, messageId: number, recipient: Parameters<typeof claimAttachmentsForMessage>[0]['recipient'], content: string) =>
-    claimAttachmentsForMessage({ realmId: 2, sender: (await usersStore.get(2, senderId))!, messageId, recipient, content });
+  const claim = async (
+    senderId: number,
+    messageId: number,
+    recipient: Parameters<typeof claimAttachmentsForMessage>[0]['recipient'],
+    content: string,
+  ) => claimAttachmentsForMessage({ realmId: 2, sender: (await usersStore.get(2, senderId))!, messageId, recipient, content });
 
-  it('lets a direct message\'s recipients read the file, and nobody else', async () => {
+  it("lets a direct message's recipients read the file, and nobody else", async () => {
     const url = await uploadAsHamlet();
     await claim(10, 9101, { kind: 'direct', recipientIds: [12] }, `here: ${url}`);
     expect((await fetchFile('othello@zulip.com', url)).statusCode).toBe(200);
@@ -240,24 +285,27 @@ describe('claimAttachmentsForMessage and who may read a claimed file', () => {
     expect((await fetchFile('polonius@zulip.com', url)).statusCode).toBe(403);
   });
 
-  it('lets a private channel\'s subscribers who received the message read the file, not other members', async () => {
+  it("lets a private channel's subscribers who received the message read the file, not other members", async () => {
     const url = await uploadAsHamlet();
     const core = (await channelsStore.getChannel(2, 6))!;
-    await putChannelMessage({ id: 9103, realmId: 2, senderId: 10, streamId: 6, topic: 'plans', content: url, dateSent: 1700009000 }, [9, 10, 11]);
+    await putChannelMessage(
+      { id: 9103, realmId: 2, senderId: 10, streamId: 6, topic: 'plans', content: url, dateSent: 1700009000 },
+      [9, 10, 11],
+    );
     await claim(10, 9103, { kind: 'channel', channel: core }, url);
     expect((await attachmentsStore.getAttachmentWithClaims(url.slice('/user_uploads/'.length)))?.attachment.isRealmPublic).toBe(false);
     expect((await fetchFile('iago@zulip.com', url)).statusCode).toBe(200);
     expect((await fetchFile('othello@zulip.com', url)).statusCode).toBe(403);
   });
 
-  it('ignores a link to someone else\'s file that the sender may not read', async () => {
+  it("ignores a link to someone else's file that the sender may not read", async () => {
     const url = await uploadAsHamlet();
     const denmark = (await channelsStore.getChannel(2, 1))!;
     expect(await claim(12, 9104, { kind: 'channel', channel: denmark }, url)).toEqual([]);
     expect((await fetchFile('iago@zulip.com', url)).statusCode).toBe(403);
   });
 
-  it('does not let another sender\'s public message make the file public', async () => {
+  it("does not let another sender's public message make the file public", async () => {
     const url = await uploadAsHamlet();
     await claim(10, 9105, { kind: 'direct', recipientIds: [12] }, url);
     const denmark = (await channelsStore.getChannel(2, 1))!;
@@ -272,14 +320,26 @@ describe('claimAttachmentsForMessage and who may read a claimed file', () => {
     const url = await uploadAsHamlet();
     const king = (await usersStore.get(3, 20))!;
     const britain = (await channelsStore.getChannel(3, 10))!;
-    expect(await claimAttachmentsForMessage({ realmId: 3, sender: king, messageId: 9107, recipient: { kind: 'channel', channel: britain }, content: url })).toEqual([]);
-    expect(await claim(10, 9108, { kind: 'direct', recipientIds: [12] }, 'http://localhost:3000/user_uploads/2/aa/missing/x.txt')).toEqual([]);
+    expect(
+      await claimAttachmentsForMessage({
+        realmId: 3,
+        sender: king,
+        messageId: 9107,
+        recipient: { kind: 'channel', channel: britain },
+        content: url,
+      }),
+    ).toEqual([]);
+    expect(await claim(10, 9108, { kind: 'direct', recipientIds: [12] }, 'http://localhost:3000/user_uploads/2/aa/missing/x.txt')).toEqual(
+      [],
+    );
   });
 
   it('finds absolute links and percent-encoded names, each file once', async () => {
     const url = await uploadAsHamlet('été.txt');
     const content = `[a](${url}) and again http://localhost:3000${url} and ![img](${url})`;
-    expect(await claim(10, 9109, { kind: 'direct', recipientIds: [12] }, content)).toEqual([decodeURIComponent(url.slice('/user_uploads/'.length))]);
+    expect(await claim(10, 9109, { kind: 'direct', recipientIds: [12] }, content)).toEqual([
+      decodeURIComponent(url.slice('/user_uploads/'.length)),
+    ]);
     expect((await fetchFile('othello@zulip.com', url)).statusCode).toBe(200);
   });
 });

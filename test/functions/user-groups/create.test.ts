@@ -69,7 +69,10 @@ describe('POST /user_groups/create', () => {
 
   it.each([
     [{ name: 'new', members: '[1,"a"]' }, 'members[1] is not an integer'],
-    [{ name: 'new', can_mention_group: '{"direct_members": []}' }, 'can_mention_group["direct_subgroups"] field is missing: Field required'],
+    [
+      { name: 'new', can_mention_group: '{"direct_members": []}' },
+      'can_mention_group["direct_subgroups"] field is missing: Field required',
+    ],
   ])('validates parameter shapes: %j', async (params, msg) => {
     expectError(await createGroup('iago@zulip.com', params), msg);
   });
@@ -77,7 +80,12 @@ describe('POST /user_groups/create', () => {
   it('requires name, description and members', async () => {
     const { call } = await import('../../helpers/api');
     const { handler } = await import('../../../functions/user-groups/create');
-    const result = await call(handler, { method: 'POST', path: '/user_groups/create', as: 'iago@zulip.com', params: { name: 'x', members: [] } });
+    const result = await call(handler, {
+      method: 'POST',
+      path: '/user_groups/create',
+      as: 'iago@zulip.com',
+      params: { name: 'x', members: [] },
+    });
     expectError(result, "Missing 'description' argument", 400, 'REQUEST_VARIABLE_MISSING');
   });
 
@@ -88,15 +96,23 @@ describe('POST /user_groups/create', () => {
   });
 
   it('lets only one of two concurrent creations of one name succeed', async () => {
-    const results = await Promise.all([createGroup('iago@zulip.com', { name: 'twins' }), createGroup('hamlet@zulip.com', { name: 'twins' })]);
+    const results = await Promise.all([
+      createGroup('iago@zulip.com', { name: 'twins' }),
+      createGroup('hamlet@zulip.com', { name: 'twins' }),
+    ]);
     expect(results.map((r) => r.body.result).sort()).toEqual(['error', 'success']);
-    expectError(results.find((r) => r.body.result === 'error')!, "User group 'twins' already exists.");
+    expectError(
+      results.find((r) => r.body.result === 'error')!,
+      "User group 'twins' already exists.",
+    );
     expect((await groupNames()).filter((n) => n === 'twins')).toHaveLength(1);
   });
 
   it('sends user_group add, then add_subgroups, to the organization', async () => {
     const [iago, king] = await Promise.all([openQueue('iago@zulip.com'), openQueue('king@lear.org')]);
-    const body = expectSuccess(await createGroup('hamlet@zulip.com', { name: 'eventful', description: 'd', members: [10], subgroups: [9] }));
+    const body = expectSuccess(
+      await createGroup('hamlet@zulip.com', { name: 'eventful', description: 'd', members: [10], subgroups: [9] }),
+    );
     const events = await iago.drain();
     expect(events).toEqual([
       {

@@ -22,7 +22,9 @@ describe('deactivation racing with a change that puts the group in use', () => {
     const group = (await groupsStore.listGroupsOfRealm(2, { consistent: true })).find((g) => g.id === 12)!;
     // Deactivate web-public-creators directly (its realm use aside) as a concurrent request would.
     await groupsStore.deactivateGroup(2, 12, group.version ?? 0);
-    await expect(groupsStore.updateGroup(2, 13, { settings: { can_mention_group: 12 } }, [12])).rejects.toBeInstanceOf(groupsStore.TransactionConflictError);
+    await expect(groupsStore.updateGroup(2, 13, { settings: { can_mention_group: 12 } }, [12])).rejects.toBeInstanceOf(
+      groupsStore.TransactionConflictError,
+    );
     expect(await inUseBy13(12)).toBe(false);
   });
 
@@ -38,6 +40,10 @@ describe('deactivation racing with a change that puts the group in use', () => {
     // Exactly one of the two got through; the other was told why.
     expect([deactivation.body.result, use.body.result].sort()).toEqual(['error', 'success']);
     if (deactivated) expect(use.body.msg).toBe('User group is deactivated.');
-    else expect(deactivation.body).toMatchObject({ code: 'CANNOT_DEACTIVATE_GROUP_IN_USE', objections: [{ type: 'user_group', group_id: 13, settings: ['can_mention_group'] }] });
+    else
+      expect(deactivation.body).toMatchObject({
+        code: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
+        objections: [{ type: 'user_group', group_id: 13, settings: ['can_mention_group'] }],
+      });
   });
 });

@@ -56,7 +56,7 @@ describe('POST /user_groups/{user_group_id}/deactivate', () => {
     expectError(await post('iago@zulip.com', 999999), 'Invalid user group');
   });
 
-  it("answers \"Invalid user group\" to king@lear.org for every group of the other organization", async () => {
+  it('answers "Invalid user group" to king@lear.org for every group of the other organization', async () => {
     for (const group of fixture.user_groups.filter((g) => g.realm_id === 2)) {
       expectError(await post('king@lear.org', group.id), 'Invalid user group');
     }

@@ -17,7 +17,10 @@ describe('GET /user_groups', () => {
 
   it('shows an anonymous group setting with sorted members', async () => {
     const body = expectSuccess(await get('iago@zulip.com'));
-    expect(body.user_groups.find((g: { id: number }) => g.id === 14).can_manage_group).toEqual({ direct_members: [14], direct_subgroups: [] });
+    expect(body.user_groups.find((g: { id: number }) => g.id === 14).can_manage_group).toEqual({
+      direct_members: [14],
+      direct_subgroups: [],
+    });
   });
 
   it("shows king@lear.org only his organization's groups", async () => {

@@ -33,7 +33,15 @@ describe('POST /register: realm_user_groups', () => {
       can_remove_members_group: { direct_members: [9], direct_subgroups: [] },
       deactivated: false,
     });
-    expect(groups.find((g) => g.id === 2)).toMatchObject({ name: 'role:administrators', is_system_group: true, creator_id: null, date_created: null, members: [11], direct_subgroup_ids: [1], can_manage_group: 8 });
+    expect(groups.find((g) => g.id === 2)).toMatchObject({
+      name: 'role:administrators',
+      is_system_group: true,
+      creator_id: null,
+      date_created: null,
+      members: [11],
+      direct_subgroup_ids: [1],
+      can_manage_group: 8,
+    });
   });
 
   it('includes deactivated groups for clients with include_deactivated_groups', async () => {
@@ -48,7 +56,9 @@ describe('POST /register: realm_user_groups', () => {
   });
 
   it('leaves the key out when the client does not ask for it', async () => {
-    const body = expectSuccess(await call(register, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['drafts'] } }));
+    const body = expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['drafts'] } }),
+    );
     expect(body.realm_user_groups).toBeUndefined();
   });
 });

@@ -86,7 +86,11 @@ describe('user_group events', () => {
     expectSuccess(await patchGroup('iago@zulip.com', 14, { deactivated: false }));
     expect(await capable.drain()).toEqual([{ type: 'user_group', op: 'update', group_id: 14, data: { deactivated: false } }]);
     expect(await legacy.drain()).toEqual([
-      { type: 'user_group', op: 'add', group: expect.objectContaining({ id: 14, name: 'design-reviewers', deactivated: false, members: [14] }) },
+      {
+        type: 'user_group',
+        op: 'add',
+        group: expect.objectContaining({ id: 14, name: 'design-reviewers', deactivated: false, members: [14] }),
+      },
     ]);
   });
 
@@ -100,7 +104,13 @@ describe('user_group events', () => {
 
   it('tells every queue about renames, description and setting changes of active groups', async () => {
     const legacy = await openQueue('cordelia@zulip.com');
-    expectSuccess(await patchGroup('iago@zulip.com', 13, { name: 'mentors', description: 'New', can_mention_group: { new: { direct_members: [11, 9], direct_subgroups: [] } } }));
+    expectSuccess(
+      await patchGroup('iago@zulip.com', 13, {
+        name: 'mentors',
+        description: 'New',
+        can_mention_group: { new: { direct_members: [11, 9], direct_subgroups: [] } },
+      }),
+    );
     expect(await legacy.drain()).toEqual([
       { type: 'user_group', op: 'update', group_id: 13, data: { name: 'mentors' } },
       { type: 'user_group', op: 'update', group_id: 13, data: { description: 'New' } },

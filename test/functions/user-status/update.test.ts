@@ -7,19 +7,27 @@ import { openQueue } from '../../helpers/events';
 
 const post = (as: string, params: Record<string, unknown>) => call(updateStatus, { method: 'POST', path: '/users/me/status', as, params });
 const userStatusOf = async (as: string) =>
-  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['user_status'] } })).user_status;
+  expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['user_status'] } }))
+    .user_status;
 
 describe('POST /users/me/status', () => {
   it('sets a text and an emoji and tells the whole organization', async () => {
     const mine = await openQueue('hamlet@zulip.com');
     const other = await openQueue('iago@zulip.com');
     expectSuccess(await post('hamlet@zulip.com', { status_text: '  In a meeting ', emoji_name: 'octopus' }));
-    const event = { type: 'user_status', user_id: 10, status_text: 'In a meeting', emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' };
+    const event = {
+      type: 'user_status',
+      user_id: 10,
+      status_text: 'In a meeting',
+      emoji_name: 'octopus',
+      emoji_code: '1f419',
+      reaction_type: 'unicode_emoji',
+    };
     expect(await mine.drain()).toEqual([event]);
     expect(await other.drain()).toEqual([event]);
   });
 
-  it('keeps register\'s user_status in step: the previous snapshot plus the events', async () => {
+  it("keeps register's user_status in step: the previous snapshot plus the events", async () => {
     const before = await userStatusOf('iago@zulip.com');
     const queue = await openQueue('iago@zulip.com');
     expectSuccess(await post('cordelia@zulip.com', { status_text: 'Busy' }));
@@ -30,7 +38,13 @@ describe('POST /users/me/status', () => {
       expected[user_id] = { ...(expected[user_id] ?? {}), ...fields };
     }
     expect(await userStatusOf('iago@zulip.com')).toEqual(expected);
-    expect(expected['8']).toEqual({ status_text: 'Busy', emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', away: true });
+    expect(expected['8']).toEqual({
+      status_text: 'Busy',
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+      away: true,
+    });
   });
 
   it('sets away as the inverse of presence_enabled, with its user_settings event', async () => {

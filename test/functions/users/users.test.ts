@@ -44,7 +44,14 @@ describe('GET /users', () => {
   });
 
   it('gives each user the object register gives in realm_users (one builder)', async () => {
-    const state = expectSuccess(await call(register, { method: 'POST', path: '/register', as: 'iago@zulip.com', params: { fetch_event_types: ['realm_user'], client_gravatar: false } }));
+    const state = expectSuccess(
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: 'iago@zulip.com',
+        params: { fetch_event_types: ['realm_user'], client_gravatar: false },
+      }),
+    );
     const body = expectSuccess(await list('iago@zulip.com', { client_gravatar: false, include_custom_profile_fields: true }));
     const fromRegister = [...state.realm_users, ...state.realm_non_active_users].sort((a, b) => a.user_id - b.user_id);
     expect(body.members).toEqual(fromRegister);
@@ -91,7 +98,11 @@ describe('GET /users', () => {
 describe('GET /users/{user_id} and GET /users/{email}', () => {
   it('returns one user by id', async () => {
     const body = expectSuccess(await one('iago@zulip.com', '10'));
-    expect(body).toEqual({ result: 'success', msg: '', user: { ...HAMLET, timezone: expect.any(String), date_joined: expect.any(String), avatar_url: null } });
+    expect(body).toEqual({
+      result: 'success',
+      msg: '',
+      user: { ...HAMLET, timezone: expect.any(String), date_joined: expect.any(String), avatar_url: null },
+    });
   });
 
   it('returns the same user by email, in any case', async () => {
@@ -105,7 +116,11 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
 
   it('returns deactivated users and bots', async () => {
     expect(expectSuccess(await one('iago@zulip.com', '18')).user).toMatchObject({ user_id: 18, is_active: false });
-    expect(expectSuccess(await one('iago@zulip.com', '16')).user).toMatchObject({ user_id: 16, is_bot: true, bot_type: expect.any(Number) });
+    expect(expectSuccess(await one('iago@zulip.com', '16')).user).toMatchObject({
+      user_id: 16,
+      is_bot: true,
+      bot_type: expect.any(Number),
+    });
   });
 
   it('includes profile_data with include_custom_profile_fields', async () => {
@@ -140,7 +155,9 @@ describe('GET /users/me', () => {
   });
 
   it('lists parameters as unsupported, as it takes none', async () => {
-    expect(expectSuccess(await own('hamlet@zulip.com', { client_gravatar: true })).ignored_parameters_unsupported).toEqual(['client_gravatar']);
+    expect(expectSuccess(await own('hamlet@zulip.com', { client_gravatar: true })).ignored_parameters_unsupported).toEqual([
+      'client_gravatar',
+    ]);
   });
 });
 

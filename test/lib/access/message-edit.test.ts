@@ -62,7 +62,9 @@ describe('checkCanEditContent', () => {
   });
 
   it('has no limit when the organization set none', () => {
-    expect(() => checkCanEditContent(withSettings({ messageContentEditLimitSeconds: null }), user(10), message(10, 10 ** 8), NOW)).not.toThrow();
+    expect(() =>
+      checkCanEditContent(withSettings({ messageContentEditLimitSeconds: null }), user(10), message(10, 10 ** 8), NOW),
+    ).not.toThrow();
   });
 });
 
@@ -80,10 +82,12 @@ describe('checkCanChangeTopic', () => {
   });
 
   it('lets a moderator move a message of any age', () => {
-    expect(() => checkCanChangeTopic(realm, groups, user(15), verona, message(10, week * 10), { resolveToggle: false, now: NOW })).not.toThrow();
+    expect(() =>
+      checkCanChangeTopic(realm, groups, user(15), verona, message(10, week * 10), { resolveToggle: false, now: NOW }),
+    ).not.toThrow();
   });
 
-  it('refuses a member outside the organization\'s can_move_messages_between_topics_group', () => {
+  it("refuses a member outside the organization's can_move_messages_between_topics_group", () => {
     const admins = groups.systemGroup('role:administrators').id;
     const strict = withSettings({}, { can_move_messages_between_topics_group: admins });
     expect(() => checkCanChangeTopic(strict, groups, user(10), verona, message(10, 1), { resolveToggle: false, now: NOW })).toThrow(
@@ -94,12 +98,17 @@ describe('checkCanChangeTopic', () => {
 
   it("lets a member of the channel's can_move_messages_within_channel_group move where the organization refuses", () => {
     const strict = withSettings({}, { can_move_messages_between_topics_group: groups.systemGroup('role:nobody').id });
-    const channel = { ...verona, groupSettings: { ...verona.groupSettings, can_move_messages_within_channel_group: { direct_members: [10], direct_subgroups: [] } } };
+    const channel = {
+      ...verona,
+      groupSettings: { ...verona.groupSettings, can_move_messages_within_channel_group: { direct_members: [10], direct_subgroups: [] } },
+    };
     expect(() => checkCanChangeTopic(strict, groups, user(10), channel, message(10, 1), { resolveToggle: false, now: NOW })).not.toThrow();
   });
 
   it('resolves without a time limit, and refuses outside both can_resolve_topics_group settings', () => {
-    expect(() => checkCanChangeTopic(realm, groups, user(10), verona, message(8, week * 10), { resolveToggle: true, now: NOW })).not.toThrow();
+    expect(() =>
+      checkCanChangeTopic(realm, groups, user(10), verona, message(8, week * 10), { resolveToggle: true, now: NOW }),
+    ).not.toThrow();
     const strict = withSettings({}, { can_resolve_topics_group: groups.systemGroup('role:nobody').id });
     expect(() => checkCanChangeTopic(strict, groups, user(11), verona, message(8, 1), { resolveToggle: true, now: NOW })).toThrow(
       "You don't have permission to resolve topics in this channel.",
@@ -122,7 +131,9 @@ describe('checkCanDeleteMessage', () => {
 
   it('lets the sender delete within the limit, with no grace', () => {
     expect(() => checkCanDeleteMessage(realm, groups, user(10), message(10, 600), dm)).not.toThrow();
-    expect(() => checkCanDeleteMessage(realm, groups, user(10), message(10, 601), dm)).toThrow('The time limit for deleting this message has passed');
+    expect(() => checkCanDeleteMessage(realm, groups, user(10), message(10, 601), dm)).toThrow(
+      'The time limit for deleting this message has passed',
+    );
   });
 
   it("lets a bot's owner delete the bot's message", () => {
@@ -135,7 +146,9 @@ describe('checkCanDeleteMessage', () => {
 
   it("refuses a direct message's sender outside the organization's can_delete_own_message_group", () => {
     const strict = withSettings({}, { can_delete_own_message_group: groups.systemGroup('role:moderators').id });
-    expect(() => checkCanDeleteMessage(strict, groups, user(10), message(10, 1, null), dm)).toThrow("You don't have permission to delete this message");
+    expect(() => checkCanDeleteMessage(strict, groups, user(10), message(10, 1, null), dm)).toThrow(
+      "You don't have permission to delete this message",
+    );
   });
 
   it("lets a channel message's sender in the channel's can_delete_own_message_group delete where the organization refuses", () => {
@@ -144,11 +157,16 @@ describe('checkCanDeleteMessage', () => {
   });
 
   it("lets a member of the channel's can_delete_any_message_group delete anyone's message there", () => {
-    const channel = { ...verona, groupSettings: { ...verona.groupSettings, can_delete_any_message_group: { direct_members: [8], direct_subgroups: [] } } };
+    const channel = {
+      ...verona,
+      groupSettings: { ...verona.groupSettings, can_delete_any_message_group: { direct_members: [8], direct_subgroups: [] } },
+    };
     expect(() => checkCanDeleteMessage(realm, groups, user(8), message(10, 10 ** 7), { ...dm, channel })).not.toThrow();
   });
 
   it('has no delete limit when the organization set none', () => {
-    expect(() => checkCanDeleteMessage(withSettings({ messageContentDeleteLimitSeconds: null }), groups, user(10), message(10, 10 ** 8), dm)).not.toThrow();
+    expect(() =>
+      checkCanDeleteMessage(withSettings({ messageContentDeleteLimitSeconds: null }), groups, user(10), message(10, 10 ** 8), dm),
+    ).not.toThrow();
   });
 });

@@ -1,6 +1,7 @@
 import { checkEmojiRequest, emojiCodeOf, emojiNameToCode, unicodeEmojiCode, unicodeEmojiNames } from '../../../lib/emoji';
 
-const rejects = (fn: () => unknown, msg: string) => expect(fn).toThrow(expect.objectContaining({ message: msg, statusCode: 400, code: 'BAD_REQUEST' }));
+const rejects = (fn: () => unknown, msg: string) =>
+  expect(fn).toThrow(expect.objectContaining({ message: msg, statusCode: 400, code: 'BAD_REQUEST' }));
 
 describe('the emoji module', () => {
   it('derives codes as upstream: variation selectors removed, lower-case hex', () => {

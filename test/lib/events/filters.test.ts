@@ -21,8 +21,18 @@ describe('the event filter table', () => {
   it('shapes presence events for simplified_presence_events queues', () => {
     const modern = { active_timestamp: 1, idle_timestamp: 1 };
     const legacy = { client: 'website' as const, status: 'active' as const, timestamp: 1, pushable: false as const };
-    const event: ApiEvent = { type: 'presence', user_id: 10, email: 'hamlet@zulip.com', server_timestamp: 1, presence: { website: legacy }, presences: { '10': modern } };
-    expect(eventForQueue(queue({ capabilities: { simplified_presence_events: true } }), event)).toEqual({ type: 'presence', presences: { '10': modern } });
+    const event: ApiEvent = {
+      type: 'presence',
+      user_id: 10,
+      email: 'hamlet@zulip.com',
+      server_timestamp: 1,
+      presence: { website: legacy },
+      presences: { '10': modern },
+    };
+    expect(eventForQueue(queue({ capabilities: { simplified_presence_events: true } }), event)).toEqual({
+      type: 'presence',
+      presences: { '10': modern },
+    });
   });
 
   it('applies event_types before any filter', () => {
@@ -52,7 +62,10 @@ describe('message edit and deletion events', () => {
   });
 
   it('shows the empty topic of a deletion as "general chat" to queues without empty_topic_name', () => {
-    expect(eventForQueue(queue({ capabilities: { bulk_message_deletion: true } }), deletion)).toEqual({ ...deletion, topic: 'general chat' });
+    expect(eventForQueue(queue({ capabilities: { bulk_message_deletion: true } }), deletion)).toEqual({
+      ...deletion,
+      topic: 'general chat',
+    });
   });
 
   it('shows an empty old or new topic of an edit as "general chat" to queues without empty_topic_name', () => {

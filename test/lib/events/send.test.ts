@@ -75,7 +75,14 @@ describe('sendEvent fan-out', () => {
     expect(await iago.drain()).toEqual([words(IAGO_ID)]);
     expect(await hamlet.drain()).toEqual([words(HAMLET_ID)]);
     // Nothing else, for nobody.
-    const body = expectSuccess(await call(getEvents, { method: 'GET', path: '/events', as: IAGO, params: { queue_id: iago.queueId, last_event_id: 0, dont_block: true } }));
+    const body = expectSuccess(
+      await call(getEvents, {
+        method: 'GET',
+        path: '/events',
+        as: IAGO,
+        params: { queue_id: iago.queueId, last_event_id: 0, dont_block: true },
+      }),
+    );
     expect(body.events).toEqual([]);
   });
 });

@@ -62,7 +62,12 @@ describe('the endpoint wrapper', () => {
     expect(JSON.stringify(result!.body)).not.toContain(SECRET);
     expect(err).toHaveLength(1);
     const logged = JSON.parse(err[0]);
-    expect(logged).toMatchObject({ level: 'error', msg: 'unhandled exception', requestId: expect.any(String), error: { message: `unexpected ${SECRET}` } });
+    expect(logged).toMatchObject({
+      level: 'error',
+      msg: 'unhandled exception',
+      requestId: expect.any(String),
+      error: { message: `unexpected ${SECRET}` },
+    });
     expect(logged.error.stack).toContain('api-handler.test.ts');
   });
 

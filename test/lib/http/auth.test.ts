@@ -50,12 +50,15 @@ describe('HTTP Basic authentication', () => {
     expectUnauthorized(await ask({ authorization }), 'Invalid authorization header for basic auth');
   });
 
-  it.each([['Bearer abc'], ['Digest username="iago"'], ['Token 0123456789']])('refuses the non-Basic scheme of "%s" with 400 BAD_REQUEST', async (authorization) => {
-    const result = await ask({ authorization });
-    expect(result.status).toBe(400);
-    expect(result.body).toEqual({ result: 'error', msg: 'This endpoint requires HTTP basic authentication.', code: 'BAD_REQUEST' });
-    expect(result.headers['WWW-Authenticate']).toBeUndefined();
-  });
+  it.each([['Bearer abc'], ['Digest username="iago"'], ['Token 0123456789']])(
+    'refuses the non-Basic scheme of "%s" with 400 BAD_REQUEST',
+    async (authorization) => {
+      const result = await ask({ authorization });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({ result: 'error', msg: 'This endpoint requires HTTP basic authentication.', code: 'BAD_REQUEST' });
+      expect(result.headers['WWW-Authenticate']).toBeUndefined();
+    },
+  );
 
   it.each([
     ['too short', 'abc'],
@@ -93,7 +96,10 @@ describe('HTTP Basic authentication', () => {
 
   it("refuses an account at another organization's subdomain", async () => {
     const authorization = basicAuth('iago@zulip.com', await keyOf('iago@zulip.com'));
-    expectUnauthorized(await ask({ authorization, headers: { host: 'lear.localhost:3000' } }), 'Account is not associated with this subdomain');
+    expectUnauthorized(
+      await ask({ authorization, headers: { host: 'lear.localhost:3000' } }),
+      'Account is not associated with this subdomain',
+    );
   });
 
   it('refuses an incoming webhook bot on a normal endpoint', async () => {

@@ -128,7 +128,8 @@ const DECLARATIONS: Record<string, ParamSpec<unknown>> = {
   'rawString(string({ maxLength: 60 }))': rawString(string({ maxLength: 60 })),
 };
 
-const endpointFor = (decl: ParamSpec<unknown>): Handler => publicApiHandler(async ({ params }) => ({ parsed: params({ v: decl }).v === undefined }));
+const endpointFor = (decl: ParamSpec<unknown>): Handler =>
+  publicApiHandler(async ({ params }) => ({ parsed: params({ v: decl }).v === undefined }));
 
 /** A small deterministic generator of JSON values of every shape, so failures can be replayed. */
 const generator = (seed: number) => {
@@ -157,7 +158,9 @@ const generator = (seed: number) => {
       case 'list':
         return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
       default:
-        return Object.fromEntries(Array.from({ length: Math.floor(next() * 3) }, () => [pick(['id', 'name', 'flag', 'x']), value(depth + 1)]));
+        return Object.fromEntries(
+          Array.from({ length: Math.floor(next() * 3) }, () => [pick(['id', 'name', 'flag', 'x']), value(depth + 1)]),
+        );
     }
   };
   return () => JSON.stringify(value(0));
@@ -167,14 +170,21 @@ describe('every kind of parameter declaration', () => {
   describe.each(Object.entries(DECLARATIONS))('%s', (_name, decl) => {
     const handler = endpointFor(decl);
     const send = (value: BadValue) =>
-      call(handler, { method: 'POST', path: '/test/param', rawBody: { body: formBody({}, { name: 'v', value }), contentType: 'application/x-www-form-urlencoded' } });
+      call(handler, {
+        method: 'POST',
+        path: '/test/param',
+        rawBody: { body: formBody({}, { name: 'v', value }), contentType: 'application/x-www-form-urlencoded' },
+      });
 
-    it.each(BAD_VALUES.map((v): [string, BadValue] => [v.label, v]))('answers %s with 400 or a success, never past the error handler', async (_label, value) => {
-      const { result, unhandled } = await unhandledDuring(() => send(value));
-      expectEnvelope(result);
-      expect([200, 400]).toContain(result.status);
-      expect(unhandled).toEqual([]);
-    });
+    it.each(BAD_VALUES.map((v): [string, BadValue] => [v.label, v]))(
+      'answers %s with 400 or a success, never past the error handler',
+      async (_label, value) => {
+        const { result, unhandled } = await unhandledDuring(() => send(value));
+        expectEnvelope(result);
+        expect([200, 400]).toContain(result.status);
+        expect(unhandled).toEqual([]);
+      },
+    );
 
     it('answers 300 generated JSON values with 400 or a success, and the parser never throws anything but an API error', async () => {
       const next = generator(Object.keys(DECLARATIONS).indexOf(_name) + 1);
@@ -220,7 +230,14 @@ const validParams = async (): Promise<Record<string, Record<string, string>>> =>
   };
 };
 
-const PATH_IDS: Record<string, string> = { draft_id: '1', filter_id: '1', invite_id: '1', reminder_id: '1', user_group_id: '9', user_id_or_email: '10' };
+const PATH_IDS: Record<string, string> = {
+  draft_id: '1',
+  filter_id: '1',
+  invite_id: '1',
+  reminder_id: '1',
+  user_group_id: '9',
+  user_id_or_email: '10',
+};
 
 /** The parameter declarations a handler passes to ctx.params, read by calling it once. */
 const declaredParams = async (handler: Handler, request: Parameters<typeof call>[1]): Promise<string[]> => {
@@ -266,9 +283,12 @@ describe('every declared parameter of every route', () => {
             expectEnvelope(result);
             expect(unhandled).toEqual([]);
           } catch (error) {
-            throw new Error(`${key} ${name}=${value.label}: ${result.status} ${JSON.stringify(result.body).slice(0, 300)} ${unhandled.join(' ').slice(0, 500)}`, {
-              cause: error,
-            });
+            throw new Error(
+              `${key} ${name}=${value.label}: ${result.status} ${JSON.stringify(result.body).slice(0, 300)} ${unhandled.join(' ').slice(0, 500)}`,
+              {
+                cause: error,
+              },
+            );
           }
         }
       }

@@ -56,7 +56,11 @@ describe('parameter sources', () => {
   it('reads multipart bodies whose boundary has characters beyond letters, digits and dashes (Dart)', async () => {
     const boundary = "dart-http-boundary-a_b.c+d'e";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nx--y\r\n--${boundary}--\r\n`;
-    const rawBody = { body: Buffer.from(body).toString('base64'), contentType: `multipart/form-data; boundary="${boundary}"`, isBase64Encoded: true };
+    const rawBody = {
+      body: Buffer.from(body).toString('base64'),
+      contentType: `multipart/form-data; boundary="${boundary}"`,
+      isBase64Encoded: true,
+    };
     expect(expectSuccess(await ask({}, { rawBody })).parsed.name).toBe('x--y');
   });
 
@@ -66,7 +70,11 @@ describe('parameter sources', () => {
   });
 
   it('reads a base64-encoded form body', async () => {
-    const rawBody = { body: Buffer.from('count=4').toString('base64'), contentType: 'application/x-www-form-urlencoded; charset=UTF-8', isBase64Encoded: true };
+    const rawBody = {
+      body: Buffer.from('count=4').toString('base64'),
+      contentType: 'application/x-www-form-urlencoded; charset=UTF-8',
+      isBase64Encoded: true,
+    };
     expect(expectSuccess(await ask({}, { rawBody })).parsed.count).toBe(4);
   });
 
@@ -119,10 +127,15 @@ describe('JSON-typed parameters', () => {
     expect(result.body).toEqual({ result: 'error', msg: message, code: 'BAD_REQUEST' });
   });
 
-  it("refuses a missing required parameter with REQUEST_VARIABLE_MISSING and var_name", async () => {
+  it('refuses a missing required parameter with REQUEST_VARIABLE_MISSING and var_name', async () => {
     const result = await askRequired({ ids: '[1]' });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ result: 'error', msg: "Missing 'username' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'username' });
+    expect(result.body).toEqual({
+      result: 'error',
+      msg: "Missing 'username' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'username',
+    });
   });
 
   it('accepts an empty string for a required raw string parameter', async () => {

@@ -15,9 +15,12 @@ describe('compressIfAccepted', () => {
     expect(out.body.length).toBeLessThan(large.body.length / 10);
   });
 
-  it.each([[undefined], ['identity'], ['br'], ['gzip;q=0'], ['gzip; q=0.0, br']])('leaves the body alone for Accept-Encoding %p', (header) => {
-    expect(compressIfAccepted(large, header)).toBe(large);
-  });
+  it.each([[undefined], ['identity'], ['br'], ['gzip;q=0'], ['gzip; q=0.0, br']])(
+    'leaves the body alone for Accept-Encoding %p',
+    (header) => {
+      expect(compressIfAccepted(large, header)).toBe(large);
+    },
+  );
 
   it('leaves a small body alone', () => {
     const small = jsonResponse(200, { result: 'success', msg: '' });

@@ -68,6 +68,8 @@ describe('message edit history', () => {
   });
 
   it('lists only the original for a message never edited', () => {
-    expect(historySnapshots(current, [])).toEqual([{ topic: '✔ lunch', content: 'hello', rendered_content: '<p>hello</p>', user_id: 10, timestamp: 100 }]);
+    expect(historySnapshots(current, [])).toEqual([
+      { topic: '✔ lunch', content: 'hello', rendered_content: '<p>hello</p>', user_id: 10, timestamp: 100 },
+    ]);
   });
 });

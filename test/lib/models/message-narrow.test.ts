@@ -22,7 +22,11 @@ const lookup: NarrowLookup = {
   },
 };
 
-const term = (operator: string, operand: MessageNarrowTerm['operand'], negated = false): MessageNarrowTerm => ({ operator, operand, negated });
+const term = (operator: string, operand: MessageNarrowTerm['operand'], negated = false): MessageNarrowTerm => ({
+  operator,
+  operand,
+  negated,
+});
 const resolve = (...terms: MessageNarrowTerm[]) => resolveNarrow(terms, 11, lookup);
 
 const channelMsg: MessageFacts = { id: 5, senderId: 10, streamId: 1, topic: 'Test', dmUserIds: [], flags: ['read'] };
@@ -69,7 +73,9 @@ describe('resolveNarrow', () => {
   });
 
   it('adds the viewer to a dm operand and sorts the participants', async () => {
-    await expect(resolve(term('pm-with', 'othello@zulip.com,hamlet@zulip.com'))).resolves.toEqual([{ operator: 'dm', userIds: [10, 11, 12], negated: false }]);
+    await expect(resolve(term('pm-with', 'othello@zulip.com,hamlet@zulip.com'))).resolves.toEqual([
+      { operator: 'dm', userIds: [10, 11, 12], negated: false },
+    ]);
     await expect(resolve(term('dm', [11]))).resolves.toEqual([{ operator: 'dm', userIds: [11], negated: false }]);
   });
 
@@ -153,20 +159,35 @@ describe('matchesNarrow', () => {
 // Synchronous shapes for matching tests (resolution is tested above).
 const narrowOf = (terms: MessageNarrowTerm[]) =>
   terms.map((t) => {
-    if (t.operator === 'is') return { operator: 'is' as const, operand: (t.operand === 'private' ? 'dm' : t.operand) as 'dm', negated: t.negated };
+    if (t.operator === 'is')
+      return { operator: 'is' as const, operand: (t.operand === 'private' ? 'dm' : t.operand) as 'dm', negated: t.negated };
     return { operator: 'sender' as const, userId: Number(t.operand), negated: t.negated };
   });
 
 describe('narrowSource', () => {
   const full = () => true;
   it('reads a channel or topic conversation when its whole history is readable, else the viewer rows of it', async () => {
-    expect(narrowSource(await resolve(term('channel', 1), term('topic', 'x')), full, { guest: false })).toEqual({ kind: 'channel', channelId: 1, topic: 'x' });
-    expect(narrowSource(await resolve(term('channel', 1)), () => false, { guest: false })).toEqual({ kind: 'rows', of: 'channel', channelId: 1 });
+    expect(narrowSource(await resolve(term('channel', 1), term('topic', 'x')), full, { guest: false })).toEqual({
+      kind: 'channel',
+      channelId: 1,
+      topic: 'x',
+    });
+    expect(narrowSource(await resolve(term('channel', 1)), () => false, { guest: false })).toEqual({
+      kind: 'rows',
+      of: 'channel',
+      channelId: 1,
+    });
   });
 
   it('reads the viewer rows for a channel narrow with an is: term, as upstream turns history off', async () => {
-    expect(narrowSource(await resolve(term('channel', 1), term('is', 'starred')), full, { guest: false })).toEqual({ kind: 'rows', of: 'starred' });
-    expect(narrowSource(await resolve(term('channel', 1), term('is', 'resolved')), full, { guest: false })).toEqual({ kind: 'channel', channelId: 1 });
+    expect(narrowSource(await resolve(term('channel', 1), term('is', 'starred')), full, { guest: false })).toEqual({
+      kind: 'rows',
+      of: 'starred',
+    });
+    expect(narrowSource(await resolve(term('channel', 1), term('is', 'resolved')), full, { guest: false })).toEqual({
+      kind: 'channel',
+      channelId: 1,
+    });
   });
 
   it('reads a dm conversation, the viewer dm rows for is:dm and dm-including, and the feed without a narrow', async () => {

@@ -42,13 +42,19 @@ describe('planRange and assembleRange', () => {
   it('is anchored to the right for newest: no newer read, found_newest, the anchor not wanted', () => {
     const plan = planRange(NEWEST_ANCHOR, 2, 5, true);
     expect(plan).toMatchObject({ after: 0, includeAnchor: false, anchoredToRight: true });
-    expect(assembleRange(plan, 2, 5, { before: [9, 8], anchor: undefined, after: [] })).toMatchObject({ foundNewest: true, foundOldest: false });
+    expect(assembleRange(plan, 2, 5, { before: [9, 8], anchor: undefined, after: [] })).toMatchObject({
+      foundNewest: true,
+      foundOldest: false,
+    });
   });
 
   it('is anchored to the left for oldest: no older read and found_oldest', () => {
     const plan = planRange(0, 3, 2, true);
     expect(plan).toMatchObject({ before: 0, anchoredToLeft: true });
-    expect(assembleRange(plan, 3, 2, { before: [], anchor: undefined, after: [1, 2] })).toMatchObject({ foundOldest: true, foundNewest: false });
+    expect(assembleRange(plan, 3, 2, { before: [], anchor: undefined, after: [1, 2] })).toMatchObject({
+      foundOldest: true,
+      foundNewest: false,
+    });
   });
 });
 

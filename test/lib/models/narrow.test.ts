@@ -10,7 +10,11 @@ describe('narrowTerm', () => {
   });
 
   it('reads an object with or without negated', () => {
-    expect(narrowTerm({ operator: 'is', operand: 'dm', negated: true }, 'narrow[0]')).toEqual({ operator: 'is', operand: 'dm', negated: true });
+    expect(narrowTerm({ operator: 'is', operand: 'dm', negated: true }, 'narrow[0]')).toEqual({
+      operator: 'is',
+      operand: 'dm',
+      negated: true,
+    });
     expect(narrowTerm({ operator: 'is', operand: 'dm' }, 'narrow[0]')).toEqual({ operator: 'is', operand: 'dm', negated: false });
   });
 
@@ -26,7 +30,11 @@ describe('narrowTerm', () => {
 describe('checkEventNarrow', () => {
   it('keeps the terms an event queue can filter on as [operator, operand] pairs', () => {
     const terms = [narrowTerm(['channel', 'Verona'], 'n'), narrowTerm(['topic', 'Test'], 'n'), narrowTerm(['is', 'alerted'], 'n')];
-    expect(checkEventNarrow(terms)).toEqual([['channel', 'Verona'], ['topic', 'Test'], ['is', 'alerted']]);
+    expect(checkEventNarrow(terms)).toEqual([
+      ['channel', 'Verona'],
+      ['topic', 'Test'],
+      ['is', 'alerted'],
+    ]);
   });
 
   it.each([
@@ -41,7 +49,16 @@ describe('checkEventNarrow', () => {
 
 describe('matchesEventNarrow', () => {
   it('matches a channel and topic case-insensitively, under either name of the channel operator', () => {
-    expect(matchesEventNarrow([['stream', 'verona'], ['topic', 'TEST']], channelMessage, [])).toBe(true);
+    expect(
+      matchesEventNarrow(
+        [
+          ['stream', 'verona'],
+          ['topic', 'TEST'],
+        ],
+        channelMessage,
+        [],
+      ),
+    ).toBe(true);
     expect(matchesEventNarrow([['channel', 'Denmark']], channelMessage, [])).toBe(false);
   });
 

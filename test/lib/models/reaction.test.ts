@@ -1,7 +1,13 @@
 // The stored reactions of a message as message objects list them.
 import { apiReactions, existingEmojiName, reactionKey, type StoredReaction } from '../../../lib/models/reaction';
 
-const stored = (userId: number, emojiName: string, emojiCode: string, addedAt: number, reactionType: StoredReaction['reactionType'] = 'unicode_emoji') => ({
+const stored = (
+  userId: number,
+  emojiName: string,
+  emojiCode: string,
+  addedAt: number,
+  reactionType: StoredReaction['reactionType'] = 'unicode_emoji',
+) => ({
   [reactionKey(userId, reactionType, emojiCode)]: { userId, emojiName, emojiCode, reactionType, addedAt },
 });
 
@@ -12,7 +18,11 @@ describe('apiReactions', () => {
   });
 
   it('lists reactions oldest first, in the API shape', () => {
-    const reactions = { ...stored(11, 'octopus', '1f419', 20), ...stored(10, 'tada', '1f389', 10), ...stored(10, 'zulip', 'zulip', 30, 'zulip_extra_emoji') };
+    const reactions = {
+      ...stored(11, 'octopus', '1f419', 20),
+      ...stored(10, 'tada', '1f389', 10),
+      ...stored(10, 'zulip', 'zulip', 30, 'zulip_extra_emoji'),
+    };
     expect(apiReactions(reactions)).toEqual([
       { emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji', user_id: 10 },
       { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: 11 },

@@ -43,7 +43,16 @@ describe('computePresenceChange', () => {
     expect(change.created).toBe(created);
     expect(change.becameOnline).toBe(becameOnline);
     if (times === null) expect(change.next).toBeNull();
-    else expect(change.next).toEqual({ realmId: 2, userId: 10, email: 'hamlet@zulip.com', isBot: false, isActive: true, dateJoined: 1700001000, ...times });
+    else
+      expect(change.next).toEqual({
+        realmId: 2,
+        userId: 10,
+        email: 'hamlet@zulip.com',
+        isBot: false,
+        isActive: true,
+        dateJoined: 1700001000,
+        ...times,
+      });
   });
 });
 

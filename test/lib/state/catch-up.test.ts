@@ -6,11 +6,15 @@ const draft = (id: number, topic = `t${id}`): ApiDraft => ({ id, type: 'stream',
 
 describe('applyCaughtUpEvents', () => {
   it('adds a draft the lagging index did not show yet, newest first', () => {
-    expect(applyCaughtUpEvents({ drafts: [draft(1)] }, [{ type: 'drafts', op: 'add', drafts: [draft(2)] }])).toEqual({ drafts: [draft(2), draft(1)] });
+    expect(applyCaughtUpEvents({ drafts: [draft(1)] }, [{ type: 'drafts', op: 'add', drafts: [draft(2)] }])).toEqual({
+      drafts: [draft(2), draft(1)],
+    });
   });
 
   it('adds nothing twice when the index already showed the draft', () => {
-    expect(applyCaughtUpEvents({ drafts: [draft(2), draft(1)] }, [{ type: 'drafts', op: 'add', drafts: [draft(2)] }])).toEqual({ drafts: [draft(2), draft(1)] });
+    expect(applyCaughtUpEvents({ drafts: [draft(2), draft(1)] }, [{ type: 'drafts', op: 'add', drafts: [draft(2)] }])).toEqual({
+      drafts: [draft(2), draft(1)],
+    });
   });
 
   it('applies an update and a removal in the order they were sent', () => {

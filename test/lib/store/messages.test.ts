@@ -11,14 +11,18 @@ const get = async (key: { pk: string; sk: string }) =>
   (await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: key, ConsistentRead: true }))).Item;
 
 const ids = async (index: string, pkName: string, pk: string): Promise<number[]> =>
-  ((await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: index,
-      KeyConditionExpression: `${pkName} = :pk`,
-      ExpressionAttributeValues: { ':pk': pk },
-    }),
-  )).Items ?? []).map((item) => Number(item.messageId ?? item.id));
+  (
+    (
+      await documentClient().send(
+        new QueryCommand({
+          TableName: tableName('main'),
+          IndexName: index,
+          KeyConditionExpression: `${pkName} = :pk`,
+          ExpressionAttributeValues: { ':pk': pk },
+        }),
+      )
+    ).Items ?? []
+  ).map((item) => Number(item.messageId ?? item.id));
 
 describe('the seeded messages', () => {
   it('stores each message in its own partition with its rendered content', async () => {
@@ -28,13 +32,13 @@ describe('the seeded messages', () => {
     expect(await get({ pk: 'MSG#2#7', sk: 'MSG' })).toBeDefined();
   });
 
-  it('finds a channel\'s, a topic\'s and a direct-message conversation\'s messages in their indexes', async () => {
+  it("finds a channel's, a topic's and a direct-message conversation's messages in their indexes", async () => {
     expect(await ids('gsi1', 'gsi1pk', entityKeys.messagesOfChannel(3).gsi1pk)).toEqual([6, 7, 14]);
     expect(await ids('gsi2', 'gsi2pk', entityKeys.messagesOfTopic(3, 'TEST').gsi2pk)).toEqual([6, 7]);
     expect(await ids('gsi1', 'gsi1pk', entityKeys.messagesOfDmConversation(2, [11, 10, 12]).gsi1pk)).toEqual([13]);
   });
 
-  it('finds a user\'s rows per conversation and its mentioned rows', async () => {
+  it("finds a user's rows per conversation and its mentioned rows", async () => {
     expect(await ids('gsi3', 'gsi3pk', entityKeys.userMessagesOfConversation(11, null).gsi3pk)).toEqual([2, 5, 11, 12, 13]);
     expect(await ids('gsi3', 'gsi3pk', entityKeys.userMessagesOfConversation(11, 3).gsi3pk)).toEqual([6, 7, 14]);
     expect(await ids('gsi4', 'gsi4pk', entityKeys.mentionedOfUser(11).gsi4pk)).toEqual([7, 8, 10]);
@@ -47,7 +51,7 @@ describe('the seeded messages', () => {
     ]);
   });
 
-  it('answers a user\'s rows by id, leaving out messages the user did not receive', async () => {
+  it("answers a user's rows by id, leaving out messages the user did not receive", async () => {
     const rows = await messagesStore.getUserMessagesByIds(11, [7, 4, 15]);
     expect(rows.map((r) => [r.messageId, r.flags])).toEqual([[7, ['mentioned']]]);
   });
@@ -96,7 +100,7 @@ describe('writeNewMessage', () => {
     expect((await messagesStore.getMessagesByIds(2, [7]))[0]!.content).toBe('@**Iago** look at this.');
   });
 
-  it('raises each participant\'s direct-message conversation to the new id', async () => {
+  it("raises each participant's direct-message conversation to the new id", async () => {
     const id = await messagesStore.allocateMessageId(2);
     await messagesStore.writeNewMessage(message(id, { streamId: null, topic: '', dmUserIds: [10, 11] }), [
       { userId: 10, flags: [] },

@@ -20,7 +20,9 @@ const message = (id: number, streamId: number, topic: string): Message => ({
 describe('received-topic summaries', () => {
   it('are seeded for each receiver of a protected-history channel message', async () => {
     for (const userId of [9, 10, 11]) {
-      expect(await messagesStore.listReceivedTopicsOfChannel(userId, 6)).toEqual([{ channelId: 6, topic: 'secret plans', maxMessageId: 3 }]);
+      expect(await messagesStore.listReceivedTopicsOfChannel(userId, 6)).toEqual([
+        { channelId: 6, topic: 'secret plans', maxMessageId: 3 },
+      ]);
     }
     expect(await messagesStore.listReceivedTopicsOfChannel(12, 6)).toEqual([]);
   });
@@ -28,7 +30,14 @@ describe('received-topic summaries', () => {
   it("are raised for each recipient of a send with protected history, to the topic's newest spelling", async () => {
     const channel = (await channelsStore.getChannel(2, 6))!;
     const id = await messagesStore.allocateMessageId(2);
-    await messagesStore.writeNewMessage(message(id, 6, 'Secret Plans'), [{ userId: 10, flags: ['read'] }, { userId: 9, flags: [] }], channel);
+    await messagesStore.writeNewMessage(
+      message(id, 6, 'Secret Plans'),
+      [
+        { userId: 10, flags: ['read'] },
+        { userId: 9, flags: [] },
+      ],
+      channel,
+    );
     const raised = { channelId: 6, topic: 'Secret Plans', maxMessageId: id };
     expect(await messagesStore.listReceivedTopicsOfChannel(10, 6)).toEqual([raised]);
     expect(await messagesStore.listReceivedTopicsOfChannel(9, 6)).toEqual([raised]);

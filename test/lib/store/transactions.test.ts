@@ -44,7 +44,9 @@ describe('sendTransaction', () => {
 
   it(`refuses more than DynamoDB's ${MAX_TRANSACTION_ITEMS} items before sending`, async () => {
     const items = Array.from({ length: MAX_TRANSACTION_ITEMS + 1 }, (_, i) => put(`many${i}`));
-    await expect(sendTransaction(items)).rejects.toThrow(`at most ${MAX_TRANSACTION_ITEMS} items per transaction, got ${MAX_TRANSACTION_ITEMS + 1}`);
+    await expect(sendTransaction(items)).rejects.toThrow(
+      `at most ${MAX_TRANSACTION_ITEMS} items per transaction, got ${MAX_TRANSACTION_ITEMS + 1}`,
+    );
     expect(await exists('many0')).toBe(false);
   });
 });

@@ -60,7 +60,9 @@ describe('RFC 6570 URI template validation', () => {
   });
 
   it('lists each variable once, in order of appearance', () => {
-    expect(parseUriTemplate('https://x/{org}/{repo}{?id,org}{#frag:5}{/path*}')).toEqual({ variables: ['org', 'repo', 'id', 'frag', 'path'] });
+    expect(parseUriTemplate('https://x/{org}/{repo}{?id,org}{#frag:5}{/path*}')).toEqual({
+      variables: ['org', 'repo', 'id', 'frag', 'path'],
+    });
   });
 });
 
