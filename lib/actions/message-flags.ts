@@ -5,7 +5,7 @@ import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../models/event';
 import type { Message, UserMessage } from '../models/message';
-import { HISTORICAL_FLAGS } from '../models/message-object';
+import { API_FLAGS, HISTORICAL_FLAGS } from '../models/message-object';
 import { type Anchor } from '../models/message-range';
 import type { MessageNarrowTerm } from '../models/narrow';
 import type { User } from '../models/user';
@@ -15,20 +15,7 @@ import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
 import { MessageViewer } from './message-access';
 import { readRange, selectNarrow } from './message-fetch';
 
-/** Upstream's API flags (UserMessage.flags less the internal ones), and the ones a user may change. */
-const API_FLAGS = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'force_expand',
-  'force_collapse',
-  'has_alert_word',
-  'historical',
-];
+/** The flags a user may change (of upstream's API_FLAGS). */
 const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'];
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 

@@ -91,8 +91,8 @@ export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOption
   return out;
 };
 
-/** Flags in upstream's bit order, with `wildcard_mentioned` added as the API shows it. */
-const FLAG_ORDER = [
+/** Upstream's API flags (UserMessage.flags less the internal ones), in its bit order. */
+export const API_FLAGS: readonly string[] = [
   'read',
   'starred',
   'collapsed',
@@ -106,8 +106,8 @@ const FLAG_ORDER = [
   'historical',
 ];
 export const apiFlags = (flags: string[]): string[] => {
-  const ordered = FLAG_ORDER.filter((f) => flags.includes(f));
-  const extra = flags.filter((f) => !FLAG_ORDER.includes(f) && f !== 'wildcard_mentioned');
+  const ordered = API_FLAGS.filter((f) => flags.includes(f));
+  const extra = flags.filter((f) => !API_FLAGS.includes(f) && f !== 'wildcard_mentioned');
   const wildcard =
     flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
   return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
