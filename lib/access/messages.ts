@@ -9,8 +9,8 @@ import * as messagesStore from '../store/messages';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
 
 /** A message the user may access, the user's own row of it (if they received it) and, for a channel message, the channel. */
-export type AccessedMessage = {
-  message: Message;
+export type AccessedMessage<M extends Message = Message> = {
+  message: M;
   userMessage: UserMessage | undefined;
   channel: Channel | undefined;
   viewer: ChannelViewer | undefined;
@@ -23,11 +23,17 @@ export type AccessedMessage = {
  * included, is "Invalid message(s)". Reads the message and the user's row concurrently, then the
  * channel and the user's subscription.
  */
-export const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
-  const [message, userMessage] = await Promise.all([
-    messagesStore.getMessage(user.realmId, messageId),
-    messagesStore.getUserMessage(user.id, messageId),
-  ]);
+export const accessMessage = async <M extends Message = Message>(
+  user: User,
+  messageId: number,
+  opts: {
+    modifying: boolean;
+    /** How to read the message item (an edit reads it consistently, with its history). */
+    load?: (realmId: number, messageId: number) => Promise<M | undefined>;
+  },
+): Promise<AccessedMessage<M>> => {
+  const load = opts.load ?? (messagesStore.getMessage as (realmId: number, messageId: number) => Promise<M | undefined>);
+  const [message, userMessage] = await Promise.all([load(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
   const invalid = new BadRequestError('Invalid message(s)');
   if (!message || message.realmId !== user.realmId) throw invalid;
   if (message.streamId === null) {

@@ -4,7 +4,6 @@
 // lib/store/message-edits.ts.
 import { createHash } from 'node:crypto';
 import { checkCanChangeTopic, checkCanDeleteMessage, checkCanEditContent, withinTopicMoveLimit } from '../access/message-edit';
-import { canReadChannelMessage, loadChannelViewer } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
@@ -27,6 +26,7 @@ import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { renderMessage, type RenderInput } from '../render';
 import * as channelsStore from '../store/channels';
+import { accessMessage as accessMessageOf } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
 import type { EditableMessage } from '../store/message-edits';
@@ -37,27 +37,10 @@ import * as usersStore from '../store/users';
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: EditableMessage; flags: string[] | undefined; channel: Channel | null };
 
-/**
- * Upstream's access_message: a message of the user's organization that the user received (direct
- * messages) or may read in its channel (canReadChannelMessage). With `modifying`, messages of
- * archived channels are refused too. Anything else, another organization's message included, is
- * "Invalid message(s)".
- */
+/** Upstream's access_message (lib/access/messages.ts), reading the message with its edit history. */
 const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
-  const invalid = new BadRequestError('Invalid message(s)');
-  const [message, row] = await Promise.all([
-    editsStore.getEditableMessage(user.realmId, messageId),
-    messagesStore.getUserMessage(user.id, messageId),
-  ]);
-  if (!message) throw invalid;
-  if (message.streamId === null) {
-    if (!row) throw invalid;
-    return { message, flags: row.flags, channel: null };
-  }
-  const channel = await channelsStore.getChannel(user.realmId, message.streamId);
-  if (!channel || (opts.modifying && channel.isArchived)) throw invalid;
-  if (!canReadChannelMessage(channel, await loadChannelViewer(user, channel), row !== undefined)) throw invalid;
-  return { message, flags: row?.flags, channel };
+  const accessed = await accessMessageOf(user, messageId, { ...opts, load: editsStore.getEditableMessage });
+  return { message: accessed.message, flags: accessed.userMessage?.flags, channel: accessed.channel ?? null };
 };
 
 /** Who may hold a row of a message: a direct message's participants, or the channel's subscribers and the sender. */
