@@ -12,7 +12,7 @@ import { batchPut, type Item } from '../lib/store/common';
 import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
 import { buildUserItem } from '../lib/store/users';
 import * as usersStore from '../lib/store/users';
-import { measure, printTable, scalingStatement, type Cost } from './bench-util';
+import { benchSubscription, measure, printTable, scalingStatement, type Cost } from './bench-util';
 import { generatedMember } from './seed';
 
 const REALM = 2;
@@ -39,20 +39,7 @@ const publicChannel = async (id: number, name: string): Promise<Channel> => {
   return { ...template, id, name, description: `Generated channel ${name}`, subscriberCount: 1, firstMessageId: null, lastMessageAt: null };
 };
 
-const subscription = (userId: number, channelId: number) => ({
-  userId,
-  channelId,
-  realmId: REALM,
-  active: true,
-  isMuted: false,
-  pinToTop: false,
-  color: '#c2c2c2',
-  desktopNotifications: null,
-  emailNotifications: null,
-  wildcardMentionsNotify: null,
-  pushNotifications: null,
-  audibleNotifications: null,
-});
+const subscription = (userId: number, channelId: number) => benchSubscription(REALM, userId, channelId);
 
 const message = (id: number, senderId: number, streamId: number | null, dmUserIds: number[], now: number): Message => ({
   id,

@@ -11,7 +11,7 @@ import { batchPut, type Item } from '../lib/store/common';
 import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
 import { buildUserItem } from '../lib/store/users';
 import * as usersStore from '../lib/store/users';
-import { measure, printTable, scalingStatement, type Cost } from './bench-util';
+import { benchSubscription, measure, printTable, scalingStatement, type Cost } from './bench-util';
 import { createTables } from './local-dynamo';
 import { generatedMember, seedDevRealm } from './seed';
 
@@ -128,20 +128,7 @@ const channel = (id: number, name: string): Channel => ({
   lastMessageAt: null,
 });
 
-const subscription = (userId: number, channelId: number) => ({
-  userId,
-  channelId,
-  realmId: REALM,
-  active: true,
-  isMuted: false,
-  pinToTop: false,
-  color: '#c2c2c2',
-  desktopNotifications: null,
-  emailNotifications: null,
-  wildcardMentionsNotify: null,
-  pushNotifications: null,
-  audibleNotifications: null,
-});
+const subscription = (userId: number, channelId: number) => benchSubscription(REALM, userId, channelId);
 
 /** Extra members `from`..`to`-1 of the organization, each with a public channel of their own. */
 const growOrganization = async (from: number, to: number): Promise<void> => {

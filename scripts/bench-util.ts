@@ -69,3 +69,19 @@ export const scalingStatement = (operation: string, bySize: { size: number; cost
       : `${what} ${a.toFixed(1)} → ${b.toFixed(1)} (×${(b / Math.max(a, 0.01)).toFixed(1)})`;
   return `${operation}, ${sizes}: ${describe('requests/call', first.cost.requests, last.cost.requests)}; ${describe('read CU/call', first.cost.readUnits, last.cost.readUnits)}`;
 };
+
+/** An active subscription row with upstream's defaults, for the benchmarks' generated members. */
+export const benchSubscription = (realmId: number, userId: number, channelId: number) => ({
+  userId,
+  channelId,
+  realmId,
+  active: true,
+  isMuted: false,
+  pinToTop: false,
+  color: '#c2c2c2',
+  desktopNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+  pushNotifications: null,
+  audibleNotifications: null,
+});
