@@ -1,7 +1,7 @@
 import { handler as deleteEvents } from '../../../functions/events/delete';
 import { handler as getEvents } from '../../../functions/events/get';
 import { handler as register } from '../../../functions/events/register';
-import { advanceClock } from '../../../lib/clock';
+import { advanceClock, freezeClock } from '../../../lib/clock';
 import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import { call, expectError, expectSuccess } from '../../helpers/api';
@@ -258,6 +258,7 @@ describe('GET /events', () => {
   });
 
   it('forgets a queue idle for longer than its timeout', async () => {
+    freezeClock(Date.now());
     const q = await registerQueue(IAGO, { idle_queue_timeout: '60' });
     advanceClock(59_000);
     expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));

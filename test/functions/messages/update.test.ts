@@ -4,7 +4,7 @@
 // test_message_move_topic.py.
 import { handler as register } from '../../../functions/events/register';
 import { handler as update } from '../../../functions/messages/update';
-import { advanceClock } from '../../../lib/clock';
+import { advanceClock, freezeClock } from '../../../lib/clock';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
@@ -137,6 +137,8 @@ describe('PATCH /messages/{message_id}: content', () => {
   });
 
   it('refuses the sender after the edit limit and its 20-second grace', async () => {
+    // Exact boundary: stop the clock so a second ticking by during the test cannot cross it.
+    freezeClock(Date.now());
     const m = await storeMessage({ sender: 10, channelId: 1 });
     advanceClock(620_000);
     expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'just in time' }));
