@@ -129,7 +129,11 @@ export const benchCapacity = async (): Promise<void> => {
 
   try {
     const sentAt = new Map<string, number>();
+    const sentDoneAt = new Map<string, number>();
     const latencies: number[] = [];
+    // From the send's return, as the events bench and the issue's targets measure delivery.
+    const afterSend: number[] = [];
+    const sendDurations: number[] = [];
     const received = new Map<number, Map<string, number>>();
     let polls = 0;
     let stop = false;
@@ -169,6 +173,8 @@ export const benchCapacity = async (): Promise<void> => {
             const tag = e.alert_words[0];
             seen.set(tag, (seen.get(tag) ?? 0) + 1);
             if (sentAt.has(tag) && counting) latencies.push(now - sentAt.get(tag)!);
+            // A delivery seen before the send returned (other shards still being written) counts as 0.
+            if (sentAt.has(tag) && counting) afterSend.push(Math.max(0, now - (sentDoneAt.get(tag) ?? now)));
           }
           if (events.length > 0) last = events[events.length - 1].id;
         }
@@ -195,6 +201,8 @@ export const benchCapacity = async (): Promise<void> => {
           direct.push({ tag, userId });
           await sendEvent(REALM, { type: 'alert_words', alert_words: [tag] }, { users: [userId] });
         }
+        sentDoneAt.set(tag, performance.now());
+        sendDurations.push(sentDoneAt.get(tag)! - sentAt.get(tag)!);
       }
     });
     const seconds = (performance.now() - started) / 1000;
@@ -244,6 +252,10 @@ export const benchCapacity = async (): Promise<void> => {
       `delivery latency under load (send starts → long-poller has it): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
     );
     console.log(
+      `delivery latency under load (send returns → long-poller has it): p50 ${percentile(afterSend, 50).toFixed(1)} ms, p99 ${percentile(afterSend, 99).toFixed(1)} ms; ` +
+        `the sends themselves took p50 ${percentile(sendDurations, 50).toFixed(1)} ms, p99 ${percentile(sendDurations, 99).toFixed(1)} ms (an organization-wide send writes ${shards} shards)`,
+    );
+    console.log(
       `most-read item: ${hottest.key}, peak ${hottest.peak} reads/s (mean ${hottest.avg.toFixed(1)}/s) by ${hottest.readers} clients; ${perItem.length} items read in all, ` +
         `${shared.length} of them shared by clients (organization stream shards and their events)`,
     );
@@ -271,11 +283,11 @@ export const benchCapacity = async (): Promise<void> => {
     );
     const expectedChecks = (QUEUES * checks) / config.longPollSeconds();
     // Starved clients (fewer checks than their schedule) or late deliveries: the figures are not the design's.
-    const saturated = percentile(latencies, 99) > 1000 || units.consumer.requests / seconds < 0.8 * expectedChecks;
+    const saturated = percentile(afterSend, 99) > 1000 || units.consumer.requests / seconds < 0.8 * expectedChecks;
     if (saturated) {
       console.log(
         `WARNING: DynamoDB Local was saturated (clients made ${(units.consumer.requests / seconds).toFixed(0)} requests/s where their schedule asks for at least ${expectedChecks.toFixed(0)}/s; ` +
-          'or delivery p99 above 1 s): the per-client rates, the cost and the capacity below are understated and overstated. Run it on an idle machine.',
+          'or delivery p99 after the send above 1 s): the per-client rates, the cost and the capacity below are understated and overstated. Run it on an idle machine.',
       );
       process.exitCode = 1;
     }
