@@ -2,7 +2,7 @@
 // an anonymous group; membership is resolved through subgroups recursively, as upstream's
 // recursive CTE does (system groups nest: owners ⊂ administrators ⊂ moderators ⊂ members ⊂ everyone).
 import { BadRequestError } from '../errors';
-import type { GroupSettingValue, Realm } from '../models/realm';
+import { REALM_GROUP_SETTINGS, type GroupSettingValue, type Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-group';
 import * as groupsStore from '../store/user-groups';
@@ -34,6 +34,17 @@ export class RealmGroups {
     return group;
   }
 
+  /**
+   * The organization's value of a group setting, by its stored name: the stored value, else
+   * upstream's default system group (REALM_GROUP_SETTINGS).
+   */
+  realmSetting(realm: Realm, stored: string): GroupSettingValue | undefined {
+    const value = realm.groupSettings[stored];
+    if (value !== undefined) return value;
+    const known = Object.values(REALM_GROUP_SETTINGS).find((s) => s.stored === stored);
+    return known ? this.systemGroup(known.defaultGroup).id : undefined;
+  }
+
   /** Whether the user is a member of the group or of any of its subgroups, recursively. */
   isMember(groupId: number, userId: number, seen = new Set<number>()): boolean {
     if (seen.has(groupId)) return false;
@@ -60,7 +71,7 @@ export class RealmGroups {
 
 /** Whether the user holds an organization-level group permission (can_manage_all_groups, ...). */
 export const hasRealmPermission = (realm: Realm, groups: RealmGroups, user: User, setting: string): boolean =>
-  groups.hasPermission(user, realm.groupSettings[setting], !REALM_SETTINGS_DENYING_EVERYONE.has(setting));
+  groups.hasPermission(user, groups.realmSetting(realm, setting), !REALM_SETTINGS_DENYING_EVERYONE.has(setting));
 
 /**
  * Upstream's access_user_group_for_update: the group of the caller's organization (else "Invalid

@@ -141,3 +141,19 @@ describe('POST /user_groups/create', () => {
     expect(await king.drain()).toEqual([]);
   });
 });
+
+describe('POST /user_groups/create in an organization that never set can_create_groups', () => {
+  it("applies upstream's default (members may create groups) instead of refusing everyone", async () => {
+    const realmsStore = await import('../../../lib/store/realms');
+    const realm = (await realmsStore.get(2))!;
+    const { can_create_groups: _unset, ...rest } = realm.groupSettings;
+    await realmsStore.put({ ...realm, groupSettings: rest });
+    try {
+      expectSuccess(await createGroup('hamlet@zulip.com', { name: 'defaults apply', members: [10] }));
+      expect(await groupNames()).toContain('defaults apply');
+      expectError(await createGroup('polonius@zulip.com', { name: 'guests may not' }), 'Not allowed for guest users');
+    } finally {
+      await realmsStore.put(realm);
+    }
+  });
+});
