@@ -1,6 +1,6 @@
 // Reminders: scheduled messages from a user to themself about a message they can read, with
 // upstream's checks in upstream's order (zerver/views/reminders.py, zerver/lib/reminders.py).
-import { canReadChannelMessage, loadChannelViewer } from '../access/channels';
+import { accessMessage } from '../access/messages';
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -11,9 +11,7 @@ import { charLength, MAX_MESSAGE_LENGTH, stripBody, truncateMessageContent } fro
 import type { Realm } from '../models/realm';
 import { pendingReminders, toApiReminder, type ScheduledMessage } from '../models/scheduled-message';
 import type { User } from '../models/user';
-import * as channelsStore from '../store/channels';
 import { allocateIds } from '../store/common';
-import * as messagesStore from '../store/messages';
 import * as scheduledStore from '../store/scheduled-messages';
 import * as usersStore from '../store/users';
 
@@ -40,26 +38,6 @@ export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): 
 /** The caller's pending reminders (GET /reminders, register's `reminders`), by delivery time. */
 export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
   pendingReminders(await scheduledStore.listScheduledMessagesOfUser(user.id));
-
-/**
- * Upstream's access_message (not for modifying it): a direct message the user received, or a
- * channel message they may read (canReadChannelMessage; archived channels included, as upstream).
- */
-const accessMessage = async (user: User, messageId: number): Promise<{ message: Message; channel: Channel | undefined }> => {
-  const invalid = () => new BadRequestError('Invalid message(s)');
-  const [message, received] = await Promise.all([
-    messagesStore.getMessage(user.realmId, messageId),
-    messagesStore.getUserMessage(user.id, messageId),
-  ]);
-  if (!message) throw invalid();
-  if (message.streamId === null) {
-    if (!received) throw invalid();
-    return { message, channel: undefined };
-  }
-  const channel = await channelsStore.getChannel(user.realmId, message.streamId);
-  if (!channel || !canReadChannelMessage(channel, await loadChannelViewer(user, channel), received !== undefined)) throw invalid();
-  return { message, channel };
-};
 
 /** Upstream's encode_hash_component: URL-quote, then "." for "%" so the result survives in a fragment. */
 const encodeHashComponent = (text: string): string =>
@@ -131,7 +109,7 @@ export const checkCreateReminder = async (
   realmUrl: string,
 ): Promise<ScheduledMessage> => {
   if (request.scheduledDeliveryTimestamp <= nowSeconds()) throw new BadRequestError('Scheduled delivery time must be in the future.');
-  const { message, channel } = await accessMessage(user, request.messageId);
+  const { message, channel } = await accessMessage(user, request.messageId, { modifying: false });
   const note = request.note === undefined ? '' : normalizeNote(request.note, realm.limits.max_reminder_note_length);
   const sender = await usersStore.get(realm.id, message.senderId);
   const content = reminderContent(message, channel, sender, note, realmUrl, user.id);
