@@ -105,7 +105,12 @@ export const sendNewSubscriptionNotices = async (realm: Realm, n: NewSubscriptio
     }
   }
   for (const channel of n.created) {
-    notices.push({ target: { channel, topic: CHANNEL_EVENTS_TOPIC }, content: newChannelMessage(n.actingUser, channel) });
+    // A new channel's subscribers are the ones this request just wrote.
+    const subscriberIds = n.subscribed
+      .filter((s) => s.channelNames.includes(channel.name))
+      .map((s) => s.user.id)
+      .sort((a, b) => a - b);
+    notices.push({ target: { channel, topic: CHANNEL_EVENTS_TOPIC, subscriberIds }, content: newChannelMessage(n.actingUser, channel) });
   }
   if (notices.length === 0) return;
   const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);

@@ -266,9 +266,9 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
         isNew && attempt === 0
           ? []
           : await channelsStore.getSubscriptionsOfUsers(
-            channel.id,
-            subscribers.map((u) => u.id),
-          );
+              channel.id,
+              subscribers.map((u) => u.id),
+            );
       const rowOf = new Map(rows.map((r) => [r.userId, r]));
       const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
       const usedColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));

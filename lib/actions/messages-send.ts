@@ -302,8 +302,12 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   return id;
 };
 
-/** Where a notice goes: a topic of a channel, or one user's direct messages. */
-export type InternalMessageTarget = { channel: Channel; topic: string } | { user: User };
+/**
+ * Where a notice goes: a topic of a channel, or one user's direct messages. `subscriberIds`: the
+ * channel's subscribers when the caller has just written them (the subscriber index is eventually
+ * consistent, so a channel created a moment ago may not be found in it yet).
+ */
+export type InternalMessageTarget = { channel: Channel; topic: string; subscriberIds?: number[] } | { user: User };
 
 /**
  * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
@@ -324,7 +328,10 @@ export const sendInternalMessage = async (
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
   const rendered = await render(realm, text, groups, participants.length > 0 ? participants : [bot]);
-  const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
+  const recipientIds =
+    'channel' in target
+      ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))
+      : participants.map((u) => u.id);
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
   return writeAndDeliver(realm, bot, groups, {

@@ -76,7 +76,13 @@ describe('e2e: channels and subscriptions with zulip-js', () => {
       ['message', null],
     ]);
     expect(othelloEvents[0].streams).toEqual([
-      expect.objectContaining({ stream_id: channelId, name: 'Elsinore', description: 'A castle in Denmark', invite_only: false, creator_id: 10 }),
+      expect.objectContaining({
+        stream_id: channelId,
+        name: 'Elsinore',
+        description: 'A castle in Denmark',
+        invite_only: false,
+        creator_id: 10,
+      }),
     ]);
     expect(othelloEvents[1].subscriptions).toEqual([
       expect.objectContaining({ stream_id: channelId, name: 'Elsinore', subscribers: [10, 12], subscriber_count: 2 }),

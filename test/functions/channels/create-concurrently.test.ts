@@ -42,13 +42,18 @@ describe('POST /users/me/subscriptions creating one name concurrently', () => {
   it('keeps a lock naming the channel, lowercased', async () => {
     expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Inverness Castle' }] }));
     const [channel] = await channelsNamed('inverness castle');
-    const lock = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.channelName(2, 'INVERNESS castle') }));
+    const lock = await documentClient().send(
+      new GetCommand({ TableName: tableName('main'), Key: entityKeys.channelName(2, 'INVERNESS castle') }),
+    );
     expect(lock.Item).toEqual({ pk: 'REALM#2', sk: 'CHANNELNAME#inverness castle', realmId: 2, channelId: channel.id });
   });
 
   it("answers an existing private channel's name in another case as that channel, which the caller may not join", async () => {
     expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Secret Passage' }], invite_only: true }));
-    expectError(await sub('cordelia@zulip.com', { subscriptions: [{ name: 'SECRET PASSAGE' }] }), 'Unable to access channel (Secret Passage).');
+    expectError(
+      await sub('cordelia@zulip.com', { subscriptions: [{ name: 'SECRET PASSAGE' }] }),
+      'Unable to access channel (Secret Passage).',
+    );
     const [channel, ...others] = await channelsNamed('secret passage');
     expect(others).toEqual([]);
     expect(await channelsStore.listSubscriberIdsOfChannel(channel.id)).toEqual([10]);

@@ -69,7 +69,12 @@ describe('POST /users/me/subscriptions: the new channel notices', () => {
     expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Alpha' }, { name: 'B&B' }], announce: true }));
     const id = await channelIdOf(2, 'B&B');
     expect(messagesOf(await cordelia.drain())).toEqual([
-      ['Verona', 'new channels', `@_**King Hamlet|10** created the following channels: #**Alpha**, [#B&amp;B](#narrow/channel/${id}-B.26B).`, []],
+      [
+        'Verona',
+        'new channels',
+        `@_**King Hamlet|10** created the following channels: #**Alpha**, [#B&amp;B](#narrow/channel/${id}-B.26B).`,
+        [],
+      ],
     ]);
   });
 
@@ -84,11 +89,22 @@ describe('POST /users/me/subscriptions: the new channel notices', () => {
 
   it('reports the announcements channel and Notification Bot in register', async () => {
     const body = expectSuccess(
-      await call(register, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['realm', 'realm_user'] } }),
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: 'hamlet@zulip.com',
+        params: { fetch_event_types: ['realm', 'realm_user'] },
+      }),
     );
     expect(body.realm_new_stream_announcements_stream_id).toBe(3);
     expect(body.cross_realm_bots).toEqual([
-      expect.objectContaining({ user_id: 1, email: 'notification-bot@zulip.com', full_name: 'Notification Bot', is_bot: true, is_system_bot: true }),
+      expect.objectContaining({
+        user_id: 1,
+        email: 'notification-bot@zulip.com',
+        full_name: 'Notification Bot',
+        is_bot: true,
+        is_system_bot: true,
+      }),
     ]);
   });
 });
@@ -131,7 +147,9 @@ describe('POST /users/me/subscriptions: telling users someone else subscribed th
   it('sends no direct message when send_new_subscription_messages is false, and leaves the field out', async () => {
     const cordelia = await rawQueue('cordelia@zulip.com');
     expect(
-      expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Venice' }], principals: [8], send_new_subscription_messages: false })),
+      expectSuccess(
+        await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Venice' }], principals: [8], send_new_subscription_messages: false }),
+      ),
     ).toEqual({ result: 'success', msg: '', subscribed: { '8': ['Venice'] }, already_subscribed: {} });
     expect(messagesOf(await cordelia.drain())).toEqual([]);
   });
