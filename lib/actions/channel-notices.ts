@@ -29,22 +29,22 @@ const LINK_ESCAPES: Record<string, string> = {
 };
 
 /** Upstream's get_stream_link_syntax: `#**name**`, or a plain Markdown link when the name would break it. */
-export const channelLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>): string => {
+const channelLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>): string => {
   if (!new RegExp(BROKEN_LINK_CHARACTERS.source).test(channel.name)) return `#**${channel.name}**`;
   const text = `#${channel.name.replace(BROKEN_LINK_CHARACTERS, (c) => LINK_ESCAPES[c] ?? c)}`;
   return `[${text}](#narrow/channel/${channelSlug(channel)})`;
 };
 
 /** Upstream's you_were_just_subscribed_message. */
-export const youWereSubscribedMessage = (actingUser: User, channelNames: string[]): string => {
+const youWereSubscribedMessage = (actingUser: User, channelNames: string[]): string => {
   const names = [...channelNames].sort();
   if (names.length === 1) return `${silentMention(actingUser)} subscribed you to #**${names[0]}**.`;
   return `${silentMention(actingUser)} subscribed you to the following channels:\n\n${names.map((n) => `* #**${n}**\n`).join('')}`;
 };
 
 /** The announcement of new channels in the new-channel announcements channel, and its topic. */
-export const NEW_CHANNELS_TOPIC = 'new channels';
-export const newChannelsAnnouncement = (actingUser: User, created: Pick<Channel, 'id' | 'name'>[]): string => {
+const NEW_CHANNELS_TOPIC = 'new channels';
+const newChannelsAnnouncement = (actingUser: User, created: Pick<Channel, 'id' | 'name'>[]): string => {
   const links = created.map(channelLinkSyntax).join(', ');
   return created.length > 1
     ? `${silentMention(actingUser)} created the following channels: ${links}.`
@@ -52,10 +52,10 @@ export const newChannelsAnnouncement = (actingUser: User, created: Pick<Channel,
 };
 
 /** Upstream's Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME. */
-export const CHANNEL_EVENTS_TOPIC = 'channel events';
+const CHANNEL_EVENTS_TOPIC = 'channel events';
 
 /** The first message of a new channel: its kind, its creator and its description, quoted. */
-export const newChannelMessage = (
+const newChannelMessage = (
   creator: User,
   channel: Pick<Channel, 'inviteOnly' | 'historyPublicToSubscribers' | 'isWebPublic' | 'description'>,
 ): string => {

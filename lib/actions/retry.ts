@@ -18,8 +18,7 @@ export class LostRaceError extends Error {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pause before attempt `n + 1` after a lost race: short and random, so the racers spread out. */
-export const backoff = (n: number): Promise<void> =>
-  sleep(Math.random() * Math.min(100, 5 * 2 ** Math.min(n, 5))).then(() => undefined);
+export const backoff = (n: number): Promise<void> => sleep(Math.random() * Math.min(100, 5 * 2 ** Math.min(n, 5))).then(() => undefined);
 
 /**
  * Runs `attempt` (which reads, checks and writes) until it is not overtaken by a concurrent
