@@ -65,6 +65,9 @@ export const benchSubscriptions = async (): Promise<void> => {
       authorizationErrorsFatal: true,
       inviteOnly: false,
       historyPublicToSubscribers: undefined,
+      announce: false,
+      // As a client sends by default; above the bulk limit no direct messages go out.
+      sendNewSubscriptionMessages: true,
     });
   });
   const eventsWritten = (await countStreamEvents()) - eventsBefore;

@@ -6,12 +6,13 @@ import { randomInt } from 'node:crypto';
 import fixture from '../seed/dev-realm.json';
 import { nowSeconds } from '../lib/clock';
 import type { GroupSettingValue, Realm } from '../lib/models/realm';
-import type { User } from '../lib/models/user';
+import { INTERNAL_REALM_ID, Role, type User } from '../lib/models/user';
 import { generateConfirmationKey } from '../lib/models/invite';
 import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../lib/store/common';
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
 import { buildUserItem } from '../lib/store/users';
+import { buildChannelNameItem } from '../lib/store/channels';
 import { buildPasswordItem } from '../lib/store/passwords';
 import { DEV_PASSWORD_COST, devPassword, hashPassword } from '../lib/passwords';
 import { renderMarkdown } from '../lib/markdown';
@@ -37,6 +38,8 @@ export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALP
 type Fixture = typeof fixture;
 const EXTRA_USER_FIRST_ID = 100000;
 const VERONA = 3;
+/** Upstream's bot_type of a generic bot, which its system bots are. */
+const DEFAULT_BOT_TYPE = 1;
 
 /** Resolves a fixture group-setting value: "role:x" names the system group of the realm. */
 const groupSetting = (realmId: number, value: unknown): GroupSettingValue | null => {
@@ -64,6 +67,7 @@ const realmItems = (): Item[] =>
       waitingPeriodThreshold: r.waiting_period_threshold,
       emptyTopicDisplayName: r.empty_topic_display_name,
       demoOrganizationScheduledDeletionDate: r.demo_organization_scheduled_deletion_date,
+      newStreamAnnouncementsStreamId: r.new_stream_announcements_stream_id,
       limits: r.limits,
       groupSettings: Object.fromEntries(Object.entries(r.group_settings).map(([k, v]) => [k, groupSetting(r.id, v)!])),
     };
@@ -88,6 +92,24 @@ const toUser = (u: Fixture['users'][number] & Record<string, unknown>): User => 
     (u.enable_drafts_synchronization as boolean | undefined) ?? fixture.user_defaults.enable_drafts_synchronization,
 });
 
+/** A system bot (upstream's cross-realm bots): a bot of the internal organization, nobody's. */
+const toSystemBot = (b: Fixture['system_bots'][number]): User => ({
+  id: b.user_id,
+  realmId: INTERNAL_REALM_ID,
+  email: b.email,
+  fullName: b.full_name,
+  role: Role.MEMBER,
+  isBot: true,
+  botType: DEFAULT_BOT_TYPE,
+  botOwnerId: null,
+  isActive: true,
+  timezone: '',
+  dateJoined: b.date_joined,
+  apiKey: generateApiKey(),
+  presenceEnabled: false,
+  enableDraftsSynchronization: false,
+});
+
 const CHANNEL_GROUP_SETTINGS = Object.keys(fixture.channel_defaults).filter((k) => k.startsWith('can_'));
 
 /** What register shows of a channel without reading its subscriptions or messages (see Channel). */
@@ -110,12 +132,13 @@ const PROTECTED_HISTORY_CHANNELS = new Set(
     .map((c) => c.stream_id),
 );
 
+/** Channels, each with its name lock (CHANNELNAME#<lowercased name>: names are unique within an organization). */
 const channelItems = (now: number, extraSubscribers: number): Item[] =>
-  fixture.channels.map((c) => {
+  fixture.channels.flatMap((c) => {
     const merged: Record<string, unknown> = { ...fixture.channel_defaults, ...c };
     delete merged.note;
     const settings = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((k) => [k, groupSetting(c.realm_id, merged[k])]));
-    return {
+    const item: Item = {
       ...ek.channel(c.realm_id, c.stream_id),
       id: c.stream_id,
       realmId: c.realm_id,
@@ -134,6 +157,7 @@ const channelItems = (now: number, extraSubscribers: number): Item[] =>
       groupSettings: settings,
       ...channelActivity(c.stream_id, now, extraSubscribers),
     };
+    return [item, buildChannelNameItem({ realmId: c.realm_id, id: c.stream_id, name: c.name })];
   });
 
 const channelFolderItems = (): Item[] =>
@@ -482,7 +506,7 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   const log = opts.log ?? (() => undefined);
   const extra = extraUserItems(opts.extraUsers ?? 0, now);
   const fixtureUsers = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map(toUser);
-  const users = fixtureUsers.map(buildUserItem);
+  const users = [...fixtureUsers, ...fixture.system_bots.map(toSystemBot)].map(buildUserItem);
   const items = [
     ...realmItems(),
     ...users,
@@ -509,7 +533,7 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   // Id counters start past every seeded id, so created objects never collide with seeded ones.
   const maxId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id));
   const counters: Record<string, number> = {
-    user: Math.max(maxId(fixture.users.map((u) => ({ id: u.user_id }))), ...extra.ids),
+    user: Math.max(maxId([...fixture.users, ...fixture.system_bots].map((u) => ({ id: u.user_id }))), ...extra.ids),
     channel: maxId(fixture.channels.map((c) => ({ id: c.stream_id }))),
     channelFolder: maxId(fixture.channel_folders),
     // Message ids rise per organization; every organization's counter starts past every seeded id.

@@ -12,6 +12,8 @@ export const handler = apiHandler(async ({ realm, user, params }) => {
     authorization_errors_fatal: json(bool).default(true),
     invite_only: json(bool).default(false),
     history_public_to_subscribers: json(bool).optional(),
+    announce: json(bool).default(false),
+    send_new_subscription_messages: json(bool).default(true),
   });
   return doSubscribe(realm, user, {
     channels: p.subscriptions,
@@ -19,5 +21,7 @@ export const handler = apiHandler(async ({ realm, user, params }) => {
     authorizationErrorsFatal: p.authorization_errors_fatal,
     inviteOnly: p.invite_only,
     historyPublicToSubscribers: p.history_public_to_subscribers,
+    announce: p.announce,
+    sendNewSubscriptionMessages: p.send_new_subscription_messages,
   });
 });

@@ -13,7 +13,7 @@ import { RealmGroups } from '../access/user-groups';
 import { realmGroupSetting } from '../state/realm';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
-import type { Channel, Subscription } from '../models/channel';
+import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, type Channel, type Subscription } from '../models/channel';
 import type { StreamEvent, SubscriptionEvent } from '../models/event';
 import type { Realm } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
@@ -24,6 +24,8 @@ import * as channelsStore from '../store/channels';
 import * as userGroupsStore from '../store/user-groups';
 import * as usersStore from '../store/users';
 import { nowSeconds } from '../clock';
+import { sendNewSubscriptionNotices } from './channel-notices';
+import { LostRaceError, backoff, retryLostRaces } from './retry';
 
 /** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
 export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
@@ -61,6 +63,10 @@ export type SubscribeRequest = {
   authorizationErrorsFatal: boolean;
   inviteOnly: boolean;
   historyPublicToSubscribers: boolean | undefined;
+  /** Announce new channels in the organization's new-channel announcements channel. */
+  announce: boolean;
+  /** Whether users subscribed by the caller get Notification Bot's direct message (send_new_subscription_messages). */
+  sendNewSubscriptionMessages: boolean;
 };
 
 /** Upstream's limits on a new channel's name and description. */
@@ -161,7 +167,7 @@ const metadataWatchers = (channel: Channel, realmUsers: User[], subscriberIds: S
     .map((u) => u.id);
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
-const SUBSCRIBE_ATTEMPTS = 4;
+const SUBSCRIBE_ATTEMPTS = 10;
 
 /**
  * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: each
@@ -173,14 +179,20 @@ const SUBSCRIBE_ATTEMPTS = 4;
  * ("Insufficient permission") and each principal an active user of the organization (403
  * "User not authorized to execute queries on behalf of '{principal}'"). Nothing is written before
  * every check passed.
- * Writes: each new channel (with upstream's defaults) and, per channel, the new or reactivated
- * subscription rows together with the channel's subscriberCount (transactions of 100 items).
- * Emits: `stream` create (new channels, and channels a new subscriber could not see before) to
- * who may see the channel; `subscription` add to each new subscriber with their new
+ * Writes: the new channels (with upstream's defaults) with their name locks, in one transaction
+ * (a name another request took first, in any case, makes the whole request start again and find
+ * that channel existing, as upstream's get_or_create does), then per channel the new or
+ * reactivated subscription rows together with the channel's subscriberCount (transactions of 100
+ * items). Emits: `stream` create (new channels, and channels a new subscriber could not see
+ * before) to who may see the channel; `subscription` add to each new subscriber with their new
  * subscriptions; `subscription` peer_add per channel to the other users who may see its
- * subscribers.
+ * subscribers. Then Notification Bot's notices (lib/actions/channel-notices.ts) with their
+ * `message` events.
  */
-export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
+export const doSubscribe = (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> =>
+  retryLostRaces(() => subscribeOnce(realm, caller, req));
+
+const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
   const [channels, groups] = await Promise.all([
     channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }),
     RealmGroups.load(caller.realmId),
@@ -234,6 +246,8 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
     for (const [i, c] of toCreate.entries()) {
       created.push(newChannel(realm, caller, groupList, firstId + i, c.name, c.description, req, now));
     }
+    // Nothing is written before this: a name taken meanwhile starts the request again.
+    if (!(await channelsStore.createChannels(created))) throw new LostRaceError();
   }
 
   const subscribed = new Map<number, string[]>();
@@ -248,12 +262,13 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
     let added: User[] = [];
     const written = new Map<number, Subscription>();
     for (let attempt = 0; ; attempt += 1) {
-      const rows = isNew
-        ? []
-        : await channelsStore.getSubscriptionsOfUsers(
-            channel.id,
-            subscribers.map((u) => u.id),
-          );
+      const rows =
+        isNew && attempt === 0
+          ? []
+          : await channelsStore.getSubscriptionsOfUsers(
+              channel.id,
+              subscribers.map((u) => u.id),
+            );
       const rowOf = new Map(rows.map((r) => [r.userId, r]));
       const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
       const usedColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
@@ -264,13 +279,14 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
           : newSubscription(u, channel.id, pickColor(channel.id, u.id === caller.id ? usedColors : undefined));
         return { sub, existed: old !== undefined };
       });
-      const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true, isNew ? channel : undefined);
+      const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true);
       const lostSet = new Set(lost);
       added = [...added, ...pending.filter((u) => !lostSet.has(u.id))];
       for (const w of writes) if (!lostSet.has(w.sub.userId)) written.set(w.sub.userId, w.sub);
       if (lost.length === 0) break;
-      if (isNew || attempt + 1 >= SUBSCRIBE_ATTEMPTS)
+      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
         throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      await backoff(attempt);
     }
     const addedIds = new Set(added.map((u) => u.id));
     for (const u of subscribers) {
@@ -317,11 +333,23 @@ export const doSubscribe = async (realm: Realm, caller: User, req: SubscribeRequ
     await sendEvent(caller.realmId, event, { users });
   }
 
+  // Upstream sends no "subscribed you" messages when one request subscribes many users.
+  const directMessages = req.sendNewSubscriptionMessages && subscribed.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
+  const subscriberById = new Map(subscribers.map((u) => [u.id, u]));
+  await sendNewSubscriptionNotices(realm, {
+    actingUser: caller,
+    subscribed: [...subscribed.entries()].map(([id, channelNames]) => ({ user: subscriberById.get(id)!, channelNames })),
+    created,
+    announce: req.announce,
+    directMessages,
+  });
+
   const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
   return {
     subscribed: byUser(subscribed),
     already_subscribed: byUser(already),
     ...(req.authorizationErrorsFatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+    ...(req.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
   };
 };
 
@@ -371,7 +399,8 @@ const newChannel = (
     creatorId: creator.id,
     inviteOnly: req.inviteOnly,
     isWebPublic: false,
-    historyPublicToSubscribers: req.historyPublicToSubscribers ?? !req.inviteOnly,
+    // Upstream has no public channel with protected history: a public channel's history is shared.
+    historyPublicToSubscribers: req.inviteOnly ? (req.historyPublicToSubscribers ?? false) : true,
     messageRetentionDays: null,
     topicsPolicy: 'inherit',
     folderId: null,
@@ -450,6 +479,7 @@ export const doUnsubscribe = async (
       if (lost.length === 0) break;
       if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
         throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      await backoff(attempt);
     }
     const goneIds = new Set(gone.map((s) => s.userId));
     for (const u of users) (goneIds.has(u.id) ? removed : notRemoved).push(channel.name);

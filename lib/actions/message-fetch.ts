@@ -255,7 +255,7 @@ const buildMessageObjects = async (
     message.dmUserIds.forEach((id) => userIds.add(id));
     if (message.streamId !== null) channelIds.add(message.streamId);
   }
-  const users = new Map((await usersStore.getMany(user.realmId, [...userIds])).map((u) => [u.id, u]));
+  const users = new Map((await usersStore.getManyWithSystemBots(user.realmId, [...userIds])).map((u) => [u.id, u]));
   const channelNames = new Map<number, string>();
   for (const id of channelIds) channelNames.set(id, (await viewer.channel(id))?.name ?? '');
   const unknownSender = (id: number) => ({ id, email: `user${id}@unknown.invalid`, fullName: 'Unknown user' });

@@ -224,13 +224,44 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
       throw new BadRequestError(`You are not allowed to mention user group '${group.name}'.`);
     }
   }
+  const id = await writeAndDeliver(realm, sender, groups, {
+    channel,
+    topic,
+    participants,
+    content,
+    rendered,
+    recipientIds,
+    participantsOfTopic,
+    readBy: (userId) => userId === sender.id && readBySender,
+    req,
+  });
+  return { id };
+};
+
+/** A checked send: what it goes to, what it says, who receives it and who has read it already. */
+type CheckedSend = {
+  channel: Channel | undefined;
+  topic: string;
+  /** Direct-message participants, the sender included (none for a channel message). */
+  participants: User[];
+  content: string;
+  rendered: RenderResult;
+  recipientIds: number[];
+  participantsOfTopic: Set<number>;
+  readBy: (userId: number) => boolean;
+  req: SendMessageRequest;
+};
+
+/** The flags of each recipient, then one write (message, rows, summaries) and the events. Returns the id. */
+const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, send: CheckedSend): Promise<number> => {
+  const { channel, topic, participants, content, rendered, recipientIds, participantsOfTopic, req } = send;
   // 5. Flags per recipient.
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) for (const id of recipientIds) if (groups.isMember(groupId, id)) mentioned.add(id);
   const delivery: Delivery = {
     recipients: orderSenderFirst(recipientIds, sender.id).map((userId) => {
       const flags: string[] = [];
-      if (userId === sender.id && readBySender) flags.push('read');
+      if (send.readBy(userId)) flags.push('read');
       if (mentioned.has(userId)) flags.push('mentioned');
       if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
         flags.push('wildcard_mentioned');
@@ -268,7 +299,63 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   message.hasAttachment = claimed.length > 0;
   await messagesStore.writeNewMessage(message, delivery.recipients, channel);
   await deliver(realm, sender, message, participants, channel, delivery, req);
-  return { id };
+  return id;
+};
+
+/**
+ * Where a notice goes: a topic of a channel, or one user's direct messages. `subscriberIds`: the
+ * channel's subscribers when the caller has just written them (the subscriber index is eventually
+ * consistent, so a channel created a moment ago may not be found in it yet).
+ */
+export type InternalMessageTarget = { channel: Channel; topic: string; subscriberIds?: number[] } | { user: User };
+
+/**
+ * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
+ * post anywhere in the organization, so none of a user's send checks apply; the content is
+ * rendered and delivered as any message. `markAsReadFor`: recipients who caused the notice and
+ * have it read already (upstream's mark_as_read). Writes the message; emits its `message` events.
+ */
+export const sendInternalMessage = async (
+  realm: Realm,
+  bot: User,
+  target: InternalMessageTarget,
+  content: string,
+  markAsReadFor: number[] = [],
+): Promise<number> => {
+  const groups = await RealmGroups.load(realm.id);
+  const channel = 'channel' in target ? target.channel : undefined;
+  const topic = 'channel' in target ? target.topic : '';
+  const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
+  const text = normalizeMessageContent(content);
+  const rendered = await render(realm, text, groups, participants.length > 0 ? participants : [bot]);
+  const recipientIds =
+    'channel' in target
+      ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))
+      : participants.map((u) => u.id);
+  const client = 'Internal';
+  const readBySender = defaultReadBySender(client);
+  return writeAndDeliver(realm, bot, groups, {
+    channel,
+    topic,
+    participants,
+    content: text,
+    rendered,
+    recipientIds,
+    participantsOfTopic: new Set(),
+    readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor.includes(userId),
+    req: {
+      type: channel ? 'stream' : 'private',
+      to: undefined,
+      topic: undefined,
+      content: text,
+      client,
+      readBySender,
+      queueId: undefined,
+      localId: undefined,
+      forged: undefined,
+      sender: undefined,
+    },
+  });
 };
 
 /** The sender first when a recipient, as upstream lists its event's users. */

@@ -17,6 +17,9 @@ export class LostRaceError extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The pause before attempt `n + 1` after a lost race: short and random, so the racers spread out. */
+export const backoff = (n: number): Promise<void> => sleep(Math.random() * Math.min(100, 5 * 2 ** Math.min(n, 5))).then(() => undefined);
+
 /**
  * Runs `attempt` (which reads, checks and writes) until it is not overtaken by a concurrent
  * write: an error for which `isLostRace` holds (by default a LostRaceError) starts it again after
@@ -33,7 +36,7 @@ export const retryLostRaces = async <T>(
     } catch (error) {
       if (!isLostRace(error)) throw error;
     }
-    await sleep(Math.random() * Math.min(100, 5 * 2 ** Math.min(n, 5)));
+    await backoff(n);
   }
   throw new RateLimitedError();
 };

@@ -1,5 +1,11 @@
 import type { GroupSettingValue } from './realm';
 
+/**
+ * Upstream's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: a request that subscribes more users than this
+ * sends none of them Notification Bot's "subscribed you" message (register advertises it).
+ */
+export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
+
 /** A channel (stream) as stored; group settings are wire-format group-setting values. */
 export type Channel = {
   id: number;

@@ -26,6 +26,8 @@ export type Realm = {
   waitingPeriodThreshold: number;
   emptyTopicDisplayName: string;
   demoOrganizationScheduledDeletionDate: number | null;
+  /** The channel Notification Bot announces new channels in (upstream's new_stream_announcements_stream), if any. */
+  newStreamAnnouncementsStreamId?: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
   /** Message editing settings the organization changed; upstream's defaults otherwise (messageEditSettings()). */

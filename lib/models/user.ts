@@ -21,6 +21,14 @@ export type User = {
   settings?: Record<string, boolean | number | string>;
 };
 
+/**
+ * Upstream's cross-realm system bots live in its internal organization (never served here); they
+ * post automated notices in every organization. Stored as users of that organization.
+ */
+export const INTERNAL_REALM_ID = 1;
+/** The system bot that posts automated notices (upstream's settings.NOTIFICATION_BOT). */
+export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
+
 export const isAdmin = (user: User): boolean => user.role <= Role.ADMINISTRATOR;
 export const isOwner = (user: User): boolean => user.role <= Role.OWNER;
 export const isModerator = (user: User): boolean => user.role <= Role.MODERATOR;

@@ -95,7 +95,8 @@ const encodeHashComponent = (text: string): string =>
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/\./g, '%2E')
     .replace(/%/g, '.');
-const channelSlug = (c: RenderChannel): string => `${c.id}-${encodeHashComponent(c.name.replace(/ /g, '-'))}`;
+/** A channel's part of a narrow URL (upstream's encode_channel): `<id>-<name, hash-encoded>`. */
+export const channelSlug = (c: RenderChannel): string => `${c.id}-${encodeHashComponent(c.name.replace(/ /g, '-'))}`;
 const channelUrl = (c: RenderChannel): string => `/#narrow/channel/${channelSlug(c)}`;
 const topicUrl = (c: RenderChannel, topic: string): string => `${channelUrl(c)}/topic/${encodeHashComponent(topic)}`;
 

@@ -8,11 +8,12 @@ import { AVATAR_SOURCE_GRAVATAR, AVATAR_VERSION, gravatarUrl, INACCESSIBLE_USER_
 import { isRenderable, type ProfileValue } from '../models/custom-profile-field';
 import { BadRequestError } from '../errors';
 import { dummyUserEmail, type Realm } from '../models/realm';
-import { isAdmin, isGuest, isModerator, isOwner, Role, type User } from '../models/user';
+import { INTERNAL_REALM_ID, isAdmin, isGuest, isModerator, isOwner, Role, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import * as customProfileFieldsStore from '../store/custom-profile-fields';
 import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
+import * as usersStore from '../store/users';
 import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmGroups, realmUsers } from './context';
 import { realmGroupSetting } from './realm';
 import type { StateBuilder, StateContext } from './registry';
@@ -260,12 +261,20 @@ export const realmUserState: StateBuilder = async (ctx) => {
   if (!ctx.want('realm_user')) return {};
   const user = ctx.user;
   const me = user ?? { ...ANONYMOUS_USER, role: Role.GUEST };
-  const [lists, permissions] = await Promise.all([userLists(ctx), ownPermissions(ctx)]);
+  const [lists, permissions, systemBots] = await Promise.all([
+    userLists(ctx),
+    ownPermissions(ctx),
+    usersStore.listOfRealm(INTERNAL_REALM_ID),
+  ]);
   return {
     ...lists,
-    // System bots (notification bot, welcome bot, ...) that belong to no organization: this
-    // service has none.
-    cross_realm_bots: [],
+    // The system bots (Notification Bot) that post in every organization and belong to none.
+    cross_realm_bots: systemBots
+      .sort((a, b) => a.id - b.id)
+      .map((bot) => ({
+        ...userDict(bot, { spectator: user === undefined, clientGravatar: false, includeAvatar: true, profileData: undefined }),
+        is_system_bot: true,
+      })),
     avatar_source: AVATAR_SOURCE_GRAVATAR,
     avatar_url: gravatarUrl(me.email),
     avatar_url_medium: gravatarUrl(me.email, { medium: true }),

@@ -3,6 +3,7 @@
 // item; settings this service does not store yet have upstream's default for a new organization,
 // and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
 import { MAX_FILE_UPLOAD_SIZE_MIB } from '../models/attachment';
+import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../models/channel';
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
@@ -176,7 +177,7 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_enable_guest_user_indicator: true,
     realm_owner_full_content_access: false,
     realm_moderation_request_channel_id: -1,
-    realm_new_stream_announcements_stream_id: -1,
+    realm_new_stream_announcements_stream_id: realm.newStreamAnnouncementsStreamId ?? -1,
     realm_signup_announcements_stream_id: -1,
     realm_zulip_update_announcements_stream_id: -1,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
@@ -192,7 +193,7 @@ export const realmState: StateBuilder = async (ctx) => {
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
-    max_bulk_new_subscription_messages: 100,
+    max_bulk_new_subscription_messages: MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
 
     server_typing_started_expiry_period_milliseconds: 45000,
     server_typing_stopped_wait_period_milliseconds: 5000,

@@ -84,10 +84,32 @@ export const getSubscriptionsOfUsers = async (channelId: number, userIds: number
     )
   ).map(toSubscription);
 
-/** A new channel's item, only if no channel has its id. */
-export const buildCreateChannelInput = (channel: Channel): TransactItem => ({
-  Put: { TableName: tableName('main'), Item: buildChannelItem(channel), ConditionExpression: 'attribute_not_exists(pk)' },
+/** The name lock of a channel: one item per name in its organization, compared lowercased. */
+export const buildChannelNameItem = (channel: Pick<Channel, 'realmId' | 'id' | 'name'>): Item => ({
+  ...entityKeys.channelName(channel.realmId, channel.name),
+  realmId: channel.realmId,
+  channelId: channel.id,
 });
+
+/** A new channel's item and its name lock, each only if absent: no id, and no name in any case, is taken twice. */
+export const buildCreateChannelInputs = (channel: Channel): TransactItem[] => [
+  { Put: { TableName: tableName('main'), Item: buildChannelItem(channel), ConditionExpression: 'attribute_not_exists(pk)' } },
+  { Put: { TableName: tableName('main'), Item: buildChannelNameItem(channel), ConditionExpression: 'attribute_not_exists(pk)' } },
+];
+
+/**
+ * Creates channels with their name locks, all in one transaction (up to MAX_TRANSACTION_ITEMS / 2
+ * channels; more go in further transactions of that size). False when a transaction was refused
+ * because another request took one of the names (or wrote at the same time): none of its
+ * channels were written, and the caller reads again and decides again.
+ */
+export const createChannels = async (channels: Channel[]): Promise<boolean> => {
+  const perTransaction = Math.floor(MAX_TRANSACTION_ITEMS / 2);
+  for (let i = 0; i < channels.length; i += perTransaction) {
+    if (await sendTransaction(channels.slice(i, i + perTransaction).flatMap(buildCreateChannelInputs))) return false;
+  }
+  return true;
+};
 
 /**
  * Writes a change of subscription rows of one channel (all subscribing or all unsubscribing),
@@ -95,25 +117,19 @@ export const buildCreateChannelInput = (channel: Channel): TransactItem => ({
  * MAX_TRANSACTION_ITEMS items (the counter and up to 99 rows each). Each row is written only if
  * the row is as it was read (absent, or in the opposite state), so a concurrent change makes its
  * transaction lose: `lost` lists the user ids of the transactions that were not written (none of
- * their rows changed), for the caller to re-read and decide again. A new channel's item joins the
- * first transaction, carrying the count of its first rows.
+ * their rows changed), for the caller to re-read and decide again.
  */
 export const writeSubscriptionChange = async (
   channel: Pick<Channel, 'realmId' | 'id'>,
   rows: { sub: Subscription; existed: boolean }[],
   countsTowardsSubscribers: (sub: Subscription) => boolean,
-  newChannel?: Channel,
 ): Promise<{ lost: number[] }> => {
   const lost: number[] = [];
-  const first = newChannel ? [buildCreateChannelInput(newChannel)] : [];
-  const perTransaction = MAX_TRANSACTION_ITEMS - 1 - first.length;
+  const perTransaction = MAX_TRANSACTION_ITEMS - 1;
   const chunks: (typeof rows)[] = [];
-  for (let i = 0; i < rows.length; i += i === 0 ? perTransaction : MAX_TRANSACTION_ITEMS - 1) {
-    chunks.push(rows.slice(i, i + (i === 0 ? perTransaction : MAX_TRANSACTION_ITEMS - 1)));
-  }
-  if (chunks.length === 0) chunks.push([]);
-  for (const [index, chunk] of chunks.entries()) {
-    const items: TransactItem[] = index === 0 ? [...first] : [];
+  for (let i = 0; i < rows.length; i += perTransaction) chunks.push(rows.slice(i, i + perTransaction));
+  for (const chunk of chunks) {
+    const items: TransactItem[] = [];
     for (const { sub, existed } of chunk) {
       items.push({
         Put: {
@@ -126,10 +142,7 @@ export const writeSubscriptionChange = async (
       });
     }
     const delta = chunk.filter(({ sub }) => countsTowardsSubscribers(sub)).length * (chunk[0]?.sub.active === false ? -1 : 1);
-    if (index === 0 && newChannel) {
-      // The new channel's item carries its first subscribers' count (one operation per item).
-      (items[0] as { Put: { Item: Item } }).Put.Item.subscriberCount = (newChannel.subscriberCount ?? 0) + delta;
-    } else if (delta !== 0) {
+    if (delta !== 0) {
       items.push({
         Update: {
           TableName: tableName('main'),
@@ -140,10 +153,8 @@ export const writeSubscriptionChange = async (
         },
       });
     }
-    if (items.length === 0) continue;
     const loss = await sendTransaction(items);
     if (loss) lost.push(...chunk.map(({ sub }) => sub.userId));
-    if (loss && index === 0 && first.length > 0) return { lost: rows.map(({ sub }) => sub.userId) };
   }
   return { lost };
 };

@@ -15,6 +15,7 @@
 // | profile fields of a realm   | main        | REALM#<rid>             | begins_with FIELD#          |
 // | profile values of a user    | main        | USER#<uid>              | = PROFILE#<fid> (batch get) |
 // | channels of a realm         | main        | REALM#<rid>             | begins_with CHANNEL#        |
+// | channel name lock           | main        | REALM#<rid>             | = CHANNELNAME#<lowercased>  |
 // | user groups of a realm      | main        | REALM#<rid>             | begins_with GROUP#          |
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
@@ -123,6 +124,8 @@ export const entityKeys = {
   // Organization objects (issue 7): prefixes of the realm partition, and the items that make
   // concurrent writes safe (a name lock per group name, one version item for the linkifier list).
   channelsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'CHANNEL#' }),
+  /** A channel name's lock (names are unique in an organization ignoring case): `realmId, channelId`. */
+  channelName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `CHANNELNAME#${name.toLowerCase()}` }),
   groupsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'GROUP#' }),
   groupName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { User } from '../models/user';
+import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
 import { batchGet, buildSetUpdate, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { keys } from './keys';
@@ -67,6 +67,16 @@ export const listByEmail = async (email: string): Promise<User[]> => {
 /** The account with this email in one organization. */
 export const getByEmail = async (realmId: number, email: string): Promise<User | undefined> =>
   (await listByEmail(email)).find((u) => u.realmId === realmId);
+
+/** A system bot (upstream's get_system_bot): a user of the internal organization, by email. */
+export const getSystemBot = (email: string): Promise<User | undefined> => getByEmail(INTERNAL_REALM_ID, email);
+
+/** The users of one organization among these ids, and the system bots among them (which post in every organization). */
+export const getManyWithSystemBots = async (realmId: number, userIds: number[]): Promise<User[]> => {
+  const found = await getMany(realmId, userIds);
+  const missing = userIds.filter((id) => !found.some((u) => u.id === id));
+  return missing.length === 0 ? found : [...found, ...(await getMany(INTERNAL_REALM_ID, missing))];
+};
 
 /** Every user of an organization (bounded by its size; for register's user list and seeding checks). */
 export const listOfRealm = async (realmId: number): Promise<User[]> => {

@@ -41,6 +41,7 @@ describe('POST /users/me/subscriptions to existing channels', () => {
       msg: '',
       subscribed: { '8': ['Denmark'] },
       already_subscribed: {},
+      new_subscription_messages_sent: true,
     });
     const events = await drainAll(queues);
     expect(events.cordelia).toHaveLength(1);
@@ -128,13 +129,16 @@ describe('POST /users/me/subscriptions to existing channels', () => {
 });
 
 describe('POST /users/me/subscriptions with principals', () => {
-  it('subscribes another user, who receives the subscription; the caller gets the peer_add', async () => {
+  it('subscribes another user, who receives the subscription and a notice; the caller gets the peer_add', async () => {
     const queues = await openQueues('hamlet@zulip.com', 'shiva@zulip.com');
     expect(expectSuccess(await sub('hamlet@zulip.com', { subscriptions: [{ name: 'Venice' }], principals: [15] }))).toMatchObject({
       subscribed: { '15': ['Venice'] },
     });
     const events = await drainAll(queues);
-    expect(events.shiva).toEqual([expect.objectContaining({ type: 'subscription', op: 'add' })]);
+    expect(events.shiva).toEqual([
+      expect.objectContaining({ type: 'subscription', op: 'add' }),
+      expect.objectContaining({ type: 'message', message: expect.objectContaining({ sender_id: 1, type: 'private' }) }),
+    ]);
     expect(events.hamlet).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [4], user_ids: [15] }]);
   });
 
@@ -193,6 +197,7 @@ describe('POST /users/me/subscriptions creating channels', () => {
     expect(events.hamlet.map((e: any) => [e.type, e.op])).toEqual([
       ['stream', 'create'],
       ['subscription', 'add'],
+      ['message', undefined],
     ]);
     expect(events.hamlet[1].subscriptions[0]).toMatchObject({ name: 'Elsinore', subscribers: [10], subscriber_count: 1 });
     expect(events.polonius).toEqual([]);
@@ -205,7 +210,11 @@ describe('POST /users/me/subscriptions creating channels', () => {
     expect(events.cordelia).toEqual([]);
     expect(events.iago.map((e: any) => e.op)).toEqual(['create', 'peer_add']);
     expect(events.iago[0].streams[0]).toMatchObject({ name: 'Cyprus', invite_only: true, history_public_to_subscribers: false });
-    expect(events.othello.map((e: any) => e.op)).toEqual(['create', 'add']);
+    expect(events.othello.map((e: any) => [e.type, e.op])).toEqual([
+      ['stream', 'create'],
+      ['subscription', 'add'],
+      ['message', undefined],
+    ]);
   });
 
   it.each([

@@ -241,7 +241,9 @@ describe('POST /register: the realm and realm_user sections for Iago', () => {
       can_create_streams: true,
       can_subscribe_other_users: true,
       can_invite_others_to_realm: true,
-      cross_realm_bots: [],
+      cross_realm_bots: [
+        expect.objectContaining({ user_id: 1, email: 'notification-bot@zulip.com', full_name: 'Notification Bot', is_system_bot: true }),
+      ],
     });
   });
 

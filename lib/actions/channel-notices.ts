@@ -1,0 +1,124 @@
+// Notification Bot's notices about new channels and subscriptions (upstream's
+// send_messages_for_new_subscribers in zerver/views/streams.py), with upstream's exact texts:
+// a direct message to each user someone else subscribed to existing channels, the announcement
+// of new channels in the organization's new-channel announcements channel (when asked to
+// announce), and the first message of each new channel in its "channel events" topic. They go
+// out through the one send path (sendInternalMessage), in upstream's order, after the
+// subscription events.
+import type { Channel } from '../models/channel';
+import type { Realm } from '../models/realm';
+import { NOTIFICATION_BOT_EMAIL, type User } from '../models/user';
+import { channelSlug } from '../render/inline';
+import * as channelsStore from '../store/channels';
+import * as usersStore from '../store/users';
+import { sendInternalMessage, type InternalMessageTarget } from './messages-send';
+
+/** Upstream's silent_mention_syntax_for_user. */
+const silentMention = (user: User): string => `@_**${user.fullName}|${user.id}**`;
+
+/** Characters that break `#**channel**` syntax (upstream's invalid_stream_topic_regex), and their escapes. */
+const BROKEN_LINK_CHARACTERS = /[`>*&[\]]|\$\$/g;
+const LINK_ESCAPES: Record<string, string> = {
+  '`': '&#96;',
+  '>': '&gt;',
+  '*': '&#42;',
+  '&': '&amp;',
+  $$: '&#36;&#36;',
+  '[': '&#91;',
+  ']': '&#93;',
+};
+
+/** Upstream's get_stream_link_syntax: `#**name**`, or a plain Markdown link when the name would break it. */
+const channelLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>): string => {
+  if (!new RegExp(BROKEN_LINK_CHARACTERS.source).test(channel.name)) return `#**${channel.name}**`;
+  const text = `#${channel.name.replace(BROKEN_LINK_CHARACTERS, (c) => LINK_ESCAPES[c] ?? c)}`;
+  return `[${text}](#narrow/channel/${channelSlug(channel)})`;
+};
+
+/** Upstream's you_were_just_subscribed_message. */
+const youWereSubscribedMessage = (actingUser: User, channelNames: string[]): string => {
+  const names = [...channelNames].sort();
+  if (names.length === 1) return `${silentMention(actingUser)} subscribed you to #**${names[0]}**.`;
+  return `${silentMention(actingUser)} subscribed you to the following channels:\n\n${names.map((n) => `* #**${n}**\n`).join('')}`;
+};
+
+/** The announcement of new channels in the new-channel announcements channel, and its topic. */
+const NEW_CHANNELS_TOPIC = 'new channels';
+const newChannelsAnnouncement = (actingUser: User, created: Pick<Channel, 'id' | 'name'>[]): string => {
+  const links = created.map(channelLinkSyntax).join(', ');
+  return created.length > 1
+    ? `${silentMention(actingUser)} created the following channels: ${links}.`
+    : `${silentMention(actingUser)} created a new channel ${links}.`;
+};
+
+/** Upstream's Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME. */
+const CHANNEL_EVENTS_TOPIC = 'channel events';
+
+/** The first message of a new channel: its kind, its creator and its description, quoted. */
+const newChannelMessage = (
+  creator: User,
+  channel: Pick<Channel, 'inviteOnly' | 'historyPublicToSubscribers' | 'isWebPublic' | 'description'>,
+): string => {
+  const kind = channel.isWebPublic
+    ? '**Web-public**'
+    : !channel.inviteOnly
+      ? '**Public**'
+      : channel.historyPublicToSubscribers
+        ? '**Private, shared history**'
+        : '**Private, protected history**';
+  const description = channel.description === '' ? '*No description.*' : channel.description;
+  return `${kind} channel created by ${silentMention(creator)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
+};
+
+export type NewSubscriptionNotices = {
+  actingUser: User;
+  /** Each newly subscribed user with the names of the channels they were subscribed to, in order. */
+  subscribed: { user: User; channelNames: string[] }[];
+  created: Channel[];
+  announce: boolean;
+  /** Whether the users subscribed by someone else get a direct message (send_new_subscription_messages and the bulk limit). */
+  directMessages: boolean;
+};
+
+/**
+ * Sends Notification Bot's notices for a subscription request, as upstream does after it
+ * subscribed: a direct message to each non-bot user other than the acting one who was
+ * subscribed to channels not created by this request (when `directMessages`); with `announce`
+ * and new channels, the announcement in the organization's new-channel announcements channel
+ * (when it has one that is not archived); and the first message of each new channel. The
+ * acting user has them read already. Writes the messages; emits their `message` events.
+ */
+export const sendNewSubscriptionNotices = async (realm: Realm, n: NewSubscriptionNotices): Promise<void> => {
+  const createdNames = new Set(n.created.map((c) => c.name));
+  const notices: { target: InternalMessageTarget; content: string }[] = [];
+  if (n.directMessages) {
+    for (const { user, channelNames } of n.subscribed) {
+      if (user.id === n.actingUser.id || user.isBot) continue;
+      const names = channelNames.filter((name) => !createdNames.has(name));
+      if (names.length > 0) notices.push({ target: { user }, content: youWereSubscribedMessage(n.actingUser, names) });
+    }
+  }
+  if (n.announce && n.created.length > 0 && realm.newStreamAnnouncementsStreamId != null) {
+    const channel = await channelsStore.getChannel(realm.id, realm.newStreamAnnouncementsStreamId);
+    if (channel && !channel.isArchived) {
+      notices.push({ target: { channel, topic: NEW_CHANNELS_TOPIC }, content: newChannelsAnnouncement(n.actingUser, n.created) });
+    }
+  }
+  for (const channel of n.created) {
+    // A new channel's subscribers are the ones this request just wrote.
+    const subscriberIds = n.subscribed
+      .filter((s) => s.channelNames.includes(channel.name))
+      .map((s) => s.user.id)
+      .sort((a, b) => a - b);
+    notices.push({ target: { channel, topic: CHANNEL_EVENTS_TOPIC, subscriberIds }, content: newChannelMessage(n.actingUser, channel) });
+  }
+  if (notices.length === 0) return;
+  const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
+  if (!bot) {
+    // A deployment without the system bots (they come with the seed) cannot post notices; the
+    // subscriptions themselves stand.
+    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: notices not sent', notices: notices.length }));
+    return;
+  }
+  for (const { target, content } of notices) await sendInternalMessage(realm, bot, target, content, [n.actingUser.id]);
+};
