@@ -12,7 +12,7 @@ import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../li
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
 import { buildUserItem } from '../lib/store/users';
-import { buildChannelNameItem } from '../lib/store/channels';
+import { buildChannelNameItem, buildSubscriptionItem } from '../lib/store/channels';
 import { buildPasswordItem } from '../lib/store/passwords';
 import { DEV_PASSWORD_COST, devPassword, hashPassword } from '../lib/passwords';
 import { renderMarkdown } from '../lib/markdown';
@@ -23,6 +23,7 @@ import { buildDraftItem } from '../lib/store/drafts';
 import {
   buildDmConversationItem,
   buildMessageItem,
+  buildMessageRecipientsItems,
   buildReceivedTopicItem,
   buildTopicSummaryItem,
   buildUserMessageItem,
@@ -175,16 +176,22 @@ const channelFolderItems = (): Item[] =>
 
 const realmOfUser = new Map(fixture.users.map((u) => [u.user_id, u.realm_id]));
 
+const isActiveUser = new Map(
+  fixture.users.map((u) => [
+    u.user_id,
+    ((u as Record<string, unknown>).is_active as boolean | undefined) ?? fixture.user_defaults.is_active,
+  ]),
+);
+
 const subscriptionItem = (userId: number, channelId: number, active: boolean): Item => {
   const settings = fixture.subscription_settings.find((s) => s.user_id === userId && s.stream_id === channelId) as
     Record<string, unknown> | undefined;
-  return {
-    ...ek.subscription(userId, channelId),
-    ...(active ? ek.channelSubscriber(channelId, userId) : {}),
+  return buildSubscriptionItem({
     userId,
     channelId,
     realmId: realmOfUser.get(userId) ?? fixture.realms[0].id,
     active,
+    ...(isActiveUser.get(userId) === false ? { isUserActive: false } : {}),
     isMuted: (settings?.is_muted as boolean | undefined) ?? false,
     pinToTop: (settings?.pin_to_top as boolean | undefined) ?? false,
     color: (settings?.color as string | undefined) ?? '#c2c2c2',
@@ -193,7 +200,7 @@ const subscriptionItem = (userId: number, channelId: number, active: boolean): I
     wildcardMentionsNotify: null,
     pushNotifications: null,
     audibleNotifications: null,
-  };
+  });
 };
 
 const subscriptionItems = (): Item[] => [
@@ -269,6 +276,7 @@ const messageItems = (now: number): Item[] => {
       items.push(buildUserMessageItem(message, userId, flags));
       if (streamId === null) keepNewest(buildDmConversationItem(m.realm_id, userId, dmUserIds, m.id));
     }
+    items.push(...buildMessageRecipientsItems(message, receivers));
     if (streamId !== null) {
       const summary = { channelId: streamId, topic: message.topic, maxMessageId: m.id };
       keepNewest(buildTopicSummaryItem(m.realm_id, summary));

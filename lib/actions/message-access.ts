@@ -70,6 +70,8 @@ export class MessageViewer {
         if (typeof emailOrId === 'number') return usersStore.get(this.user.realmId, emailOrId);
         return usersStore.getByEmail(this.user.realmId, emailOrId.trim());
       },
+      mutedChannelIds: async () =>
+        (await channelsStore.listSubscriptionsOfUser(this.user.id)).filter((s) => s.active && s.isMuted).map((s) => s.channelId),
     };
   }
 

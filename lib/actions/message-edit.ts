@@ -24,7 +24,7 @@ import {
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
-import { renderMessage, type RenderInput } from '../render';
+import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import { accessMessage as accessMessageOf } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
@@ -43,9 +43,17 @@ const accessMessage = async (user: User, messageId: number, opts: { modifying: b
   return { message: accessed.message, flags: accessed.userMessage?.flags, channel: accessed.channel ?? null };
 };
 
-/** Who may hold a row of a message: a direct message's participants, or the channel's subscribers and the sender. */
-const rowCandidates = async (message: EditableMessage): Promise<number[]> =>
-  message.streamId === null ? message.dmUserIds : [...(await channelsStore.listSubscriberIdsOfChannel(message.streamId)), message.senderId];
+/**
+ * Who holds a row of a message: its recipients record (everyone it was delivered to and everyone
+ * who got a row later), whether or not they are still subscribed or active. For a message stored
+ * before that record existed, who may hold one now: a direct message's participants, or the
+ * channel's subscribers and the sender.
+ */
+const rowCandidates = async (message: Pick<EditableMessage, 'realmId' | 'id' | 'streamId' | 'dmUserIds' | 'senderId'>): Promise<number[]> =>
+  (await messagesStore.listRowHolderIds(message.realmId, message.id)) ??
+  (message.streamId === null
+    ? message.dmUserIds
+    : [...(await channelsStore.listSubscriberIdsOfChannel(message.streamId)), message.senderId]);
 
 // ---------------------------------------------------------------------------------------------
 // DELETE /messages/{message_id}
@@ -263,6 +271,7 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
   if (streamId !== undefined) throw new BadRequestError("You don't have permission to move this message");
 
   let movedIds: number[] = [message.id];
+  let links: TopicLink[] = [];
   if (topic !== undefined && channel !== null) {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
     const groups = await RealmGroups.load(realm.id);
@@ -270,10 +279,11 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     checkCanChangeTopic(realm, groups, user, channel, message, { resolveToggle, now });
     movedIds = await topicMessagesToMove(message, req.propagateMode);
     if (req.propagateMode === 'change_all' && !resolveToggle) await checkChangeAllWithinLimit(realm, user, movedIds, now);
+    links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
   }
   const rendered =
     req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
-  await doUpdateMessage(user, { message, channel, movedIds, topic, propagateMode: req.propagateMode, rendered, now });
+  await doUpdateMessage(user, { message, channel, movedIds, topic, topicLinks: links, propagateMode: req.propagateMode, rendered, now });
 };
 
 /** The messages a topic change moves: this one, it and later ones of the topic, or the whole topic. */
@@ -308,6 +318,8 @@ type UpdatePlan = {
   channel: Channel | null;
   movedIds: number[];
   topic: string | undefined;
+  /** The new topic's links (upstream's topic_links), stored on every moved message. */
+  topicLinks: TopicLink[];
   propagateMode: PropagateMode;
   rendered: RenderedEdit | undefined;
   now: number;
@@ -350,7 +362,7 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
     }
     if (topic !== undefined) {
       Object.assign(entry, { prev_topic: m.topic, topic });
-      fields.topic = topic;
+      Object.assign(fields, { topic, topicLinks: plan.topicLinks });
     }
     return { fields, entry };
   });
@@ -363,16 +375,17 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
         const full = await editsStore.getEditableMessage(realmId, other.id);
         if (!full || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
         await writeEditOf(realmId, full, (m) => ({
-          fields: { topic },
+          fields: { topic, topicLinks: plan.topicLinks },
           entry: { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic },
         }));
       }),
     );
   }
 
-  const candidates = await rowCandidates(message);
   const rowsByMessage = new Map(
-    await Promise.all(plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, candidates)] as const)),
+    await Promise.all(
+      plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowCandidates({ ...message, id }))] as const),
+    ),
   );
   if (topic !== undefined && channel !== null) {
     await Promise.all(
@@ -405,7 +418,9 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
     rendering_only: false,
     flags: [],
     ...(channel !== null ? { stream_name: channel.name, stream_id: channel.id } : {}),
-    ...(topic !== undefined ? { propagate_mode: plan.propagateMode, orig_subject: origTopic, subject: topic, topic_links: [] } : {}),
+    ...(topic !== undefined
+      ? { propagate_mode: plan.propagateMode, orig_subject: origTopic, subject: topic, topic_links: plan.topicLinks }
+      : {}),
     ...(rendered
       ? {
           orig_content: message.content,

@@ -9,6 +9,7 @@ import type { Message } from '../models/message';
 import { adaptMessageForViewer, apiFlags, buildMessageObject, HISTORICAL_FLAGS } from '../models/message-object';
 import { assembleRange, NEWEST_ANCHOR, planRange, type Anchor, type RangeResult } from '../models/message-range';
 import {
+  filtersContent,
   isDmNarrow,
   matchesNarrow,
   narrowSource,
@@ -17,6 +18,8 @@ import {
   type MessageNarrowTerm,
   type NarrowSource,
   type ResolvedNarrow,
+  searchMatchFields,
+  searchTokensOf,
 } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
@@ -36,6 +39,13 @@ const factsOf = (m: Message, flags: string[]): MessageFacts => ({
   topic: m.topic,
   dmUserIds: m.dmUserIds,
   flags,
+  details: {
+    content: m.content,
+    hasLink: m.hasLink === true,
+    hasImage: m.hasImage === true,
+    hasAttachment: m.hasAttachment === true,
+    hasReaction: Object.keys(m.reactions ?? {}).length > 0,
+  },
 });
 
 /** A row's facts, for matching before the message items are read. */
@@ -68,7 +78,9 @@ const visibleOfPage = async (
     const out: VisibleMessage[] = [];
     for (const row of rows) {
       const message = messages.get(row.id);
-      if (message && (await viewer.canSee(message, true))) out.push({ message, flags: row.flags, received: true });
+      // Matched again on the message: terms that read its details (has, search) passed the row.
+      if (message && matchesNarrow(narrow, factsOf(message, row.flags)) && (await viewer.canSee(message, true)))
+        out.push({ message, flags: row.flags, received: true });
     }
     return out;
   }
@@ -131,6 +143,18 @@ const partitionsOf = (source: NarrowSource, user: User): MessagePartition[] => {
 const pageLimit = (wanted: number): number => Math.min(Math.max(wanted + 1, 20), 1000);
 
 /**
+ * The most items one side of a fetch reads for a narrow that filters on content (`has`, `search`,
+ * `in`; filtersContent): the window of the narrowed messages it searches, so a rare match costs a
+ * bounded read, never the whole history. A window that ends without a match ends the side
+ * (found_oldest / found_newest); one that found some does not, so the client's next fetch, anchored
+ * at the last match, moves the window on.
+ */
+const CONTENT_FILTER_WINDOW = 1000;
+
+/** What one side of a range read: the messages, and whether the content window cut it short. */
+type SideRead = { messages: VisibleMessage[]; windowCut: boolean };
+
+/**
  * Up to `want` visible messages of the narrow on one side of `from` (older: newest first; newer:
  * oldest first), reading each partition a page at a time until enough matched or it ends.
  */
@@ -139,8 +163,8 @@ const readSide = async (
   narrow: ResolvedNarrow,
   source: NarrowSource,
   side: { direction: 'older' | 'newer'; from: number; inclusive: boolean; want: number },
-): Promise<VisibleMessage[]> => {
-  if (side.want <= 0 || source.kind === 'none') return [];
+): Promise<SideRead> => {
+  if (side.want <= 0 || source.kind === 'none') return { messages: [], windowCut: false };
   const order = (a: VisibleMessage, b: VisibleMessage): number =>
     side.direction === 'older' ? b.message.id - a.message.id : a.message.id - b.message.id;
   if (source.kind === 'ids') {
@@ -149,20 +173,26 @@ const readSide = async (
         ? id < side.from || (side.inclusive && id === side.from)
         : id > side.from || (side.inclusive && id === side.from);
     const messages = await getMessagesByIds(viewer.user.realmId, source.ids.filter(inRange));
-    return (await withViewerFlags(viewer, narrow, messages)).sort(order).slice(0, side.want);
+    return { messages: (await withViewerFlags(viewer, narrow, messages)).sort(order).slice(0, side.want), windowCut: false };
   }
+  const window = filtersContent(narrow) ? CONTENT_FILTER_WINDOW : Infinity;
   const found: VisibleMessage[] = [];
+  let windowCut = false;
   for (const partition of partitionsOf(source, viewer.user)) {
     const mine: VisibleMessage[] = [];
     let cursor: Record<string, unknown> | undefined;
+    let scanned = 0;
     do {
-      const page = await queryPartitionPage(partition, { ...side, limit: pageLimit(side.want - mine.length), cursor });
+      const limit = Math.min(pageLimit(side.want - mine.length), window - scanned);
+      const page = await queryPartitionPage(partition, { ...side, limit, cursor });
+      scanned += page.items.length;
       mine.push(...(await visibleOfPage(viewer, narrow, partition, page.items)));
       cursor = page.cursor;
-    } while (cursor && mine.length < side.want);
+    } while (cursor && mine.length < side.want && scanned < window);
+    if (cursor && mine.length < side.want && mine.length > 0) windowCut = true;
     found.push(...mine.slice(0, side.want));
   }
-  return found.sort(order).slice(0, side.want);
+  return { messages: found.sort(order).slice(0, side.want), windowCut };
 };
 
 /**
@@ -180,7 +210,7 @@ const firstUnreadAnchor = async (viewer: MessageViewer, narrow: ResolvedNarrow):
       if (!matchesNarrow(narrow, row)) continue;
       if (skipMuted && row.streamId !== null && (await viewer.mutedChannel(row.streamId))) continue;
       const [message] = await getMessagesByIds(viewer.user.realmId, [row.id]);
-      if (message && (await viewer.canSee(message, true))) return row.id;
+      if (message && matchesNarrow(narrow, factsOf(message, row.flags)) && (await viewer.canSee(message, true))) return row.id;
     }
     cursor = page.cursor;
   } while (cursor);
@@ -226,9 +256,15 @@ export const readRange = async (
       want: plan.after + (plan.includeAnchor ? 1 : 0),
     }),
   ]);
-  const anchorMessage = fromAnchor.find((v) => v.message.id === plan.anchor);
-  const after = fromAnchor.filter((v) => v.message.id > plan.anchor);
-  return { ...assembleRange(plan, numBefore, numAfter, { before, anchor: anchorMessage, after }), anchor: resolvedAnchor };
+  const anchorMessage = fromAnchor.messages.find((v) => v.message.id === plan.anchor);
+  const after = fromAnchor.messages.filter((v) => v.message.id > plan.anchor);
+  const range = assembleRange(plan, numBefore, numAfter, { before: before.messages, anchor: anchorMessage, after });
+  return {
+    ...range,
+    foundOldest: range.foundOldest && !before.windowCut,
+    foundNewest: range.foundNewest && !fromAnchor.windowCut,
+    anchor: resolvedAnchor,
+  };
 };
 
 /** The listed messages of a selection that the viewer may see, in id order. */
@@ -246,7 +282,7 @@ const buildMessageObjects = async (
   realm: Realm,
   viewer: MessageViewer,
   visible: VisibleMessage[],
-  opts: MessageObjectOptions,
+  opts: MessageObjectOptions & { search?: string[] },
 ): Promise<Record<string, unknown>[]> => {
   const userIds = new Set<number>();
   const channelIds = new Set<number>();
@@ -275,7 +311,8 @@ const buildMessageObjects = async (
       streamId: m.streamId,
       senderId: m.senderId,
     });
-    return { ...adapted, flags: apiFlags(flags) };
+    const matches = opts.search ? searchMatchFields(m.renderedContent ?? '', m.topic, opts.search) : {};
+    return { ...adapted, flags: apiFlags(flags), ...matches };
   });
 };
 
@@ -297,7 +334,7 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
   if (req.messageIds !== undefined) {
     const visible = await readListed(selection, req.messageIds);
     return {
-      messages: await buildMessageObjects(user, realm, selection.viewer, visible, req),
+      messages: await buildMessageObjects(user, realm, selection.viewer, visible, { ...req, search: searchTokensOf(selection.narrow) }),
       found_anchor: false,
       found_oldest: false,
       found_newest: false,
@@ -307,7 +344,10 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
   if (req.anchor === undefined) throw new BadRequestError("Missing 'anchor' argument.");
   const range = await readRange(selection, req.anchor, req.numBefore, req.numAfter, req.includeAnchor);
   return {
-    messages: await buildMessageObjects(user, realm, selection.viewer, range.messages, req),
+    messages: await buildMessageObjects(user, realm, selection.viewer, range.messages, {
+      ...req,
+      search: searchTokensOf(selection.narrow),
+    }),
     anchor: range.anchor,
     found_anchor: range.foundAnchor,
     found_oldest: range.foundOldest,

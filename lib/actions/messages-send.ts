@@ -29,7 +29,7 @@ import {
 } from '../models/message-send';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
-import { renderMessage, referencesIn, type RenderInput, type RenderResult } from '../render';
+import { renderMessage, referencesIn, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
 import * as messagesStore from '../store/messages';
@@ -136,8 +136,17 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
   return participants;
 };
 
-/** Loads what the content refers to (only what referencesIn names) and renders it. */
-const render = async (realm: Realm, content: string, groups: RealmGroups, mentionable: User[]): Promise<RenderResult> => {
+/**
+ * Loads what the content refers to (only what referencesIn names) and renders it, with the
+ * topic's links from the same linkifiers ([] for a direct message's empty topic).
+ */
+const render = async (
+  realm: Realm,
+  content: string,
+  topic: string,
+  groups: RealmGroups,
+  mentionable: User[],
+): Promise<RenderResult & { topicLinks: TopicLink[] }> => {
   const refs = referencesIn(content);
   const needUsers = refs.userNames.length > 0 || refs.userIds.length > 0;
   const needChannels = refs.channelNames.length > 0 || refs.topics.length > 0;
@@ -155,7 +164,7 @@ const render = async (realm: Realm, content: string, groups: RealmGroups, mentio
     linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
     latestInTopic: new Map<string, number>(),
   };
-  return renderMessage(content, input);
+  return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers) };
 };
 
 /** The senders of a topic's messages (its participants, as @**topic** counts them). */
@@ -198,7 +207,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
   }
   // 4. Rendering and mention permissions.
-  const rendered = await render(realm, content, groups, participants.length > 0 ? participants : [sender]);
+  const rendered = await render(realm, content, channel ? topic : '', groups, participants.length > 0 ? participants : [sender]);
   const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
   const canMentionMany = () =>
     groups.isInSetting(realmSetting(realm, groups, 'can_mention_many_users_group', 'role:administrators'), sender.id);
@@ -245,7 +254,7 @@ type CheckedSend = {
   /** Direct-message participants, the sender included (none for a channel message). */
   participants: User[];
   content: string;
-  rendered: RenderResult;
+  rendered: RenderResult & { topicLinks: TopicLink[] };
   recipientIds: number[];
   participantsOfTopic: Set<number>;
   readBy: (userId: number) => boolean;
@@ -280,7 +289,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     content,
     dateSent: nowSeconds(),
     renderedContent: rendered.html,
-    topicLinks: [],
+    topicLinks: rendered.topicLinks,
     sendingClient: req.client,
     hasLink: rendered.hasLink,
     hasImage: /<img /.test(rendered.html),
@@ -327,7 +336,7 @@ export const sendInternalMessage = async (
   const topic = 'channel' in target ? target.topic : '';
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
-  const rendered = await render(realm, text, groups, participants.length > 0 ? participants : [bot]);
+  const rendered = await render(realm, text, topic, groups, participants.length > 0 ? participants : [bot]);
   const recipientIds =
     'channel' in target
       ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))

@@ -23,8 +23,9 @@ const reactionMissing = () => new ApiError("Reaction doesn't exist.", { code: Er
  * message's participants; a private channel's subscribers (with protected history, only those who
  * received the message); a public channel's subscribers plus the users with a row of the message
  * who are not subscribed. This service finds the latter among the users who reacted to it (they
- * got a historical row by reacting) and the acting user: rows are not indexed by message, so a
- * former subscriber who does not react is not told.
+ * got a historical row by reacting) and the acting user: the message's recipients record
+ * (lib/store/messages.ts listRowHolderIds) is not read here yet, so a former subscriber who does
+ * not react is not told.
  */
 const reactionAudience = async (accessed: AccessedMessage, actingUserId: number, reactorIds: number[]): Promise<number[]> => {
   const { message, channel } = accessed;

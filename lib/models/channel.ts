@@ -40,6 +40,12 @@ export type Subscription = {
   channelId: number;
   realmId: number;
   active: boolean;
+  /**
+   * False while the user is deactivated (upstream's Subscription.is_user_active): the subscription
+   * stays, but leaves its channel's subscriber index, so a deactivated user receives no messages
+   * and is in no subscriber list. Absent means active.
+   */
+  isUserActive?: boolean;
   isMuted: boolean;
   pinToTop: boolean;
   color: string;

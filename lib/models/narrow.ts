@@ -173,9 +173,12 @@ export type NarrowLookup = {
   channelIds: (which: 'public' | 'web-public') => Promise<number[]>;
   /** A user of the organization by email (case-insensitive) or id, deactivated included. */
   user: (emailOrId: string | number) => Promise<{ id: number } | undefined>;
+  /** The ids of the channels the viewer is subscribed to and muted. */
+  mutedChannelIds: () => Promise<number[]>;
 };
 
 export type IsOperand = 'dm' | 'unread' | 'starred' | 'mentioned' | 'alerted' | 'resolved';
+export type HasOperand = 'link' | 'image' | 'attachment' | 'reaction';
 
 /** A term resolved to ids: what matching and the store query read. */
 export type ResolvedTerm = { negated: boolean } & (
@@ -188,6 +191,11 @@ export type ResolvedTerm = { negated: boolean } & (
   | { operator: 'dm-including'; userId: number }
   | { operator: 'id'; messageId: number }
   | { operator: 'is'; operand: IsOperand }
+  | { operator: 'has'; operand: HasOperand }
+  /** `in:home` leaves out the channels the viewer muted (none when the narrow names a channel); `in:all` is every message. */
+  | { operator: 'in'; operand: 'home' | 'all'; mutedChannelIds: number[] }
+  /** Every `search` term of the narrow, merged: lowercased words and quoted phrases that must all occur. */
+  | { operator: 'search'; tokens: string[] }
   | { operator: 'near' }
 );
 
@@ -220,8 +228,17 @@ const FETCH_OPERATORS: Record<string, ResolvedTerm['operator']> = {
   'dm-including': 'dm-including',
   id: 'id',
   is: 'is',
+  has: 'has',
+  in: 'in',
+  search: 'search',
   near: 'near',
 };
+
+const HAS_OPERANDS: readonly string[] = ['link', 'image', 'attachment', 'reaction'];
+
+/** Upstream's search terms: "quoted phrases" and words, lowercased (matching is case-insensitive). */
+const searchTokens = (text: string): string[] =>
+  (text.match(/"[^"]+"|\S+/g) ?? []).map((t) => (t.length > 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t).toLowerCase());
 
 const CHANNEL_SIDE = new Set(['channel', 'channels', 'topic']);
 const DM_SIDE = new Set(['dm', 'dm-including']);
@@ -247,6 +264,7 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
   if (channelSide && dmSide) throw badNarrow('No message can be both a channel message and direct message');
   let topicSeen = false;
   const resolved: ResolvedNarrow = [];
+  const searches: string[] = [];
   for (const [i, term] of terms.entries()) {
     const { operand, negated } = term;
     switch (canonical[i]) {
@@ -305,6 +323,22 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
         resolved.push({ operator: 'is', operand: is, negated });
         break;
       }
+      case 'has': {
+        if (!HAS_OPERANDS.includes(String(operand))) throw badNarrow(`unknown 'has' operand ${String(operand)}`);
+        resolved.push({ operator: 'has', operand: operand as HasOperand, negated });
+        break;
+      }
+      case 'in': {
+        if (operand !== 'home' && operand !== 'all') throw badNarrow(`unknown 'in' operand ${String(operand)}`);
+        const namesChannel = terms.some((t, j) => canonical[j] === 'channel' && !t.negated);
+        const mutedChannelIds = operand === 'home' && !namesChannel ? await lookup.mutedChannelIds() : [];
+        resolved.push({ operator: 'in', operand, mutedChannelIds, negated });
+        break;
+      }
+      case 'search':
+        // Upstream joins every search term into one, never negated.
+        searches.push(String(operand));
+        break;
       case 'near':
         resolved.push({ operator: 'near', negated });
         break;
@@ -312,11 +346,74 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
         throw badNarrow(`unknown operator ${term.operator}`);
     }
   }
+  if (searches.length > 0) resolved.push({ operator: 'search', tokens: searchTokens(searches.join(' ')), negated: false });
   return resolved;
 };
 
-/** What a narrow matches on: a stored message (or the viewer's row of it) and the viewer's flags. */
-export type MessageFacts = { id: number; senderId: number; streamId: number | null; topic: string; dmUserIds: number[]; flags: string[] };
+/** What only the message item tells (a row does not copy it): what `has` and `search` terms read. */
+export type MessageDetails = {
+  content: string;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  hasReaction: boolean;
+};
+
+/**
+ * What a narrow matches on: a stored message (or the viewer's row of it) and the viewer's flags;
+ * `details` only when read from the message item (terms that need them pass a row, to be checked
+ * again on the message).
+ */
+export type MessageFacts = {
+  id: number;
+  senderId: number;
+  streamId: number | null;
+  topic: string;
+  dmUserIds: number[];
+  flags: string[];
+  details?: MessageDetails;
+};
+
+/** Whether a term reads the message item's details (`has`, `search`). */
+const needsDetails = (term: ResolvedTerm): boolean => term.operator === 'has' || term.operator === 'search';
+
+/**
+ * Whether matching needs more than the viewer's rows hold, or may read many messages per match
+ * (`has`, `search`, `in:home` with muted channels): such a narrow is answered from a bounded window of the messages it
+ * narrows to (lib/actions/message-fetch.ts).
+ */
+export const filtersContent = (narrow: ResolvedNarrow): boolean =>
+  narrow.some((t) => t.operator === 'has' || t.operator === 'search' || (t.operator === 'in' && t.mutedChannelIds.length > 0));
+
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+/** Wraps every case-insensitive occurrence of a token in HTML text (never inside a tag) in upstream's highlight span. */
+const highlight = (html: string, tokens: string[]): string => {
+  const wanted = [...new Set(tokens.map(escapeHtml))].filter((t) => t !== '').sort((a, b) => b.length - a.length);
+  if (wanted.length === 0) return html;
+  const pattern = new RegExp(wanted.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(pattern, (m) => `<span class="highlight">${m}</span>`)))
+    .join('');
+};
+
+/** Upstream's search highlighting: `match_content` (the rendered HTML) and `match_subject` (the escaped topic). */
+export const searchMatchFields = (
+  renderedContent: string,
+  topic: string,
+  tokens: string[],
+): { match_content: string; match_subject: string } => ({
+  match_content: highlight(renderedContent, tokens),
+  match_subject: highlight(escapeHtml(topic), tokens),
+});
+
+/** The search tokens of a narrow (for highlighting), or undefined without a `search` term. */
+export const searchTokensOf = (narrow: ResolvedNarrow): string[] | undefined => {
+  const term = narrow.find((t) => t.operator === 'search');
+  return term?.operator === 'search' ? term.tokens : undefined;
+};
 
 const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
 const RESOLVED_TOPIC_PREFIX = '✔ ';
@@ -348,6 +445,16 @@ const termHolds = (term: ResolvedTerm, m: MessageFacts): boolean => {
       return m.id === term.messageId;
     case 'near':
       return true;
+    case 'has': {
+      const d = m.details!;
+      return { link: d.hasLink, image: d.hasImage, attachment: d.hasAttachment, reaction: d.hasReaction }[term.operand];
+    }
+    case 'in':
+      return term.operand === 'all' || m.streamId === null || !term.mutedChannelIds.includes(m.streamId);
+    case 'search': {
+      const haystacks = [m.details!.content.toLowerCase(), m.streamId === null ? '' : m.topic.toLowerCase()];
+      return term.tokens.every((token) => haystacks.some((text) => text.includes(token)));
+    }
     case 'is':
       switch (term.operand) {
         case 'dm':
@@ -366,9 +473,16 @@ const termHolds = (term: ResolvedTerm, m: MessageFacts): boolean => {
   }
 };
 
-/** Whether a message is in the narrow: every term holds (a negated term must not). `near` filters nothing. */
+/**
+ * Whether a message is in the narrow: every term holds (a negated term must not). `near` filters
+ * nothing; a term that needs the message's details passes facts without them (a row), to be
+ * checked again on the message item.
+ */
 export const matchesNarrow = (narrow: ResolvedNarrow, message: MessageFacts): boolean =>
-  narrow.every((term) => term.operator === 'near' || termHolds(term, message) !== term.negated);
+  narrow.every(
+    (term) =>
+      term.operator === 'near' || (needsDetails(term) && message.details === undefined) || termHolds(term, message) !== term.negated,
+  );
 
 /** Whether the narrow is a direct-message narrow (first_unread does not skip muted channels there). */
 export const isDmNarrow = (narrow: ResolvedNarrow): boolean =>

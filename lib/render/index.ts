@@ -43,3 +43,5 @@ export const referencesIn = (content: string): RenderReferences => renderMessage
  * wherever they end (see lib/markdown.ts).
  */
 export const renderPlainMarkdown = (content: string): string => renderWith(content, newInlineState(NO_INPUT, true));
+
+export { topicLinks, type TopicLink } from './topic-links';

@@ -50,21 +50,38 @@ export type InlineState = {
 // word character.
 const LINKIFIER_BEFORE = `(?<![^\\s'"(,:<])`;
 
-/** The state for one rendering; linkifiers that do not compile are skipped, as upstream skips them. */
-export const newInlineState = (input: RenderInput, profileFlavour = false): InlineState => {
-  const usersByName = new Map<string, RenderUser[]>();
-  for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
-  const linkifiers: InlineState['linkifiers'] = [];
-  for (const l of input.linkifiers) {
+/**
+ * The organization's linkifiers as global regular expressions with upstream's boundaries, in their
+ * order; patterns that do not compile are skipped, as upstream skips them. One compilation for
+ * message content and topics (lib/render/topic-links.ts).
+ */
+export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): InlineState['linkifiers'] => {
+  const compiled: InlineState['linkifiers'] = [];
+  for (const l of linkifiers) {
     try {
       const { regex } = compilePattern(l.pattern);
       // RE2's \w is ASCII, as JavaScript's without the u flag.
       const flags = [...new Set(`${regex.flags}g`)].join('');
-      linkifiers.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?!\\w)`, flags), urlTemplate: l.urlTemplate });
+      compiled.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?!\\w)`, flags), urlTemplate: l.urlTemplate });
     } catch {
       // A pattern stored before validation tightened: it links nothing.
     }
   }
+  return compiled;
+};
+
+/** A linkifier match's URL: the template expanded with the match's named groups. */
+export const linkifierUrl = (urlTemplate: string, m: RegExpExecArray): string => {
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) values[k] = v;
+  return expandUriTemplate(urlTemplate, values);
+};
+
+/** The state for one rendering. */
+export const newInlineState = (input: RenderInput, profileFlavour = false): InlineState => {
+  const usersByName = new Map<string, RenderUser[]>();
+  for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
+  const linkifiers = compileLinkifiers(input.linkifiers);
   return {
     usersById: new Map(input.users.map((u) => [u.id, u])),
     usersByName,
@@ -259,10 +276,8 @@ const linkifierPatterns = (state: InlineState): Pattern[] =>
     regex,
     makesLink: true,
     render: (s, m) => {
-      const values: Record<string, string> = {};
-      for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) values[k] = v;
       s.hasLink = true;
-      return `<a href="${escapeAttribute(expandUriTemplate(urlTemplate, values))}">${s.escape(m[0])}</a>`;
+      return `<a href="${escapeAttribute(linkifierUrl(urlTemplate, m))}">${s.escape(m[0])}</a>`;
     },
   }));
 

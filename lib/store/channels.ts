@@ -54,7 +54,7 @@ export const buildListSubscriberIdsInput = (channelId: number): QueryCommandInpu
   ProjectionExpression: 'userId',
 });
 
-/** The ids of a channel's active subscribers, ascending (the sparse subscriber index). */
+/** The ids of a channel's active subscribers who are active users, ascending (the sparse subscriber index). */
 export const listSubscriberIdsOfChannel = async (channelId: number): Promise<number[]> =>
   (await queryAll(buildListSubscriberIdsInput(channelId))).map((item) => Number(item.userId));
 
@@ -67,10 +67,14 @@ export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder
 /** The stored item of a channel (realm partition). */
 export const buildChannelItem = (channel: Channel): Item => ({ ...entityKeys.channel(channel.realmId, channel.id), ...channel });
 
-/** The stored item of a subscription row; an active one is also in its channel's subscriber index. */
+/**
+ * The stored item of a subscription row. An active subscription of an active user is also in its
+ * channel's subscriber index, which every recipient and subscriber list reads: the one place that
+ * keeps deactivated users out of them (upstream filters on Subscription.is_user_active).
+ */
 export const buildSubscriptionItem = (sub: Subscription): Item => ({
   ...entityKeys.subscription(sub.userId, sub.channelId),
-  ...(sub.active ? entityKeys.channelSubscriber(sub.channelId, sub.userId) : {}),
+  ...(sub.active && sub.isUserActive !== false ? entityKeys.channelSubscriber(sub.channelId, sub.userId) : {}),
   ...sub,
 });
 

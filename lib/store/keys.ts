@@ -24,8 +24,9 @@
 // | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
 // | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
 // | subscriptions of a user     | main        | USER#<uid>              | begins_with SUB#            |
-// | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs only)     |
+// | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
+// | who holds a row of a message| main        | MSG#<rid>#<mid>         | begins_with RCPT#           |
 // | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
 // | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |
 // | messages of a topic         | main.gsi2   | TOPICMSGS#<cid>#<lower> | <mid>                       |
@@ -90,6 +91,13 @@ export const entityKeys = {
   multiuseInvite: (realmId: number, inviteId: number): Key => ({ pk: `REALM#${realmId}`, sk: `INVITE#${pad(inviteId)}` }),
   /** A message: its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
   message: (realmId: number, messageId: number): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: 'MSG' }),
+  /**
+   * Who holds a row of a message, in the message's own partition: `RCPT#<part>` items written by
+   * the send (the recipients, MESSAGE_RECIPIENTS_PER_ITEM each) and `RCPT#H`, the users who got a
+   * row later (historical rows). Read by edits and deletes, never by fetches.
+   */
+  messageRecipients: (realmId: number, messageId: number, part: string): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: `RCPT#${part}` }),
+  recipientsOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'RCPT#' }),
   /** The organization's message id counter (ids rise within an organization). */
   messageCounter: (realmId: number): Key => keys.counter(`message#${realmId}`),
   /**

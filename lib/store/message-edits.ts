@@ -6,7 +6,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import type { Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
-import { batchDelete, batchGet, sendConditional, stripKeys, type Item } from './common';
+import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
 /** A message with what edits store on it: the edit history, newest first. */
@@ -53,7 +53,7 @@ export const listMessageIdsOfTopic = async (channelId: number, topic: string): P
  */
 export const writeMessageEdit = async (
   m: EditableMessage,
-  changes: { content?: string; renderedContent?: string; topic?: string; hasLink?: boolean },
+  changes: { content?: string; renderedContent?: string; topic?: string; topicLinks?: { text: string; url: string }[]; hasLink?: boolean },
   history: EditHistoryEntry[],
 ): Promise<boolean> => {
   const set: Record<string, unknown> = { ...changes, editHistory: history };
@@ -242,7 +242,7 @@ export const raiseTopicSummary = async (realmId: number, channelId: number, topi
 
 /**
  * Deletes a message: the item (conditional on its existence: false when a concurrent delete won),
- * then the rows of `rowUserIds`, then lowers the summaries that named it: the topic summary, or each
+ * then the rows of `rowUserIds` and the message's recipients record, then lowers the summaries that named it: the topic summary, or each
  * participant's direct-message conversation item. Returns the channel's new first message id when
  * the message was its first (null when the channel has no message left).
  */
@@ -262,6 +262,19 @@ export const deleteMessage = async (
   await batchDelete(
     'main',
     rowUserIds.map((userId) => entityKeys.userMessage(userId, m.id)),
+  );
+  // The recipients record last: a crash before it leaves ids that name no row, never a row unfound.
+  const recipients = entityKeys.recipientsOfMessage(m.realmId, m.id);
+  const recipientItems = await queryAll({
+    TableName: tableName('main'),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': recipients.pk, ':prefix': recipients.skPrefix },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+  });
+  await batchDelete(
+    'main',
+    recipientItems.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
   );
   if (m.streamId === null) {
     const found = await edgeOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);

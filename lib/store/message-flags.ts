@@ -7,7 +7,7 @@ import type { Message, UserMessage } from '../models/message';
 import { documentClient, tableName } from './client';
 import { sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
-import { buildUserMessageItem } from './messages';
+import { buildUserMessageItem, recordRowHolder } from './messages';
 
 /**
  * Replaces a row's flags with `next` if they are still `previous`, moving the row into or out of
@@ -41,16 +41,19 @@ export const replaceUserMessageFlags = (userId: number, messageId: number, previ
 
 /**
  * Creates the row of a message the user did not receive (upstream's historical rows), with
- * `flags`. False when a row already exists (created concurrently).
+ * `flags`, after recording the user among the message's row holders (so edits and deletes find
+ * the row). False when a row already exists (created concurrently).
  */
-export const createHistoricalUserMessage = (message: Message, userId: number, flags: string[]): Promise<boolean> =>
-  sendConditional(
+export const createHistoricalUserMessage = async (message: Message, userId: number, flags: string[]): Promise<boolean> => {
+  await recordRowHolder(message.realmId, message.id, userId);
+  return sendConditional(
     new PutCommand({
       TableName: tableName('main'),
       Item: buildUserMessageItem(message, userId, flags),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
+};
 
 /** A user's row of a message, read consistently (the retry of a lost conditional write). */
 export const getUserMessageConsistent = async (userId: number, messageId: number): Promise<UserMessage | undefined> => {

@@ -15,7 +15,7 @@ import {
 import { mapLimited } from '../concurrency';
 import { documentClient, tableName } from './client';
 import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
-import { entityKeys } from './keys';
+import { entityKeys, pad } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
 export const getMessage = async (realmId: number, messageId: number): Promise<Message | undefined> => {
@@ -163,6 +163,55 @@ export const buildDmConversationItem = (realmId: number, userId: number, partici
   return { ...entityKeys.dmConversation(userId, others), userId, realmId, userIds: others, maxMessageId };
 };
 
+/** How many user ids one recipients item holds (a number set of 10,000 ids is well under DynamoDB's 400 KB). */
+const MESSAGE_RECIPIENTS_PER_ITEM = 10_000;
+
+/**
+ * The items recording who received a message (see entityKeys.messageRecipients): its recipients'
+ * ids as number sets, MESSAGE_RECIPIENTS_PER_ITEM per item. None for a message without recipients.
+ */
+export const buildMessageRecipientsItems = (m: Pick<Message, 'realmId' | 'id'>, userIds: number[]): Item[] => {
+  const ids = [...new Set(userIds)].sort((a, b) => a - b);
+  const items: Item[] = [];
+  for (let i = 0; i < ids.length; i += MESSAGE_RECIPIENTS_PER_ITEM) {
+    items.push({
+      ...entityKeys.messageRecipients(m.realmId, m.id, pad(i / MESSAGE_RECIPIENTS_PER_ITEM, 4)),
+      userIds: new Set(ids.slice(i, i + MESSAGE_RECIPIENTS_PER_ITEM)),
+    });
+  }
+  return items;
+};
+
+/**
+ * Records that a user holds a row of a message they did not receive (a historical row): added to
+ * the message's `RCPT#H` set before the row is written, so a crash between the two leaves an id
+ * without a row (harmless), never a row that a delete cannot find.
+ */
+export const recordRowHolder = async (realmId: number, messageId: number, userId: number): Promise<void> => {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.messageRecipients(realmId, messageId, 'H'),
+      UpdateExpression: 'ADD userIds :id',
+      ExpressionAttributeValues: { ':id': new Set([userId]) },
+    }),
+  );
+};
+
+/**
+ * Everyone who holds (or held) a row of a message: its recipients and the users who got a row
+ * later, ascending; undefined for a message stored without a recipients record. One consistent
+ * Query of the message's partition (its RCPT# items only).
+ */
+export const listRowHolderIds = async (realmId: number, messageId: number): Promise<number[] | undefined> => {
+  const k = entityKeys.recipientsOfMessage(realmId, messageId);
+  const items = await queryPrefix('main', k.pk, k.skPrefix, { consistent: true });
+  if (items.length === 0) return undefined;
+  const ids = new Set<number>();
+  for (const item of items) for (const id of (item.userIds as Set<number> | undefined) ?? []) ids.add(Number(id));
+  return [...ids].sort((a, b) => a - b);
+};
+
 /** A new message id of the organization (its own counter: ids rise within an organization). */
 export const allocateMessageId = (realmId: number): Promise<number> => allocateIds(`message#${realmId}`);
 
@@ -228,15 +277,27 @@ const ROW_BATCH_CONCURRENCY = 16;
 
 /**
  * Writes a new message (its id from allocateMessageId): the message item (never over an existing
- * one), one row per recipient in its own partition, then the conversation summaries: each DM
+ * one), one row per recipient in its own partition and the recipients record (the ids, for edits
+ * and deletes to find every row later), then the conversation summaries: each DM
  * participant's conversation item, or the channel's counters (`channel` as the sender read it)
  * and the topic summary, and in a channel with protected history each recipient's own summary of
  * the topic (entityKeys.receivedTopic). Summaries only ever rise, so concurrent sends keep the newest.
  */
 export const writeNewMessage = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
-  await documentClient().send(
-    new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  // The recipients record alongside the message item, so no one can create a later row holder
+  // (RCPT#H) of a message whose record is not written yet.
+  await Promise.all([
+    documentClient().send(
+      new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
+    ),
+    batchPut(
+      'main',
+      buildMessageRecipientsItems(
+        m,
+        recipients.map((r) => r.userId),
+      ),
+    ),
+  ]);
   const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
   const summaries: Promise<unknown>[] = [];
   if (m.streamId === null) {

@@ -1,13 +1,13 @@
 // Emoji reactions, kept in the message item's `reactions` map (see lib/models/reaction.ts). Each
 // write touches one key of the map under a condition, so concurrent reactions never overwrite
 // each other and a reaction is added or removed at most once.
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../models/message';
 import { reactionKey, type StoredReaction } from '../models/reaction';
 import { documentClient, tableName } from './client';
 import { batchGet, isConditionFailure, sendConditional } from './common';
 import { entityKeys } from './keys';
-import { buildUserMessageItem } from './messages';
+import { createHistoricalUserMessage } from './message-flags';
 
 /** DynamoDB refuses an update of a key inside a map that does not exist yet. */
 const isMissingMap = (error: unknown): boolean =>
@@ -80,13 +80,7 @@ export const removeReaction = (
  * for a user who reacts to a channel message they never received, unless they have one by now.
  */
 export const putHistoricalUserMessage = async (message: Message, userId: number): Promise<void> => {
-  await sendConditional(
-    new PutCommand({
-      TableName: tableName('main'),
-      Item: buildUserMessageItem(message, userId, ['read', 'historical']),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await createHistoricalUserMessage(message, userId, ['read', 'historical']);
 };
 
 /** Which of `userIds` have a row of the message (received it, or a historical row): one batch read per 100 users. */

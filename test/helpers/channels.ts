@@ -4,7 +4,8 @@ import { batchPut } from '../../lib/store/common';
 import type { Channel } from '../../lib/models/channel';
 import type { Message } from '../../lib/models/message';
 import * as channelsStore from '../../lib/store/channels';
-import { buildMessageItem, buildUserMessageItem } from '../../lib/store/messages';
+import * as usersStore from '../../lib/store/users';
+import { buildMessageItem, buildMessageRecipientsItems, buildUserMessageItem } from '../../lib/store/messages';
 
 /** Overwrites fields (group settings merged) of a seeded channel. */
 export const changeChannel = async (realmId: number, channelId: number, changes: Partial<Channel>): Promise<void> => {
@@ -13,14 +14,16 @@ export const changeChannel = async (realmId: number, channelId: number, changes:
   await batchPut('main', [channelsStore.buildChannelItem({ ...channel, ...changes, groupSettings })]);
 };
 
-/** Subscribes (active) or unsubscribes (inactive row) a user, with default settings. */
+/** Subscribes (active) or unsubscribes (inactive row) a user, with default settings; a deactivated user's row says so. */
 export const setSubscribed = async (realmId: number, userId: number, channelId: number, active: boolean): Promise<void> => {
+  const user = await usersStore.get(realmId, userId);
   await batchPut('main', [
     channelsStore.buildSubscriptionItem({
       userId,
       channelId,
       realmId,
       active,
+      ...(user?.isActive === false ? { isUserActive: false } : {}),
       isMuted: false,
       pinToTop: false,
       color: '#76ce90',
@@ -36,5 +39,9 @@ export const setSubscribed = async (realmId: number, userId: number, channelId: 
 /** Stores a channel message, read by each of `receivers`. */
 export const putChannelMessage = async (message: Omit<Message, 'dmUserIds'>, receivers: number[]): Promise<void> => {
   const full: Message = { ...message, dmUserIds: [] };
-  await batchPut('main', [buildMessageItem(full), ...receivers.map((id) => buildUserMessageItem(full, id, ['read']))]);
+  await batchPut('main', [
+    buildMessageItem(full),
+    ...receivers.map((id) => buildUserMessageItem(full, id, ['read'])),
+    ...buildMessageRecipientsItems(full, receivers),
+  ]);
 };

@@ -4,6 +4,7 @@
 // 15 is Lear's (another organization). Upstream: zerver/tests/test_message_delete.py.
 import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as register } from '../../../functions/events/register';
+import { handler as flagsHandler } from '../../../functions/messages/update-flags';
 import { doDeleteMessage } from '../../../lib/actions/message-edit';
 import { advanceClock } from '../../../lib/clock';
 import * as channelsStore from '../../../lib/store/channels';
@@ -13,6 +14,7 @@ import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue, type TestQueue } from '../../helpers/events';
+import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
 
 const del = (as: string, messageId: number) =>
@@ -177,6 +179,60 @@ describe('DELETE /messages/{message_id}', () => {
     expectSuccess(await del('desdemona@zulip.com', m.id));
     const event = { type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 6, topic: 'edits' };
     expect(await drainAll(queues)).toEqual({ 9: [event], 10: [event], 11: [event], 12: [] });
+  });
+});
+
+describe('DELETE /messages/{message_id}: everyone who holds a row', () => {
+  const star = (as: string, messageId: number) =>
+    call(flagsHandler, { method: 'POST', path: '/messages/flags', as, params: { messages: [messageId], op: 'add', flag: 'starred' } });
+
+  it('deletes the row of a recipient who has since unsubscribed, and tells them as a non-guest with a row', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, topic: 'left' });
+    await setSubscribed(2, 12, 1, false);
+    try {
+      const queues = await openQueues([12]);
+      expectSuccess(await del('hamlet@zulip.com', m.id));
+      expect(await editsStore.listRowsOfMessage(m.id, [12])).toEqual([]);
+      expect(await drainAll(queues)).toEqual({
+        12: [{ type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 1, topic: 'left' }],
+      });
+    } finally {
+      await setSubscribed(2, 12, 1, true);
+    }
+  });
+
+  it('deletes the row of a recipient deactivated since', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, topic: 'gone' });
+    const prospero = (await usersStore.get(2, 14))!;
+    await usersStore.put({ ...prospero, isActive: false });
+    await setSubscribed(2, 14, 1, true);
+    try {
+      expect(await channelsStore.listSubscriberIdsOfChannel(1)).not.toContain(14);
+      expectSuccess(await del('hamlet@zulip.com', m.id));
+      expect(await editsStore.listRowsOfMessage(m.id, [14])).toEqual([]);
+    } finally {
+      await usersStore.put(prospero);
+      await setSubscribed(2, 14, 1, true);
+    }
+  });
+
+  it('deletes the historical row of a non-subscriber who starred the message, and tells them', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, topic: 'starred' });
+    expectSuccess(await star('cordelia@zulip.com', m.id));
+    expect((await editsStore.listRowsOfMessage(m.id, [8])).map((r) => r.flags)).toEqual([['read', 'historical', 'starred']]);
+    const queues = await openQueues([8]);
+    expectSuccess(await del('hamlet@zulip.com', m.id));
+    expect(await editsStore.listRowsOfMessage(m.id, [8])).toEqual([]);
+    expect(await drainAll(queues)).toEqual({
+      8: [{ type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 1, topic: 'starred' }],
+    });
+  });
+
+  it("removes the message's recipients record with it", async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1 });
+    expect(await messagesStore.listRowHolderIds(2, m.id)).toEqual(DENMARK);
+    expectSuccess(await del('hamlet@zulip.com', m.id));
+    expect(await messagesStore.listRowHolderIds(2, m.id)).toBeUndefined();
   });
 });
 

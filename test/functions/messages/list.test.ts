@@ -3,6 +3,7 @@
 // left Venice (4). Polonius (13) is a guest subscribed to Verona only; Rome (5) is web-public.
 import { handler } from '../../../functions/messages/list';
 import { handler as getOne } from '../../../functions/messages/get';
+import { handler as sendHandler } from '../../../functions/messages/send';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 
 const IAGO = 'iago@zulip.com';
@@ -223,7 +224,8 @@ describe('GET /messages: errors', () => {
 
   it.each([
     [[['foo', 'x']], 'unknown operator foo'],
-    [[['search', 'x']], 'unknown operator search'],
+    [[['has', 'emoji']], "unknown 'has' operand emoji"],
+    [[['in', 'inbox']], "unknown 'in' operand inbox"],
     [[['stream', 'Nowhere']], 'unknown channel Nowhere'],
     [[['sender', 'nobody@zulip.com']], 'unknown user nobody@zulip.com'],
     [[['sender', 'king@lear.org']], 'unknown user king@lear.org'],
@@ -265,5 +267,74 @@ describe('GET /messages/{message_id}', () => {
     ['a public channel message to a guest', 'polonius@zulip.com', 8],
   ])('answers "Invalid message(s)" for %s', async (_name, as, id) => {
     expectError(await one(as, id), 'Invalid message(s)');
+  });
+});
+
+// Last in this file: these tests send messages (to Verona, where Iago and everyone are subscribed).
+describe('GET /messages: content narrows', () => {
+  const send = async (content: string, topic = 'content') =>
+    expectSuccess(
+      await call(sendHandler, {
+        method: 'POST',
+        path: '/messages',
+        as: 'hamlet@zulip.com',
+        params: { type: 'stream', to: 3, topic, content },
+      }),
+    ).id as number;
+
+  it('narrows to messages with a link, and negated to those without', async () => {
+    const linked = await send('see https://example.com/a');
+    const plain = await send('no link here');
+    const verona = ['channel', 'Verona'];
+    expect(ids(expectSuccess(await fetch(IAGO, newest([verona, ['has', 'link']]))))).toEqual([linked]);
+    const without = ids(expectSuccess(await fetch(IAGO, newest([verona, { operator: 'has', operand: 'link', negated: true }]))));
+    expect(without).toEqual([6, 7, 14, plain]);
+  });
+
+  it('answers has:image and has:attachment with the messages that have them (none here)', async () => {
+    expect(ids(expectSuccess(await fetch(IAGO, newest([['has', 'image']]))))).toEqual([]);
+    expect(ids(expectSuccess(await fetch(IAGO, newest([['has', 'attachment']]))))).toEqual([]);
+  });
+
+  it('searches words and quoted phrases in the content and topic, and highlights the matches', async () => {
+    const hit = await send('The castle walls are high', 'Elsinore');
+    await send('The walls of the castle');
+    const body = expectSuccess(await fetch(IAGO, newest([['search', '"castle walls"']])));
+    expect(ids(body)).toEqual([hit]);
+    expect(body.messages[0]).toMatchObject({
+      match_content: '<p>The <span class="highlight">castle walls</span> are high</p>',
+      match_subject: 'Elsinore',
+    });
+    const byTopic = expectSuccess(
+      await fetch(
+        IAGO,
+        newest([
+          ['channel', 'Verona'],
+          ['search', 'elsinore castle'],
+        ]),
+      ),
+    );
+    expect(ids(byTopic)).toEqual([hit]);
+    expect(byTopic.messages[0].match_subject).toBe('<span class="highlight">Elsinore</span>');
+  });
+
+  it("leaves out the viewer's muted channels for in:home, and keeps them for in:all", async () => {
+    const all = ids(expectSuccess(await fetch(IAGO, newest([['in', 'all']]))));
+    expect(all).toEqual(expect.arrayContaining([9, 10]));
+    const home = ids(expectSuccess(await fetch(IAGO, newest([['in', 'home']]))));
+    expect(home).toEqual(all.filter((id) => id !== 9 && id !== 10));
+    expect(
+      ids(
+        expectSuccess(
+          await fetch(
+            IAGO,
+            newest([
+              ['channel', 'Scotland'],
+              ['in', 'home'],
+            ]),
+          ),
+        ),
+      ),
+    ).toEqual([9, 10]);
   });
 });

@@ -5,6 +5,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler } from '../../../functions/messages/send';
 import { handler as register } from '../../../functions/events/register';
+import { handler as getOne } from '../../../functions/messages/get';
 import { gravatarUrl } from '../../../lib/models/avatar';
 import { documentClient, tableName } from '../../../lib/store/client';
 import { entityKeys, keys } from '../../../lib/store/keys';
@@ -13,7 +14,7 @@ import * as channelsStore from '../../../lib/store/channels';
 import * as realmsStore from '../../../lib/store/realms';
 import { RealmGroups } from '../../../lib/access/user-groups';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { changeChannel } from '../../helpers/channels';
+import { changeChannel, setSubscribed } from '../../helpers/channels';
 import { openQueue, type TestQueue } from '../../helpers/events';
 
 const send = (as: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -170,6 +171,38 @@ describe('POST /messages to a channel', () => {
     expect(events.cordelia).toEqual([]);
     expect(events.iago).toHaveLength(1);
     expect(await messagesStore.getUserMessagesByIds(8, [body.id])).toEqual([]);
+  });
+
+  it("links the topic with the organization's linkifiers in the events and in GET /messages", async () => {
+    const queues = await openQueues();
+    const topic = 'zulip-mobile#123 and #D45';
+    const body = expectSuccess(await send('hamlet@zulip.com', { type: 'stream', to: 1, topic, content: 'linked' }));
+    const links = [
+      { text: 'zulip-mobile#123', url: 'https://github.com/zulip/zulip-mobile/pull/123' },
+      { text: '#D45', url: 'https://github.com/zulip/zulip-desktop/pull/45' },
+    ];
+    expect((await drainAll(queues)).iago.map((e) => e.message.topic_links)).toEqual([links]);
+    const fetched = expectSuccess(
+      await call(getOne, {
+        method: 'GET',
+        path: `/messages/${body.id}`,
+        as: 'iago@zulip.com',
+        pathParameters: { message_id: String(body.id) },
+      }),
+    );
+    expect(fetched.message.topic_links).toEqual(links);
+  });
+
+  it('gives a deactivated subscriber no row, and counts only active subscribers as recipients', async () => {
+    await setSubscribed(2, 18, 2, true);
+    try {
+      const body = expectSuccess(await send('hamlet@zulip.com', { type: 'stream', to: 2, topic: 'lochs', content: 'to the living' }));
+      expect(await messagesStore.getUserMessagesByIds(18, [body.id])).toEqual([]);
+      expect((await messagesStore.getUserMessagesByIds(12, [body.id])).map((r) => r.userId)).toEqual([12]);
+      expect(await channelsStore.listSubscriberIdsOfChannel(2)).toEqual([7, 11, 12, 14, 15]);
+    } finally {
+      await setSubscribed(2, 18, 2, false);
+    }
   });
 
   it("gives the local id only to the sending client's own queue", async () => {
@@ -334,6 +367,7 @@ describe('POST /messages to a direct-message conversation', () => {
     [{ type: 'direct', to: '[999]', content: '' }, 'Invalid user ID 999'],
     [{ type: 'direct', to: '[11]', content: '' }, 'Message must not be empty'],
     [{ type: 'direct', to: '[18]', content: 'hi' }, "'former@zulip.com' is no longer using Zulip."],
+    [{ type: 'direct', to: '["former@zulip.com"]', content: 'hi' }, "'former@zulip.com' is no longer using Zulip."],
   ])('%j: %s', async (params, msg) => {
     await expectRefused('hamlet@zulip.com', params, msg);
   });

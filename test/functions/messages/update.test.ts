@@ -10,6 +10,7 @@ import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue, type TestQueue } from '../../helpers/events';
+import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
 import type { Realm } from '../../../lib/models/realm';
 
@@ -126,6 +127,21 @@ describe('PATCH /messages/{message_id}: content', () => {
     const after = await registerState('iago@zulip.com');
     expect(after.unread_msgs).toEqual({ ...before.unread_msgs, mentions: expect.arrayContaining([...before.unread_msgs.mentions, m.id]) });
     expect(after.unread_msgs.mentions).toHaveLength(before.unread_msgs.mentions.length + 1);
+  });
+
+  it('mentions a recipient who has since unsubscribed in their own row, and tells them', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, content: 'hi' });
+    await setSubscribed(2, 12, 1, false);
+    try {
+      const queues = await openQueues([12]);
+      expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'hi @**Othello, the Moor of Venice**' }));
+      expect((await messagesStore.getUserMessage(12, m.id))!.flags).toEqual(['mentioned']);
+      expect((await drainAll(queues))[12].map((e: Record<string, unknown>) => [e.type, e.flags])).toEqual([
+        ['update_message', ['mentioned']],
+      ]);
+    } finally {
+      await setSubscribed(2, 12, 1, true);
+    }
   });
 
   it("refuses to edit someone else's content, even for an administrator, and changes nothing", async () => {
@@ -255,6 +271,28 @@ describe('PATCH /messages/{message_id}: topics', () => {
         ['two', b.id],
       ]),
     );
+  });
+
+  it("links the new topic with the organization's linkifiers in the event and on every moved message", async () => {
+    const a = await storeMessage({ sender: 10, channelId: 1, topic: 'tickets' });
+    const b = await storeMessage({ sender: 10, channelId: 1, topic: 'tickets' });
+    const queues = await openQueues([12]);
+    expectSuccess(await patch('hamlet@zulip.com', a.id, { topic: 'fix #D1234', propagate_mode: 'change_all' }));
+    const links = [{ text: '#D1234', url: 'https://github.com/zulip/zulip-desktop/pull/1234' }];
+    expect((await drainAll(queues))[12].map((e: Record<string, unknown>) => e.topic_links)).toEqual([links]);
+    expect((await messagesStore.getMessage(2, a.id))!.topicLinks).toEqual(links);
+    expect((await messagesStore.getMessage(2, b.id))!.topicLinks).toEqual(links);
+  });
+
+  it('moves the row of a recipient who has since unsubscribed, so their narrows follow the topic', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, topic: 'before' });
+    await setSubscribed(2, 12, 1, false);
+    try {
+      expectSuccess(await patch('hamlet@zulip.com', m.id, { topic: 'after' }));
+      expect((await messagesStore.getUserMessage(12, m.id))!.topic).toBe('after');
+    } finally {
+      await setSubscribed(2, 12, 1, true);
+    }
   });
 
   it('moves this and later messages with change_later, each with a move entry in its history', async () => {

@@ -20,6 +20,7 @@ const lookup: NarrowLookup = {
     const id = users[v.toLowerCase()];
     return id ? { id } : undefined;
   },
+  mutedChannelIds: async () => [2],
 };
 
 const term = (operator: string, operand: MessageNarrowTerm['operand'], negated = false): MessageNarrowTerm => ({
@@ -96,7 +97,8 @@ describe('resolveNarrow', () => {
     [[term('', 'x')], 'Invalid narrow operator: unknown operator ', 'unknown operator '],
     [[term('channel:verona', 'x')], 'Invalid narrow operator: unknown operator channel:verona', 'unknown operator channel:verona'],
     [[term('__init__', 'x')], 'Invalid narrow operator: unknown operator __init__', 'unknown operator __init__'],
-    [[term('search', 'x')], 'Invalid narrow operator: unknown operator search', 'unknown operator search'],
+    [[term('has', 'emoji')], "Invalid narrow operator: unknown 'has' operand emoji", "unknown 'has' operand emoji"],
+    [[term('in', 'inbox')], "Invalid narrow operator: unknown 'in' operand inbox", "unknown 'in' operand inbox"],
     [[term('stream', 'Nowhere')], 'Invalid narrow operator: unknown channel Nowhere', 'unknown channel Nowhere'],
     [[term('sender', 'nobody@zulip.com')], 'Invalid narrow operator: unknown user nobody@zulip.com', 'unknown user nobody@zulip.com'],
     [[term('dm', [1, 2])], 'Invalid narrow operator: unknown user in [1, 2]', 'unknown user in [1, 2]'],
@@ -148,6 +150,49 @@ describe('matchesNarrow', () => {
     expect(all.filter((m) => matchesNarrow(narrowOf([term('is', 'mentioned')]), m))).toEqual([groupMsg]);
     expect(all.filter((m) => matchesNarrow(narrowOf([term('is', 'private', true)]), m))).toEqual([channelMsg]);
     expect(all.filter((m) => matchesNarrow(narrowOf([term('sender', 10, true)]), m))).toEqual([groupMsg, selfMsg]);
+  });
+
+  it('matches has: terms on the message details, and passes a row without them to be checked on the message', async () => {
+    const linked: MessageFacts = {
+      ...channelMsg,
+      details: { content: 'see https://x.org', hasLink: true, hasImage: false, hasAttachment: false, hasReaction: true },
+    };
+    const plain: MessageFacts = {
+      ...channelMsg,
+      details: { content: 'nothing', hasLink: false, hasImage: false, hasAttachment: false, hasReaction: false },
+    };
+    const hasLink = await resolve(term('has', 'link'));
+    expect([linked, plain].filter((m) => matchesNarrow(hasLink, m))).toEqual([linked]);
+    const notLink = await resolve(term('has', 'link', true));
+    expect([linked, plain].filter((m) => matchesNarrow(notLink, m))).toEqual([plain]);
+    const hasReaction = await resolve(term('has', 'reaction'));
+    expect([linked, plain].filter((m) => matchesNarrow(hasReaction, m))).toEqual([linked]);
+    expect(matchesNarrow(hasLink, channelMsg)).toBe(true);
+  });
+
+  it('merges every search term into one, never negated, whose words and "quoted phrases" must all occur in the content or topic', async () => {
+    const narrow = await resolve(term('search', 'castle'), term('search', '"the KING"', true));
+    expect(narrow).toEqual([{ operator: 'search', tokens: ['castle', 'the king'], negated: false }]);
+    const facts = (content: string, topic = 'Test'): MessageFacts => ({
+      ...channelMsg,
+      topic,
+      details: { content, hasLink: false, hasImage: false, hasAttachment: false, hasReaction: false },
+    });
+    expect(matchesNarrow(narrow, facts('The King is in the castle'))).toBe(true);
+    expect(matchesNarrow(narrow, facts('The King is here', 'castle'))).toBe(true);
+    expect(matchesNarrow(narrow, facts('The castle'))).toBe(false);
+  });
+
+  it('leaves out muted channels for in:home unless the narrow names a channel, and keeps everything for in:all', async () => {
+    const muted: MessageFacts = { ...channelMsg, streamId: 2 };
+    const home = await resolve(term('in', 'home'));
+    expect([channelMsg, muted, dmMsg].filter((m) => matchesNarrow(home, m))).toEqual([channelMsg, dmMsg]);
+    expect(await resolve(term('channel', 2), term('in', 'home'))).toEqual([
+      { operator: 'channel', channelId: 2, negated: false },
+      { operator: 'in', operand: 'home', mutedChannelIds: [], negated: false },
+    ]);
+    const all = await resolve(term('in', 'all'));
+    expect([channelMsg, muted, dmMsg].filter((m) => matchesNarrow(all, m))).toEqual([channelMsg, muted, dmMsg]);
   });
 
   it('says which narrows are direct-message narrows', () => {
