@@ -83,7 +83,7 @@ export const benchMessages = async (): Promise<void> => {
   const [small, , large] = rows.map(([, c]) => c);
   console.log(
     `\nWrite units per send: ${rows.map(([, c]) => c.writeUnits.toFixed(0)).join(' / ')} for 10 / 1,000 / 10,000 subscribers ` +
-      `(${((large.writeUnits - small.writeUnits) / (10000 - 10)).toFixed(2)} WCU per added recipient: its row with its index entries and its event append), ` +
+      `(${((large.writeUnits - small.writeUnits) / (10000 - 10)).toFixed(2)} WCU per added recipient: its row with its index entries; the events are one shared append per organization stream shard), ` +
       'growing linearly with the recipients, as upstream writes one UserMessage row per recipient.',
   );
 

@@ -75,6 +75,6 @@ export const benchSubscriptions = async (): Promise<void> => {
   console.log(`\n## subscriptions: subscribing ${SUBSCRIBERS} users to a channel (organization of ${SUBSCRIBERS + 15} accounts)`);
   printTable([[`POST /users/me/subscriptions, ${SUBSCRIBERS} principals`, cost]]);
   console.log(
-    `subscribed: ${subscribed}; stream events written: ${eventsWritten} (one subscription add per new subscriber, one peer_add per other user who may see the subscribers)`,
+    `subscribed: ${subscribed}; stream events written: ${eventsWritten} (subscription add for the new subscribers and peer_add for the other users who may see the subscribers: each one shared event per organization stream shard when its audience outnumbers the shards, else one per user)`,
   );
 };

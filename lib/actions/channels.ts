@@ -309,9 +309,11 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
         .map((u) => u.id);
       if (newlyVisible.length > 0) streamCreates.push({ channel: after, users: newlyVisible });
     }
+    // One channel object for every new subscriber: their events differ only in their own settings.
+    const channelFields = channelApiFields(after, groupList, now);
     for (const u of added) {
       const sub = written.get(u.id)!;
-      const dict = { ...channelApiFields(after, groupList, now), ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
+      const dict = { ...channelFields, ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
       addEvents.set(u.id, [...(addEvents.get(u.id) ?? []), dict]);
     }
     const watchers = subscriberWatchers(after, realmUsers, subSet, groups).filter((id) => !addedIds.has(id));
@@ -323,6 +325,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     if (users.length > 0) await sendEvent(caller.realmId, event, { users });
   }
   await sendEventPerRecipient(
+    caller.realmId,
     [...addEvents.entries()].map(([userId, subs]) => ({
       userId,
       event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent,
@@ -491,6 +494,7 @@ export const doUnsubscribe = async (
   }
 
   await sendEventPerRecipient(
+    caller.realmId,
     [...removeEvents.entries()].map(([userId, subscriptions]) => ({
       userId,
       event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent,

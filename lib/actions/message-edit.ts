@@ -435,5 +435,8 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
   if (channel !== null && channel.historyPublicToSubscribers) {
     for (const id of await channelsStore.listSubscriberIdsOfChannel(channel.id)) if (!receivers.has(id)) receivers.set(id, ['read']);
   }
-  await sendEventPerRecipient([...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })));
+  await sendEventPerRecipient(
+    editor.realmId,
+    [...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })),
+  );
 };

@@ -7,7 +7,7 @@ import { checkCanPostToChannel, loadChannelViewer } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import { sendEvent, sendEventPerRecipient } from '../events/send';
+import { sendEventPerRecipient } from '../events/send';
 import { claimAttachmentsForMessage } from './uploads';
 import '../events/filters/message';
 import type { Channel } from '../models/channel';
@@ -395,10 +395,12 @@ const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void =
   }
 };
 
-/** Flags of the organization's copy for all_public_streams queues: only the users with any. */
-const MAX_FLAGS_BY_USER = 2000;
-
-/** One `message` event per recipient with its own flags (and, for public channels, the organization's copy). */
+/**
+ * One `message` event per recipient with its own flags (its own recipient_id in a 1:1 direct
+ * message), sent as one shared event when many recipients share versions (lib/events/send.ts). A
+ * public channel's message also has a version for everyone else (flags [], taken only by
+ * `all_public_streams` queues), so it is always one append to the organization's stream.
+ */
 const deliver = async (
   realm: Realm,
   sender: User,
@@ -416,34 +418,28 @@ const deliver = async (
     participants: participants.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName })),
     viewerId: sender.id,
   });
-  const publicChannel = channel !== undefined && !channel.inviteOnly;
   const internal = {
     raw_content: m.content,
     ...(req.queueId !== undefined && req.localId !== undefined ? { sender_queue_id: req.queueId, local_id: req.localId } : {}),
-    ...(publicChannel ? { public_channel: true } : {}),
   };
+  // Versions share every part but the flags (and a 1:1 message's recipient_id), so they are cheap to compare.
+  const messageOf = new Map<number, Record<string, unknown>>();
+  const messageFor = (userId: number) => {
+    const recipientId = recipientIdFor(m, userId);
+    if (!messageOf.has(recipientId)) messageOf.set(recipientId, { ...base, recipient_id: recipientId });
+    return messageOf.get(recipientId)!;
+  };
+  const flagsOf = new Map<string, string[]>();
   const deliveries = delivery.recipients.map(({ userId, flags }) => {
-    const event: MessageEvent = {
-      type: 'message',
-      message: { ...base, recipient_id: recipientIdFor(m, userId) },
-      flags: apiFlags(flags),
-      ...internal,
-    };
+    const api = apiFlags(flags);
+    const key = api.join(',');
+    if (!flagsOf.has(key)) flagsOf.set(key, api);
+    const event: MessageEvent = { type: 'message', message: messageFor(userId), flags: flagsOf.get(key)!, ...internal };
     return { userId, event };
   });
-  const sends: Promise<void>[] = [sendEventPerRecipient(deliveries)];
-  if (publicChannel) {
-    const flagged = delivery.recipients.filter((r) => r.flags.length > 0).slice(0, MAX_FLAGS_BY_USER);
-    const copy: MessageEvent = {
-      type: 'message',
-      message: base,
-      flags: [],
-      ...internal,
-      public_channel: undefined,
-      all_public_streams_copy: true,
-      flags_by_user: Object.fromEntries(flagged.map((r) => [String(r.userId), apiFlags(r.flags)])),
-    };
-    sends.push(sendEvent(realm.id, copy, 'realm'));
-  }
-  await Promise.all(sends);
+  const publicChannel = channel !== undefined && !channel.inviteOnly;
+  const others: MessageEvent | undefined = publicChannel
+    ? { type: 'message', message: base, flags: [], ...internal, all_public_streams_copy: true }
+    : undefined;
+  await sendEventPerRecipient(realm.id, deliveries, { others });
 };

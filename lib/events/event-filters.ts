@@ -2,7 +2,10 @@
 // the queue's event_types (or it has none), and the filter of its type (if any, in EVENT_FILTERS)
 // lets it through; a filter may also reshape the event for the queue's capabilities (presence
 // formats, user-group remove vs update). Filters are pure: the engine may apply them more than once.
+// An event shared by many users (lib/events/fanout.ts) is first turned into the queue owner's
+// version, or dropped when it is not for them, so the filters and the client never see `fanout`.
 import type { ApiEvent, EventType, QueueDescriptor } from '../models/event';
+import { eventForUser } from './fanout';
 import { deleteMessageEventForQueue } from './filters/delete-message';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
@@ -28,8 +31,11 @@ const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
 };
 
 /** The event as this queue should see it, or null if the queue does not receive it. */
-export const eventForQueue = (queue: QueueDescriptor, event: ApiEvent): ApiEvent | null => {
-  if (event.type !== 'heartbeat' && queue.eventTypes !== null && !queue.eventTypes.includes(event.type)) return null;
+export const eventForQueue = (queue: QueueDescriptor, stored: ApiEvent): ApiEvent | null => {
+  // The type first: it is cheap, and a shared event's versions all have the same type.
+  if (stored.type !== 'heartbeat' && queue.eventTypes !== null && !queue.eventTypes.includes(stored.type)) return null;
+  const event = eventForUser(stored, queue.userId);
+  if (event === null) return null;
   const filter = EVENT_FILTERS[event.type] as EventFilter<typeof event.type> | undefined;
   return filter ? filter(queue, event as never) : event;
 };

@@ -1,29 +1,46 @@
-// Sending an event: it is appended once to the organization's stream (audience 'realm') or to the
-// stream of each listed user. Queues pull from their streams when polled, so the cost of a send
-// does not depend on how many queues will receive it. Call it after the write it describes.
+// Sending an event: it is appended once to the organization's stream (audience 'realm') or, for a
+// list of users, once per user or once for all of them. Queues pull from their streams when
+// polled, so the cost of a send does not depend on how many queues will receive it. Call it after
+// the write it describes.
+//
+// One event to many users (a message to a channel's subscribers, each with their own flags; a
+// subscription to a thousand new subscribers) is one append to every shard of the organization's
+// stream, carrying the users it is for and how each one's version differs (lib/events/fanout.ts);
+// a queue takes only its owner's version. That costs as many appends as there are shards (1
+// locally, config.realmStreamShards() deployed), so an audience no larger than that, or one whose
+// versions are all different (a direct message between two users: each sees the other as its
+// recipient), is appended to each user's own stream instead.
 import { mapLimited } from '../concurrency';
 import { nowMs } from '../clock';
 import { config } from '../config';
 import type { ApiEvent, Audience } from '../models/event';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
+import { diffEvent, encodeUserIds, type Edit, type Fanout, type SharedEvent } from './fanout';
 
 /**
- * Appends in flight at once for one send (each is two sequential writes): a channel of 5,000
- * subscribers is 5,000 appends, and this keeps one send from opening thousands of connections or
- * taking a table's whole burst capacity.
+ * Appends in flight at once for one send (each is two sequential writes): a send to every shard
+ * or to many users' streams is many appends, and this keeps one send from opening thousands of
+ * connections or taking a table's whole burst capacity.
  */
 export const FANOUT_CONCURRENCY = 64;
 
-/** The streams an audience reads from: every shard of the organization's stream, or each user's. */
-const streamsFor = (realmId: number, audience: Audience): string[] =>
-  audience === 'realm'
-    ? Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard))
-    : [...new Set(audience.users)].map(eventKeys.userStream);
+/**
+ * The largest shared item, as JSON bytes (DynamoDB's limit is 400 KB; its own encoding of the same
+ * item is no larger than its JSON but for a few bytes per map or list element). An audience whose
+ * item would be larger is split by user id range into items that fit.
+ */
+export const MAX_SHARED_ITEM_BYTES = 300_000;
 
-/** A JSON round trip, as upstream does in tests: an event that cannot be serialized fails here. */
+const realmStreams = (realmId: number): string[] =>
+  Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard));
+
+/** A JSON round trip, as upstream does in tests: a value that cannot be serialized fails here. */
+const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** The event as stored: a JSON copy without a queue-local `id`. */
 const serializable = <E extends ApiEvent>(event: E): E => {
-  const { id: _id, ...payload } = JSON.parse(JSON.stringify(event)) as E & { id?: unknown };
+  const { id: _id, ...payload } = jsonCopy(event) as E & { id?: unknown };
   return payload as unknown as E;
 };
 
@@ -33,23 +50,88 @@ const appendAll = async (appends: { stream: string; event: ApiEvent }[]): Promis
 
 /**
  * Delivers `event` to every live queue of the audience (each queue applies its own filters when it
- * reads it). Writes two items per stream (the sequence number and the event), at most
- * FANOUT_CONCURRENCY streams at a time.
+ * reads it): every user of the organization, or the listed users (as sendEventPerRecipient).
  */
 export const sendEvent = async (realmId: number, event: ApiEvent, audience: Audience): Promise<void> => {
+  if (audience !== 'realm')
+    return sendEventPerRecipient(
+      realmId,
+      audience.users.map((userId) => ({ userId, event })),
+    );
   const payload = serializable(event);
-  await appendAll(streamsFor(realmId, audience).map((stream) => ({ stream, event: payload })));
+  await appendAll(realmStreams(realmId).map((stream) => ({ stream, event: payload })));
+};
+
+type Versions = { base: ApiEvent; groups: { userIds: number[]; edits: Edit[] }[]; others?: Edit[] };
+
+/** The deliveries as one event and the edits of each group of users whose versions are equal. */
+const shareVersions = (deliveries: { userId: number; event: ApiEvent }[], others: ApiEvent | undefined): Versions => {
+  const base = deliveries[0]?.event ?? others!;
+  const byEdits = new Map<string, { userIds: number[]; edits: Edit[] }>();
+  for (const { userId, event } of deliveries) {
+    const edits = event === base ? [] : diffEvent(base, event);
+    const key = JSON.stringify(edits);
+    const group = byEdits.get(key) ?? { userIds: [], edits: jsonCopy(edits) };
+    group.userIds.push(userId);
+    byEdits.set(key, group);
+  }
+  return { base: serializable(base), groups: [...byEdits.values()], ...(others ? { others: jsonCopy(diffEvent(base, others)) } : {}) };
+};
+
+/**
+ * The stored items of shared versions: one item speaking for every user id, or, when that would be
+ * larger than MAX_SHARED_ITEM_BYTES, items each speaking for a range of ids (halving the listed
+ * users until each fits). Throws if the event alone with one user does not fit.
+ */
+const sharedItems = (versions: Versions, lo?: number, hi?: number): SharedEvent[] => {
+  const listed = versions.groups.flatMap((g) => g.userIds).sort((a, b) => a - b);
+  const fanout: Fanout = {
+    ...(lo !== undefined ? { span: hi !== undefined ? [lo, hi] : [lo] } : {}),
+    groups: versions.groups
+      .filter((g) => g.userIds.length > 0)
+      .map((g) => ({ users: encodeUserIds([...g.userIds].sort((a, b) => a - b)), edits: g.edits })),
+    ...(versions.others ? { others: versions.others } : {}),
+  };
+  const item: SharedEvent = { ...versions.base, fanout };
+  if (Buffer.byteLength(JSON.stringify(item)) <= MAX_SHARED_ITEM_BYTES) return [item];
+  if (listed.length <= 1) throw new Error(`an event of ${Buffer.byteLength(JSON.stringify(item))} bytes is too large to send`);
+  const middle = listed[Math.floor(listed.length / 2)];
+  const part = (from: number, to: number) => ({
+    ...versions,
+    groups: versions.groups.map((g) => ({ ...g, userIds: g.userIds.filter((id) => id >= from && id <= to) })),
+  });
+  return [
+    ...sharedItems(part(lo ?? 0, middle - 1), lo ?? 0, middle - 1),
+    ...sharedItems(part(middle, hi ?? Number.MAX_SAFE_INTEGER), middle, hi),
+  ];
 };
 
 /**
  * Delivers to each listed user their own version of an event (a message event with the user's own
- * `flags`), to their own stream, with the same bounded fan-out as sendEvent. A user listed twice
- * gets the first of their events.
+ * `flags`); a user listed twice gets the first of their events. `others`, if given, is the version
+ * for every other user of the organization (each queue's filters then decide, as for a public
+ * channel's message to `all_public_streams` queues); it makes the send one shared append.
+ *
+ * Writes: with more users than the organization's stream has shards (or with `others`), and some
+ * versions shared by several users, one shared item per shard (more only for an audience too large
+ * for one item); otherwise one append per user to their own stream. At most FANOUT_CONCURRENCY
+ * appends at a time.
  */
-export const sendEventPerRecipient = async (deliveries: { userId: number; event: ApiEvent }[]): Promise<void> => {
+export const sendEventPerRecipient = async (
+  realmId: number,
+  deliveries: { userId: number; event: ApiEvent }[],
+  opts: { others?: ApiEvent } = {},
+): Promise<void> => {
   const seen = new Set<number>();
-  const appends = deliveries
-    .filter(({ userId }) => !seen.has(userId) && seen.add(userId))
-    .map(({ userId, event }) => ({ stream: eventKeys.userStream(userId), event: serializable(event) }));
-  await appendAll(appends);
+  const unique = deliveries.filter(({ userId }) => !seen.has(userId) && seen.add(userId));
+  if (unique.length === 0 && !opts.others) return;
+  if (opts.others || unique.length > config.realmStreamShards()) {
+    const versions = shareVersions(unique, opts.others);
+    if (opts.others || versions.groups.length < unique.length) {
+      const items = sharedItems(versions);
+      await appendAll(realmStreams(realmId).flatMap((stream) => items.map((event) => ({ stream, event }))));
+      return;
+    }
+  }
+  await appendAll(unique.map(({ userId, event }) => ({ stream: eventKeys.userStream(userId), event: serializable(event) })));
 };

@@ -76,12 +76,11 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'remove'; group_id: number };
 
 /**
- * A new message, with the receiving user's own flags (so it is sent per recipient), and
- * `local_message_id` for the sending client's queue. The other fields are internal (removed by the
- * message filter, lib/events/filters/message.ts, which adapts the message to each queue): the raw
- * Markdown, the sender's queue and local id, whether the channel is public, and on the one copy
- * sent to the organization's stream for `all_public_streams` queues, the flags of the users with
- * any.
+ * A new message, with the receiving user's own flags, and `local_message_id` for the sending
+ * client's queue. The other fields are internal (removed by the message filter,
+ * lib/events/filters/message.ts, which adapts the message to each queue): the raw Markdown, the
+ * sender's queue and local id, and on the version of a public channel's message for users who did
+ * not receive it, that only their `all_public_streams` queues take it.
  */
 export type MessageEvent = {
   type: 'message';
@@ -91,9 +90,7 @@ export type MessageEvent = {
   raw_content?: string;
   sender_queue_id?: string;
   local_id?: string;
-  public_channel?: boolean;
   all_public_streams_copy?: boolean;
-  flags_by_user?: Record<string, string[]>;
 };
 
 /**

@@ -272,8 +272,14 @@ const updateChannelCounters = async (channel: Channel, m: Message): Promise<void
   await Promise.all(writes);
 };
 
-/** How many row batches a send writes at once. */
-const ROW_BATCH_CONCURRENCY = 16;
+/**
+ * How many row batches (of 25) a send writes at once: 1,000 recipients are one round of 40. On
+ * DynamoDB Local (2 loaded cores) 1,000 rows took a median 1.76 s at 16, 1.20 s at 32 and 1.17 s at
+ * 64 (10,000: 14.5, 10.8, 9.4 s); it stays under the client's 50 sockets.
+ */
+const ROW_BATCH_CONCURRENCY = 40;
+/** Conditional writes per recipient (received-topic summaries: a condition cannot be batched) at once. */
+const SUMMARY_CONCURRENCY = 16;
 
 /**
  * Writes a new message (its id from allocateMessageId): the message item (never over an existing
@@ -314,7 +320,7 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
     // With protected history each recipient sees only the topics it received: keep its own summary.
     if (channel && !channel.historyPublicToSubscribers) {
       summaries.push(
-        mapLimited(recipients, ROW_BATCH_CONCURRENCY, (r) => {
+        mapLimited(recipients, SUMMARY_CONCURRENCY, (r) => {
           const {
             pk: rpk,
             sk: rsk,

@@ -1,6 +1,6 @@
 // Message events per queue: the queue's narrow decides (upstream's narrow filter for event queues:
-// every [operator, operand] term must match), `all_public_streams` queues get public-channel
-// messages from the organization's copy (and not the per-recipient copy, so never twice), and the
+// every [operator, operand] term must match), a version marked `all_public_streams_copy` (a public
+// channel's message as non-recipients see it) reaches only `all_public_streams` queues, and the
 // message is adapted to the queue: apply_markdown, client_gravatar, the empty topic's name, and
 // `local_message_id` for the sending client's own queue. Internal fields never leave.
 import { matchesEventNarrow, type NarrowedMessage } from '../../models/narrow';
@@ -10,13 +10,8 @@ import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
 type MessagePayload = NarrowedMessage & Record<string, unknown> & { flags?: string[] };
 
 export const messageEventForQueue = (queue: QueueDescriptor, event: MessageEvent): MessageEvent | null => {
-  const { raw_content, sender_queue_id, local_id, public_channel, all_public_streams_copy, flags_by_user, ...delivered } = event;
-  if (all_public_streams_copy) {
-    if (!queue.allPublicStreams) return null;
-    delivered.flags = flags_by_user?.[String(queue.userId)] ?? [];
-  } else if (public_channel && queue.allPublicStreams) {
-    return null;
-  }
+  const { raw_content, sender_queue_id, local_id, all_public_streams_copy, ...delivered } = event;
+  if (all_public_streams_copy && !queue.allPublicStreams) return null;
   const message: MessagePayload = { ...((delivered.message ?? {}) as MessagePayload) };
   if (raw_content !== undefined && !queue.applyMarkdown) {
     message.content = raw_content;
