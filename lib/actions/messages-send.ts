@@ -3,12 +3,13 @@
 // direct-message permissions, rendering and mention permissions, then one write (id, message item,
 // rows, summaries: lib/store/messages.ts writeNewMessage) and one `message` event per recipient
 // with its own flags. Nothing is written before every check has passed.
-import { checkCanPostToChannel, loadChannelViewer } from '../access/channels';
+import { canReadChannelMessage, checkCanPostToChannel, loadChannelViewer } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
 import { claimAttachmentsForMessage } from './uploads';
+import { doApplyAutomaticTopicPolicies, readSendTopicFacts } from './user-topics';
 import '../events/filters/message';
 import type { Channel } from '../models/channel';
 import type { MessageEvent } from '../models/event';
@@ -48,7 +49,8 @@ export type SendMessageRequest = {
   sender: string | undefined;
 };
 
-export type SendMessageResult = { id: number };
+/** `automatic_new_visibility_policy`: only when the send changed the sender's policy for its topic. */
+export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** The rows of a send: user id → flags, the sender first when a recipient. */
 type Delivery = { recipients: MessageRecipient[] };
@@ -187,10 +189,12 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   const groups = await RealmGroups.load(realm.id);
   let channel: Channel | undefined;
   let participants: User[] = [];
+  let readsWholeHistory = false;
   if (req.type === 'stream') {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
     channel = await findChannel(realm, indicator!);
     const viewer = await loadChannelViewer(sender, channel);
+    readsWholeHistory = canReadChannelMessage(channel, viewer, false);
     await checkCanPostToChannel(sender, channel, viewer.subscribed);
     await checkNewTopic(sender, channel, topic, groups);
     checkTopicPolicy(channel, topic, realm);
@@ -266,9 +270,14 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     content,
   });
   message.hasAttachment = claimed.length > 0;
+  // Topic policies that sending changes (upstream's automatic follow and unmute): what they depend
+  // on is read before the write, they are set after it, and their events precede the message's.
+  const sendTopic = channel ? await readSendTopicFacts(sender, channel, topic, readsWholeHistory) : undefined;
   await messagesStore.writeNewMessage(message, delivery.recipients, channel);
+  const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
+  const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await deliver(realm, sender, message, participants, channel, delivery, req);
-  return { id };
+  return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 
 /** The sender first when a recipient, as upstream lists its event's users. */

@@ -15,9 +15,19 @@ import type { Channel } from '../models/channel';
 import type { MutedTopicsEvent } from '../models/event';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../models/message-send';
 import type { User } from '../models/user';
-import { VisibilityPolicy, listMutedTopicsOfUser, type VisibilityPolicyValue } from '../models/user-topic';
+import { settingsOfUser } from '../models/user-settings';
+import {
+  VisibilityPolicy,
+  automaticPolicyForSend,
+  listMutedTopicsOfUser,
+  type SendPolicyFacts,
+  type StoredVisibilityPolicy,
+  type VisibilityPolicyValue,
+} from '../models/user-topic';
 import * as channelsStore from '../store/channels';
+import * as messagesStore from '../store/messages';
 import * as userTopicsStore from '../store/user-topics';
+import * as usersStore from '../store/users';
 import { LostRaceError, retryLostRaces } from './retry';
 
 /**
@@ -119,4 +129,75 @@ export const checkUpdateMutedTopic = async (user: User, ref: LegacyChannelRef, t
     topicOfRequest(topic),
     op === 'add' ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT,
   );
+};
+
+/** What a channel send decides the sender's automatic policy from, read before its message is written. */
+export type SendTopicFacts = { sender: User; channel: Channel; topic: string; facts: SendPolicyFacts };
+
+/**
+ * Reads, before a channel message is written, what upstream's visibility_policy_for_send_message
+ * needs about its sender: their settings, whether they muted the channel, their policy for the
+ * topic, and whether they start the topic (no earlier message of it they can access: the
+ * channel's topic summary when they read its whole history, else their own received-topic
+ * summaries). Undefined for bots, whose policies never change automatically. Reads only.
+ */
+export const readSendTopicFacts = async (
+  sender: User,
+  channel: Channel,
+  topic: string,
+  readsWholeHistory: boolean,
+): Promise<SendTopicFacts | undefined> => {
+  if (sender.isBot) return undefined;
+  const settings = settingsOfUser(sender);
+  const [subscription, current, earlier] = await Promise.all([
+    channelsStore.getSubscription(sender.id, channel.id),
+    userTopicsStore.getUserTopic(sender.id, channel.id, topic, { consistent: true }),
+    readsWholeHistory
+      ? messagesStore.getTopicSummary(channel.id, topic)
+      : messagesStore
+          .listReceivedTopicsOfChannel(sender.id, channel.id)
+          .then((topics) => topics.find((t) => t.topic.toLowerCase() === topic.toLowerCase())),
+  ]);
+  return {
+    sender,
+    channel,
+    topic,
+    facts: {
+      followPolicy: settings.automatically_follow_topics_policy,
+      unmutePolicy: settings.automatically_unmute_topics_in_muted_streams_policy,
+      channelMuted: subscription?.active === true && subscription.isMuted,
+      current: current?.visibilityPolicy ?? VisibilityPolicy.INHERIT,
+      startsTopic: earlier === undefined,
+    },
+  };
+};
+
+/**
+ * After a channel message is written (upstream's do_send_messages): sets the sender's automatic
+ * policy for the topic (automaticPolicyForSend), then makes each loudly mentioned recipient
+ * (not the sender, not a bot) who has automatically_follow_topics_where_mentioned and neither
+ * muted nor followed the topic follow it, each through doSetUserTopicVisibilityPolicy (with its
+ * events to that user). Returns the sender's new policy when it changed, for the send's
+ * `automatic_new_visibility_policy`.
+ */
+export const doApplyAutomaticTopicPolicies = async (
+  send: SendTopicFacts | undefined,
+  mentionedRecipientIds: number[],
+): Promise<StoredVisibilityPolicy | undefined> => {
+  if (!send) return undefined;
+  const { sender, channel, topic } = send;
+  const policy = automaticPolicyForSend(send.facts);
+  const changed = policy !== undefined && (await doSetUserTopicVisibilityPolicy(sender, channel, topic, policy));
+  const mentioned = [...new Set(mentionedRecipientIds)].filter((id) => id !== sender.id);
+  if (mentioned.length > 0) {
+    const users = (await usersStore.getMany(sender.realmId, mentioned)).filter(
+      (u) => u.isActive && !u.isBot && settingsOfUser(u).automatically_follow_topics_where_mentioned,
+    );
+    for (const user of users) {
+      const current = await userTopicsStore.getUserTopic(user.id, channel.id, topic, { consistent: true });
+      if (current?.visibilityPolicy === VisibilityPolicy.MUTED || current?.visibilityPolicy === VisibilityPolicy.FOLLOWED) continue;
+      await doSetUserTopicVisibilityPolicy(user, channel, topic, VisibilityPolicy.FOLLOWED);
+    }
+  }
+  return changed ? policy : undefined;
 };

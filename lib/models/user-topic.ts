@@ -53,3 +53,39 @@ export const listMutedTopicsOfUser = (topics: UserTopic[], channels: Channel[]):
     .filter((t) => t.visibilityPolicy === VisibilityPolicy.MUTED && active.has(t.channelId))
     .map((t) => [active.get(t.channelId)!, t.topic, t.lastUpdated]);
 };
+
+/** Upstream's values of automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy. */
+export const AutomaticPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
+
+/** What upstream's visibility_policy_for_send_message looks at besides the sender's two settings. */
+export type SendPolicyFacts = {
+  followPolicy: number;
+  unmutePolicy: number;
+  /** The sender muted the channel. */
+  channelMuted: boolean;
+  /** The sender's policy for the topic before the send (0: none). */
+  current: VisibilityPolicyValue;
+  /** No earlier message of the topic that the sender can access: the sender starts it. */
+  startsTopic: boolean;
+};
+
+/**
+ * Upstream's visibility_policy_for_send_message with should_change_visibility_policy: the policy
+ * a send gives the sender for its topic, or undefined for none. Sending (or, for "on
+ * participation", any participation) follows the topic, or in a muted channel unmutes it, per the
+ * sender's settings; starting the topic does so under "on initiation" when no policy is set. The
+ * policy only ever rises: a followed topic is never changed, and the current policy is never set
+ * again.
+ */
+export const automaticPolicyForSend = (f: SendPolicyFacts): StoredVisibilityPolicy | undefined => {
+  if (f.current === VisibilityPolicy.FOLLOWED) return undefined;
+  const sendOrParticipate = (policy: number) => policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION;
+  let next: StoredVisibilityPolicy | undefined;
+  if (sendOrParticipate(f.followPolicy)) next = VisibilityPolicy.FOLLOWED;
+  else if (f.channelMuted && sendOrParticipate(f.unmutePolicy)) next = VisibilityPolicy.UNMUTED;
+  else if (f.current === VisibilityPolicy.INHERIT && f.startsTopic) {
+    if (f.followPolicy === AutomaticPolicy.ON_INITIATION) next = VisibilityPolicy.FOLLOWED;
+    else if (f.channelMuted && f.unmutePolicy === AutomaticPolicy.ON_INITIATION) next = VisibilityPolicy.UNMUTED;
+  }
+  return next === f.current ? undefined : next;
+};
