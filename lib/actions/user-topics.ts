@@ -44,7 +44,7 @@ const topicOfRequest = (topic: string): string => (topic === EMPTY_TOPIC_FALLBAC
  * `muted_topics` event (the whole list, for clients that did not ask for `user_topic`), then the
  * `user_topic` event. Returns whether anything changed.
  */
-export const doSetUserTopicVisibilityPolicy = async (
+const doSetUserTopicVisibilityPolicy = async (
   user: User,
   channel: Channel,
   topic: string,

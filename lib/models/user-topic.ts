@@ -55,7 +55,7 @@ export const listMutedTopicsOfUser = (topics: UserTopic[], channels: Channel[]):
 };
 
 /** Upstream's values of automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy. */
-export const AutomaticPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
+const AutomaticPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
 
 /** What upstream's visibility_policy_for_send_message looks at besides the sender's two settings. */
 export type SendPolicyFacts = {
