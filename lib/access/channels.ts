@@ -165,3 +165,22 @@ export const accessChannelByName = async (user: User, name: string): Promise<Cha
   if (!hasContentAccess(channel, viewer)) throw refused;
   return channel;
 };
+
+/**
+ * Upstream's access_stream_to_remove_visibility_policy_by_id: removing one's own topic policy
+ * needs only a channel of the user's organization (archived, inaccessible or left ones included),
+ * so that a policy set while the user had access can always be removed; else `message`.
+ */
+export const accessChannelToRemoveVisibilityPolicyById = async (user: User, channelId: number, message: string): Promise<Channel> => {
+  const channel = await channelsStore.getChannel(user.realmId, channelId);
+  if (!channel) throw new BadRequestError(message);
+  return channel;
+};
+
+/** The same by name (case-insensitively, surrounding whitespace ignored, as upstream's get_stream). */
+export const accessChannelToRemoveVisibilityPolicyByName = async (user: User, name: string, message: string): Promise<Channel> => {
+  const wanted = name.trim().toLowerCase();
+  const channel = (await channelsStore.listChannelsOfRealm(user.realmId)).find((c) => c.name.toLowerCase() === wanted);
+  if (!channel) throw new BadRequestError(message);
+  return channel;
+};

@@ -3,12 +3,13 @@
 // direct-message permissions, rendering and mention permissions, then one write (id, message item,
 // rows, summaries: lib/store/messages.ts writeNewMessage) and one `message` event per recipient
 // with its own flags. Nothing is written before every check has passed.
-import { checkCanPostToChannel, loadChannelViewer } from '../access/channels';
+import { canReadChannelMessage, checkCanPostToChannel, loadChannelViewer } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEventPerRecipient } from '../events/send';
 import { claimAttachmentsForMessage } from './uploads';
+import { doApplyAutomaticTopicPolicies, readSendTopicFacts } from './user-topics';
 import '../events/filters/message';
 import type { Channel } from '../models/channel';
 import type { MessageEvent } from '../models/event';
@@ -48,7 +49,8 @@ export type SendMessageRequest = {
   sender: string | undefined;
 };
 
-export type SendMessageResult = { id: number };
+/** `automatic_new_visibility_policy`: only when the send changed the sender's policy for its topic. */
+export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** The rows of a send: user id → flags, the sender first when a recipient. */
 type Delivery = { recipients: MessageRecipient[] };
@@ -196,10 +198,12 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   const groups = await RealmGroups.load(realm.id);
   let channel: Channel | undefined;
   let participants: User[] = [];
+  let readsWholeHistory = false;
   if (req.type === 'stream') {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
     channel = await findChannel(realm, indicator!);
     const viewer = await loadChannelViewer(sender, channel);
+    readsWholeHistory = canReadChannelMessage(channel, viewer, false);
     await checkCanPostToChannel(sender, channel, viewer.subscribed);
     await checkNewTopic(sender, channel, topic, groups);
     checkTopicPolicy(channel, topic, realm);
@@ -233,8 +237,9 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
       throw new BadRequestError(`You are not allowed to mention user group '${group.name}'.`);
     }
   }
-  const id = await writeAndDeliver(realm, sender, groups, {
+  return writeAndDeliver(realm, sender, groups, {
     channel,
+    readsWholeHistory,
     topic,
     participants,
     content,
@@ -244,7 +249,6 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     readBy: (userId) => userId === sender.id && readBySender,
     req,
   });
-  return { id };
 };
 
 /** A checked send: what it goes to, what it says, who receives it and who has read it already. */
@@ -257,13 +261,15 @@ type CheckedSend = {
   rendered: RenderResult & { topicLinks: TopicLink[] };
   recipientIds: number[];
   participantsOfTopic: Set<number>;
+  /** Whether the sender may read the channel's whole history (the automatic topic policies ask). */
+  readsWholeHistory: boolean;
   readBy: (userId: number) => boolean;
   req: SendMessageRequest;
 };
 
 /** The flags of each recipient, then one write (message, rows, summaries) and the events. Returns the id. */
-const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, send: CheckedSend): Promise<number> => {
-  const { channel, topic, participants, content, rendered, recipientIds, participantsOfTopic, req } = send;
+const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, send: CheckedSend): Promise<SendMessageResult> => {
+  const { channel, topic, participants, content, rendered, recipientIds, participantsOfTopic, readsWholeHistory, req } = send;
   // 5. Flags per recipient.
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) for (const id of recipientIds) if (groups.isMember(groupId, id)) mentioned.add(id);
@@ -306,9 +312,14 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     content,
   });
   message.hasAttachment = claimed.length > 0;
+  // Topic policies that sending changes (upstream's automatic follow and unmute): what they depend
+  // on is read before the write, they are set after it, and their events precede the message's.
+  const sendTopic = channel ? await readSendTopicFacts(sender, channel, topic, readsWholeHistory) : undefined;
   await messagesStore.writeNewMessage(message, delivery.recipients, channel);
+  const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
+  const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await deliver(realm, sender, message, participants, channel, delivery, req);
-  return id;
+  return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 
 /**
@@ -343,7 +354,7 @@ export const sendInternalMessage = async (
       : participants.map((u) => u.id);
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
-  return writeAndDeliver(realm, bot, groups, {
+  const { id } = await writeAndDeliver(realm, bot, groups, {
     channel,
     topic,
     participants,
@@ -351,6 +362,7 @@ export const sendInternalMessage = async (
     rendered,
     recipientIds,
     participantsOfTopic: new Set(),
+    readsWholeHistory: true,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor.includes(userId),
     req: {
       type: channel ? 'stream' : 'private',
@@ -365,6 +377,7 @@ export const sendInternalMessage = async (
       sender: undefined,
     },
   });
+  return id;
 };
 
 /** The sender first when a recipient, as upstream lists its event's users. */

@@ -79,6 +79,7 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
       realm,
       user,
       want: wantFunction(req),
+      wantsAll: (req.fetchEventTypes ?? req.eventTypes) === null,
       capabilities: req.capabilities,
       options: {
         applyMarkdown: req.applyMarkdown,

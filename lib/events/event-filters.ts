@@ -14,6 +14,7 @@ import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
 import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
 import { userGroupEventForQueue } from './filters/user-group';
+import { mutedTopicsEventForQueue, userTopicEventForQueue } from './filters/user-topic';
 
 /** The filter of one event type: the event as this queue sees it, or null if it does not get it. */
 export type EventFilter<T extends EventType> = (queue: QueueDescriptor, event: Extract<ApiEvent, { type: T }>) => ApiEvent | null;
@@ -22,12 +23,14 @@ export type EventFilter<T extends EventType> = (queue: QueueDescriptor, event: E
 const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   delete_message: deleteMessageEventForQueue,
   message: messageEventForQueue,
+  muted_topics: mutedTopicsEventForQueue,
   presence: presenceEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,
   update_message_flags: updateMessageFlagsEventForQueue,
   user_group: userGroupEventForQueue,
+  user_topic: userTopicEventForQueue,
 };
 
 /** The event as this queue should see it, or null if the queue does not receive it. */

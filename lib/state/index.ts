@@ -15,6 +15,7 @@ import { linkifiersState } from './linkifiers';
 import { remindersState } from './reminders';
 import { userStatusState } from './user-status';
 import { devicesState } from './devices';
+import { userTopicsState } from './user-topics';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -45,4 +46,6 @@ export const STATE_BUILDERS: StateBuilder[] = [
   // Mobile sign-in and bots (issue 17).
   userStatusState,
   devicesState,
+  // Topic muting and following (issue 16 item 4).
+  userTopicsState,
 ];

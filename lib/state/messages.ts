@@ -3,9 +3,11 @@
 // Every read is of the caller's own index entries: the cost follows what the caller has unread,
 // starred or talked in, never the size of the organization or of its history.
 import type { UnreadMessage } from '../models/message';
+import { isTopicMessageMuted, userTopicLookupKey, type VisibilityPolicyValue } from '../models/user-topic';
 import * as messagesStore from '../store/messages';
 import { ownSubscriptions } from './context';
 import type { StateBuilder, StateContext } from './registry';
+import { ownUserTopics } from './user-topics';
 
 /** Upstream's bounds: unread messages considered, starred ids sent, conversations sent. */
 const MAX_UNREAD_MESSAGES = 50000;
@@ -28,13 +30,20 @@ const ascending = (a: number, b: number): number => a - b;
 /**
  * Groups unread messages as upstream does: one-on-one conversations by the other user (oneself
  * for self-messages), group conversations by their sorted participants, channel messages by
- * channel and topic (case-insensitively, in channel id then topic order). Muted channels' messages
- * are listed but not counted, and their wildcard mentions are not mentions.
+ * channel and topic (case-insensitively, in channel id then topic order). Muted messages (a muted
+ * channel's, unless their topic is unmuted or followed; a muted topic's) are listed but not
+ * counted, and their wildcard mentions are not mentions.
  */
 const summarizeUnread = (
   userId: number,
   messages: UnreadMessage[],
-  opts: { mutedChannelIds: Set<number>; emptyTopicName: string | undefined; truncated: boolean },
+  opts: {
+    mutedChannelIds: Set<number>;
+    /** The user's policy for a channel's topic (0: none). */
+    topicPolicy: (channelId: number, topic: string) => VisibilityPolicyValue;
+    emptyTopicName: string | undefined;
+    truncated: boolean;
+  },
 ): UnreadMsgs => {
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
@@ -43,7 +52,7 @@ const summarizeUnread = (
   let count = 0;
   for (const m of messages) {
     const flags = new Set(m.flags);
-    const muted = m.streamId !== null && opts.mutedChannelIds.has(m.streamId);
+    const muted = m.streamId !== null && isTopicMessageMuted(opts.mutedChannelIds.has(m.streamId), opts.topicPolicy(m.streamId, m.topic));
     if (m.streamId !== null) {
       const topic = m.topic === '' && opts.emptyTopicName !== undefined ? opts.emptyTopicName : m.topic;
       const key = `${m.streamId}\u0000${topic.toLowerCase()}`;
@@ -85,13 +94,16 @@ const summarizeUnread = (
 const unreadMsgs = async (ctx: StateContext): Promise<UnreadMsgs> => {
   const user = ctx.user;
   const emptyTopicName = ctx.capabilities.empty_topic_name ? undefined : ctx.realm.emptyTopicDisplayName;
-  if (!user) return summarizeUnread(0, [], { mutedChannelIds: new Set(), emptyTopicName, truncated: false });
-  const [{ messages, truncated }, subscriptions] = await Promise.all([
+  if (!user) return summarizeUnread(0, [], { mutedChannelIds: new Set(), topicPolicy: () => 0, emptyTopicName, truncated: false });
+  const [{ messages, truncated }, subscriptions, userTopics] = await Promise.all([
     messagesStore.listNewestUnreadOfUser(user.id, MAX_UNREAD_MESSAGES),
     ownSubscriptions(ctx),
+    ownUserTopics(ctx),
   ]);
   const mutedChannelIds = new Set(subscriptions.filter((s) => s.active && s.isMuted).map((s) => s.channelId));
-  return summarizeUnread(user.id, messages, { mutedChannelIds, emptyTopicName, truncated });
+  const policies = new Map(userTopics.map((t) => [userTopicLookupKey(t.channelId, t.topic), t.visibilityPolicy]));
+  const topicPolicy = (channelId: number, topic: string) => policies.get(userTopicLookupKey(channelId, topic)) ?? 0;
+  return summarizeUnread(user.id, messages, { mutedChannelIds, topicPolicy, emptyTopicName, truncated });
 };
 
 /** "message": the newest message id the caller received (-1 when none, and for spectators). */

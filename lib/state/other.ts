@@ -1,4 +1,4 @@
-// Register sections for features this service has no data for yet (muting, custom
+// Register sections for features this service has no data for yet (muted users, custom
 // emoji, domains, playgrounds, default channels, integrations, billing, video-call tokens). Clients
 // require their keys, so each is present when wanted, with the value of an organization that has
 // none of these objects; and the bots the caller administers, from the user list.
@@ -10,7 +10,6 @@ import type { StateBuilder } from './registry';
 /** Sections whose value is fixed while the service stores nothing for them, by category. */
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   muted_users: { muted_users: [] },
-  user_topic: { user_topics: [] },
   realm_emoji: { realm_emoji: {} },
   realm_domains: { realm_domains: [] },
   realm_playgrounds: { realm_playgrounds: [] },
@@ -22,12 +21,10 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
 };
 
-/** muted_users, user_topics, realm_emoji and the other empty collections. */
+/** muted_users, realm_emoji and the other empty collections. */
 export const emptySectionsState: StateBuilder = async (ctx) => {
   const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
-  // muted_topics is the deprecated form of user_topics: sent only to clients not asking for the new one.
-  const mutedTopics = ctx.want('muted_topics') && !ctx.want('user_topic') ? { muted_topics: [] } : {};
-  return Object.assign({}, ...sections.map(([, value]) => value), mutedTopics);
+  return Object.assign({}, ...sections.map(([, value]) => value));
 };
 
 /** "realm_user_settings_defaults": the settings a new account starts with. */

@@ -19,6 +19,8 @@ export type StateContext = {
   user: User | undefined;
   /** Whether the client wants a category: fetch_event_types, else event_types, else everything. */
   want: (category: string) => boolean;
+  /** POST /register named no categories (neither fetch_event_types nor event_types): every one is wanted. */
+  wantsAll?: boolean;
   capabilities: ClientCapabilities;
   options: RegisterOptions;
 };

@@ -33,6 +33,8 @@
 // | messages of a DM conversation | main.gsi1 | DMMSGS#<rid>#<ids asc>  | <mid>                       |
 // | topics of a channel         | main        | CHANNEL#<cid>           | begins_with TOPIC#          |
 // | received topics (protected) | main        | USER#<uid>              | begins_with UTOPIC#<cid>#   |
+// | a user's topic policy       | main        | USER#<uid>              | = USERTOPIC#<cid>#<lower>   |
+// | topic policies of a user    | main        | USER#<uid>              | begins_with USERTOPIC#      |
 // | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
 // | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
 // | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
@@ -116,6 +118,16 @@ export const entityKeys = {
     sk: `UTOPIC#${channelId}#${topic.toLowerCase()}`,
   }),
   receivedTopicsOfChannel: (userId: number, channelId: number) => ({ pk: `USER#${userId}`, skPrefix: `UTOPIC#${channelId}#` }),
+  /**
+   * A user's visibility policy for a topic (muted, unmuted, followed; issue 16 item 4): in the
+   * user's partition, so that register reads all of them with one query. `topic` is compared
+   * lowercased, as upstream's topic_name__iexact.
+   */
+  userTopic: (userId: number, channelId: number, topic: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `USERTOPIC#${pad(channelId)}#${topic.toLowerCase()}`,
+  }),
+  userTopicsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'USERTOPIC#' }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 

@@ -35,6 +35,16 @@ export const intInRange =
     return n;
   };
 
+/** Upstream's check_int_in_validator: an integer among `values`, else "Invalid {var}: Value error, Not in the list of possible values". */
+export const intIn =
+  <const T extends readonly number[]>(values: T): Validator<T[number]> =>
+  (value, path) => {
+    const n = int(value, path);
+    return (values as readonly number[]).includes(n)
+      ? (n as T[number])
+      : fail(MESSAGES.invalidWith(path, 'Value error, Not in the list of possible values'));
+  };
+
 /** Upstream's NonNegativeInt: an integer, "{var} is too small" below 0. */
 export const nonNegativeInt: Validator<number> = (value, path) => {
   const n = int(value, path);

@@ -12,7 +12,8 @@ describe('e2e: sending messages with zulip-js', () => {
     expect(registered.result).toBe('success');
 
     const channel = await hamlet.messages.send({ type: 'stream', to: 'Denmark', topic: 'e2e', content: 'Hello @**Iago**' });
-    expect(channel).toEqual({ result: 'success', msg: '', id: expect.any(Number) });
+    // Hamlet starts the topic, so he follows it (upstream's default automatically_follow_topics_policy).
+    expect(channel).toEqual({ result: 'success', msg: '', id: expect.any(Number), automatic_new_visibility_policy: 3 });
     const direct = await hamlet.messages.send({ type: 'direct', to: 'iago@zulip.com', content: 'Just for you' });
     expect(direct).toEqual({ result: 'success', msg: '', id: channel.id + 1 });
 

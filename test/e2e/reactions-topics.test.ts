@@ -1,6 +1,8 @@
 // Reactions and a channel's topics over HTTP through serverless-offline with the zulip-js client:
 // one user's reaction to a channel message arrives as a reaction event on another subscriber's
-// queue; the topics list is what the terminal client asks for on every new channel message.
+// queue; the topics list is what the terminal client asks for on every new channel message; a
+// muted topic arrives as a user_topic event on the same user's queue (zulip-js has no method for
+// POST /user_topics or the legacy muting endpoint: they go through its callEndpoint).
 import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
@@ -58,5 +60,35 @@ describe('e2e: topics with zulip-js', () => {
       msg: 'Invalid channel ID',
       code: 'BAD_REQUEST',
     });
+  });
+});
+
+describe('e2e: topic muting with zulip-js', () => {
+  it("delivers Hamlet's mute of a Verona topic, and the legacy unmute, to Hamlet's own queue", async () => {
+    const hamlet = await client('hamlet@zulip.com');
+    const registered = await hamlet.queues.register({ event_types: ['user_topic'] });
+    expect(registered.result).toBe('success');
+    const poll = async (): Promise<Record<string, unknown>[]> => {
+      const body = await hamlet.events.retrieve({ queue_id: registered.queue_id, last_event_id: -1, dont_block: true });
+      expect(body.result).toBe('success');
+      return (body.events as Record<string, unknown>[])
+        .filter((e) => e.type !== 'heartbeat')
+        .map(({ id: _id, last_updated: _at, ...e }) => e);
+    };
+    expect(await hamlet.callEndpoint('/user_topics', 'POST', { stream_id: 3, topic: 'test', visibility_policy: 1 })).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    expect(await poll()).toEqual([{ type: 'user_topic', stream_id: 3, topic_name: 'test', visibility_policy: 1 }]);
+    expect(
+      await hamlet.callEndpoint('/users/me/subscriptions/muted_topics', 'PATCH', { stream: 'Verona', topic: 'test', op: 'remove' }),
+    ).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    expect(await poll()).toEqual([
+      { type: 'user_topic', stream_id: 3, topic_name: 'test', visibility_policy: 1 },
+      { type: 'user_topic', stream_id: 3, topic_name: 'test', visibility_policy: 0 },
+    ]);
   });
 });

@@ -60,7 +60,8 @@ describe('POST /messages to a channel', () => {
   it('answers the new id and sends each subscriber one message event with its own flags', async () => {
     const queues = await openQueues();
     const body = expectSuccess(await send('hamlet@zulip.com', { ...DENMARK, content: 'Hello @**Iago**' }));
-    expect(body).toEqual({ result: 'success', msg: '', id: body.id });
+    // Hamlet starts the topic, so he follows it (upstream's default automatically_follow_topics_policy).
+    expect(body).toEqual({ result: 'success', msg: '', id: body.id, automatic_new_visibility_policy: 3 });
     expect(body.id).toBeGreaterThan(15);
     const events = await drainAll(queues);
     const message = {
@@ -84,9 +85,14 @@ describe('POST /messages to a channel', () => {
       display_recipient: 'Denmark',
       stream_id: 1,
     };
+    // Starting the topic makes Hamlet follow it, and the mention makes Iago follow it, before the message.
+    const followed = (mutedTopics: unknown[]) => [
+      { type: 'muted_topics', muted_topics: mutedTopics },
+      { type: 'user_topic', stream_id: 1, topic_name: 'castle', last_updated: expect.any(Number), visibility_policy: 3 },
+    ];
     expect(events).toEqual({
-      hamlet: [{ type: 'message', message, flags: [] }],
-      iago: [{ type: 'message', message, flags: ['mentioned'] }],
+      hamlet: [...followed([]), { type: 'message', message, flags: [] }],
+      iago: [...followed([]), { type: 'message', message, flags: ['mentioned'] }],
       othello: [{ type: 'message', message, flags: [] }],
       cordelia: [],
     });

@@ -227,6 +227,8 @@ const validParams = async (): Promise<Record<string, Record<string, string>>> =>
     'POST /reminders': { message_id: '1', scheduled_delivery_timestamp: '4102444800' },
     'POST /user_groups/create': { name: 'fuzz', description: '', members: '[]' },
     'PATCH /user_groups/{user_group_id}': { description: 'fuzz' },
+    'POST /user_topics': { stream_id: '3', topic: 'fuzz', visibility_policy: '1' },
+    'PATCH /users/me/subscriptions/muted_topics': { stream_id: '3', topic: 'fuzz', op: 'add' },
   };
 };
 
