@@ -44,8 +44,21 @@ const serializable = <E extends ApiEvent>(event: E): E => {
   return payload as unknown as E;
 };
 
+let lastStamp = 0;
+/**
+ * A send's place in send order: the service clock in milliseconds, but strictly after this
+ * process's previous send, so that two sends one after the other (a user_topic event on the
+ * sender's stream, then the message on the organization's) keep their order in a queue that
+ * merges both streams even within one millisecond or under a stopped test clock.
+ */
+const sendStamp = (): number => {
+  lastStamp = Math.max(nowMs(), lastStamp + 0.001);
+  return lastStamp;
+};
+
 const appendAll = async (appends: { stream: string; event: ApiEvent }[]): Promise<void> => {
-  await mapLimited(appends, FANOUT_CONCURRENCY, ({ stream, event }) => streams.append(stream, event, nowMs));
+  const ts = sendStamp();
+  await mapLimited(appends, FANOUT_CONCURRENCY, ({ stream, event }) => streams.append(stream, event, nowMs, ts));
 };
 
 /**

@@ -64,14 +64,21 @@ const ring = async (bellStream: string): Promise<void> => {
 };
 
 /** Writes an event (or a tombstone, event null) under an allocated number; false if it is taken. */
-export const writeAt = async (stream: string, seq: number, event: ApiEvent | null, nowMs: number): Promise<boolean> => {
+export const writeAt = async (
+  stream: string,
+  seq: number,
+  event: ApiEvent | null,
+  nowMs: number,
+  /** The event's place in send order across streams (queues merge their two streams by it). */
+  ts: number = nowMs,
+): Promise<boolean> => {
   return sendConditional(
     new PutCommand({
       TableName: tableName('events'),
       Item: {
         ...eventKeys.streamEvent(stream, seq),
         seq,
-        ts: nowMs,
+        ts,
         ...(event ? { event } : { tombstone: true }),
         expiresAt: Math.floor(nowMs / 1000) + STREAM_EVENT_TTL_SECONDS,
       },
@@ -84,10 +91,11 @@ export const writeAt = async (stream: string, seq: number, event: ApiEvent | nul
  * Appends an event to a stream, taking a new number if a reader tombstoned the first one, then
  * rings the stream's bells.
  */
-export const append = async (stream: string, event: ApiEvent, nowMs: () => number): Promise<number> => {
+export const append = async (stream: string, event: ApiEvent, nowMs: () => number, ts?: number): Promise<number> => {
   for (let attempt = 0; ; attempt += 1) {
     const { seq, bells } = await allocateRinging(stream, nowMs());
-    if (await writeAt(stream, seq, event, nowMs())) {
+    const now = nowMs();
+    if (await writeAt(stream, seq, event, now, ts ?? now)) {
       await Promise.all(bells.map(ring));
       return seq;
     }

@@ -112,7 +112,8 @@ describe('e2e: channels and subscriptions with zulip-js', () => {
 
     // Hamlet's message reaches Othello's queue, and Othello finds it in the channel's narrow.
     const sent = await hamlet.messages.send({ type: 'stream', to: 'Elsinore', topic: 'castle', content: 'Something is rotten.' });
-    expect(sent).toEqual({ result: 'success', msg: '', id: expect.any(Number) });
+    // A topic Hamlet starts is one he follows (upstream's default automatically_follow_topics_policy).
+    expect(sent).toEqual({ result: 'success', msg: '', id: expect.any(Number), automatic_new_visibility_policy: 3 });
     const [delivered, ...more] = await pollOthello();
     expect(more).toEqual([]);
     expect(delivered).toMatchObject({
