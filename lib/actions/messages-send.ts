@@ -58,10 +58,6 @@ type Delivery = { recipients: MessageRecipient[] };
 const htmlEscape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 
-/** A realm group setting, or the system group upstream defaults it to. */
-const realmSetting = (realm: Realm, groups: RealmGroups, name: string, defaultGroup: string) =>
-  realm.groupSettings[name] ?? groups.systemGroup(defaultGroup).id;
-
 /** Upstream's topic rules for a channel message (before the channel is known). */
 const checkTopic = (topic: string | undefined): string => {
   if (topic === undefined) throw new BadRequestError('Missing topic');
@@ -123,13 +119,13 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
   if (inactive) throw new BadRequestError(`'${inactive.email}' is no longer using Zulip.`);
   const participants = [...new Map([...recipients, sender].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
   if (sender.isBot || participants.every((u) => u.isBot || u.id === sender.id)) return participants;
-  const permission = realmSetting(realm, groups, 'direct_message_permission_group', 'role:everyone');
+  const permission = groups.realmSetting(realm, 'direct_message_permission_group');
   if (!participants.some((u) => groups.isInSetting(permission, u.id))) {
     const nobody = groups.systemGroup('role:nobody').id;
     if (permission === nobody) throw new BadRequestError('Direct messages are disabled in this organization.');
     throw new BadRequestError('This conversation does not include any users who can authorize it.');
   }
-  const initiator = realmSetting(realm, groups, 'direct_message_initiator_group', 'role:everyone');
+  const initiator = groups.realmSetting(realm, 'direct_message_initiator_group');
   if (!groups.isInSetting(initiator, sender.id)) {
     const others = participants.filter((u) => u.id !== sender.id).map((u) => u.id);
     const known = (await messagesStore.listDmConversationsOfUser(sender.id)).some((c) => c.userIds.join(',') === others.join(','));
@@ -214,7 +210,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   const rendered = await render(realm, content, channel ? topic : '', groups, participants.length > 0 ? participants : [sender]);
   const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
   const canMentionMany = () =>
-    groups.isInSetting(realmSetting(realm, groups, 'can_mention_many_users_group', 'role:administrators'), sender.id);
+    groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
     throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
       code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED,
