@@ -209,8 +209,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   // 4. Rendering and mention permissions.
   const rendered = await render(realm, content, channel ? topic : '', groups, participants.length > 0 ? participants : [sender]);
   const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
-  const canMentionMany = () =>
-    groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
+  const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
     throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
       code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED,
