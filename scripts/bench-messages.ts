@@ -3,6 +3,7 @@
 // and the delivery latency of a new message to a waiting queue.
 import { handler as sendHandler } from '../functions/messages/send';
 import { fetchEvents, registerQueue } from '../lib/events/queues';
+import { newSubscription } from '../lib/models/channel';
 import * as channelsStore from '../lib/store/channels';
 import { batchPut } from '../lib/store/common';
 import * as usersStore from '../lib/store/users';
@@ -17,22 +18,7 @@ const channelOfSize = async (channelId: number, size: number): Promise<void> => 
   const items = [channelsStore.buildChannelItem({ ...denmark, id: channelId, name: `bench ${size}`, subscriberCount: size })];
   const ids = [11, ...Array.from({ length: size - 1 }, (_, i) => 500000 + channelId * 100000 + i)];
   for (const userId of ids) {
-    items.push(
-      channelsStore.buildSubscriptionItem({
-        userId,
-        channelId,
-        realmId: REALM,
-        active: true,
-        isMuted: false,
-        pinToTop: false,
-        color: '#76ce90',
-        desktopNotifications: null,
-        emailNotifications: null,
-        wildcardMentionsNotify: null,
-        pushNotifications: null,
-        audibleNotifications: null,
-      }),
-    );
+    items.push(channelsStore.buildSubscriptionItem(newSubscription({ userId, channelId, realmId: REALM }, '#76ce90')));
   }
   await batchPut('main', items, { concurrency: 8 });
 };

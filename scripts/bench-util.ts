@@ -1,4 +1,5 @@
 // Measuring helpers shared by the benchmark sections.
+import { newSubscription } from '../lib/models/channel';
 import { dbMetrics } from '../lib/store/client';
 import type { ApiEvent } from '../lib/models/event';
 
@@ -71,17 +72,5 @@ export const scalingStatement = (operation: string, bySize: { size: number; cost
 };
 
 /** An active subscription row with upstream's defaults, for the benchmarks' generated members. */
-export const benchSubscription = (realmId: number, userId: number, channelId: number) => ({
-  userId,
-  channelId,
-  realmId,
-  active: true,
-  isMuted: false,
-  pinToTop: false,
-  color: '#c2c2c2',
-  desktopNotifications: null,
-  emailNotifications: null,
-  wildcardMentionsNotify: null,
-  pushNotifications: null,
-  audibleNotifications: null,
-});
+export const benchSubscription = (realmId: number, userId: number, channelId: number) =>
+  newSubscription({ userId, channelId, realmId }, '#c2c2c2');

@@ -13,7 +13,7 @@ import { RealmGroups } from '../access/user-groups';
 import { realmGroupSetting } from '../state/realm';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
-import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, type Channel, type Subscription } from '../models/channel';
+import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../models/channel';
 import type { StreamEvent, SubscriptionEvent } from '../models/event';
 import type { Realm } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
@@ -90,21 +90,6 @@ const checkChannelName = (name: string): void => {
 const pickColor = (channelId: number, usedColors: Set<string> | undefined): string =>
   (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) ||
   STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
-
-const newSubscription = (user: User, channelId: number, color: string): Subscription => ({
-  userId: user.id,
-  channelId,
-  realmId: user.realmId,
-  active: true,
-  isMuted: false,
-  pinToTop: false,
-  color,
-  desktopNotifications: null,
-  emailNotifications: null,
-  wildcardMentionsNotify: null,
-  pushNotifications: null,
-  audibleNotifications: null,
-});
 
 /** Upstream's can_subscribe check for oneself on an existing channel (filter_stream_authorization). */
 const maySubscribeSelf = (channel: Channel, viewer: ChannelViewer): boolean => {
@@ -276,7 +261,10 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
         const old = rowOf.get(u.id);
         const sub = old
           ? { ...old, active: true }
-          : newSubscription(u, channel.id, pickColor(channel.id, u.id === caller.id ? usedColors : undefined));
+          : newSubscription(
+              { userId: u.id, channelId: channel.id, realmId: u.realmId },
+              pickColor(channel.id, u.id === caller.id ? usedColors : undefined),
+            );
         return { sub, existed: old !== undefined };
       });
       const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true);

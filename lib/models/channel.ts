@@ -56,6 +56,20 @@ export type Subscription = {
   audibleNotifications: boolean | null;
 };
 
+/** A new active subscription with upstream's defaults (not muted or pinned, notifications inherited). */
+export const newSubscription = (who: { userId: number; channelId: number; realmId: number }, color: string): Subscription => ({
+  ...who,
+  active: true,
+  isMuted: false,
+  pinToTop: false,
+  color,
+  desktopNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+  pushNotifications: null,
+  audibleNotifications: null,
+});
+
 /** A channel folder of an organization. */
 export type ChannelFolder = {
   id: number;

@@ -1,7 +1,7 @@
 // Changes to the seeded channels, subscriptions and messages that a test needs and no endpoint
 // makes yet (there is no channel administration or message sending). Written as the stores write.
 import { batchPut } from '../../lib/store/common';
-import type { Channel } from '../../lib/models/channel';
+import { newSubscription, type Channel } from '../../lib/models/channel';
 import type { Message } from '../../lib/models/message';
 import * as channelsStore from '../../lib/store/channels';
 import * as usersStore from '../../lib/store/users';
@@ -19,19 +19,9 @@ export const setSubscribed = async (realmId: number, userId: number, channelId: 
   const user = await usersStore.get(realmId, userId);
   await batchPut('main', [
     channelsStore.buildSubscriptionItem({
-      userId,
-      channelId,
-      realmId,
+      ...newSubscription({ userId, channelId, realmId }, '#76ce90'),
       active,
       ...(user?.isActive === false ? { isUserActive: false } : {}),
-      isMuted: false,
-      pinToTop: false,
-      color: '#76ce90',
-      desktopNotifications: null,
-      emailNotifications: null,
-      wildcardMentionsNotify: null,
-      pushNotifications: null,
-      audibleNotifications: null,
     }),
   ]);
 };

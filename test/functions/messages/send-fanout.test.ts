@@ -6,6 +6,7 @@
 import { handler } from '../../../functions/messages/send';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { eventForQueue } from '../../../lib/events/event-filters';
+import { newSubscription } from '../../../lib/models/channel';
 import * as channelsStore from '../../../lib/store/channels';
 import { batchPut } from '../../../lib/store/common';
 import * as streams from '../../../lib/store/event-streams';
@@ -117,20 +118,7 @@ describe('POST /messages to many recipients', () => {
       [
         channelsStore.buildChannelItem({ ...denmark, id: channelId, name: 'three thousand', subscriberCount: subscribers.length }),
         ...subscribers.map((userId) =>
-          channelsStore.buildSubscriptionItem({
-            userId,
-            channelId,
-            realmId: REALM,
-            active: true,
-            isMuted: false,
-            pinToTop: false,
-            color: '#76ce90',
-            desktopNotifications: null,
-            emailNotifications: null,
-            wildcardMentionsNotify: null,
-            pushNotifications: null,
-            audibleNotifications: null,
-          }),
+          channelsStore.buildSubscriptionItem(newSubscription({ userId, channelId, realmId: REALM }, '#76ce90')),
         ),
       ],
       { concurrency: 8 },
