@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import * as usersStore from '../lib/store/users';
+import { BENCH_QUEUE } from './bench-util';
 
 type Variant = { name: string; minify: boolean; sourcemap: boolean };
 const VARIANTS: Variant[] = [
@@ -61,16 +62,7 @@ export const benchBundles = async (): Promise<void> => {
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
   const { registerQueue } = await import('../lib/events/queues');
   const { sendEvent } = await import('../lib/events/send');
-  const queue = await registerQueue(iago, {
-    eventTypes: null,
-    capabilities: {},
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: true,
-    clientGravatar: true,
-    slimPresence: false,
-    timeoutSecs: 600,
-  });
+  const queue = await registerQueue(iago, BENCH_QUEUE);
   for (let i = 0; i < 100; i += 1)
     await sendEvent(iago.realmId, { type: 'alert_words', alert_words: [`bundle-${i}`] }, { users: [iago.id] });
   const dir = mkdtempSync(join(tmpdir(), 'bundles-'));

@@ -16,7 +16,7 @@ import { sendEvent } from '../lib/events/send';
 import type { User } from '../lib/models/user';
 import { documentClient } from '../lib/store/client';
 import type { QueueState } from '../lib/store/event-queues';
-import { percentile } from './bench-util';
+import { BENCH_QUEUE, percentile } from './bench-util';
 
 const REALM = 2;
 const FIRST_USER = 700_000;
@@ -140,22 +140,7 @@ export const benchCapacity = async (): Promise<void> => {
     const users = Array.from({ length: QUEUES }, (_, i) => ({ id: FIRST_USER + i, realmId: REALM }) as User);
     const queues: QueueState[] = [];
     for (let i = 0; i < users.length; i += 50) {
-      queues.push(
-        ...(await Promise.all(
-          users.slice(i, i + 50).map((user) =>
-            registerQueue(user, {
-              eventTypes: null,
-              capabilities: {},
-              narrow: [],
-              allPublicStreams: false,
-              applyMarkdown: true,
-              clientGravatar: true,
-              slimPresence: false,
-              timeoutSecs: 600,
-            }),
-          ),
-        )),
-      );
+      queues.push(...(await Promise.all(users.slice(i, i + 50).map((user) => registerQueue(user, BENCH_QUEUE)))));
     }
     const consumers = users.map((user, i) =>
       who.run({ kind: 'consumer', reader: user.id }, async () => {

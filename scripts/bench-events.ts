@@ -7,21 +7,12 @@ import { sendEvent } from '../lib/events/send';
 import { config } from '../lib/config';
 import { dbMetrics } from '../lib/store/client';
 import * as usersStore from '../lib/store/users';
-import { buildBenchEvent, costOf, percentile, printTable, type Cost } from './bench-util';
+import { BENCH_QUEUE, buildBenchEvent, costOf, percentile, printTable, type Cost } from './bench-util';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const REALM = 2;
 
-const descriptor = {
-  eventTypes: null,
-  capabilities: {},
-  narrow: [] as [string, string][],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: true,
-  slimPresence: false,
-  timeoutSecs: 600,
-};
+const descriptor = { ...BENCH_QUEUE, applyMarkdown: false };
 
 /** An event not delivered within this long is lost: the benchmark fails instead of waiting forever. */
 const LOST_AFTER_MS = 30_000;

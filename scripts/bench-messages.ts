@@ -7,7 +7,7 @@ import { newSubscription } from '../lib/models/channel';
 import * as channelsStore from '../lib/store/channels';
 import { batchPut } from '../lib/store/common';
 import * as usersStore from '../lib/store/users';
-import { measure, percentile, printTable, type Cost } from './bench-util';
+import { BENCH_QUEUE, measure, percentile, printTable, type Cost } from './bench-util';
 
 const REALM = 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,16 +75,7 @@ export const benchMessages = async (): Promise<void> => {
 
   // Delivery latency: a long-poller waits on Iago's queue; each message to the 10-subscriber channel
   // is sent after a random pause; measured from the send's response to the poller holding it.
-  const queue = await registerQueue(iago, {
-    eventTypes: ['message'],
-    capabilities: {},
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: false,
-    clientGravatar: true,
-    slimPresence: false,
-    timeoutSecs: 600,
-  });
+  const queue = await registerQueue(iago, { ...BENCH_QUEUE, eventTypes: ['message'], applyMarkdown: false });
   const receivedAt = new Map<number, number>();
   let last = -1;
   let stop = false;

@@ -1,7 +1,7 @@
 // Measuring helpers shared by the benchmark sections.
 import { newSubscription } from '../lib/models/channel';
 import { dbMetrics } from '../lib/store/client';
-import type { ApiEvent } from '../lib/models/event';
+import type { ApiEvent, QueueDescriptor } from '../lib/models/event';
 
 export type Cost = { requests: number; readUnits: number; writeUnits: number; ms: number };
 
@@ -74,3 +74,15 @@ export const scalingStatement = (operation: string, bySize: { size: number; cost
 /** An active subscription row with upstream's defaults, for the benchmarks' generated members. */
 export const benchSubscription = (realmId: number, userId: number, channelId: number) =>
   newSubscription({ userId, channelId, realmId }, '#c2c2c2');
+
+/** A benchmark queue's settings: every event type, no narrow, upstream's defaults (registerQueue's argument). */
+export const BENCH_QUEUE: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'> = {
+  eventTypes: null,
+  capabilities: {},
+  narrow: [],
+  allPublicStreams: false,
+  applyMarkdown: true,
+  clientGravatar: true,
+  slimPresence: false,
+  timeoutSecs: 600,
+};

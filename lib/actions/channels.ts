@@ -133,23 +133,19 @@ const resolvePrincipals = async (caller: User, principals: (number | string)[]):
   return [...result.values()];
 };
 
-/** The active users of an organization who may see a channel's subscribers once `subscriberIds` are subscribed. */
-const subscriberWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
-  realmUsers
-    .filter((u) => u.isActive)
-    .filter((u) =>
-      canSeeSubscribers(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
-    )
-    .map((u) => u.id);
+/** The active users of an organization who pass a channel access rule once `subscriberIds` are subscribed. */
+const watchersBy =
+  (rule: typeof canSeeSubscribers) =>
+  (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
+    realmUsers
+      .filter(
+        (u) => u.isActive && rule(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
+      )
+      .map((u) => u.id);
 
-/** The active users who may see a channel's metadata once `subscriberIds` are subscribed. */
-const metadataWatchers = (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
-  realmUsers
-    .filter((u) => u.isActive)
-    .filter((u) =>
-      hasMetadataAccess(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
-    )
-    .map((u) => u.id);
+/** Who may see a channel's subscribers, and who its metadata. */
+const subscriberWatchers = watchersBy(canSeeSubscribers);
+const metadataWatchers = watchersBy(hasMetadataAccess);
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
 const SUBSCRIBE_ATTEMPTS = 10;

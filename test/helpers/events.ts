@@ -62,6 +62,12 @@ export const queueDescriptor = (overrides: Partial<QueueDescriptor> = {}): Queue
   queueId: 'q',
   realmId: 2,
   userId: 11,
+  ...PLAIN_QUEUE,
+  ...overrides,
+});
+
+/** A queue's settings with no filter (registerQueue's argument): every event type, no narrow. */
+export const PLAIN_QUEUE: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'> = {
   eventTypes: null,
   capabilities: {},
   narrow: [],
@@ -70,5 +76,4 @@ export const queueDescriptor = (overrides: Partial<QueueDescriptor> = {}): Queue
   clientGravatar: true,
   slimPresence: false,
   timeoutSecs: 600,
-  ...overrides,
-});
+};

@@ -10,6 +10,7 @@ import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../../lib/store/client';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
+import { PLAIN_QUEUE } from '../../helpers/events';
 
 const REALM = 2;
 const tagged = (tag: string): AlertWordsEvent => ({ type: 'alert_words', alert_words: [tag] });
@@ -18,16 +19,7 @@ let nextUser = 800_000;
 /** A fresh user of the organization with a queue (the engine needs only the ids). */
 const openQueue = async () => {
   const user = { id: (nextUser += 1), realmId: REALM } as User;
-  const queue = await registerQueue(user, {
-    eventTypes: null,
-    capabilities: {},
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: true,
-    clientGravatar: true,
-    slimPresence: false,
-    timeoutSecs: 600,
-  });
+  const queue = await registerQueue(user, { ...PLAIN_QUEUE, applyMarkdown: true });
   const shard = eventKeys.realmStream(REALM, 0);
   return { user, queue, shard, userStream: eventKeys.userStream(user.id) };
 };
