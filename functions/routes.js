@@ -79,6 +79,15 @@ const routeTable = (routes = loadRoutes()) => {
   return table;
 };
 
+/**
+ * Background jobs (lib/store/jobs.ts): functions without a route, invoked asynchronously. Each gets
+ * the environment variable config.jobFunction reads (serverless.yml sets it for every function) and
+ * the timeout its worst case needs: messageFanout writes up to a channel's subscriber count of rows.
+ */
+const JOBS = {
+  messageFanout: { handler: 'functions/jobs/message-fanout.handler', timeout: 120, maximumRetryAttempts: 2 },
+};
+
 /** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
 const timeoutOf = (route, longPollSeconds) => (route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : DEFAULT_TIMEOUT);
 
@@ -112,6 +121,7 @@ const functions = async ({ resolveVariable }) => {
       events,
     };
   }
+  Object.assign(out, JOBS);
   out[FALLBACK] = {
     handler: 'functions/fallback/unmatched.handler',
     timeout: DEFAULT_TIMEOUT,
@@ -128,4 +138,4 @@ const functions = async ({ resolveVariable }) => {
  */
 const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
 
-module.exports = { API_PREFIX, BUCKET_ROLES, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };
+module.exports = { API_PREFIX, BUCKET_ROLES, JOBS, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };

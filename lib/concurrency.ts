@@ -13,3 +13,12 @@ export const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
   return results;
 };
+
+/**
+ * A read started before it is known to be needed (a check may fail first): its failure is reported
+ * where it is awaited, and an unawaited one is never an unhandled rejection.
+ */
+export const prefetch = <T>(promise: Promise<T>): Promise<T> => {
+  promise.catch(() => undefined);
+  return promise;
+};

@@ -48,6 +48,19 @@ export const config = {
   devPasswordSecret: (): string => process.env.DEV_PASSWORD_SECRET || 'development',
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
   s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
+  /**
+   * The Lambda function of a background job (lib/store/jobs.ts): MESSAGE_FANOUT_FUNCTION for
+   * messageFanout. Unset: the job runs in this process (the handler tests and the benchmarks).
+   */
+  jobFunction: (name: 'messageFanout'): string | undefined =>
+    ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION })[name] || undefined,
+  /**
+   * Recipients up to which a send writes every row and sends the events before answering; a
+   * larger send leaves them to its messageFanout job (lib/actions/message-delivery.ts).
+   */
+  messageInlineRecipients: (): number => Math.max(1, Math.floor(intFromEnv('MESSAGE_INLINE_RECIPIENTS', 100))),
+  /** A Lambda-compatible endpoint for invoking jobs (serverless-offline's); unset means the regional one. */
+  lambdaEndpoint: (): string | undefined => process.env.LAMBDA_ENDPOINT || undefined,
   /** The bucket uploaded files live in. */
   uploadsBucket: (): string => process.env.UPLOADS_BUCKET || 'chat-local-uploads',
   /** The secret that signs temporary file URLs (GET /user_uploads/temporary/...). */

@@ -197,6 +197,9 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       TABLE_EVENTS: tableName('events'),
       UPLOADS_BUCKET: config.uploadsBucket(),
       ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
+      // Background jobs are asynchronous invocations of their functions, as deployed, through
+      // serverless-offline's Lambda endpoint (serverless.yml names the functions).
+      LAMBDA_ENDPOINT: `http://localhost:${lambdaPort}`,
       SLS_TELEMETRY_DISABLED: '1',
     };
     // serverless.yml sets these for the handlers; --param passes this process's values through.

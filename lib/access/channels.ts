@@ -122,8 +122,13 @@ export const accessChannelWithViewer = async (
  * can_subscribe_group or can_add_subscribers_group ("Not authorized to send to channel
  * '{name}'"). Reads the organization's groups (one query).
  */
-export const checkCanPostToChannel = async (user: User, channel: Channel, subscribed: boolean): Promise<void> => {
-  const groups = await RealmGroups.load(user.realmId);
+export const checkCanPostToChannel = async (
+  user: User,
+  channel: Channel,
+  subscribed: boolean,
+  loaded?: RealmGroups,
+): Promise<void> => {
+  const groups = loaded ?? (await RealmGroups.load(user.realmId));
   const poster = user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id;
   if (!groups.isInSetting(channel.groupSettings.can_send_message_group, poster)) {
     throw new BadRequestError('You do not have permission to post in this channel.');

@@ -37,9 +37,23 @@ import * as usersStore from '../store/users';
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: EditableMessage; flags: string[] | undefined; channel: Channel | null };
 
-/** Upstream's access_message (lib/access/messages.ts), reading the message with its edit history. */
+/** How long an edit or delete waits for a message's fan-out job, and how often it looks again. */
+const FANOUT_WAIT_MS = 10_000;
+const FANOUT_POLL_MS = 50;
+
+/**
+ * Upstream's access_message (lib/access/messages.ts), reading the message with its edit history.
+ * `modifying`: a message whose rows a fan-out job is still writing (fanoutPending,
+ * lib/actions/message-delivery.ts) is waited for, up to FANOUT_WAIT_MS, so that an edit or a
+ * delete reaches every row and precedes no recipient's `message` event.
+ */
 const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
-  const accessed = await accessMessageOf(user, messageId, { ...opts, load: editsStore.getEditableMessage });
+  const load = () => accessMessageOf(user, messageId, { ...opts, load: editsStore.getEditableMessage });
+  let accessed = await load();
+  for (let waited = 0; opts.modifying && accessed.message.fanoutPending && waited < FANOUT_WAIT_MS; waited += FANOUT_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, FANOUT_POLL_MS));
+    accessed = await load();
+  }
   return { message: accessed.message, flags: accessed.userMessage?.flags, channel: accessed.channel ?? null };
 };
 

@@ -1,22 +1,22 @@
 // POST /messages (upstream's send_message_backend, check_message and do_send_messages), in
 // upstream's order of checks: the addressee (`to`, topic, recipients), the content, the channel or
 // direct-message permissions, rendering and mention permissions, then one write (id, message item,
-// rows, summaries: lib/store/messages.ts writeNewMessage) and one `message` event per recipient
-// with its own flags. Nothing is written before every check has passed.
+// recipients record, summaries: lib/store/messages.ts writeNewMessage) and the delivery (rows and
+// one `message` event per recipient with its own flags: lib/actions/message-delivery.ts). Nothing
+// is written before every check has passed; the reads the checks need start together, before the
+// first check, so a send waits for few round trips in a row.
 import { canReadChannelMessage, checkCanPostToChannel, loadChannelViewer } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
+import { prefetch } from '../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import { sendEventPerRecipient } from '../events/send';
+import { doDeliverMessage, doWriteMessage } from './message-delivery';
 import { claimAttachmentsForMessage } from './uploads';
-import { doApplyAutomaticTopicPolicies, readSendTopicFacts } from './user-topics';
-import '../events/filters/message';
+import { doApplyAutomaticTopicPolicies, readSendTopicFacts, type SendTopicFacts } from './user-topics';
 import type { Channel } from '../models/channel';
-import type { MessageEvent } from '../models/event';
-import { sortLinkifiers } from '../models/linkifier';
+import { sortLinkifiers, type Linkifier } from '../models/linkifier';
 import type { Message, MessageRecipient } from '../models/message';
 import { normalizeMessageContent, normalizeTopic, pyStrip, charLength } from '../models/message-content';
-import { apiFlags, buildMessageObject, recipientIdFor, type MessageUser } from '../models/message-object';
 import {
   EMPTY_TOPIC_ALIASES,
   EMPTY_TOPIC_FALLBACK_NAME,
@@ -51,9 +51,6 @@ export type SendMessageRequest = {
 
 /** `automatic_new_visibility_policy`: only when the send changed the sender's policy for its topic. */
 export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
-
-/** The rows of a send: user id → flags, the sender first when a recipient. */
-type Delivery = { recipients: MessageRecipient[] };
 
 const htmlEscape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
@@ -144,6 +141,7 @@ const render = async (
   topic: string,
   groups: RealmGroups,
   mentionable: User[],
+  linkifiersRead: Promise<Linkifier[]>,
 ): Promise<RenderResult & { topicLinks: TopicLink[] }> => {
   const refs = referencesIn(content);
   const needUsers = refs.userNames.length > 0 || refs.userIds.length > 0;
@@ -151,7 +149,7 @@ const render = async (
   const [users, channels, linkifiers] = await Promise.all([
     needUsers ? usersStore.listOfRealm(realm.id) : Promise.resolve(mentionable),
     needChannels ? channelsStore.listChannelsOfRealm(realm.id) : Promise.resolve([] as Channel[]),
-    linkifiersStore.readLinkifierList(realm.id),
+    linkifiersRead,
   ]);
   const input: RenderInput = {
     users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
@@ -159,7 +157,7 @@ const render = async (
     // Only channels the sender may see are linked: public ones and web-public ones here (a
     // private channel link needs a subscription read per channel; left as text).
     channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
-    linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+    linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
     latestInTopic: new Map<string, number>(),
   };
   return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers) };
@@ -180,35 +178,45 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   if (req.forged === 'yes' || req.forged === 'true') throw new BadRequestError('User not authorized for this query');
   if (req.sender !== undefined) throw new BadRequestError('Invalid mirrored message');
   const readBySender = req.readBySender ?? defaultReadBySender(req.client);
+  // Reads most sends need, started now: a check that fails first only wastes them.
+  const groupsRead = prefetch(RealmGroups.load(realm.id));
+  const linkifiersRead = prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id));
   // 2. The addressee.
   let topic = '';
   let dmRecipients: User[] = [];
+  let channelRead: Promise<Channel> | undefined;
   if (req.type === 'stream') {
     if (indicator === undefined) throw new BadRequestError('Missing channel');
     topic = checkTopic(req.topic);
+    channelRead = prefetch(findChannel(realm, indicator));
   } else {
     dmRecipients = await findDirectRecipients(sender, directTo!);
   }
   // 3. The content.
   const content = normalizeMessageContent(req.content);
-  const groups = await RealmGroups.load(realm.id);
+  const groups = await groupsRead;
   let channel: Channel | undefined;
   let participants: User[] = [];
-  let readsWholeHistory = false;
+  let subscribersRead: Promise<number[]> | undefined;
+  let topicFactsRead: Promise<SendTopicFacts | undefined> | undefined;
   if (req.type === 'stream') {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
-    channel = await findChannel(realm, indicator!);
+    channel = await channelRead!;
+    subscribersRead = prefetch(channelsStore.listSubscriberIdsOfChannel(channel.id));
     const viewer = await loadChannelViewer(sender, channel);
-    readsWholeHistory = canReadChannelMessage(channel, viewer, false);
-    await checkCanPostToChannel(sender, channel, viewer.subscribed);
+    // Topic policies that sending changes (upstream's automatic follow and unmute): what they
+    // depend on is read before the write, they are set after it, and their events precede the message's.
+    topicFactsRead = prefetch(readSendTopicFacts(sender, channel, topic, canReadChannelMessage(channel, viewer, false)));
+    await checkCanPostToChannel(sender, channel, viewer.subscribed, groups);
     await checkNewTopic(sender, channel, topic, groups);
     checkTopicPolicy(channel, topic, realm);
   } else {
     participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
   }
   // 4. Rendering and mention permissions.
-  const rendered = await render(realm, content, channel ? topic : '', groups, participants.length > 0 ? participants : [sender]);
-  const recipientIds = channel ? await channelsStore.listSubscriberIdsOfChannel(channel.id) : participants.map((u) => u.id);
+  const mentionable = participants.length > 0 ? participants : [sender];
+  const rendered = await render(realm, content, channel ? topic : '', groups, mentionable, linkifiersRead);
+  const recipientIds = subscribersRead ? await subscribersRead : participants.map((u) => u.id);
   const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
     throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
@@ -234,13 +242,13 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   }
   return writeAndDeliver(realm, sender, groups, {
     channel,
-    readsWholeHistory,
     topic,
     participants,
     content,
     rendered,
     recipientIds,
     participantsOfTopic,
+    topicFacts: topicFactsRead,
     readBy: (userId) => userId === sender.id && readBySender,
     req,
   });
@@ -256,28 +264,26 @@ type CheckedSend = {
   rendered: RenderResult & { topicLinks: TopicLink[] };
   recipientIds: number[];
   participantsOfTopic: Set<number>;
-  /** Whether the sender may read the channel's whole history (the automatic topic policies ask). */
-  readsWholeHistory: boolean;
+  /** What the automatic topic policies depend on (readSendTopicFacts); none for a system bot's notice. */
+  topicFacts: Promise<SendTopicFacts | undefined> | undefined;
   readBy: (userId: number) => boolean;
   req: SendMessageRequest;
 };
 
-/** The flags of each recipient, then one write (message, rows, summaries) and the events. Returns the id. */
+/** The flags of each recipient, then one write (message, recipients record, summaries) and the delivery. Returns the id. */
 const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, send: CheckedSend): Promise<SendMessageResult> => {
-  const { channel, topic, participants, content, rendered, recipientIds, participantsOfTopic, readsWholeHistory, req } = send;
+  const { channel, topic, participants, content, rendered, recipientIds, participantsOfTopic, req } = send;
   // 5. Flags per recipient.
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) for (const id of recipientIds) if (groups.isMember(groupId, id)) mentioned.add(id);
-  const delivery: Delivery = {
-    recipients: orderSenderFirst(recipientIds, sender.id).map((userId) => {
-      const flags: string[] = [];
-      if (send.readBy(userId)) flags.push('read');
-      if (mentioned.has(userId)) flags.push('mentioned');
-      if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
-        flags.push('wildcard_mentioned');
-      return { userId, flags };
-    }),
-  };
+  const recipients: MessageRecipient[] = orderSenderFirst(recipientIds, sender.id).map((userId) => {
+    const flags: string[] = [];
+    if (send.readBy(userId)) flags.push('read');
+    if (mentioned.has(userId)) flags.push('mentioned');
+    if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
+      flags.push('wildcard_mentioned');
+    return { userId, flags };
+  });
   // 6. Write, then deliver.
   const id = await messagesStore.allocateMessageId(realm.id);
   const message: Message = {
@@ -307,13 +313,12 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     content,
   });
   message.hasAttachment = claimed.length > 0;
-  // Topic policies that sending changes (upstream's automatic follow and unmute): what they depend
-  // on is read before the write, they are set after it, and their events precede the message's.
-  const sendTopic = channel ? await readSendTopicFacts(sender, channel, topic, readsWholeHistory) : undefined;
-  await messagesStore.writeNewMessage(message, delivery.recipients, channel);
+  const sendTopic = await send.topicFacts;
+  const delivery = { realm, sender, message, participants, channel, recipients, echo: { queueId: req.queueId, localId: req.localId } };
+  await doWriteMessage(delivery);
   const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
   const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
-  await deliver(realm, sender, message, participants, channel, delivery, req);
+  await doDeliverMessage(delivery);
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 
@@ -342,7 +347,7 @@ export const sendInternalMessage = async (
   const topic = 'channel' in target ? target.topic : '';
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
-  const rendered = await render(realm, text, topic, groups, participants.length > 0 ? participants : [bot]);
+  const rendered = await render(realm, text, topic, groups, participants.length > 0 ? participants : [bot], prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id)));
   const recipientIds =
     'channel' in target
       ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))
@@ -357,7 +362,7 @@ export const sendInternalMessage = async (
     rendered,
     recipientIds,
     participantsOfTopic: new Set(),
-    readsWholeHistory: true,
+    topicFacts: undefined,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor.includes(userId),
     req: {
       type: channel ? 'stream' : 'private',
@@ -401,53 +406,4 @@ const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void =
   if (policy === 'empty_topic_only' && topic !== '') {
     throw new BadRequestError(`Only the ${displayName} topic is allowed in this channel.`, { empty_topic_display_name: displayName });
   }
-};
-
-/**
- * One `message` event per recipient with its own flags (its own recipient_id in a 1:1 direct
- * message), sent as one shared event when many recipients share versions (lib/events/send.ts). A
- * public channel's message also has a version for everyone else (flags [], taken only by
- * `all_public_streams` queues), so it is always one append to the organization's stream.
- */
-const deliver = async (
-  realm: Realm,
-  sender: User,
-  m: Message,
-  participants: User[],
-  channel: Channel | undefined,
-  delivery: Delivery,
-  req: SendMessageRequest,
-): Promise<void> => {
-  const senderRef: MessageUser = { id: sender.id, email: sender.email, fullName: sender.fullName };
-  const base = buildMessageObject(m, {
-    sender: senderRef,
-    realmStringId: realm.stringId,
-    channelName: channel?.name,
-    participants: participants.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName })),
-    viewerId: sender.id,
-  });
-  const internal = {
-    raw_content: m.content,
-    ...(req.queueId !== undefined && req.localId !== undefined ? { sender_queue_id: req.queueId, local_id: req.localId } : {}),
-  };
-  // Versions share every part but the flags (and a 1:1 message's recipient_id), so they are cheap to compare.
-  const messageOf = new Map<number, Record<string, unknown>>();
-  const messageFor = (userId: number) => {
-    const recipientId = recipientIdFor(m, userId);
-    if (!messageOf.has(recipientId)) messageOf.set(recipientId, { ...base, recipient_id: recipientId });
-    return messageOf.get(recipientId)!;
-  };
-  const flagsOf = new Map<string, string[]>();
-  const deliveries = delivery.recipients.map(({ userId, flags }) => {
-    const api = apiFlags(flags);
-    const key = api.join(',');
-    if (!flagsOf.has(key)) flagsOf.set(key, api);
-    const event: MessageEvent = { type: 'message', message: messageFor(userId), flags: flagsOf.get(key)!, ...internal };
-    return { userId, event };
-  });
-  const publicChannel = channel !== undefined && !channel.inviteOnly;
-  const others: MessageEvent | undefined = publicChannel
-    ? { type: 'message', message: base, flags: [], ...internal, all_public_streams_copy: true }
-    : undefined;
-  await sendEventPerRecipient(realm.id, deliveries, { others });
 };

@@ -25,6 +25,11 @@ export type Message = {
   isMeMessage?: boolean;
   /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
   reactions?: StoredReactions;
+  /**
+   * Set while the rows and events of a send to many recipients are still being written by its job
+   * (lib/actions/message-fanout.ts), which removes it when done; edits and deletes wait for that.
+   */
+  fanoutPending?: boolean;
 };
 
 /** A recipient of a new message and its flags (`read` for the sender, mentions, …). */

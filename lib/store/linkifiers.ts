@@ -20,13 +20,17 @@ export type LinkifierList = { version: number; linkifiers: Linkifier[] };
 
 /** The organization's linkifiers (unordered) with the version they were read at. */
 export const readLinkifierList = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<LinkifierList> => {
-  const k = entityKeys.linkifiersOfRealm(realmId);
   // The version is read first: a write between the two reads makes the version stale, never newer.
   const head = await documentClient().send(
     new GetCommand({ TableName: tableName('main'), Key: entityKeys.linkifierVersion(realmId), ConsistentRead: opts.consistent ?? false }),
   );
-  const items = await queryPrefix('main', k.pk, k.skPrefix, opts);
-  return { version: Number(head.Item?.version ?? 0), linkifiers: items.map((item) => stripKeys(item) as Linkifier) };
+  return { version: Number(head.Item?.version ?? 0), linkifiers: await listLinkifiersOfRealm(realmId, opts) };
+};
+
+/** The organization's linkifiers, without the list's version (what rendering needs). One Query. */
+export const listLinkifiersOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<Linkifier[]> => {
+  const k = entityKeys.linkifiersOfRealm(realmId);
+  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map((item) => stripKeys(item) as Linkifier);
 };
 
 const versionItem = (realmId: number, expected: number): TransactItem => ({

@@ -18,8 +18,10 @@ import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional
 import { entityKeys, pad } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
-export const getMessage = async (realmId: number, messageId: number): Promise<Message | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.message(realmId, messageId) }));
+export const getMessage = async (realmId: number, messageId: number, opts: { consistent?: boolean } = {}): Promise<Message | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.message(realmId, messageId), ConsistentRead: opts.consistent ?? false }),
+  );
   return out.Item ? (stripKeys(out.Item) as Message) : undefined;
 };
 
@@ -283,16 +285,21 @@ const SUMMARY_CONCURRENCY = 16;
 
 /**
  * Writes a new message (its id from allocateMessageId): the message item (never over an existing
- * one), one row per recipient in its own partition and the recipients record (the ids, for edits
- * and deletes to find every row later), then the conversation summaries: each DM
- * participant's conversation item, or the channel's counters (`channel` as the sender read it)
- * and the topic summary, and in a channel with protected history each recipient's own summary of
- * the topic (entityKeys.receivedTopic). Summaries only ever rise, so concurrent sends keep the newest.
+ * one), the recipients record (every recipient's id, for edits and deletes to find every row
+ * later, and for a fan-out job to know whom to write), the recipients' rows (writeMessageRows;
+ * with `onlyRowsOf`, only those users' rows: the rest are left to a fan-out job) and the
+ * conversation summaries: each DM participant's conversation item, or the channel's counters
+ * (`channel` as the sender read it) and the topic summary. Summaries only ever rise, so concurrent
+ * sends keep the newest. All in one round of requests.
  */
-export const writeNewMessage = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
-  // The recipients record alongside the message item, so no one can create a later row holder
-  // (RCPT#H) of a message whose record is not written yet.
-  await Promise.all([
+export const writeNewMessage = async (
+  m: Message,
+  recipients: MessageRecipient[],
+  channel?: Channel,
+  opts: { onlyRowsOf?: number[] } = {},
+): Promise<void> => {
+  const rowsNow = opts.onlyRowsOf ? recipients.filter((r) => opts.onlyRowsOf!.includes(r.userId)) : recipients;
+  const writes: Promise<unknown>[] = [
     documentClient().send(
       new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
     ),
@@ -303,24 +310,33 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
         recipients.map((r) => r.userId),
       ),
     ),
-  ]);
-  const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
-  const summaries: Promise<unknown>[] = [];
+    writeMessageRows(m, rowsNow, channel),
+  ];
   if (m.streamId === null) {
     for (const userId of m.dmUserIds) {
       const item = buildDmConversationItem(m.realmId, userId, m.dmUserIds, m.id);
       const { pk, sk, maxMessageId, ...fields } = item;
-      summaries.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
+      writes.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
     }
   } else {
     const item = buildTopicSummaryItem(m.realmId, { channelId: m.streamId, topic: m.topic, maxMessageId: m.id });
     const { pk, sk, maxMessageId, ...fields } = item;
-    summaries.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
-    if (channel) summaries.push(updateChannelCounters(channel, m));
-    // With protected history each recipient sees only the topics it received: keep its own summary.
-    if (channel && !channel.historyPublicToSubscribers) {
-      summaries.push(
-        mapLimited(recipients, SUMMARY_CONCURRENCY, (r) => {
+    writes.push(raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields));
+    if (channel) writes.push(updateChannelCounters(channel, m));
+  }
+  await Promise.all(writes);
+};
+
+/**
+ * Writes recipients' rows of a message, and in a channel with protected
+ * history each one's own summary of the topic (entityKeys.receivedTopic: such a recipient sees
+ * only the topics it received). Idempotent: the same rows and summaries again change nothing.
+ */
+export const writeMessageRows = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
+  const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
+  const summaries =
+    channel && !channel.historyPublicToSubscribers
+      ? mapLimited(recipients, SUMMARY_CONCURRENCY, (r) => {
           const {
             pk: rpk,
             sk: rsk,
@@ -328,11 +344,28 @@ export const writeNewMessage = async (m: Message, recipients: MessageRecipient[]
             ...rfields
           } = buildReceivedTopicItem(m.realmId, r.userId, { channelId: m.streamId!, topic: m.topic, maxMessageId: m.id });
           return raiseItem({ pk: rpk as string, sk: rsk as string }, 'maxMessageId', rmax as number, rfields);
-        }),
-      );
-    }
-  }
-  await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), ...summaries]);
+        })
+      : undefined;
+  await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), summaries]);
+};
+
+/** The ids of a message's recipients (its recipients record, without later row holders), ascending. */
+export const listRecipientIds = async (realmId: number, messageId: number): Promise<number[]> => {
+  const k = entityKeys.recipientsOfMessage(realmId, messageId);
+  const items = await queryPrefix('main', k.pk, `${k.skPrefix}0`, { consistent: true });
+  return items.flatMap((item) => [...((item.userIds as Set<number> | undefined) ?? [])].map(Number)).sort((a, b) => a - b);
+};
+
+/** Removes a message's fanoutPending mark (its job is done); a deleted message stays deleted. */
+export const clearFanoutPending = async (realmId: number, messageId: number): Promise<void> => {
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.message(realmId, messageId),
+      UpdateExpression: 'REMOVE fanoutPending',
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
+  );
 };
 
 /** Message items by id (one BatchGetItem per 100), in the order of `messageIds`; missing ones left out. */

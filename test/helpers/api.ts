@@ -3,6 +3,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as usersStore from '../../lib/store/users';
+import { settleJobs } from '../../lib/store/jobs';
 import type { HttpResponse } from '../../lib/http/response';
 
 export type Handler = (event: APIGatewayProxyEventV2, context?: never) => Promise<HttpResponse>;
@@ -24,6 +25,11 @@ export type CallOptions = {
   authorization?: string;
   headers?: Record<string, string>;
   rawBody?: { body: string; contentType: string; isBase64Encoded?: boolean };
+  /**
+   * false: return as soon as the handler answers, leaving its background jobs (lib/store/jobs.ts)
+   * running. By default `call` also waits for them, as if they had run promptly after the response.
+   */
+  settleJobs?: boolean;
 };
 
 /** Parameters are sent as strings: objects and arrays JSON-encoded, strings as they are. */
@@ -98,6 +104,7 @@ export const responseChecks: ((opts: CallOptions, result: ApiResult) => void)[] 
 /** Calls a handler and decodes its JSON body. */
 export const call = async (handler: Handler, opts: CallOptions): Promise<ApiResult> => {
   const response = await handler(await buildEvent(opts));
+  if (opts.settleJobs !== false) await settleJobs();
   const text = response.isBase64Encoded ? gunzipSync(Buffer.from(response.body, 'base64')).toString('utf8') : response.body;
   const result: ApiResult = { status: response.statusCode, headers: response.headers, body: JSON.parse(text) };
   for (const check of responseChecks) check(opts, result);

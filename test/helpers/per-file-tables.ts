@@ -6,6 +6,7 @@ import { createTables } from '../../scripts/local-dynamo';
 import { seedDevRealm } from '../../scripts/seed';
 import { closeClients, documentClient, tableName } from '../../lib/store/client';
 import { resetClock } from '../../lib/clock';
+import { settleJobs } from '../../lib/store/jobs';
 import './openapi-hook';
 
 beforeAll(async () => {
@@ -19,7 +20,9 @@ beforeAll(async () => {
   await seedDevRealm();
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // No test's background job may run into the next test.
+  await settleJobs();
   resetClock();
 });
 

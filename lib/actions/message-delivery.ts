@@ -1,0 +1,162 @@
+// Delivering a new message: one `message` event per recipient with its own flags. A send to at
+// most config.messageInlineRecipients() (100: as many rows as 4 concurrent batches, about what the
+// job's own reads and hand-off cost; 1,000 rows take over half a second on DynamoDB Local) writes every row with the message (lib/actions/messages-send.ts) and sends
+// the events before answering. A larger one writes only the sender's row, marks the message
+// `fanoutPending` and starts the messageFanout job (lib/store/jobs.ts), which writes the other rows,
+// then sends every recipient's event, the sender's included, and clears the mark: the sender's
+// request does not wait for a thousand rows, and no recipient is told of a message before its row
+// exists (so its flags, unread counts and narrows agree with the event). Edits and deletes of a
+// message whose mark is set wait for the job (lib/access/messages.ts).
+import { config } from '../config';
+import { startJob, defineJob } from '../store/jobs';
+import '../events/filters/message';
+import { sendEventPerRecipient } from '../events/send';
+import type { Channel } from '../models/channel';
+import type { MessageEvent } from '../models/event';
+import type { Message, MessageRecipient } from '../models/message';
+import { apiFlags, buildMessageObject, recipientIdFor, type MessageUser } from '../models/message-object';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import * as channelsStore from '../store/channels';
+import * as messagesStore from '../store/messages';
+import * as realmsStore from '../store/realms';
+import * as usersStore from '../store/users';
+
+
+/** The sending client's own queue and its local id for the message (upstream's local_message_id echo). */
+export type SenderEcho = { queueId?: string; localId?: string };
+
+/** What delivering a written message needs. `recipients`: every recipient with its flags, the sender first when one. */
+export type Delivery = {
+  realm: Realm;
+  sender: User;
+  message: Message;
+  /** Direct-message participants, the sender included (none for a channel message). */
+  participants: User[];
+  channel: Channel | undefined;
+  recipients: MessageRecipient[];
+  echo: SenderEcho;
+};
+
+/**
+ * What the job is given: the message, the echo, and the recipients' flags as the most common set
+ * (`flags`) and each recipient's own where it differs (`flagsOf`, by user id: the sender, mentioned
+ * users), so that the payload stays small at any channel size. `written`: rows the send wrote itself.
+ */
+export type FanoutJob = {
+  realmId: number;
+  messageId: number;
+  flags: string[];
+  flagsOf: Record<string, string[]>;
+  written: number[];
+  echo: SenderEcho;
+};
+
+/**
+ * Writes a new message: with at most config.messageInlineRecipients(), with every recipient's row
+ * (messagesStore.writeNewMessage); with more, marked `fanoutPending`, with the sender's row only.
+ * Then call doDeliverMessage with the same delivery.
+ */
+export const doWriteMessage = async (d: Delivery): Promise<void> => {
+  if (!deferFanout(d.recipients.length)) return messagesStore.writeNewMessage(d.message, d.recipients, d.channel);
+  await messagesStore.writeNewMessage({ ...d.message, fanoutPending: true }, d.recipients, d.channel, { onlyRowsOf: [d.sender.id] });
+};
+
+/**
+ * Delivers a message doWriteMessage wrote: with at most config.messageInlineRecipients(), every recipient's
+ * `message` event now; with more, starts the messageFanout job, which writes the other rows and
+ * then sends the events.
+ */
+export const doDeliverMessage = async (d: Delivery): Promise<void> => {
+  if (!deferFanout(d.recipients.length)) return sendMessageEvents(d);
+  const counts = new Map<string, number>();
+  for (const r of d.recipients) counts.set(r.flags.join(','), (counts.get(r.flags.join(',')) ?? 0) + 1);
+  const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const job: FanoutJob = {
+    realmId: d.realm.id,
+    messageId: d.message.id,
+    flags: common === '' ? [] : common.split(','),
+    flagsOf: Object.fromEntries(d.recipients.filter((r) => r.flags.join(',') !== common).map((r) => [String(r.userId), r.flags])),
+    written: [d.sender.id],
+    echo: d.echo,
+  };
+  await startJob('messageFanout', job);
+};
+
+/** Whether a send to this many recipients leaves its rows and events to the messageFanout job. */
+const deferFanout = (recipientCount: number): boolean => recipientCount > config.messageInlineRecipients();
+
+/**
+ * The messageFanout job: reads the message (consistently) and what its events show, writes the
+ * rows the send left, sends every recipient's event and clears the mark. Nothing when the message
+ * is gone or its mark already cleared (a repeated run). A run that fails after sending and before
+ * clearing is repeated by Lambda, and its recipients get the event twice (clients keep messages
+ * by id).
+ */
+export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
+  const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
+  if (!message?.fanoutPending) return;
+  const [realm, recipientIds, channel, users] = await Promise.all([
+    realmsStore.get(job.realmId),
+    messagesStore.listRecipientIds(job.realmId, job.messageId),
+    message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId),
+    usersStore.getManyWithSystemBots(job.realmId, [...new Set([message.senderId, ...message.dmUserIds])]),
+  ]);
+  const sender = users.find((u) => u.id === message.senderId);
+  if (!realm || !sender) throw new Error(`message ${job.realmId}/${job.messageId}: its organization or sender is missing`);
+  const participants = message.dmUserIds.map((id) => users.find((u) => u.id === id)).filter((u): u is User => u !== undefined);
+  const ordered = recipientIds.includes(sender.id) ? [sender.id, ...recipientIds.filter((id) => id !== sender.id)] : recipientIds;
+  const recipients = ordered.map((userId) => ({ userId, flags: job.flagsOf[String(userId)] ?? job.flags }));
+  const written = new Set(job.written);
+  await messagesStore.writeMessageRows(
+    message,
+    recipients.filter((r) => !written.has(r.userId)),
+    channel,
+  );
+  await sendMessageEvents({ realm, sender, message, participants, channel, recipients, echo: job.echo });
+  await messagesStore.clearFanoutPending(job.realmId, job.messageId);
+};
+
+defineJob('messageFanout', doMessageFanout);
+
+/**
+ * One `message` event per recipient with its own flags (its own recipient_id in a 1:1 direct
+ * message), sent as one shared event when many recipients share versions (lib/events/send.ts). A
+ * public channel's message also has a version for everyone else (flags [], taken only by
+ * `all_public_streams` queues), so it is always one append to the organization's stream.
+ */
+const sendMessageEvents = async (d: Delivery): Promise<void> => {
+  const { realm, sender, message: m, participants, channel, echo } = d;
+  const senderRef: MessageUser = { id: sender.id, email: sender.email, fullName: sender.fullName };
+  const base = buildMessageObject(m, {
+    sender: senderRef,
+    realmStringId: realm.stringId,
+    channelName: channel?.name,
+    participants: participants.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName })),
+    viewerId: sender.id,
+  });
+  const internal = {
+    raw_content: m.content,
+    ...(echo.queueId !== undefined && echo.localId !== undefined ? { sender_queue_id: echo.queueId, local_id: echo.localId } : {}),
+  };
+  // Versions share every part but the flags (and a 1:1 message's recipient_id), so they are cheap to compare.
+  const messageOf = new Map<number, Record<string, unknown>>();
+  const messageFor = (userId: number) => {
+    const recipientId = recipientIdFor(m, userId);
+    if (!messageOf.has(recipientId)) messageOf.set(recipientId, { ...base, recipient_id: recipientId });
+    return messageOf.get(recipientId)!;
+  };
+  const flagsOf = new Map<string, string[]>();
+  const deliveries = d.recipients.map(({ userId, flags }) => {
+    const api = apiFlags(flags);
+    const key = api.join(',');
+    if (!flagsOf.has(key)) flagsOf.set(key, api);
+    const event: MessageEvent = { type: 'message', message: messageFor(userId), flags: flagsOf.get(key)!, ...internal };
+    return { userId, event };
+  });
+  const publicChannel = channel !== undefined && !channel.inviteOnly;
+  const others: MessageEvent | undefined = publicChannel
+    ? { type: 'message', message: base, flags: [], ...internal, all_public_streams_copy: true }
+    : undefined;
+  await sendEventPerRecipient(realm.id, deliveries, { others });
+};

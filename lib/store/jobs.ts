@@ -1,0 +1,105 @@
+// Work a request hands off to run after its response: deployed, an asynchronous invocation of the
+// job's own Lambda function (InvocationType Event: Lambda queues it, runs it once the request has
+// answered, and retries it twice on failure); with no function configured (the handler tests and
+// the benchmarks, which run handlers in one process), a task of this process, tried up to three
+// times as Lambda would. `npm start` and the e2e tests invoke the function through
+// serverless-offline's Lambda endpoint, as deployed. Either way the request path is the same call,
+// `startJob`, and a job runs its registered `run` with the same payload, so a job must be
+// idempotent: it may run more than once.
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { config } from '../config';
+
+/** A job's name: its Lambda function is the one config.jobFunction names for it. */
+export type JobName = 'messageFanout';
+
+const runners = new Map<JobName, (payload: unknown) => Promise<void>>();
+
+/** Registers what a job does (its module's load does it, before any request can start the job). */
+export const defineJob = <P>(name: JobName, run: (payload: P) => Promise<void>): void => {
+  runners.set(name, run as (payload: unknown) => Promise<void>);
+};
+
+/** Runs a job now (its Lambda function's handler, and the in-process runner). */
+export const runJob = async (name: JobName, payload: unknown): Promise<void> => {
+  const run = runners.get(name);
+  if (!run) throw new Error(`no job named ${name} is defined`);
+  await run(payload);
+};
+
+let cached: { key: string; client: LambdaClient } | undefined;
+const lambdaClient = (): LambdaClient => {
+  const endpoint = config.lambdaEndpoint();
+  const key = `${endpoint ?? ''}|${config.region()}`;
+  if (cached?.key !== key) {
+    cached?.client.destroy();
+    const credentials = endpoint
+      ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' }
+      : undefined;
+    cached = { key, client: new LambdaClient({ region: config.region(), ...(endpoint ? { endpoint, credentials } : {}) }) };
+  }
+  return cached.client;
+};
+
+/** Closes the Lambda client's connections (scripts that exit). */
+export const closeLambdaClient = (): void => {
+  cached?.client.destroy();
+  cached = undefined;
+};
+
+/** In-process jobs not finished yet (see settleJobs). */
+const running = new Set<Promise<void>>();
+const IN_PROCESS_ATTEMPTS = 3;
+
+/** While set, in-process jobs wait here before they run (holdJobs). */
+let held: (() => void)[] | undefined;
+
+/** Makes in-process jobs wait until releaseJobs: a test can then look at the state a request leaves before its jobs. */
+export const holdJobs = (): void => {
+  held ??= [];
+};
+
+/** Lets held jobs run, and later ones run at once again. */
+export const releaseJobs = (): void => {
+  const waiting = held ?? [];
+  held = undefined;
+  for (const resume of waiting) resume();
+};
+
+const runInProcess = async (name: JobName, payload: unknown): Promise<void> => {
+  // Never in the request's own turn: the response goes first, as with an asynchronous invocation.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (held) await new Promise<void>((resolve) => held!.push(resolve));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await runJob(name, payload);
+      return;
+    } catch (error) {
+      console.error(JSON.stringify({ job: name, attempt, error: String((error as Error).stack ?? error) }));
+      if (attempt >= IN_PROCESS_ATTEMPTS) return;
+    }
+  }
+};
+
+/**
+ * Starts a job to run after the current request: returns once it is handed off (queued by Lambda,
+ * or scheduled in this process), not when it is done. The payload is JSON (Lambda's asynchronous
+ * limit is 256 KB: pass ids, not lists).
+ */
+export const startJob = async (name: JobName, payload: unknown): Promise<void> => {
+  const functionName = config.jobFunction(name);
+  if (functionName === undefined) {
+    const job = runInProcess(name, JSON.parse(JSON.stringify(payload)));
+    running.add(job);
+    void job.finally(() => running.delete(job));
+    return;
+  }
+  await lambdaClient().send(
+    new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(payload)) }),
+  );
+};
+
+/** Waits until every in-process job started so far (and any they start) has finished; releases held ones. */
+export const settleJobs = async (): Promise<void> => {
+  releaseJobs();
+  while (running.size > 0) await Promise.all([...running]);
+};
