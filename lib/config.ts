@@ -52,8 +52,7 @@ export const config = {
    * The Lambda function of a background job (lib/store/jobs.ts): MESSAGE_FANOUT_FUNCTION for
    * messageFanout. Unset: the job runs in this process (the handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout'): string | undefined =>
-    ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION })[name] || undefined,
+  jobFunction: (name: 'messageFanout'): string | undefined => ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION })[name] || undefined,
   /**
    * Recipients up to which a send writes every row and sends the events before answering; a
    * larger send leaves them to its messageFanout job (lib/actions/message-delivery.ts).

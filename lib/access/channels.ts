@@ -122,12 +122,7 @@ export const accessChannelWithViewer = async (
  * can_subscribe_group or can_add_subscribers_group ("Not authorized to send to channel
  * '{name}'"). Reads the organization's groups (one query).
  */
-export const checkCanPostToChannel = async (
-  user: User,
-  channel: Channel,
-  subscribed: boolean,
-  loaded?: RealmGroups,
-): Promise<void> => {
+export const checkCanPostToChannel = async (user: User, channel: Channel, subscribed: boolean, loaded?: RealmGroups): Promise<void> => {
   const groups = loaded ?? (await RealmGroups.load(user.realmId));
   const poster = user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id;
   if (!groups.isInSetting(channel.groupSettings.can_send_message_group, poster)) {

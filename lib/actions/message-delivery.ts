@@ -22,7 +22,6 @@ import * as messagesStore from '../store/messages';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
-
 /** The sending client's own queue and its local id for the message (upstream's local_message_id echo). */
 export type SenderEcho = { queueId?: string; localId?: string };
 

@@ -347,7 +347,14 @@ export const sendInternalMessage = async (
   const topic = 'channel' in target ? target.topic : '';
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
-  const rendered = await render(realm, text, topic, groups, participants.length > 0 ? participants : [bot], prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id)));
+  const rendered = await render(
+    realm,
+    text,
+    topic,
+    groups,
+    participants.length > 0 ? participants : [bot],
+    prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id)),
+  );
   const recipientIds =
     'channel' in target
       ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))
