@@ -12,7 +12,8 @@ import { tableName } from '../../lib/store/client';
 import { buildEvent } from '../helpers/api';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { loadRoutes, routeTable } = require('../../functions/routes.js') as {
+const { JOBS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
+  JOBS: Record<string, { handler: string }>;
   loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' }[];
   routeTable: () => Record<string, string[]>;
 };
@@ -71,6 +72,24 @@ describe('npx serverless package', () => {
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
     expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+  });
+
+  it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
+    expect(Object.keys(JOBS)).toEqual(['messageFanout']);
+    const fn = resources.MessageFanoutLambdaFunction.Properties;
+    expect(fn.Handler).toBe(JOBS.messageFanout.handler);
+    expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
+    expect(fn.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
+    const invokeConfig = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfig?.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
+    const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
+    expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
+    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
+    expect(invoke).toEqual([
+      { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [{ 'Fn::GetAtt': ['MessageFanoutLambdaFunction', 'Arn'] }] },
+    ]);
   });
 
   it('gives the fallback the route table, to tell 405 from 404', () => {
