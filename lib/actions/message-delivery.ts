@@ -9,6 +9,7 @@
 // message whose mark is set wait for the job (lib/access/messages.ts).
 import { config } from '../config';
 import { startJob, defineJob } from '../store/jobs';
+import { decodeUserIds, encodeUserIds } from '../events/fanout';
 import '../events/filters/message';
 import { sendEventPerRecipient } from '../events/send';
 import type { Channel } from '../models/channel';
@@ -39,17 +40,22 @@ export type Delivery = {
 
 /**
  * What the job is given: the message, the echo, and the recipients' flags as the most common set
- * (`flags`) and each recipient's own where it differs (`flagsOf`, by user id: the sender, mentioned
- * users), so that the payload stays small at any channel size. `written`: rows the send wrote itself.
+ * (`flags`) and the recipients whose flags differ (`exceptions`: the sender, mentioned users), each
+ * set with its users as runs of ids (lib/events/fanout.ts encodeUserIds), so that the payload stays
+ * small at any channel size. `written`: rows the send wrote itself. The recipients themselves are
+ * the message's recipients record.
  */
 export type FanoutJob = {
   realmId: number;
   messageId: number;
   flags: string[];
-  flagsOf: Record<string, string[]>;
+  exceptions: { flags: string[]; users: string }[];
   written: number[];
   echo: SenderEcho;
 };
+
+/** The largest job payload started asynchronously (Lambda's limit is 256 KB); a larger one runs in the request. */
+const MAX_JOB_PAYLOAD_BYTES = 240_000;
 
 /**
  * Writes a new message: with at most config.messageInlineRecipients(), with every recipient's row
@@ -68,17 +74,22 @@ export const doWriteMessage = async (d: Delivery): Promise<void> => {
  */
 export const doDeliverMessage = async (d: Delivery): Promise<void> => {
   if (!deferFanout(d.recipients.length)) return sendMessageEvents(d);
-  const counts = new Map<string, number>();
-  for (const r of d.recipients) counts.set(r.flags.join(','), (counts.get(r.flags.join(',')) ?? 0) + 1);
-  const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const bySet = new Map<string, { flags: string[]; userIds: number[] }>();
+  for (const r of d.recipients) {
+    const key = r.flags.join(',');
+    if (!bySet.has(key)) bySet.set(key, { flags: r.flags, userIds: [] });
+    bySet.get(key)!.userIds.push(r.userId);
+  }
+  const [common, ...others] = [...bySet.values()].sort((a, b) => b.userIds.length - a.userIds.length);
   const job: FanoutJob = {
     realmId: d.realm.id,
     messageId: d.message.id,
-    flags: common === '' ? [] : common.split(','),
-    flagsOf: Object.fromEntries(d.recipients.filter((r) => r.flags.join(',') !== common).map((r) => [String(r.userId), r.flags])),
+    flags: common.flags,
+    exceptions: others.map((set) => ({ flags: set.flags, users: encodeUserIds([...set.userIds].sort((a, b) => a - b)) })),
     written: [d.sender.id],
     echo: d.echo,
   };
+  if (Buffer.byteLength(JSON.stringify(job)) > MAX_JOB_PAYLOAD_BYTES) return doMessageFanout(job);
   await startJob('messageFanout', job);
 };
 
@@ -98,14 +109,16 @@ export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
   const [realm, recipientIds, channel, users] = await Promise.all([
     realmsStore.get(job.realmId),
     messagesStore.listRecipientIds(job.realmId, job.messageId),
-    message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId),
+    // Consistently: a notice to a channel created a moment ago is sent by the same request.
+    message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId, { consistent: true }),
     usersStore.getManyWithSystemBots(job.realmId, [...new Set([message.senderId, ...message.dmUserIds])]),
   ]);
   const sender = users.find((u) => u.id === message.senderId);
   if (!realm || !sender) throw new Error(`message ${job.realmId}/${job.messageId}: its organization or sender is missing`);
   const participants = message.dmUserIds.map((id) => users.find((u) => u.id === id)).filter((u): u is User => u !== undefined);
   const ordered = recipientIds.includes(sender.id) ? [sender.id, ...recipientIds.filter((id) => id !== sender.id)] : recipientIds;
-  const recipients = ordered.map((userId) => ({ userId, flags: job.flagsOf[String(userId)] ?? job.flags }));
+  const flagsOf = new Map(job.exceptions.flatMap((set) => decodeUserIds(set.users).map((userId) => [userId, set.flags] as const)));
+  const recipients = ordered.map((userId) => ({ userId, flags: flagsOf.get(userId) ?? job.flags }));
   const written = new Set(job.written);
   await messagesStore.writeMessageRows(
     message,

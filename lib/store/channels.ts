@@ -21,8 +21,10 @@ const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
 const toSubscription = (item: Item): Subscription => stripKeys(item) as Subscription;
 
 /** A channel of an organization, or undefined (another organization's id looks missing). */
-export const getChannel = async (realmId: number, channelId: number): Promise<Channel | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.channel(realmId, channelId) }));
+export const getChannel = async (realmId: number, channelId: number, opts: { consistent?: boolean } = {}): Promise<Channel | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.channel(realmId, channelId), ConsistentRead: opts.consistent ?? false }),
+  );
   return out.Item ? toChannel(out.Item) : undefined;
 };
 
