@@ -19,8 +19,8 @@ export const defineJob = <P>(name: JobName, run: (payload: P) => Promise<void>):
   runners.set(name, run as (payload: unknown) => Promise<void>);
 };
 
-/** Runs a job now (its Lambda function's handler, and the in-process runner). */
-export const runJob = async (name: JobName, payload: unknown): Promise<void> => {
+/** Runs a job now (the in-process runner; a job's Lambda function calls its action directly). */
+const runJob = async (name: JobName, payload: unknown): Promise<void> => {
   const run = runners.get(name);
   if (!run) throw new Error(`no job named ${name} is defined`);
   await run(payload);
@@ -38,12 +38,6 @@ const lambdaClient = (): LambdaClient => {
     cached = { key, client: new LambdaClient({ region: config.region(), ...(endpoint ? { endpoint, credentials } : {}) }) };
   }
   return cached.client;
-};
-
-/** Closes the Lambda client's connections (scripts that exit). */
-export const closeLambdaClient = (): void => {
-  cached?.client.destroy();
-  cached = undefined;
 };
 
 /** In-process jobs not finished yet (see settleJobs). */
