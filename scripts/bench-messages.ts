@@ -123,7 +123,7 @@ export const benchMessages = async (): Promise<void> => {
     }
   })();
   const latencies: number[] = [];
-  const count = Number(process.env.BENCH_MESSAGE_EVENTS ?? 50);
+  const count = Number(process.env.BENCH_MESSAGE_EVENTS ?? 200);
   try {
     for (let i = 0; i < count; i += 1) {
       await sleep(Math.random() * 250);
