@@ -3,6 +3,7 @@
 import { handler as getEvents } from '../../functions/events/get';
 import { handler as register } from '../../functions/events/register';
 import type { ClientCapabilities, QueueDescriptor } from '../../lib/models/event';
+import { handler as updateSettings } from '../../functions/settings/update';
 import { call, expectSuccess } from './api';
 
 export type OpenQueueOptions = {
@@ -76,4 +77,14 @@ export const PLAIN_QUEUE: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'
   clientGravatar: true,
   slimPresence: false,
   timeoutSecs: 600,
+};
+
+/**
+ * Stops a user's new topics from being followed automatically (upstream's default follows the
+ * topics one starts), so a send adds no `user_topic` events to the sender's queues.
+ */
+export const neverFollowNewTopics = async (email: string): Promise<void> => {
+  expectSuccess(
+    await call(updateSettings, { method: 'PATCH', path: '/settings', as: email, params: { automatically_follow_topics_policy: 4 } }),
+  );
 };

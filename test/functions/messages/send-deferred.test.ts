@@ -5,7 +5,6 @@
 // subscribers 7, 9, 10, 11, 12, 14, 15; Hamlet is 10, Iago 11, Othello 12.
 import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
-import { handler as updateSettings } from '../../../functions/settings/update';
 import { doMessageFanout } from '../../../lib/actions/message-delivery';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
@@ -13,7 +12,7 @@ import * as streams from '../../../lib/store/event-streams';
 import { holdJobs, releaseJobs, settleJobs } from '../../../lib/store/jobs';
 import { eventKeys } from '../../../lib/store/keys';
 import { call, expectSuccess } from '../../helpers/api';
-import { openQueue, type TestQueue } from '../../helpers/events';
+import { neverFollowNewTopics, openQueue, type TestQueue } from '../../helpers/events';
 
 const REALM = 2;
 const DENMARK = [7, 9, 10, 11, 12, 14, 15];
@@ -33,15 +32,7 @@ const rowsOf = async (messageId: number) =>
 describe('POST /messages to more recipients than a send writes itself', () => {
   beforeAll(async () => {
     process.env.MESSAGE_INLINE_RECIPIENTS = '2';
-    // The sender's new topics would otherwise be followed, adding user_topic events to its queue.
-    expectSuccess(
-      await call(updateSettings, {
-        method: 'PATCH',
-        path: '/settings',
-        as: 'hamlet@zulip.com',
-        params: { automatically_follow_topics_policy: 4 },
-      }),
-    );
+    await neverFollowNewTopics('hamlet@zulip.com');
   });
   afterAll(() => {
     delete process.env.MESSAGE_INLINE_RECIPIENTS;

@@ -4,7 +4,6 @@
 // all_public_streams queues, for public channels). Denmark (1) has subscribers 7, 9, 10, 11, 12,
 // 14, 15; core team (6) is private (9, 10, 11); Cordelia (8) is in neither; Edgar is in 'lear'.
 import { handler } from '../../../functions/messages/send';
-import { handler as updateSettings } from '../../../functions/settings/update';
 import { eventForQueue } from '../../../lib/events/event-filters';
 import { newSubscription } from '../../../lib/models/channel';
 import * as channelsStore from '../../../lib/store/channels';
@@ -13,7 +12,7 @@ import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
 import type { MessageEvent } from '../../../lib/models/event';
 import { call, expectSuccess } from '../../helpers/api';
-import { openQueue, queueDescriptor } from '../../helpers/events';
+import { neverFollowNewTopics, openQueue, queueDescriptor } from '../../helpers/events';
 
 const REALM = 2;
 const SHARDS = 4;
@@ -35,15 +34,7 @@ const counts = (names: string[], n: number) => Object.fromEntries(names.map((s) 
 describe('POST /messages to many recipients', () => {
   beforeAll(async () => {
     process.env.EVENTS_REALM_SHARDS = String(SHARDS);
-    // The sender's new topics would otherwise be followed, adding user_topic events to its stream.
-    expectSuccess(
-      await call(updateSettings, {
-        method: 'PATCH',
-        path: '/settings',
-        as: 'hamlet@zulip.com',
-        params: { automatically_follow_topics_policy: 4 },
-      }),
-    );
+    await neverFollowNewTopics('hamlet@zulip.com');
   });
   afterAll(() => {
     delete process.env.EVENTS_REALM_SHARDS;
