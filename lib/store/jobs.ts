@@ -40,8 +40,9 @@ const lambdaClient = (): LambdaClient => {
   return cached.client;
 };
 
-/** In-process jobs not finished yet (see settleJobs). */
+/** In-process jobs not finished yet, and the errors of those that failed every attempt (see settleJobs). */
 const running = new Set<Promise<void>>();
+const failed: unknown[] = [];
 const IN_PROCESS_ATTEMPTS = 3;
 
 /** While set, in-process jobs wait here before they run (holdJobs). */
@@ -69,7 +70,10 @@ const runInProcess = async (name: JobName, payload: unknown): Promise<void> => {
       return;
     } catch (error) {
       console.error(JSON.stringify({ job: name, attempt, error: String((error as Error).stack ?? error) }));
-      if (attempt >= IN_PROCESS_ATTEMPTS) return;
+      if (attempt >= IN_PROCESS_ATTEMPTS) {
+        failed.push(error);
+        return;
+      }
     }
   }
 };
@@ -92,8 +96,12 @@ export const startJob = async (name: JobName, payload: unknown): Promise<void> =
   );
 };
 
-/** Waits until every in-process job started so far (and any they start) has finished; releases held ones. */
+/**
+ * Waits until every in-process job started so far (and any they start) has finished; releases held
+ * ones. Throws if one failed every attempt since the last call, so a test or benchmark sees it.
+ */
 export const settleJobs = async (): Promise<void> => {
   releaseJobs();
   while (running.size > 0) await Promise.all([...running]);
+  if (failed.length > 0) throw new AggregateError(failed.splice(0), 'a background job failed every attempt');
 };
