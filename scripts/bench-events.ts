@@ -7,64 +7,34 @@ import { sendEvent } from '../lib/events/send';
 import { config } from '../lib/config';
 import { dbMetrics } from '../lib/store/client';
 import * as usersStore from '../lib/store/users';
-import { BENCH_QUEUE, buildBenchEvent, costOf, percentile, printTable, type Cost } from './bench-util';
+import { BENCH_QUEUE, buildBenchEvent, costOf, deliveryLatency, printTable, type Cost } from './bench-util';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const REALM = 2;
 
 const descriptor = { ...BENCH_QUEUE, applyMarkdown: false };
 
-/** An event not delivered within this long is lost: the benchmark fails instead of waiting forever. */
-const LOST_AFTER_MS = 30_000;
-
-const waitFor = async (done: () => boolean, failure: string): Promise<void> => {
-  const deadline = performance.now() + LOST_AFTER_MS;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(failure);
-    await sleep(5);
-  }
-};
-
 /**
- * p50/p99 from the producer's sendEvent returning to the long-poller holding the event. Each event
- * is sent after a random pause drawn from [minPauseMs, maxPauseMs] since the previous one arrived,
- * so it lands at that point of the poller's wait (its check interval grows while it waits).
+ * p50/p99 from the producer's sendEvent returning to the long-poller holding the event, each event
+ * tagged `bench-<i>` and sent to Iago alone or to the whole organization, in turn.
  */
-const deliveryLatency = async (
-  count: number,
-  minPauseMs: number,
-  maxPauseMs: number,
-): Promise<{ p50: number; p99: number; max: number }> => {
+const eventDeliveryLatency = async (count: number, minPauseMs: number, maxPauseMs: number) => {
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
-  const queue = await registerQueue(iago, descriptor);
-  const sentAt = new Map<string, number>();
-  const receivedAt = new Map<string, number>();
-  let last = -1;
-  let stop = false;
-  const consumer = (async () => {
-    while (!stop) {
-      const events = await fetchEvents(iago, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
-      const now = performance.now();
-      for (const e of events) if (e.type === 'alert_words') receivedAt.set(e.alert_words[0], now);
-      if (events.length > 0) last = events[events.length - 1].id;
-    }
-  })();
-  const latencies: number[] = [];
-  try {
-    for (let i = 0; i < count; i += 1) {
-      await sleep(minPauseMs + Math.random() * (maxPauseMs - minPauseMs));
+  return deliveryLatency({
+    user: iago,
+    queue: descriptor,
+    count,
+    minPauseMs,
+    maxPauseMs,
+    send: async (i) => {
       const tag = `bench-${i}`;
       await sendEvent(REALM, buildBenchEvent(tag), i % 2 === 0 ? { users: [iago.id] } : 'realm');
-      sentAt.set(tag, performance.now());
-      await waitFor(() => receivedAt.has(tag), `event ${tag} was never delivered`);
-      latencies.push(Math.max(0, receivedAt.get(tag)! - sentAt.get(tag)!));
-    }
-  } finally {
-    stop = true;
-    await sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] });
-    await consumer;
-  }
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
+      return tag;
+    },
+    recognise: (e) => (e.type === 'alert_words' ? e.alert_words[0] : undefined),
+    wake: () => sendEvent(REALM, buildBenchEvent('stop'), { users: [iago.id] }),
+    noun: 'event',
+    checkEveryMs: 5,
+  });
 };
 
 export const benchEvents = async (): Promise<void> => {
@@ -78,8 +48,8 @@ export const benchEvents = async (): Promise<void> => {
     console.log(
       `delivery latency, ${label} (send returns → long-poller has it): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`,
     );
-  show(`${busy} events 0-250 ms into a wait`, await deliveryLatency(busy, 0, 250));
-  show(`${idle} events 2-18 s into a wait`, await deliveryLatency(idle, 2000, 18000));
+  show(`${busy} events 0-250 ms into a wait`, await eventDeliveryLatency(busy, 0, 250));
+  show(`${idle} events 2-18 s into a wait`, await eventDeliveryLatency(idle, 2000, 18000));
   console.log(
     `(check interval: from ${config.pollMinIntervalMs()} ms growing to ${config.pollMaxIntervalMs()} ms; EVENTS_POLL_MIN_INTERVAL_MS / EVENTS_POLL_MAX_INTERVAL_MS)`,
   );

@@ -3,7 +3,6 @@
 // p50/p99 of the request and of the whole delivery: every row and event written), and the delivery
 // latency of a new message to a waiting queue.
 import { handler as sendHandler } from '../functions/messages/send';
-import { fetchEvents, registerQueue } from '../lib/events/queues';
 import { newSubscription } from '../lib/models/channel';
 import * as channelsStore from '../lib/store/channels';
 import { config } from '../lib/config';
@@ -11,10 +10,9 @@ import { dbMetrics } from '../lib/store/client';
 import { batchPut } from '../lib/store/common';
 import { settleJobs } from '../lib/store/jobs';
 import * as usersStore from '../lib/store/users';
-import { BENCH_QUEUE, measure, percentile, printTable, type Cost } from './bench-util';
+import { BENCH_QUEUE, deliveryLatency, measure, percentile, printTable, type Cost } from './bench-util';
 
 const REALM = 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A public channel copied from Denmark with `size` subscribers: Iago and generated user ids. */
 const channelOfSize = async (channelId: number, size: number): Promise<void> => {
@@ -110,40 +108,24 @@ export const benchMessages = async (): Promise<void> => {
 
   // Delivery latency: a long-poller waits on Iago's queue; each message to the 10-subscriber channel
   // is sent after a random pause; measured from the send's response to the poller holding it.
-  const queue = await registerQueue(iago, { ...BENCH_QUEUE, eventTypes: ['message'], applyMarkdown: false });
-  const receivedAt = new Map<number, number>();
-  let last = -1;
-  let stop = false;
-  const consumer = (async () => {
-    while (!stop) {
-      const events = await fetchEvents(iago, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
-      const now = performance.now();
-      for (const e of events) if (e.type === 'message') receivedAt.set(Number((e.message as { id: number }).id), now);
-      if (events.length > 0) last = events[events.length - 1].id;
-    }
-  })();
-  const latencies: number[] = [];
   const count = Number(process.env.BENCH_MESSAGE_EVENTS ?? 200);
-  try {
-    for (let i = 0; i < count; i += 1) {
-      await sleep(Math.random() * 250);
+  const latency = await deliveryLatency({
+    user: iago,
+    queue: { ...BENCH_QUEUE, eventTypes: ['message'], applyMarkdown: false },
+    count,
+    minPauseMs: 0,
+    maxPauseMs: 250,
+    send: async (i) => {
       const out = await sendRequest(auth, { type: 'stream', to: '900001', topic: 'latency', content: `latency ${i}` });
-      const sentAt = performance.now();
-      const id = Number(JSON.parse(out.body).id);
-      const deadline = sentAt + 30_000;
-      while (!receivedAt.has(id)) {
-        if (performance.now() > deadline) throw new Error(`message ${id} was never delivered`);
-        await sleep(2);
-      }
-      latencies.push(Math.max(0, receivedAt.get(id)! - sentAt));
-    }
-  } finally {
-    stop = true;
-    await sendRequest(auth, { type: 'stream', to: '900001', topic: 'latency', content: 'stop' });
-    await consumer;
-  }
+      return Number(JSON.parse(out.body).id);
+    },
+    recognise: (e) => (e.type === 'message' ? Number((e.message as { id: number }).id) : undefined),
+    wake: () => sendRequest(auth, { type: 'stream', to: '900001', topic: 'latency', content: 'stop' }),
+    noun: 'message',
+    checkEveryMs: 2,
+  });
   console.log(
     `message event delivery latency, ${count} messages 0-250 ms into a wait (send returns → long-poller has it): ` +
-      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+      `p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms`,
   );
 };

@@ -1,7 +1,9 @@
 // Measuring helpers shared by the benchmark sections.
+import { fetchEvents, registerQueue, type ApiEventWithId } from '../lib/events/queues';
 import { newSubscription } from '../lib/models/channel';
-import { dbMetrics } from '../lib/store/client';
 import type { ApiEvent, QueueDescriptor } from '../lib/models/event';
+import type { User } from '../lib/models/user';
+import { dbMetrics } from '../lib/store/client';
 
 export type Cost = { requests: number; readUnits: number; writeUnits: number; ms: number };
 
@@ -85,4 +87,69 @@ export const BENCH_QUEUE: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'
   clientGravatar: true,
   slimPresence: false,
   timeoutSecs: 600,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An event not delivered within this long is lost: the benchmark fails instead of waiting forever. */
+const LOST_AFTER_MS = 30_000;
+
+/**
+ * Delivery latency to a waiting long-poller: a consumer long-polls a queue of `user`'s registered
+ * with `queue` and notes when each event that `recognise` names a key for arrives; the producer
+ * sends `count` times (`send(i)` resolves, once the send has returned, to the key its event will
+ * carry), each after a random pause drawn from [minPauseMs, maxPauseMs] since the previous one
+ * arrived, so that it lands at that point of the poller's wait (its check interval grows while it
+ * waits). Measured from the send returning to the poller holding the event; p50, p99 and max in
+ * ms. `wake` sends one more event so that the poller returns at the end. An event not delivered
+ * within LOST_AFTER_MS fails the benchmark ("<noun> <key> was never delivered").
+ */
+export const deliveryLatency = async <Key>(opts: {
+  user: User;
+  queue: Omit<QueueDescriptor, 'queueId' | 'realmId' | 'userId'>;
+  count: number;
+  minPauseMs: number;
+  maxPauseMs: number;
+  send: (i: number) => Promise<Key>;
+  recognise: (event: ApiEventWithId) => Key | undefined;
+  wake: () => Promise<unknown>;
+  noun: string;
+  /** How often the producer checks whether the poller has the event. */
+  checkEveryMs: number;
+}): Promise<{ p50: number; p99: number; max: number }> => {
+  const { user } = opts;
+  const queue = await registerQueue(user, opts.queue);
+  const receivedAt = new Map<Key, number>();
+  let last = -1;
+  let stop = false;
+  const consumer = (async () => {
+    while (!stop) {
+      const events = await fetchEvents(user, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
+      const now = performance.now();
+      for (const e of events) {
+        const key = opts.recognise(e);
+        if (key !== undefined) receivedAt.set(key, now);
+      }
+      if (events.length > 0) last = events[events.length - 1].id;
+    }
+  })();
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < opts.count; i += 1) {
+      await sleep(opts.minPauseMs + Math.random() * (opts.maxPauseMs - opts.minPauseMs));
+      const key = await opts.send(i);
+      const sentAt = performance.now();
+      const deadline = sentAt + LOST_AFTER_MS;
+      while (!receivedAt.has(key)) {
+        if (performance.now() > deadline) throw new Error(`${opts.noun} ${key} was never delivered`);
+        await sleep(opts.checkEveryMs);
+      }
+      latencies.push(Math.max(0, receivedAt.get(key)! - sentAt));
+    }
+  } finally {
+    stop = true;
+    await opts.wake();
+    await consumer;
+  }
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
 };

@@ -4,26 +4,16 @@
 // Notification Bot's notices, then receives Hamlet's message and finds it in the channel's
 // narrow. Cordelia (8), a member on Verona, and Polonius (13), a guest on Verona, see what
 // upstream sends them.
-import { useLocalService, zulipClient } from '../helpers/e2e';
+import { pollingQueue, useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
 const client = (email: string) => zulipClient(service, email);
-type Client = Awaited<ReturnType<typeof client>>;
 
-/** Registers a queue (raw Markdown content) and returns a function that fetches its new events without blocking. */
-const eventQueue = async (c: Client) => {
+/** A queue for channel, subscription and message events (raw Markdown content); returns its poll. */
+const eventQueue = async (c: Awaited<ReturnType<typeof client>>) =>
   // zulip-js sends a POST's values as form fields: booleans go as the JSON text.
-  const registered = await c.queues.register({ event_types: ['stream', 'subscription', 'message'], apply_markdown: 'false' });
-  expect(registered.result).toBe('success');
-  let lastEventId = registered.last_event_id as number;
-  return async (): Promise<Record<string, any>[]> => {
-    const body = await c.events.retrieve({ queue_id: registered.queue_id, last_event_id: lastEventId, dont_block: true });
-    expect(body.result).toBe('success');
-    if (body.events.length > 0) lastEventId = body.events[body.events.length - 1].id;
-    return (body.events as Record<string, any>[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...event }) => event);
-  };
-};
+  (await pollingQueue<Record<string, any>>(c, { event_types: ['stream', 'subscription', 'message'], apply_markdown: 'false' })).poll;
 
 const NOTIFICATION_BOT = { sender_id: 1, sender_email: 'notification-bot@zulip.com', sender_full_name: 'Notification Bot' };
 

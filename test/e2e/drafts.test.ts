@@ -1,27 +1,12 @@
 // Drafts over HTTP through serverless-offline with the zulip-js client: what one client of a user
 // does arrives as drafts events on the queue of the same user's other client.
-import { useLocalService, zulipClient } from '../helpers/e2e';
+import { pollingQueue, useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
 const client = (email: string) => zulipClient(service, email);
 
-type Client = Awaited<ReturnType<typeof client>>;
-
-/** Registers a drafts queue and returns a function that fetches its new events without blocking. */
-const draftsQueue = async (c: Client) => {
-  const registered = await c.queues.register({ event_types: ['drafts'] });
-  expect(registered.result).toBe('success');
-  let lastEventId = registered.last_event_id as number;
-  const poll = async (): Promise<Record<string, unknown>[]> => {
-    const body = await c.events.retrieve({ queue_id: registered.queue_id, last_event_id: lastEventId, dont_block: true });
-    expect(body.result).toBe('success');
-    const events = (body.events as Record<string, unknown>[]).filter((e) => e.type !== 'heartbeat');
-    if (body.events.length > 0) lastEventId = body.events[body.events.length - 1].id;
-    return events.map(({ id: _id, ...event }) => event);
-  };
-  return { registered, poll };
-};
+const draftsQueue = (c: Awaited<ReturnType<typeof client>>) => pollingQueue(c, { event_types: ['drafts'] });
 
 describe('e2e: drafts with zulip-js', () => {
   it("synchronizes a draft created, edited and deleted on one client to the same user's other queue", async () => {

@@ -1,25 +1,14 @@
 // The four organization-object state changes over HTTP through serverless-offline with the
 // zulip-js client: group deactivation, invitation revocation, reminder deletion and linkifier
 // reordering, each with its upstream error on a second attempt and the events other clients get.
-import { useLocalService, zulipClient } from '../helpers/e2e';
+import { pollingQueue, useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
 const client = (email: string) => zulipClient(service, email);
 
-type Client = Awaited<ReturnType<typeof client>>;
-
-const queue = async (c: Client, eventTypes: string[], capabilities: Record<string, boolean> = {}) => {
-  const registered = await c.queues.register({ event_types: eventTypes, client_capabilities: JSON.stringify(capabilities) });
-  expect(registered.result).toBe('success');
-  let lastEventId = registered.last_event_id as number;
-  return async (): Promise<Record<string, unknown>[]> => {
-    const body = await c.events.retrieve({ queue_id: registered.queue_id, last_event_id: lastEventId, dont_block: true });
-    expect(body.result).toBe('success');
-    if (body.events.length > 0) lastEventId = body.events[body.events.length - 1].id;
-    return (body.events as Record<string, unknown>[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...event }) => event);
-  };
-};
+const queue = async (c: Awaited<ReturnType<typeof client>>, eventTypes: string[], capabilities: Record<string, boolean> = {}) =>
+  (await pollingQueue(c, { event_types: eventTypes, client_capabilities: JSON.stringify(capabilities) })).poll;
 
 describe('e2e: organization objects with zulip-js', () => {
   it('deactivates a user group, and explains why another one cannot be', async () => {

@@ -3,31 +3,17 @@
 // queue; the topics list is what the terminal client asks for on every new channel message; a
 // muted topic arrives as a user_topic event on the same user's queue (zulip-js has no method for
 // POST /user_topics or the legacy muting endpoint: they go through its callEndpoint).
-import { useLocalService, zulipClient } from '../helpers/e2e';
+import { pollingQueue, useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
 
 const client = (email: string) => zulipClient(service, email);
-type Client = Awaited<ReturnType<typeof client>>;
-
-/** Registers a queue for reaction events and returns a function that fetches its new events without blocking. */
-const reactionQueue = async (c: Client) => {
-  const registered = await c.queues.register({ event_types: ['reaction'] });
-  expect(registered.result).toBe('success');
-  let lastEventId = registered.last_event_id as number;
-  return async (): Promise<Record<string, unknown>[]> => {
-    const body = await c.events.retrieve({ queue_id: registered.queue_id, last_event_id: lastEventId, dont_block: true });
-    expect(body.result).toBe('success');
-    if (body.events.length > 0) lastEventId = body.events[body.events.length - 1].id;
-    return (body.events as Record<string, unknown>[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...event }) => event);
-  };
-};
 
 describe('e2e: reactions with zulip-js', () => {
   it("delivers Hamlet's reaction to a Verona message, and its removal, to Iago's queue", async () => {
     const hamlet = await client('hamlet@zulip.com');
     const iago = await client('iago@zulip.com');
-    const poll = await reactionQueue(iago);
+    const { poll } = await pollingQueue(iago, { event_types: ['reaction'] });
     // Message 6 of the development data: Hamlet's, in Verona, which Iago is subscribed to.
     expect(await hamlet.reactions.add({ message_id: 6, emoji_name: 'octopus' })).toEqual({ result: 'success', msg: '' });
     const reaction = { user_id: 10, message_id: 6, emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' };

@@ -35,6 +35,32 @@ export const zulipClient = async (service: Pick<E2eService, 'origin'>, email: st
   return zulipInit({ realm: service.origin, username: email, apiKey: api_key });
 };
 
+/**
+ * Registers an event queue for the zulip-js client `c` (`params` as zulip-js sends them: form
+ * fields, so booleans and objects go as JSON text) and checks that it succeeded. Returns the
+ * register answer and `poll`, which fetches the events that arrived since the last poll without
+ * blocking (dont_block), checks that the fetch succeeded, and returns them without heartbeats and
+ * without their `id`s.
+ *
+ *   const { poll } = await pollingQueue(iago, { event_types: ['reaction'] });
+ *   expect(await poll()).toEqual([{ type: 'reaction', op: 'add', ... }]);
+ */
+export const pollingQueue = async <Event extends Record<string, unknown> = Record<string, unknown>>(
+  c: any,
+  params: Record<string, unknown>,
+): Promise<{ registered: any; poll: () => Promise<Event[]> }> => {
+  const registered = await c.queues.register(params);
+  expect(registered.result).toBe('success');
+  let lastEventId = registered.last_event_id as number;
+  const poll = async (): Promise<Event[]> => {
+    const body = await c.events.retrieve({ queue_id: registered.queue_id, last_event_id: lastEventId, dont_block: true });
+    expect(body.result).toBe('success');
+    if (body.events.length > 0) lastEventId = body.events[body.events.length - 1].id;
+    return (body.events as Record<string, unknown>[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...event }) => event as Event);
+  };
+  return { registered, poll };
+};
+
 export type RequestOptions = {
   params?: Record<string, unknown>;
   /** Where the parameters go; the default is the query string for GET and a form body otherwise. */
