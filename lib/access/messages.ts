@@ -61,19 +61,26 @@ const candidatesWithoutRecord = async (message: MessageRef): Promise<number[]> =
 /**
  * Who holds a row of a message: its recipients record (everyone it was delivered to and everyone
  * who got a row later), whether or not they are still subscribed or active. For a message stored
- * before that record existed, who may hold one now (the caller reads their rows).
+ * before the send wrote that record, who may hold one now (the caller reads their rows), and those
+ * who got a row later.
  */
-export const rowHolderCandidates = async (message: MessageRef): Promise<number[]> =>
-  (await messagesStore.listRowHolderIds(message.realmId, message.id)) ?? candidatesWithoutRecord(message);
+export const rowHolderCandidates = async (message: MessageRef): Promise<number[]> => {
+  const { sent, later } = await messagesStore.getRowHolderRecord(message.realmId, message.id);
+  return [...new Set([...(sent ?? (await candidatesWithoutRecord(message))), ...later])];
+};
 
 /**
  * Who holds a row of a message, for a caller that does not read the rows themselves: the
- * recipients record, or for a message stored before it existed, those of the candidates whose row
- * is there (one batch read per 100).
+ * recipients record, or for a message stored before the send wrote it, those who got a row later
+ * and those of the other candidates whose row is there (one batch read per 100).
  */
-export const listRowHolders = async (message: MessageRef): Promise<number[]> =>
-  (await messagesStore.listRowHolderIds(message.realmId, message.id)) ??
-  reactionsStore.listUsersWithMessageRow(message.id, await candidatesWithoutRecord(message));
+export const listRowHolders = async (message: MessageRef): Promise<number[]> => {
+  const { sent, later } = await messagesStore.getRowHolderRecord(message.realmId, message.id);
+  if (sent) return [...new Set([...sent, ...later])];
+  const recorded = new Set(later);
+  const others = (await candidatesWithoutRecord(message)).filter((id) => !recorded.has(id));
+  return [...later, ...(await reactionsStore.listUsersWithMessageRow(message.id, others))];
+};
 
 /**
  * Who is told of an action on a message (a reaction, a delete), as upstream's

@@ -471,7 +471,7 @@ describe('who is told of a reaction', () => {
       messagesStore.buildMessageItem(message),
       ...[9, 10].map((u) => messagesStore.buildUserMessageItem(message, u, ['read'])),
     ]);
-    expect(await messagesStore.listRowHolderIds(2, id)).toBeUndefined();
+    expect(await messagesStore.getRowHolderRecord(2, id)).toEqual({ sent: undefined, later: [] });
     const queues = await queuesOf([9, 10, 11]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     const e = event('add', 10, id);
