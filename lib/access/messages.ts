@@ -1,11 +1,14 @@
 // Who may see or act on a message: upstream's access_message / access_message_and_usermessage
-// (zerver/lib/message.py), in one place for reactions and any other action on one message.
+// (zerver/lib/message.py), in one place for reactions and any other action on one message; who
+// holds a row of a message, and who is told of an action on one (event_recipient_ids_for_action_on_messages).
 import { BadRequestError } from '../errors';
 import type { Channel } from '../models/channel';
 import type { Message, UserMessage } from '../models/message';
-import type { User } from '../models/user';
+import { isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import * as messagesStore from '../store/messages';
+import * as reactionsStore from '../store/reactions';
+import * as usersStore from '../store/users';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
 
 /** A message the user may access, the user's own row of it (if they received it) and, for a channel message, the channel. */
@@ -45,4 +48,64 @@ export const accessMessage = async <M extends Message = Message>(
   const viewer = await loadChannelViewer(user, channel);
   if (!canReadChannelMessage(channel, viewer, userMessage !== undefined)) throw invalid;
   return { message, userMessage, channel, viewer };
+};
+
+type MessageRef = Pick<Message, 'realmId' | 'id' | 'streamId' | 'dmUserIds' | 'senderId'>;
+
+/** Who may hold a row of a message stored before its recipients record existed: a direct message's participants, or the channel's subscribers and the sender (each once). */
+const candidatesWithoutRecord = async (message: MessageRef): Promise<number[]> =>
+  message.streamId === null
+    ? message.dmUserIds
+    : [...new Set([...(await channelsStore.listSubscriberIdsOfChannel(message.streamId)), message.senderId])];
+
+/**
+ * Who holds a row of a message: its recipients record (everyone it was delivered to and everyone
+ * who got a row later), whether or not they are still subscribed or active. For a message stored
+ * before the send wrote that record, who may hold one now (the caller reads their rows), and those
+ * who got a row later.
+ */
+export const rowHolderCandidates = async (message: MessageRef): Promise<number[]> => {
+  const { sent, later } = await messagesStore.getRowHolderRecord(message.realmId, message.id);
+  return [...new Set([...(sent ?? (await candidatesWithoutRecord(message))), ...later])];
+};
+
+/**
+ * Who holds a row of a message, for a caller that does not read the rows themselves: the
+ * recipients record, or for a message stored before the send wrote it, those who got a row later
+ * and those of the other candidates whose row is there (one batch read per 100).
+ */
+export const listRowHolders = async (message: MessageRef): Promise<number[]> => {
+  const { sent, later } = await messagesStore.getRowHolderRecord(message.realmId, message.id);
+  if (sent) return [...new Set([...sent, ...later])];
+  const recorded = new Set(later);
+  const others = (await candidatesWithoutRecord(message)).filter((id) => !recorded.has(id));
+  return [...later, ...(await reactionsStore.listUsersWithMessageRow(message.id, others))];
+};
+
+/**
+ * Who is told of an action on a message (a reaction, a delete), as upstream's
+ * event_recipient_ids_for_action_on_messages, given who holds a row of it: a direct message's row
+ * holders; for a channel message, its active subscribers (the subscriber index holds no
+ * deactivated user) — with protected history only those with a row, in a private channel with
+ * shared history all of them, and in a public channel all of them plus every non-guest with a row
+ * (a former subscriber who received it, a user who starred or reacted to it), whether or not that
+ * user is still active, as upstream's row query does not ask.
+ */
+export const messageActionAudience = async (
+  message: Pick<Message, 'realmId'>,
+  channel: Channel | null | undefined,
+  rowHolderIds: number[],
+): Promise<number[]> => {
+  if (!channel) return rowHolderIds;
+  const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  if (!channel.historyPublicToSubscribers) {
+    const holders = new Set(rowHolderIds);
+    return subscribers.filter((id) => holders.has(id));
+  }
+  if (channel.inviteOnly) return subscribers;
+  const subscribed = new Set(subscribers);
+  const others = rowHolderIds.filter((id) => !subscribed.has(id));
+  const nonGuests =
+    others.length === 0 ? [] : (await usersStore.getMany(message.realmId, others)).filter((u) => !isGuest(u)).map((u) => u.id);
+  return [...subscribers, ...nonGuests];
 };

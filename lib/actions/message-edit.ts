@@ -26,7 +26,7 @@ import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
-import { accessMessage as accessMessageOf } from '../access/messages';
+import { accessMessage as accessMessageOf, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
 import type { EditableMessage } from '../store/message-edits';
@@ -57,18 +57,6 @@ const accessMessage = async (user: User, messageId: number, opts: { modifying: b
   return { message: accessed.message, flags: accessed.userMessage?.flags, channel: accessed.channel ?? null };
 };
 
-/**
- * Who holds a row of a message: its recipients record (everyone it was delivered to and everyone
- * who got a row later), whether or not they are still subscribed or active. For a message stored
- * before that record existed, who may hold one now: a direct message's participants, or the
- * channel's subscribers and the sender.
- */
-const rowCandidates = async (message: Pick<EditableMessage, 'realmId' | 'id' | 'streamId' | 'dmUserIds' | 'senderId'>): Promise<number[]> =>
-  (await messagesStore.listRowHolderIds(message.realmId, message.id)) ??
-  (message.streamId === null
-    ? message.dmUserIds
-    : [...(await channelsStore.listSubscriberIdsOfChannel(message.streamId)), message.senderId]);
-
 // ---------------------------------------------------------------------------------------------
 // DELETE /messages/{message_id}
 
@@ -96,7 +84,7 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * the channel's metadata (channelMetadataViewers) when it changed.
  */
 export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
-  const candidates = await rowCandidates(message);
+  const candidates = await rowHolderCandidates(message);
   const rows = await editsStore.listRowsOfMessage(message.id, candidates);
   const { deleted, firstMessageId } = await editsStore.deleteMessage(
     message,
@@ -104,19 +92,11 @@ export const doDeleteMessage = async (actingUser: User, message: EditableMessage
     channel?.firstMessageId,
   );
   if (!deleted) throw new BadRequestError('Message already deleted');
-  const rowHolders = rows.map((r) => r.userId);
-  let receivers: number[];
-  if (channel === null) receivers = rowHolders;
-  else {
-    const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-    if (channel.inviteOnly && !channel.historyPublicToSubscribers) receivers = subscribers.filter((id) => rowHolders.includes(id));
-    else if (channel.inviteOnly) receivers = subscribers;
-    else {
-      const others = rowHolders.filter((id) => !subscribers.includes(id));
-      const nonGuests = (await usersStore.getMany(actingUser.realmId, others)).filter((u) => !isGuest(u)).map((u) => u.id);
-      receivers = [...subscribers, ...nonGuests];
-    }
-  }
+  const receivers = await messageActionAudience(
+    message,
+    channel,
+    rows.map((r) => r.userId),
+  );
   const event: DeleteMessageEvent =
     channel === null
       ? { type: 'delete_message', message_ids: [message.id], message_type: 'private' }
@@ -398,7 +378,7 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
 
   const rowsByMessage = new Map(
     await Promise.all(
-      plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowCandidates({ ...message, id }))] as const),
+      plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const),
     ),
   );
   if (topic !== undefined && channel !== null) {

@@ -201,17 +201,21 @@ export const recordRowHolder = async (realmId: number, messageId: number, userId
 };
 
 /**
- * Everyone who holds (or held) a row of a message: its recipients and the users who got a row
- * later, ascending; undefined for a message stored without a recipients record. One consistent
- * Query of the message's partition (its RCPT# items only).
+ * A message's recipients record: `sent`, everyone the send delivered it to (undefined for a message
+ * stored before the record existed), and `later`, the users who got a row of it since (`RCPT#H`),
+ * each ascending. One consistent Query of the message's partition (its RCPT# items only).
  */
-export const listRowHolderIds = async (realmId: number, messageId: number): Promise<number[] | undefined> => {
+export const getRowHolderRecord = async (realmId: number, messageId: number): Promise<{ sent: number[] | undefined; later: number[] }> => {
   const k = entityKeys.recipientsOfMessage(realmId, messageId);
+  const laterSk = entityKeys.messageRecipients(realmId, messageId, 'H').sk;
   const items = await queryPrefix('main', k.pk, k.skPrefix, { consistent: true });
-  if (items.length === 0) return undefined;
-  const ids = new Set<number>();
-  for (const item of items) for (const id of (item.userIds as Set<number> | undefined) ?? []) ids.add(Number(id));
-  return [...ids].sort((a, b) => a - b);
+  const ids = (parts: Item[]) => {
+    const out = new Set<number>();
+    for (const item of parts) for (const id of (item.userIds as Set<number> | undefined) ?? []) out.add(Number(id));
+    return [...out].sort((x, y) => x - y);
+  };
+  const sentParts = items.filter((item) => item.sk !== laterSk);
+  return { sent: sentParts.length > 0 ? ids(sentParts) : undefined, later: ids(items.filter((item) => item.sk === laterSk)) };
 };
 
 /** A new message id of the organization (its own counter: ids rise within an organization). */

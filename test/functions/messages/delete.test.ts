@@ -2,6 +2,7 @@
 // 10, 11, 12, 14, 15 (not Cordelia 8); core team (6) is private with protected history (9, 10,
 // 11); Old Verona (7) is archived; Iago (11) is an administrator, Shiva (15) a moderator; message
 // 15 is Lear's (another organization). Upstream: zerver/tests/test_message_delete.py.
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as register } from '../../../functions/events/register';
 import { handler as flagsHandler } from '../../../functions/messages/update-flags';
@@ -9,6 +10,8 @@ import { doDeleteMessage } from '../../../lib/actions/message-edit';
 import { advanceClock } from '../../../lib/clock';
 import * as channelsStore from '../../../lib/store/channels';
 import * as editsStore from '../../../lib/store/message-edits';
+import { documentClient, tableName } from '../../../lib/store/client';
+import { entityKeys } from '../../../lib/store/keys';
 import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
@@ -228,11 +231,20 @@ describe('DELETE /messages/{message_id}: everyone who holds a row', () => {
     });
   });
 
+  it('deletes every row of a message stored before recipients records existed, after a non-subscriber starred it', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, topic: 'before records' });
+    await documentClient().send(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.messageRecipients(2, m.id, '0000') }));
+    expect(await messagesStore.getRowHolderRecord(2, m.id)).toEqual({ sent: undefined, later: [] });
+    expectSuccess(await star('cordelia@zulip.com', m.id));
+    expectSuccess(await del('hamlet@zulip.com', m.id));
+    expect(await editsStore.listRowsOfMessage(m.id, [...DENMARK, 8])).toEqual([]);
+  });
+
   it("removes the message's recipients record with it", async () => {
     const m = await storeMessage({ sender: 10, channelId: 1 });
-    expect(await messagesStore.listRowHolderIds(2, m.id)).toEqual(DENMARK);
+    expect(await messagesStore.getRowHolderRecord(2, m.id)).toEqual({ sent: DENMARK, later: [] });
     expectSuccess(await del('hamlet@zulip.com', m.id));
-    expect(await messagesStore.listRowHolderIds(2, m.id)).toBeUndefined();
+    expect(await messagesStore.getRowHolderRecord(2, m.id)).toEqual({ sent: undefined, later: [] });
   });
 });
 
