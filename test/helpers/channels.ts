@@ -26,6 +26,16 @@ export const setSubscribed = async (realmId: number, userId: number, channelId: 
   ]);
 };
 
+/** Runs `body` with a user unsubscribed from a channel (an inactive row), then subscribes them again. */
+export const whileUnsubscribed = async (realmId: number, userId: number, channelId: number, body: () => Promise<void>): Promise<void> => {
+  await setSubscribed(realmId, userId, channelId, false);
+  try {
+    await body();
+  } finally {
+    await setSubscribed(realmId, userId, channelId, true);
+  }
+};
+
 /** Stores a channel message, read by each of `receivers`. */
 export const putChannelMessage = async (message: Omit<Message, 'dmUserIds'>, receivers: number[]): Promise<void> => {
   const full: Message = { ...message, dmUserIds: [] };

@@ -88,3 +88,24 @@ export const neverFollowNewTopics = async (email: string): Promise<void> => {
     await call(updateSettings, { method: 'PATCH', path: '/settings', as: email, params: { automatically_follow_topics_policy: 4 } }),
   );
 };
+
+/** The development organization's members by id, as the tests name them (the seeded `zulip` users 7 to 15). */
+export const SEEDED_EMAILS: Readonly<Record<number, string>> = {
+  7: 'ZOE@zulip.com',
+  8: 'cordelia@zulip.com',
+  9: 'desdemona@zulip.com',
+  10: 'hamlet@zulip.com',
+  11: 'iago@zulip.com',
+  12: 'othello@zulip.com',
+  13: 'polonius@zulip.com',
+  14: 'prospero@zulip.com',
+  15: 'shiva@zulip.com',
+};
+
+/** One queue for each of these seeded users (SEEDED_EMAILS), by user id. */
+export const openQueuesOf = async (ids: number[], opts: OpenQueueOptions = {}): Promise<Map<number, TestQueue>> =>
+  new Map(await Promise.all(ids.map(async (id) => [id, await openQueue(SEEDED_EMAILS[id], opts)] as const)));
+
+/** What each queue received since its last drain, by user id. */
+export const drainQueues = async (queues: Map<number, TestQueue>): Promise<Record<number, Record<string, any>[]>> =>
+  Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()] as const)));

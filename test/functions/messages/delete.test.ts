@@ -16,7 +16,7 @@ import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { openQueue, type TestQueue } from '../../helpers/events';
+import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
 
@@ -24,25 +24,8 @@ const del = (as: string, messageId: number) =>
   call(deleteHandler, { method: 'DELETE', path: `/messages/${messageId}`, as, pathParameters: { message_id: String(messageId) } });
 
 const DENMARK = [7, 9, 10, 11, 12, 14, 15];
-const EMAILS: Record<number, string> = {
-  7: 'ZOE@zulip.com',
-  8: 'cordelia@zulip.com',
-  9: 'desdemona@zulip.com',
-  10: 'hamlet@zulip.com',
-  11: 'iago@zulip.com',
-  12: 'othello@zulip.com',
-  13: 'polonius@zulip.com',
-  14: 'prospero@zulip.com',
-  15: 'shiva@zulip.com',
-};
 
-const openQueues = async (ids: number[], bulk = true): Promise<Map<number, TestQueue>> =>
-  new Map(
-    await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { bulk_message_deletion: bulk } })] as const)),
-  );
-
-const drainAll = async (queues: Map<number, TestQueue>) =>
-  Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()])));
+const openQueues = (ids: number[], bulk = true) => openQueuesOf(ids, { capabilities: { bulk_message_deletion: bulk } });
 
 /** Nothing of the message changed: the item and every row are still there. */
 const expectStored = async (messageId: number, rowUserIds: number[]) => {
@@ -71,14 +54,14 @@ describe('DELETE /messages/{message_id}', () => {
     expect(await messagesStore.getMessage(2, m.id)).toBeUndefined();
     expect(await editsStore.listRowsOfMessage(m.id, DENMARK)).toEqual([]);
     const event = { type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 1, topic: 'plans' };
-    expect(await drainAll(queues)).toEqual({ ...Object.fromEntries(DENMARK.map((id) => [id, [event]])), 8: [] });
+    expect(await drainQueues(queues)).toEqual({ ...Object.fromEntries(DENMARK.map((id) => [id, [event]])), 8: [] });
   });
 
   it('gives queues without bulk_message_deletion the single message_id', async () => {
     const m = await storeMessage({ sender: 10, channelId: 1 });
     const queues = await openQueues([12], false);
     expectSuccess(await del('hamlet@zulip.com', m.id));
-    expect(await drainAll(queues)).toEqual({
+    expect(await drainQueues(queues)).toEqual({
       12: [{ type: 'delete_message', message_id: m.id, message_type: 'stream', stream_id: 1, topic: 'edits' }],
     });
   });
@@ -88,7 +71,7 @@ describe('DELETE /messages/{message_id}', () => {
     const queues = await openQueues([10, 11, 12]);
     expectSuccess(await del('hamlet@zulip.com', m.id));
     const event = { type: 'delete_message', message_ids: [m.id], message_type: 'private' };
-    expect(await drainAll(queues)).toEqual({ 10: [event], 11: [], 12: [event] });
+    expect(await drainQueues(queues)).toEqual({ 10: [event], 11: [], 12: [event] });
   });
 
   it("lets an administrator delete anyone's message at any age", async () => {
@@ -109,7 +92,7 @@ describe('DELETE /messages/{message_id}', () => {
     const queues = await openQueues([10, 12]);
     expectError(await del('shiva@zulip.com', m.id), "You don't have permission to delete this message");
     await expectStored(m.id, DENMARK);
-    expect(await drainAll(queues)).toEqual({ 10: [], 12: [] });
+    expect(await drainQueues(queues)).toEqual({ 10: [], 12: [] });
   });
 
   it('refuses the sender once the delete limit has passed, with no grace', async () => {
@@ -181,7 +164,7 @@ describe('DELETE /messages/{message_id}', () => {
     const queues = await openQueues([9, 10, 11, 12]);
     expectSuccess(await del('desdemona@zulip.com', m.id));
     const event = { type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 6, topic: 'edits' };
-    expect(await drainAll(queues)).toEqual({ 9: [event], 10: [event], 11: [event], 12: [] });
+    expect(await drainQueues(queues)).toEqual({ 9: [event], 10: [event], 11: [event], 12: [] });
   });
 });
 
@@ -196,7 +179,7 @@ describe('DELETE /messages/{message_id}: everyone who holds a row', () => {
       const queues = await openQueues([12]);
       expectSuccess(await del('hamlet@zulip.com', m.id));
       expect(await editsStore.listRowsOfMessage(m.id, [12])).toEqual([]);
-      expect(await drainAll(queues)).toEqual({
+      expect(await drainQueues(queues)).toEqual({
         12: [{ type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 1, topic: 'left' }],
       });
     } finally {
@@ -226,7 +209,7 @@ describe('DELETE /messages/{message_id}: everyone who holds a row', () => {
     const queues = await openQueues([8]);
     expectSuccess(await del('hamlet@zulip.com', m.id));
     expect(await editsStore.listRowsOfMessage(m.id, [8])).toEqual([]);
-    expect(await drainAll(queues)).toEqual({
+    expect(await drainQueues(queues)).toEqual({
       8: [{ type: 'delete_message', message_ids: [m.id], message_type: 'stream', stream_id: 1, topic: 'starred' }],
     });
   });
@@ -290,7 +273,7 @@ describe('register after a delete', () => {
     expect(britainless.firstMessageId).toBe(1);
     const queues = await openQueues([9, 12, 13]);
     expectSuccess(await del('iago@zulip.com', 1));
-    const events = await drainAll(queues);
+    const events = await drainQueues(queues);
     const streamEvent = { type: 'stream', op: 'update', stream_id: 4, name: 'Venice', property: 'first_message_id', value: null };
     expect(events[9]).toEqual([
       { type: 'delete_message', message_ids: [1], message_type: 'stream', stream_id: 4, topic: 'canals' },

@@ -9,7 +9,7 @@ import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { openQueue, type TestQueue } from '../../helpers/events';
+import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
 import type { Realm } from '../../../lib/models/realm';
@@ -17,23 +17,7 @@ import type { Realm } from '../../../lib/models/realm';
 const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
   call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
 
-const EMAILS: Record<number, string> = {
-  7: 'ZOE@zulip.com',
-  8: 'cordelia@zulip.com',
-  9: 'desdemona@zulip.com',
-  10: 'hamlet@zulip.com',
-  11: 'iago@zulip.com',
-  12: 'othello@zulip.com',
-  14: 'prospero@zulip.com',
-  15: 'shiva@zulip.com',
-};
-
-const openQueues = async (ids: number[]): Promise<Map<number, TestQueue>> =>
-  new Map(
-    await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id], { capabilities: { empty_topic_name: true } })] as const)),
-  );
-const drainAll = async (queues: Map<number, TestQueue>) =>
-  Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()])));
+const openQueues = (ids: number[]) => openQueuesOf(ids, { capabilities: { empty_topic_name: true } });
 
 const registerState = async (email: string) =>
   expectSuccess(
@@ -101,7 +85,7 @@ describe('PATCH /messages/{message_id}: content', () => {
       rendered_content: '<p>second <strong>draft</strong></p>',
       is_me_message: false,
     });
-    expect(await drainAll(queues)).toEqual({ 10: [event(['read'])], 12: [event([])], 8: [] });
+    expect(await drainQueues(queues)).toEqual({ 10: [event(['read'])], 12: [event([])], 8: [] });
   });
 
   it('stores "(deleted)" for content that is only whitespace', async () => {
@@ -121,7 +105,7 @@ describe('PATCH /messages/{message_id}: content', () => {
     expect(before.unread_msgs.mentions).not.toContain(m.id);
     const queues = await openQueues([11, 12]);
     expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'hi @**Iago**' }));
-    const events = await drainAll(queues);
+    const events = await drainQueues(queues);
     expect(events[11][0].flags).toEqual(['mentioned']);
     expect(events[12][0].flags).toEqual([]);
     const after = await registerState('iago@zulip.com');
@@ -136,7 +120,7 @@ describe('PATCH /messages/{message_id}: content', () => {
       const queues = await openQueues([12]);
       expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'hi @**Othello, the Moor of Venice**' }));
       expect((await messagesStore.getUserMessage(12, m.id))!.flags).toEqual(['mentioned']);
-      expect((await drainAll(queues))[12].map((e: Record<string, unknown>) => [e.type, e.flags])).toEqual([
+      expect((await drainQueues(queues))[12].map((e: Record<string, unknown>) => [e.type, e.flags])).toEqual([
         ['update_message', ['mentioned']],
       ]);
     } finally {
@@ -149,7 +133,7 @@ describe('PATCH /messages/{message_id}: content', () => {
     const queues = await openQueues([10]);
     expectError(await patch('iago@zulip.com', m.id, { content: 'mine now' }), "You don't have permission to edit this message");
     await expectUnchanged(m);
-    expect(await drainAll(queues)).toEqual({ 10: [] });
+    expect(await drainQueues(queues)).toEqual({ 10: [] });
   });
 
   it('refuses the sender after the edit limit and its 20-second grace', async () => {
@@ -189,7 +173,7 @@ describe('PATCH /messages/{message_id}: content', () => {
     const m = await storeMessage({ sender: 10, to: [12] });
     const queues = await openQueues([10, 11, 12]);
     expectSuccess(await patch('hamlet@zulip.com', m.id, { content: 'edited' }));
-    const events = await drainAll(queues);
+    const events = await drainQueues(queues);
     expect(events[11]).toEqual([]);
     expect(events[12]).toEqual([expect.objectContaining({ type: 'update_message', message_id: m.id, content: 'edited', flags: [] })]);
     expect(events[12][0]).not.toHaveProperty('stream_id');
@@ -246,7 +230,7 @@ describe('PATCH /messages/{message_id}: topics', () => {
     expectSuccess(await patch('othello@zulip.com', b.id, { topic: 'two' }));
     expect((await messagesStore.getMessage(2, a.id))!.topic).toBe('one');
     expect((await messagesStore.getMessage(2, b.id))!.topic).toBe('two');
-    const events = await drainAll(queues);
+    const events = await drainQueues(queues);
     expect(events[8]).toEqual([]);
     expect(events[12]).toEqual([
       {
@@ -279,7 +263,7 @@ describe('PATCH /messages/{message_id}: topics', () => {
     const queues = await openQueues([12]);
     expectSuccess(await patch('hamlet@zulip.com', a.id, { topic: 'fix #D1234', propagate_mode: 'change_all' }));
     const links = [{ text: '#D1234', url: 'https://github.com/zulip/zulip-desktop/pull/1234' }];
-    expect((await drainAll(queues))[12].map((e: Record<string, unknown>) => e.topic_links)).toEqual([links]);
+    expect((await drainQueues(queues))[12].map((e: Record<string, unknown>) => e.topic_links)).toEqual([links]);
     expect((await messagesStore.getMessage(2, a.id))!.topicLinks).toEqual(links);
     expect((await messagesStore.getMessage(2, b.id))!.topicLinks).toEqual(links);
   });

@@ -13,8 +13,8 @@ import { batchPut } from '../../../lib/store/common';
 import * as messagesStore from '../../../lib/store/messages';
 import * as usersStore from '../../../lib/store/users';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { changeChannel, putChannelMessage, setSubscribed } from '../../helpers/channels';
-import { openQueue, type TestQueue } from '../../helpers/events';
+import { changeChannel, putChannelMessage, setSubscribed, whileUnsubscribed } from '../../helpers/channels';
+import { drainQueues, openQueue, openQueuesOf, type TestQueue } from '../../helpers/events';
 
 const DENMARK_SUBSCRIBERS = [7, 9, 10, 11, 12, 14, 15];
 const CORE_TEAM = 6;
@@ -332,18 +332,6 @@ describe('DELETE /messages/{message_id}/reactions', () => {
 // the user is active); a private channel with shared history to its active subscribers; one with
 // protected history to the active subscribers who have a row.
 describe('who is told of a reaction', () => {
-  const EMAILS: Record<number, string> = {
-    8: 'cordelia@zulip.com',
-    9: 'desdemona@zulip.com',
-    10: 'hamlet@zulip.com',
-    11: 'iago@zulip.com',
-    12: 'othello@zulip.com',
-    13: 'polonius@zulip.com',
-    14: 'prospero@zulip.com',
-  };
-  const queuesOf = async (ids: number[]) => new Map(await Promise.all(ids.map(async (id) => [id, await openQueue(EMAILS[id])] as const)));
-  const drained = async (queues: Map<number, TestQueue>) =>
-    Object.fromEntries(await Promise.all([...queues].map(async ([id, q]) => [id, await q.drain()])));
   /** Runs `body` with the user deactivated (out of every subscriber list, as deactivation leaves them), then reactivates them. */
   const whileDeactivated = async (userId: number, channelId: number, body: () => Promise<void>) => {
     const user = (await usersStore.get(2, userId))!;
@@ -368,37 +356,31 @@ describe('who is told of a reaction', () => {
 
   it('tells a former subscriber of a public channel who received the message', async () => {
     const id = await newMessage();
-    await setSubscribed(2, 12, 1, false);
-    try {
-      const queues = await queuesOf([8, 10, 12]);
+    await whileUnsubscribed(2, 12, 1, async () => {
+      const queues = await openQueuesOf([8, 10, 12]);
       expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
       const e = event('add', 10, id);
-      expect(await drained(queues)).toEqual({ 8: [], 10: [e], 12: [e] });
-    } finally {
-      await setSubscribed(2, 12, 1, true);
-    }
+      expect(await drainQueues(queues)).toEqual({ 8: [], 10: [e], 12: [e] });
+    });
   });
 
   it('tells a former subscriber of a public channel who received the message when a reaction is removed', async () => {
     const id = await newMessage();
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
-    await setSubscribed(2, 12, 1, false);
-    try {
-      const queues = await queuesOf([8, 10, 12]);
+    await whileUnsubscribed(2, 12, 1, async () => {
+      const queues = await openQueuesOf([8, 10, 12]);
       expectSuccess(await unreact('hamlet@zulip.com', id, OCTOPUS));
       const e = event('remove', 10, id);
-      expect(await drained(queues)).toEqual({ 8: [], 10: [e], 12: [e] });
-    } finally {
-      await setSubscribed(2, 12, 1, true);
-    }
+      expect(await drainQueues(queues)).toEqual({ 8: [], 10: [e], 12: [e] });
+    });
   });
 
   it('tells a subscriber of a public channel who did not receive the message', async () => {
     const id = await newMessage(1, [7, 9, 10, 11, 14, 15]);
-    const queues = await queuesOf([10, 12]);
+    const queues = await openQueuesOf([10, 12]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     const e = event('add', 10, id);
-    expect(await drained(queues)).toEqual({ 10: [e], 12: [e] });
+    expect(await drainQueues(queues)).toEqual({ 10: [e], 12: [e] });
   });
 
   it('tells a non-subscriber who starred the public channel message (a historical row)', async () => {
@@ -411,48 +393,45 @@ describe('who is told of a reaction', () => {
         params: { messages: [id], op: 'add', flag: 'starred' },
       }),
     );
-    const queues = await queuesOf([8, 10, 13]);
+    const queues = await openQueuesOf([8, 10, 13]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     const e = event('add', 10, id);
-    expect(await drained(queues)).toEqual({ 8: [e], 10: [e], 13: [] });
+    expect(await drainQueues(queues)).toEqual({ 8: [e], 10: [e], 13: [] });
   });
 
   it('does not tell a guest who received the public channel message and is not subscribed', async () => {
     const id = await newMessage(1, [...DENMARK_SUBSCRIBERS, 13]);
-    const queues = await queuesOf([10, 13]);
+    const queues = await openQueuesOf([10, 13]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
-    expect(await drained(queues)).toEqual({ 10: [event('add', 10, id)], 13: [] });
+    expect(await drainQueues(queues)).toEqual({ 10: [event('add', 10, id)], 13: [] });
   });
 
   it('tells a deactivated user who received the public channel message, as upstream reads the rows whether or not their holder is active', async () => {
     const id = await newMessage();
-    const queues = await queuesOf([10, 14]);
+    const queues = await openQueuesOf([10, 14]);
     await whileDeactivated(14, 1, async () => {
       expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     });
     const e = event('add', 10, id);
-    expect(await drained(queues)).toEqual({ 10: [e], 14: [e] });
+    expect(await drainQueues(queues)).toEqual({ 10: [e], 14: [e] });
   });
 
   it('does not tell a subscriber of a channel with protected history who never received the message', async () => {
     const id = await newMessage(CORE_TEAM, [9, 10]);
-    const queues = await queuesOf([9, 10, 11]);
+    const queues = await openQueuesOf([9, 10, 11]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     const e = event('add', 10, id);
-    expect(await drained(queues)).toEqual({ 9: [e], 10: [e], 11: [] });
+    expect(await drainQueues(queues)).toEqual({ 9: [e], 10: [e], 11: [] });
   });
 
   it('does not tell a former subscriber of a channel with protected history, though they received the message', async () => {
     const id = await newMessage(CORE_TEAM, [9, 10, 11]);
-    await setSubscribed(2, 9, CORE_TEAM, false);
-    try {
-      const queues = await queuesOf([9, 10, 11]);
+    await whileUnsubscribed(2, 9, CORE_TEAM, async () => {
+      const queues = await openQueuesOf([9, 10, 11]);
       expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
       const e = event('add', 10, id);
-      expect(await drained(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
-    } finally {
-      await setSubscribed(2, 9, CORE_TEAM, true);
-    }
+      expect(await drainQueues(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
+    });
   });
 
   it('tells only the subscribers with a row of a protected-history message stored before recipients records existed', async () => {
@@ -472,46 +451,43 @@ describe('who is told of a reaction', () => {
       ...[9, 10].map((u) => messagesStore.buildUserMessageItem(message, u, ['read'])),
     ]);
     expect(await messagesStore.getRowHolderRecord(2, id)).toEqual({ sent: undefined, later: [] });
-    const queues = await queuesOf([9, 10, 11]);
+    const queues = await openQueuesOf([9, 10, 11]);
     expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
     const e = event('add', 10, id);
-    expect(await drained(queues)).toEqual({ 9: [e], 10: [e], 11: [] });
+    expect(await drainQueues(queues)).toEqual({ 9: [e], 10: [e], 11: [] });
   });
 
   it('tells a subscriber of a private channel with shared history who did not receive the message', async () => {
     await withSharedHistory(async () => {
       const id = await newMessage(CORE_TEAM, [9, 10]);
-      const queues = await queuesOf([8, 9, 10, 11]);
+      const queues = await openQueuesOf([8, 9, 10, 11]);
       expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
       const e = event('add', 10, id);
-      expect(await drained(queues)).toEqual({ 8: [], 9: [e], 10: [e], 11: [e] });
+      expect(await drainQueues(queues)).toEqual({ 8: [], 9: [e], 10: [e], 11: [e] });
     });
   });
 
   it('does not tell a former subscriber of a private channel with shared history, though they received the message', async () => {
     await withSharedHistory(async () => {
       const id = await newMessage(CORE_TEAM, [9, 10, 11]);
-      await setSubscribed(2, 9, CORE_TEAM, false);
-      try {
-        const queues = await queuesOf([9, 10, 11]);
+      await whileUnsubscribed(2, 9, CORE_TEAM, async () => {
+        const queues = await openQueuesOf([9, 10, 11]);
         expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
         const e = event('add', 10, id);
-        expect(await drained(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
-      } finally {
-        await setSubscribed(2, 9, CORE_TEAM, true);
-      }
+        expect(await drainQueues(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
+      });
     });
   });
 
   it('does not tell a deactivated subscriber of a private channel with shared history who received the message', async () => {
     await withSharedHistory(async () => {
       const id = await newMessage(CORE_TEAM, [9, 10, 11]);
-      const queues = await queuesOf([9, 10, 11]);
+      const queues = await openQueuesOf([9, 10, 11]);
       await whileDeactivated(9, CORE_TEAM, async () => {
         expectSuccess(await react('hamlet@zulip.com', id, OCTOPUS));
       });
       const e = event('add', 10, id);
-      expect(await drained(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
+      expect(await drainQueues(queues)).toEqual({ 9: [], 10: [e], 11: [e] });
     });
   });
 });
