@@ -37,8 +37,11 @@ import * as usersStore from '../store/users';
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: EditableMessage; flags: string[] | undefined; channel: Channel | null };
 
-/** How long an edit or delete waits for a message's fan-out job, and how often it looks again. */
-const FANOUT_WAIT_MS = 10_000;
+/**
+ * How long an edit or delete waits for a message's fan-out job (well inside the function's 10 s
+ * Lambda timeout; the job writes 10,000 rows in about a second on DynamoDB), and how often it looks again.
+ */
+const FANOUT_WAIT_MS = 5_000;
 const FANOUT_POLL_MS = 50;
 
 /**
