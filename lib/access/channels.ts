@@ -4,7 +4,7 @@
 // the user, the user's subscription and the user's group memberships; the async helpers load
 // what the rules need, reading the organization's groups only when a rule consults them.
 import { BadRequestError } from '../errors';
-import type { Channel } from '../models/channel';
+import type { Channel, Subscription } from '../models/channel';
 import type { GroupSettingValue } from '../models/realm';
 import { isAdmin, isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
@@ -73,15 +73,21 @@ export const canReadChannelMessage = (channel: Channel, viewer: ChannelViewer, r
 };
 
 /**
- * The viewer of one channel: reads the user's subscription, and the organization's groups only
- * when the channel is private, the user is not subscribed and not a guest (the only case where a
- * rule above consults a group).
+ * The viewer of one channel, with the user's subscription row as read (active or not; undefined
+ * when never subscribed) for a caller that needs its settings: reads the subscription, and the
+ * organization's groups only when the channel is private, the user is not subscribed and not a
+ * guest (the only case where a rule above consults a group).
  */
-export const loadChannelViewer = async (user: User, channel: Channel): Promise<ChannelViewer> => {
-  const subscribed = (await channelsStore.getSubscription(user.id, channel.id))?.active === true;
-  if (subscribed || isGuest(user) || !channel.inviteOnly || channel.isWebPublic) return { user, subscribed, inSetting: () => false };
+export const loadChannelViewer = async (
+  user: User,
+  channel: Channel,
+): Promise<ChannelViewer & { subscription: Subscription | undefined }> => {
+  const subscription = await channelsStore.getSubscription(user.id, channel.id);
+  const subscribed = subscription?.active === true;
+  if (subscribed || isGuest(user) || !channel.inviteOnly || channel.isWebPublic)
+    return { user, subscribed, subscription, inSetting: () => false };
   const groups = await RealmGroups.load(user.realmId);
-  return { user, subscribed, inSetting: (value) => groups.isInSetting(value, user.id) };
+  return { user, subscribed, subscription, inSetting: (value) => groups.isInSetting(value, user.id) };
 };
 
 /**

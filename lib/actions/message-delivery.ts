@@ -42,15 +42,14 @@ export type Delivery = {
  * What the job is given: the message, the echo, and the recipients' flags as the most common set
  * (`flags`) and the recipients whose flags differ (`exceptions`: the sender, mentioned users), each
  * set with its users as runs of ids (lib/events/fanout.ts encodeUserIds), so that the payload stays
- * small at any channel size. `written`: rows the send wrote itself. The recipients themselves are
- * the message's recipients record.
+ * small at any channel size. The recipients themselves are the message's recipients record, and
+ * the send wrote the sender's row itself.
  */
 export type FanoutJob = {
   realmId: number;
   messageId: number;
   flags: string[];
   exceptions: { flags: string[]; users: string }[];
-  written: number[];
   echo: SenderEcho;
 };
 
@@ -86,12 +85,15 @@ export const doDeliverMessage = async (d: Delivery): Promise<void> => {
     messageId: d.message.id,
     flags: common.flags,
     exceptions: others.map((set) => ({ flags: set.flags, users: encodeUserIds([...set.userIds].sort((a, b) => a - b)) })),
-    written: [d.sender.id],
     echo: d.echo,
   };
   if (Buffer.byteLength(JSON.stringify(job)) > MAX_JOB_PAYLOAD_BYTES) return doMessageFanout(job);
   await startJob('messageFanout', job);
 };
+
+/** The sender first when a recipient, as upstream lists a message event's users. */
+export const orderSenderFirst = (ids: number[], senderId: number): number[] =>
+  ids.includes(senderId) ? [senderId, ...ids.filter((id) => id !== senderId)] : ids;
 
 /** Whether a send to this many recipients leaves its rows and events to the messageFanout job. */
 const deferFanout = (recipientCount: number): boolean => recipientCount > config.messageInlineRecipients();
@@ -106,9 +108,9 @@ const deferFanout = (recipientCount: number): boolean => recipientCount > config
 export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
   const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
   if (!message?.fanoutPending) return;
-  const [realm, recipientIds, channel, users] = await Promise.all([
+  const [realm, record, channel, users] = await Promise.all([
     realmsStore.get(job.realmId),
-    messagesStore.listRecipientIds(job.realmId, job.messageId),
+    messagesStore.getRowHolderRecord(job.realmId, job.messageId),
     // Consistently: a notice to a channel created a moment ago is sent by the same request.
     message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId, { consistent: true }),
     usersStore.getManyWithSystemBots(job.realmId, [...new Set([message.senderId, ...message.dmUserIds])]),
@@ -116,13 +118,11 @@ export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
   const sender = users.find((u) => u.id === message.senderId);
   if (!realm || !sender) throw new Error(`message ${job.realmId}/${job.messageId}: its organization or sender is missing`);
   const participants = message.dmUserIds.map((id) => users.find((u) => u.id === id)).filter((u): u is User => u !== undefined);
-  const ordered = recipientIds.includes(sender.id) ? [sender.id, ...recipientIds.filter((id) => id !== sender.id)] : recipientIds;
   const flagsOf = new Map(job.exceptions.flatMap((set) => decodeUserIds(set.users).map((userId) => [userId, set.flags] as const)));
-  const recipients = ordered.map((userId) => ({ userId, flags: flagsOf.get(userId) ?? job.flags }));
-  const written = new Set(job.written);
+  const recipients = orderSenderFirst(record.sent ?? [], sender.id).map((userId) => ({ userId, flags: flagsOf.get(userId) ?? job.flags }));
   await messagesStore.writeMessageRows(
     message,
-    recipients.filter((r) => !written.has(r.userId)),
+    recipients.filter((r) => r.userId !== sender.id),
     channel,
   );
   await sendMessageEvents({ realm, sender, message, participants, channel, recipients, echo: job.echo });

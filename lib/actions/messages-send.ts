@@ -10,7 +10,7 @@ import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { prefetch } from '../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import { doDeliverMessage, doWriteMessage } from './message-delivery';
+import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './message-delivery';
 import { claimAttachmentsForMessage } from './uploads';
 import { doApplyAutomaticTopicPolicies, readSendTopicFacts, type SendTopicFacts } from './user-topics';
 import type { Channel } from '../models/channel';
@@ -206,7 +206,8 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     const viewer = await loadChannelViewer(sender, channel);
     // Topic policies that sending changes (upstream's automatic follow and unmute): what they
     // depend on is read before the write, they are set after it, and their events precede the message's.
-    topicFactsRead = prefetch(readSendTopicFacts(sender, channel, topic, canReadChannelMessage(channel, viewer, false)));
+    const readsWholeHistory = canReadChannelMessage(channel, viewer, false);
+    topicFactsRead = prefetch(readSendTopicFacts(sender, channel, topic, { subscription: viewer.subscription, readsWholeHistory }));
     await checkCanPostToChannel(sender, channel, viewer.subscribed, groups);
     await checkNewTopic(sender, channel, topic, groups);
     checkTopicPolicy(channel, topic, realm);
@@ -353,7 +354,7 @@ export const sendInternalMessage = async (
     topic,
     groups,
     participants.length > 0 ? participants : [bot],
-    prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id)),
+    linkifiersStore.listLinkifiersOfRealm(realm.id),
   );
   const recipientIds =
     'channel' in target
@@ -386,10 +387,6 @@ export const sendInternalMessage = async (
   });
   return id;
 };
-
-/** The sender first when a recipient, as upstream lists its event's users. */
-const orderSenderFirst = (ids: number[], senderId: number): number[] =>
-  ids.includes(senderId) ? [senderId, ...ids.filter((id) => id !== senderId)] : ids;
 
 /** Upstream's can_create_topic_group: a new topic needs the setting (unless role:everyone). */
 const checkNewTopic = async (sender: User, channel: Channel, topic: string, groups: RealmGroups): Promise<void> => {

@@ -11,7 +11,7 @@ import {
 import { nowSeconds } from '../clock';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import type { Channel } from '../models/channel';
+import type { Channel, Subscription } from '../models/channel';
 import type { MutedTopicsEvent } from '../models/event';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../models/message-send';
 import type { User } from '../models/user';
@@ -139,18 +139,19 @@ export type SendTopicFacts = { sender: User; channel: Channel; topic: string; fa
  * needs about its sender: their settings, whether they muted the channel, their policy for the
  * topic, and whether they start the topic (no earlier message of it they can access: the
  * channel's topic summary when they read its whole history, else their own received-topic
- * summaries). Undefined for bots, whose policies never change automatically. Reads only.
+ * summaries). `viewer`: the sender's subscription row as the send read it, and whether they read
+ * the channel's whole history. Undefined for bots, whose policies never change automatically. Reads only.
  */
 export const readSendTopicFacts = async (
   sender: User,
   channel: Channel,
   topic: string,
-  readsWholeHistory: boolean,
+  viewer: { subscription: Subscription | undefined; readsWholeHistory: boolean },
 ): Promise<SendTopicFacts | undefined> => {
   if (sender.isBot) return undefined;
   const settings = settingsOfUser(sender);
-  const [subscription, current, earlier] = await Promise.all([
-    channelsStore.getSubscription(sender.id, channel.id),
+  const { subscription, readsWholeHistory } = viewer;
+  const [current, earlier] = await Promise.all([
     userTopicsStore.getUserTopic(sender.id, channel.id, topic, { consistent: true }),
     readsWholeHistory
       ? messagesStore.getTopicSummary(channel.id, topic)

@@ -34,6 +34,24 @@ const recordCapacity = (command: string, consumed: unknown): void => {
   }
 };
 
+/**
+ * A client's options for a local stand-in endpoint (DynamoDB Local, serverless-offline's Lambda):
+ * the endpoint, and the environment's credentials or placeholders (local services check none).
+ * None for the region's own service, whose credentials the SDK finds itself.
+ */
+export const localEndpoint = (
+  endpoint: string | undefined,
+): { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } =>
+  endpoint
+    ? {
+        endpoint,
+        credentials: {
+          accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
+          secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+        },
+      }
+    : {};
+
 let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 
 /** The shared document client for the configured endpoint (rebuilt when the endpoint changes). */
@@ -48,15 +66,7 @@ export const documentClient = (): DynamoDBDocumentClient => {
       httpAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
       httpsAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
     },
-    ...(endpoint
-      ? {
-          endpoint,
-          credentials: {
-            accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
-            secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
-          },
-        }
-      : {}),
+    ...localEndpoint(endpoint),
   });
   const client = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },

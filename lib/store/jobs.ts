@@ -8,6 +8,7 @@
 // idempotent: it may run more than once.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { config } from '../config';
+import { localEndpoint } from './client';
 
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
 export type JobName = 'messageFanout';
@@ -32,10 +33,7 @@ const lambdaClient = (): LambdaClient => {
   const key = `${endpoint ?? ''}|${config.region()}`;
   if (cached?.key !== key) {
     cached?.client.destroy();
-    const credentials = endpoint
-      ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' }
-      : undefined;
-    cached = { key, client: new LambdaClient({ region: config.region(), ...(endpoint ? { endpoint, credentials } : {}) }) };
+    cached = { key, client: new LambdaClient({ region: config.region(), ...localEndpoint(endpoint) }) };
   }
   return cached.client;
 };

@@ -332,9 +332,9 @@ export const writeNewMessage = async (
 };
 
 /**
- * Writes recipients' rows of a message, and in a channel with protected
- * history each one's own summary of the topic (entityKeys.receivedTopic: such a recipient sees
- * only the topics it received). Idempotent: the same rows and summaries again change nothing.
+ * Writes recipients' rows of a message, and in a channel with protected history each one's own
+ * summary of the topic (entityKeys.receivedTopic: such a recipient sees only the topics it
+ * received). Idempotent: the same rows and summaries again change nothing.
  */
 export const writeMessageRows = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
   const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
@@ -351,13 +351,6 @@ export const writeMessageRows = async (m: Message, recipients: MessageRecipient[
         })
       : undefined;
   await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), summaries]);
-};
-
-/** The ids of a message's recipients (its recipients record, without later row holders), ascending. */
-export const listRecipientIds = async (realmId: number, messageId: number): Promise<number[]> => {
-  const k = entityKeys.recipientsOfMessage(realmId, messageId);
-  const items = await queryPrefix('main', k.pk, `${k.skPrefix}0`, { consistent: true });
-  return items.flatMap((item) => [...((item.userIds as Set<number> | undefined) ?? [])].map(Number)).sort((a, b) => a - b);
 };
 
 /** Removes a message's fanoutPending mark (its job is done); a deleted message stays deleted. */
