@@ -1,13 +1,55 @@
-/** Tests run against a real DynamoDB Local started once (globalSetup); each test file gets its own tables. */
-module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+/**
+ * Three projects, so that each test file gets only the setup it needs and a run that selects some
+ * files starts only what those need (jest runs a project's globalSetup only when one of its tests
+ * runs):
+ * - unit: pure functions, no database;
+ * - handlers: handler, store and script tests against the shared DynamoDB Local, fresh tables per
+ *   file (test/deploy too: it runs a packaged handler against them);
+ * - e2e: over HTTP through serverless-offline (one per worker, shared by its files; e2e.ts).
+ * Two workers: most of a test's time is waiting on DynamoDB Local or serverless-offline.
+ */
+const transform = { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+// middy 6 ships ESM only; let swc turn it into CommonJS for jest.
+const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
+const base = { testEnvironment: 'node', rootDir: __dirname, transform, transformIgnorePatterns };
+
+/** Test files of pure code: no DynamoDB, no service. */
+const UNIT = [
+  '<rootDir>/test/lib/models/**/*.test.ts',
+  '<rootDir>/test/lib/render/**/*.test.ts',
+  '<rootDir>/test/lib/validation/**/*.test.ts',
+  '<rootDir>/test/lib/emoji/**/*.test.ts',
+  '<rootDir>/test/lib/markdown.test.ts',
+];
+const E2E = ['<rootDir>/test/e2e/**/*.test.ts'];
+
+const stores = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/per-file-tables.ts'],
-  // middy 6 ships ESM only; let swc turn it into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
-  testTimeout: 30000,
 };
+
+module.exports = {
+  maxWorkers: 2,
+  testTimeout: 30000,
+  projects: [
+    { ...base, displayName: 'unit', testMatch: UNIT },
+    {
+      ...base,
+      ...stores,
+      displayName: 'handlers',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...E2E].map(globToRegex)],
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/per-file-tables.ts'],
+    },
+    { ...base, ...stores, displayName: 'e2e', testMatch: E2E, setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-hook.ts'] },
+  ],
+};
+
+/** testPathIgnorePatterns takes regular expressions: the same globs, as such. */
+function globToRegex(glob) {
+  return glob
+    .replace('<rootDir>', '')
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\//g, '(.*/)?')
+    .replace(/\*/g, '[^/]*');
+}

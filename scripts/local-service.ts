@@ -49,13 +49,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const isLocalEndpoint = (endpoint: string): boolean => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(endpoint);
 
-/** Stops a process group started with `detached: true`: SIGTERM, then SIGKILL after a grace period. */
-export const stopProcessGroup = async (child: ChildProcess, graceMs = 5000): Promise<void> => {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+/**
+ * Stops the process group that `pid` leads (started with `detached: true`): SIGTERM, then SIGKILL
+ * if `exited` (the leader is gone) has not settled after a grace period.
+ */
+export const stopProcessGroupOf = async (pid: number, exited: Promise<void>, graceMs = 5000): Promise<void> => {
   const signal = (sig: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, sig);
+      process.kill(-pid, sig);
     } catch {
       // Already gone.
     }
@@ -67,6 +68,12 @@ export const stopProcessGroup = async (child: ChildProcess, graceMs = 5000): Pro
   }
   // Worker threads die with the process; anything else left in the group goes too.
   signal('SIGKILL');
+};
+
+/** Stops a child process group started with `detached: true`. */
+export const stopProcessGroup = async (child: ChildProcess, graceMs = 5000): Promise<void> => {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  await stopProcessGroupOf(child.pid, new Promise<void>((r) => child.once('exit', () => r())), graceMs);
 };
 
 // A watchdog per child: if the owner (npm start, or a jest worker) dies without stopping its
@@ -107,6 +114,85 @@ const waitForHttp = async (url: string, child: ChildProcess, timeoutMs: number):
     }
   }
   throw new Error(`serverless-offline did not answer at ${url} within ${timeoutMs / 1000} s`);
+};
+
+export type OfflineOptions = {
+  dynamodbEndpoint: string;
+  tables: { main: string; events: string };
+  /** Extra environment for the handlers. */
+  env?: Record<string, string>;
+  /** Where its output goes: a line callback, or a file descriptor (output that outlives its caller). */
+  log?: (line: string) => void;
+  outputFd?: number;
+  /** Called with the process as soon as it is spawned. */
+  onSpawn?: (child: ChildProcess) => void;
+};
+
+/**
+ * Spawns serverless-offline serving every route on a free port (its own process group, watched:
+ * it stops when this process dies). Resolves once it answers HTTP; rejects (after stopping it) if
+ * it exits or does not answer in time.
+ */
+export const startOffline = async (opts: OfflineOptions): Promise<{ child: ChildProcess; port: number }> => {
+  const offlinePort = await freePort();
+  const lambdaPort = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...opts.env,
+    // serverless-offline loads the TypeScript handlers itself (tsx) instead of bundling them.
+    CHAT_BUNDLE: 'false',
+    DYNAMODB_ENDPOINT: opts.dynamodbEndpoint,
+    TABLE_MAIN: opts.tables.main,
+    TABLE_EVENTS: opts.tables.events,
+    UPLOADS_BUCKET: config.uploadsBucket(),
+    ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
+    // Background jobs are asynchronous invocations of their functions, as deployed, through
+    // serverless-offline's Lambda endpoint (serverless.yml names the functions).
+    LAMBDA_ENDPOINT: `http://localhost:${lambdaPort}`,
+    SLS_TELEMETRY_DISABLED: '1',
+  };
+  // serverless.yml sets these for the handlers; --param passes this process's values through.
+  const params = [
+    `tableMain=${env.TABLE_MAIN}`,
+    `tableEvents=${env.TABLE_EVENTS}`,
+    `uploadsBucket=${env.UPLOADS_BUCKET}`,
+    ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
+    ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
+  ];
+  const args = [
+    SERVERLESS_BIN,
+    'offline',
+    'start',
+    '--stage',
+    'local',
+    '--httpPort',
+    String(offlinePort),
+    '--lambdaPort',
+    String(lambdaPort),
+    '--localEnvironment',
+    '--useInProcess',
+    ...params.flatMap((p) => ['--param', p]),
+  ];
+  const output = opts.outputFd ?? 'pipe';
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', output, output] });
+  opts.onSpawn?.(child);
+  watchOwner(child, true);
+  // A pipe nobody reads would fill and stall the child: read it even without a log.
+  const log = opts.log ?? (() => undefined);
+  if (opts.outputFd === undefined) {
+    const forward = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
+    };
+    child.stdout!.on('data', forward);
+    child.stderr!.on('data', forward);
+  }
+  try {
+    await waitForHttp(`http://localhost:${offlinePort}/api/v1/`, child, 60000);
+  } catch (error) {
+    await stopProcessGroup(child);
+    throw error;
+  }
+  return { child, port: offlinePort };
 };
 
 /** Starts everything; on failure, stops whatever it started before rethrowing. */
@@ -185,54 +271,14 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
 
     checkAborted();
     const port = opts.port || (await freePort());
-    const offlinePort = await freePort();
-    const lambdaPort = await freePort();
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      ...opts.env,
-      // serverless-offline loads the TypeScript handlers itself (tsx) instead of bundling them.
-      CHAT_BUNDLE: 'false',
-      DYNAMODB_ENDPOINT: endpoint,
-      TABLE_MAIN: tableName('main'),
-      TABLE_EVENTS: tableName('events'),
-      UPLOADS_BUCKET: config.uploadsBucket(),
-      ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
-      // Background jobs are asynchronous invocations of their functions, as deployed, through
-      // serverless-offline's Lambda endpoint (serverless.yml names the functions).
-      LAMBDA_ENDPOINT: `http://localhost:${lambdaPort}`,
-      SLS_TELEMETRY_DISABLED: '1',
-    };
-    // serverless.yml sets these for the handlers; --param passes this process's values through.
-    const params = [
-      `tableMain=${env.TABLE_MAIN}`,
-      `tableEvents=${env.TABLE_EVENTS}`,
-      `uploadsBucket=${env.UPLOADS_BUCKET}`,
-      ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
-      ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
-    ];
-    const args = [
-      SERVERLESS_BIN,
-      'offline',
-      'start',
-      '--stage',
-      'local',
-      '--httpPort',
-      String(offlinePort),
-      '--lambdaPort',
-      String(lambdaPort),
-      '--localEnvironment',
-      '--useInProcess',
-      ...params.flatMap((p) => ['--param', p]),
-    ];
-    offline = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    watchOwner(offline, true);
-    const forward = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
-    };
-    offline.stdout!.on('data', forward);
-    offline.stderr!.on('data', forward);
-    checkAborted();
-    await waitForHttp(`http://localhost:${offlinePort}/api/v1/`, offline, 60000);
+    const { port: offlinePort } = await startOffline({
+      dynamodbEndpoint: endpoint,
+      tables: { main: tableName('main'), events: tableName('events') },
+      env: opts.env,
+      log,
+      // Registered at once, so that a stop during startup (Ctrl-C) stops it too.
+      onSpawn: (child) => (offline = child),
+    });
     checkAborted();
     gateway = await startLocalGateway(port, offlinePort);
     const baseUrl = `http://localhost:${port}/api/v1`;

@@ -485,14 +485,20 @@ const extraUserItems = (count: number, now: number): { items: Item[]; ids: numbe
 
 const keyOf = (item: Item): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
-/** Writes the items that do not exist yet; returns how many were written. */
-const putMissing = async (items: Item[], progress?: (done: number, total: number) => void): Promise<number> => {
+/** Batches of 25 written at once: DynamoDB Local takes them in parallel, and a seed is mostly waiting. */
+const WRITE_CONCURRENCY = 8;
+
+/**
+ * Writes the items that do not exist yet; returns how many were written. `fresh` tables (just
+ * created, as the tests' are) skip the existence check: every item is missing.
+ */
+const putMissing = async (items: Item[], fresh: boolean, progress?: (done: number, total: number) => void): Promise<number> => {
   let written = 0;
   for (let i = 0; i < items.length; i += 1000) {
     const chunk = items.slice(i, i + 1000);
-    const existing = new Set((await batchGet('main', chunk.map(keyOf))).map((it) => `${it.pk}|${it.sk}`));
+    const existing = fresh ? new Set<string>() : new Set((await batchGet('main', chunk.map(keyOf))).map((it) => `${it.pk}|${it.sk}`));
     const missing = chunk.filter((it) => !existing.has(`${it.pk}|${it.sk}`));
-    await batchPut('main', missing);
+    await batchPut('main', missing, { concurrency: WRITE_CONCURRENCY });
     written += missing.length;
     progress?.(Math.min(i + 1000, items.length), items.length);
   }
@@ -506,7 +512,12 @@ const putMissing = async (items: Item[], progress?: (done: number, total: number
 const passwordItems = (users: User[]): Promise<Item[]> =>
   Promise.all(users.map(async (u) => buildPasswordItem(u.id, await hashPassword(devPassword(u.email), DEV_PASSWORD_COST))));
 
-export type SeedOptions = { extraUsers?: number; log?: (line: string) => void };
+export type SeedOptions = {
+  extraUsers?: number;
+  log?: (line: string) => void;
+  /** The tables were just created and are empty: write without checking for existing items. */
+  fresh?: boolean;
+};
 
 /** Seeds everything; idempotent. Returns the number of items written. */
 export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
@@ -532,9 +543,10 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
     ...perUserItems(),
     ...(await passwordItems(fixtureUsers)),
   ];
-  let written = await putMissing(items);
+  const fresh = opts.fresh ?? false;
+  let written = await putMissing(items, fresh);
   if (extra.items.length > 0) {
-    written += await putMissing(extra.items, (done, total) => {
+    written += await putMissing(extra.items, fresh, (done, total) => {
       if (done % 10000 < 1000 || done === total) log(`  extra users: ${done}/${total} items`);
     });
   }

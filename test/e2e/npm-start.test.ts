@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { freePort } from '../../scripts/local-dynamo';
 
 const ROOT = resolve(__dirname, '../..');
-const TSX_CLI = require.resolve('tsx/cli', { paths: [ROOT] });
 
 /** Every process below `root` (by parent pid), found with ps. */
 const descendants = (root: number): number[] => {
@@ -32,12 +31,12 @@ const alive = (pid: number): boolean => {
 
 type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
-/** Runs `npm start`'s script in its own process group (as a terminal would) and waits for the ready line. */
+/** Runs `npm start`'s command (node --import tsx scripts/run-local.ts) in its own process group (as a terminal would) and waits for the ready line. */
 const startNpmStart = async (port: number): Promise<Started> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   delete env.DYNAMODB_ENDPOINT;
   delete env.TABLE_PREFIX;
-  const child = spawn(process.execPath, [TSX_CLI, 'scripts/run-local.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-local.ts'], {
     cwd: ROOT,
     env,
     detached: true,

@@ -1,12 +1,21 @@
-// End-to-end tests run the service the way `npm start` does: their own DynamoDB Local on a free
-// port, fresh tables and the development data set, and serverless-offline on a free port, started
-// once per test file (beforeAll) and stopped after it (afterAll). Requests go over HTTP; every
-// response passes the same checks as handler tests (api.ts responseChecks: the OpenAPI validation).
+// End-to-end tests run the service the way `npm start` does: serverless-offline behind the local
+// gateway, on the run's shared DynamoDB Local and S3 store (global-setup.ts), with fresh tables and
+// the development data set for each test file. Files without their own environment share their
+// worker's serverless-offline (e2e-shared.ts); a file with `env` starts its own. Requests go over
+// HTTP; every response passes the same checks as handler tests (api.ts responseChecks: the
+// OpenAPI validation).
 //
 //   const service = useLocalService();
 //   const result = await service.request('POST', '/dev_fetch_api_key', { params: { username } });
+import { randomBytes } from 'node:crypto';
+import { statSync, existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
 import { closeClients } from '../../lib/store/client';
-import { startLocalService, type LocalService } from '../../scripts/local-service';
+import { freePort } from '../../scripts/local-dynamo';
+import { startLocalGateway } from '../../scripts/local-gateway';
+import { startOffline, stopProcessGroup } from '../../scripts/local-service';
+import { logLinesSince, resetTables, workerOffline } from './e2e-shared';
 import { basicAuth, encodeValue, responseChecks, type ApiResult, type Encoding } from './api';
 
 // zulip-js installs the form-data package as the global FormData when it loads, and Node's fetch
@@ -86,35 +95,61 @@ export type E2eService = {
 
 const STARTUP_TIMEOUT_MS = 120000;
 
-/** Starts the local service for this test file and stops it after the file's last test. */
+/**
+ * The service for this test file: fresh tables with the development data set, served by the
+ * worker's shared serverless-offline, or by one of the file's own when it needs its own `env`.
+ */
 export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2eService => {
-  let service: LocalService | undefined;
-  const logs: string[] = [];
-  const started = (): LocalService => {
-    if (!service) throw new Error('the local service is not running (did its beforeAll fail?)');
-    return service;
+  let baseUrl: string | undefined;
+  let gateway: Server | undefined;
+  let own: ChildProcess | undefined;
+  const ownLogs: string[] = [];
+  let sharedLog: { file: string; offset: number } | undefined;
+  const started = (): string => {
+    if (!baseUrl) throw new Error('the local service is not running (did its beforeAll fail?)');
+    return baseUrl;
   };
+  const logs = (): string[] => (sharedLog ? logLinesSince(sharedLog.file, sharedLog.offset) : ownLogs);
 
   beforeAll(async () => {
-    // startLocalService points this process at its own DynamoDB Local and S3 store; the handler
-    // tests' harness keeps using the shared ones, so restore them once the service is up.
-    const sharedEndpoint = process.env.DYNAMODB_ENDPOINT;
-    const sharedS3 = process.env.S3_ENDPOINT;
     try {
-      service = await startLocalService({ port: 0, log: (line) => logs.push(line), env: opts.env });
+      let offlinePort: number;
+      if (opts.env) {
+        const tablePrefix = `e2e${process.pid}x${randomBytes(3).toString('hex')}-`;
+        await resetTables(tablePrefix);
+        const offline = await startOffline({
+          dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
+          tables: { main: `${tablePrefix}main`, events: `${tablePrefix}events` },
+          env: opts.env,
+          log: (line) => ownLogs.push(line),
+          onSpawn: (child) => (own = child),
+        });
+        offlinePort = offline.port;
+      } else {
+        const worker = await workerOffline();
+        await resetTables(worker.tablePrefix);
+        sharedLog = { file: worker.logFile, offset: existsSync(worker.logFile) ? statSync(worker.logFile).size : 0 };
+        offlinePort = worker.port;
+      }
+      const port = await freePort();
+      gateway = await startLocalGateway(port, offlinePort);
+      baseUrl = `http://localhost:${port}/api/v1`;
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n--- service output ---\n${logs.join('\n')}`, { cause: error });
-    } finally {
-      process.env.DYNAMODB_ENDPOINT = sharedEndpoint;
-      if (sharedS3 === undefined) delete process.env.S3_ENDPOINT;
-      else process.env.S3_ENDPOINT = sharedS3;
-      closeClients();
+      throw new Error(`${(error as Error).message}\n--- service output ---\n${logs().join('\n')}`, { cause: error });
     }
   }, STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {
-    await service?.stop();
-    service = undefined;
+    const g = gateway;
+    gateway = undefined;
+    baseUrl = undefined;
+    if (g) {
+      g.closeAllConnections();
+      await new Promise<void>((r) => g.close(() => r()));
+    }
+    if (own) await stopProcessGroup(own);
+    own = undefined;
+    closeClients();
   }, 30000);
 
   const request = async (method: string, path: string, req: RequestOptions = {}): Promise<ApiResult> => {
@@ -123,7 +158,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
     if (req.auth) headers.authorization = basicAuth(req.auth.email, req.auth.apiKey);
     if (req.authorization !== undefined) headers.authorization = req.authorization;
-    const url = new URL(`${started().baseUrl}${path}`);
+    const url = new URL(`${started()}${path}`);
     let body: string | FormData | undefined;
     if (encoding === 'query') Object.entries(params).forEach(([k, v]) => url.searchParams.append(k, v));
     else if (encoding === 'form') body = new URLSearchParams(params).toString();
@@ -145,15 +180,17 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
 
   return {
     get baseUrl() {
-      return started().baseUrl;
+      return started();
     },
     get origin() {
-      return new URL(started().baseUrl).origin;
+      return new URL(started()).origin;
     },
     get dynamodbEndpoint() {
-      return started().dynamodbEndpoint;
+      return process.env.DYNAMODB_ENDPOINT!;
     },
-    logs,
+    get logs() {
+      return logs();
+    },
     request,
   };
 };

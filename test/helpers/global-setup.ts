@@ -1,20 +1,32 @@
 // Starts one DynamoDB Local (in memory, on a free port) and one local S3 store (with the uploads
-// bucket) for the whole run. Test files create
-// their own tables on it (per-file-tables.ts), so nothing needs to be running beforehand.
-import { startDynamoLocal } from '../../scripts/local-dynamo';
-import { startLocalS3 } from '../../scripts/local-s3';
+// bucket) for the whole run, shared by every test file of every project that needs them: handler
+// test files create their own tables on it (per-file-tables.ts), end-to-end files their worker's
+// (e2e.ts). Each project that needs them names this file as its globalSetup; jest runs a project's
+// only when one of its tests runs, and the second project to start finds them running.
+import { randomBytes } from 'node:crypto';
+import { startDynamoLocal, type LocalDynamo } from '../../scripts/local-dynamo';
+import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
 import { closeClients } from '../../lib/store/client';
 
+type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; starting?: Promise<void> };
+/** jest loads each project's globalSetup module on its own: the state lives on globalThis. */
+export const shared = (): Shared => ((globalThis as { __chatTests?: Shared }).__chatTests ??= {});
+
 export default async (): Promise<void> => {
-  // The SDK warns once per process that it will need Node 22 from 2027; tests run on Node 20.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dynamo = await startDynamoLocal();
-  (globalThis as { __dynamo?: unknown }).__dynamo = dynamo;
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.AWS_REGION = 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
-  process.env.REQUEST_LOG = 'off';
-  closeClients();
-  (globalThis as { __s3?: unknown }).__s3 = await startLocalS3();
+  const state = shared();
+  state.starting ??= (async () => {
+    // The SDK warns once per process that it will need Node 22 from 2027; tests run on Node 20.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+    // Names this run: the e2e workers' shared services are registered under it (e2e.ts).
+    process.env.CHAT_TEST_RUN = randomBytes(4).toString('hex');
+    state.dynamo = await startDynamoLocal();
+    process.env.DYNAMODB_ENDPOINT = state.dynamo.endpoint;
+    process.env.AWS_REGION = 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID = 'local';
+    process.env.AWS_SECRET_ACCESS_KEY = 'local';
+    process.env.REQUEST_LOG = 'off';
+    closeClients();
+    state.s3 = await startLocalS3();
+  })();
+  await state.starting;
 };

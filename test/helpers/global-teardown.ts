@@ -1,7 +1,13 @@
-import type { LocalDynamo } from '../../scripts/local-dynamo';
-import type { LocalS3 } from '../../scripts/local-s3';
+import { stopSharedServices } from './e2e-shared';
+import { shared } from './global-setup';
 
+/** Stops what global-setup.ts started (once, whichever project's teardown runs first) and the e2e workers' services. */
 export default async (): Promise<void> => {
-  await (globalThis as { __s3?: LocalS3 }).__s3?.stop();
-  await (globalThis as { __dynamo?: LocalDynamo }).__dynamo?.stop();
+  const state = shared();
+  const { dynamo, s3 } = state;
+  state.dynamo = undefined;
+  state.s3 = undefined;
+  await stopSharedServices();
+  await s3?.stop();
+  await dynamo?.stop();
 };

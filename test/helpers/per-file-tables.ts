@@ -17,7 +17,7 @@ beforeAll(async () => {
   delete process.env.TABLE_MAIN;
   delete process.env.TABLE_EVENTS;
   await createTables();
-  await seedDevRealm();
+  await seedDevRealm({ fresh: true });
 });
 
 afterEach(async () => {
