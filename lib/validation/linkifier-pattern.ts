@@ -53,11 +53,26 @@ const compile = (source: string): RE2JS => {
 };
 
 /**
+ * A pattern RE2 compiled, with a final \Q…\E closed: RE2 lets a quotation run to the end of the
+ * pattern, which would swallow what prepare() puts after it.
+ */
+const closeQuote = (pattern: string): string => {
+  for (let i = 0; i < pattern.length; i += pattern[i] === '\\' ? 2 : 1) {
+    if (pattern.startsWith('\\Q', i)) {
+      const end = pattern.indexOf('\\E', i + 2);
+      if (end < 0) return `${pattern}\\E`;
+      i = end;
+    }
+  }
+  return pattern;
+};
+
+/**
  * Upstream's prepare_linkifier_pattern: a match starts at the start of the text, after whitespace
  * (RE2's ASCII \s, NEL and the Unicode separators) or after one of '"(,:<, and is not followed by a
  * letter or digit. The before and after groups consume a character each; only group 2 is linked.
  */
-const prepare = (pattern: string): string => `(^|\\s|\\x{85}|\\pZ|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
+const prepare = (pattern: string): string => `(^|\\s|\\x{85}|\\pZ|['"(,:<])(${closeQuote(pattern)})($|[^\\pL\\pN])`;
 
 /** One linkifier match: the linked text, where it starts, and the pattern's named groups that took part. */
 export type LinkifierMatch = { index: number; text: string; groups: Record<string, string> };

@@ -79,6 +79,10 @@ describe('linkifierRegex', () => {
     expect(matchesIn('#(?P<id>[0-9]+)', '#1 (#2) x#3 #4é #5_ :#6').map((m) => m.text)).toEqual(['#1', '#2', '#5', '#6']);
   });
 
+  it('keeps the boundaries after a \\Q quotation that runs to the end of the pattern', () => {
+    expect(matchesIn('\\Qa.b', 'a.b axb a.bc').map((m) => m.text)).toEqual(['a.b']);
+  });
+
   it('lets the character after one match start the next', () => {
     expect(matchesIn('#(?P<id>[0-9]+)', '#1 #2').map((m) => m.index)).toEqual([0, 3]);
   });
