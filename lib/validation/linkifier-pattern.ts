@@ -2,8 +2,9 @@
 // RE2: matching takes time linear in the text, so no pattern an administrator saves can make a
 // message take exponential time to render. Every linkifier regex is compiled here, for validation
 // (zerver/models/linkifiers.py, filter_pattern_validator) and for rendering (prepare_linkifier_pattern
-// in zerver/lib/markdown). What remains to do by hand is what re2js does differently from the RE2
-// upstream runs: its error texts (Go's wording, put back in RE2's) and a bound on program size.
+// in zerver/lib/markdown). What remains to do by hand is where re2js differs from the RE2 upstream
+// runs: its error texts (Go's wording, put back in RE2's), a group name used twice (RE2 allows it)
+// and a bound on program size.
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 
 export class BadPatternError extends Error {
@@ -32,11 +33,65 @@ const RE2_WORDING: Record<string, string> = {
 // any real linkifier (a 1,000-character literal is about 1,000 instructions).
 const MAX_PROGRAM_SIZE = 10_000;
 
+/** The end of the character class opening at `i` (RE2's rules: a ']' first is a literal; [:name:] inside). */
+const classEnd = (pattern: string, i: number): number => {
+  let j = i + 1;
+  if (pattern[j] === '^') j += 1;
+  if (pattern[j] === ']') j += 1;
+  while (j < pattern.length && pattern[j] !== ']') {
+    const posixEnd = pattern.startsWith('[:', j) ? pattern.indexOf(':]', j + 2) : -1;
+    if (posixEnd >= 0) j = posixEnd + 2;
+    else j += pattern[j] === '\\' ? 2 : 1;
+  }
+  return j + 1;
+};
+
+/**
+ * Calls `visit` at each position of a pattern that is outside escapes, character classes and
+ * \Q…\E quotations; says whether a quotation is left open at the end (RE2 allows that).
+ */
+const walk = (pattern: string, visit: (i: number) => void): { openQuote: boolean } => {
+  for (let i = 0; i < pattern.length;) {
+    if (pattern.startsWith('\\Q', i)) {
+      const end = pattern.indexOf('\\E', i + 2);
+      if (end < 0) return { openQuote: true };
+      i = end + 2;
+    } else if (pattern[i] === '\\') i += 2;
+    else if (pattern[i] === '[') i = classEnd(pattern, i);
+    else {
+      visit(i);
+      i += 1;
+    }
+  }
+  return { openQuote: false };
+};
+
+const NAMED_GROUP = /\(\?P?<(\w+)>/y;
+
+/**
+ * RE2 allows a group name twice and reports the leftmost group under it; re2js refuses the
+ * pattern. Later groups of a name become plain groups, which keeps every group's number.
+ */
+const unnameDuplicates = (pattern: string): string => {
+  const seen = new Set<string>();
+  let out = '';
+  let last = 0;
+  walk(pattern, (i) => {
+    NAMED_GROUP.lastIndex = i;
+    const m = NAMED_GROUP.exec(pattern);
+    if (!m) return;
+    if (seen.has(m[1])) {
+      out += `${pattern.slice(last, i)}(`;
+      last = i + m[0].length;
+    }
+    seen.add(m[1]);
+  });
+  return out + pattern.slice(last);
+};
+
 /** re2js's exception as RE2's description: "missing ): (foo", "bad repetition operator: ????". */
 const describe = (error: RE2JSSyntaxException): string => {
   const code = RE2_WORDING[error.error] ?? error.error;
-  // Upstream's RE2 allows a name twice (the leftmost group wins); re2js refuses it, and so do we.
-  if (error.error === 'duplicate capture group name') return code;
   return error.input ? `${code}: ${error.input}` : code;
 };
 
@@ -45,34 +100,25 @@ const compile = (source: string): RE2JS => {
   try {
     re = RE2JS.compile(source);
   } catch (error) {
-    if (error instanceof RE2JSSyntaxException) throw new BadPatternError(describe(error));
-    throw error;
+    if (!(error instanceof RE2JSSyntaxException)) throw error;
+    if (error.error === 'duplicate capture group name') {
+      const unnamed = unnameDuplicates(source);
+      if (unnamed !== source) return compile(unnamed);
+    }
+    throw new BadPatternError(describe(error));
   }
   if (re.programSize() > MAX_PROGRAM_SIZE) throw new BadPatternError('pattern too large - compile failed');
   return re;
 };
 
 /**
- * A pattern RE2 compiled, with a final \Q…\E closed: RE2 lets a quotation run to the end of the
- * pattern, which would swallow what prepare() puts after it.
- */
-const closeQuote = (pattern: string): string => {
-  for (let i = 0; i < pattern.length; i += pattern[i] === '\\' ? 2 : 1) {
-    if (pattern.startsWith('\\Q', i)) {
-      const end = pattern.indexOf('\\E', i + 2);
-      if (end < 0) return `${pattern}\\E`;
-      i = end;
-    }
-  }
-  return pattern;
-};
-
-/**
  * Upstream's prepare_linkifier_pattern: a match starts at the start of the text, after whitespace
  * (RE2's ASCII \s, NEL and the Unicode separators) or after one of '"(,:<, and is not followed by a
  * letter or digit. The before and after groups consume a character each; only group 2 is linked.
+ * A quotation left open would swallow the after-boundary: it is closed first.
  */
-const prepare = (pattern: string): string => `(^|\\s|\\x{85}|\\pZ|['"(,:<])(${closeQuote(pattern)})($|[^\\pL\\pN])`;
+const prepare = (pattern: string): string =>
+  `(^|\\s|\\x{85}|\\pZ|['"(,:<])(${pattern}${walk(pattern, () => {}).openQuote ? '\\E' : ''})($|[^\\pL\\pN])`;
 
 /** One linkifier match: the linked text, where it starts, and the pattern's named groups that took part. */
 export type LinkifierMatch = { index: number; text: string; groups: Record<string, string> };

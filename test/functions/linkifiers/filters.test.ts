@@ -119,6 +119,8 @@ describe('POST /realm/filters', () => {
     ['!(?P<id>[0-9]+)', 'https://realm.com/index.pl?Action=AgentTicketZoom;TicketNumber={id}'],
     ['ZUL-URL-(?P<id>\\d+)', 'https://example.com/%ba/{id}'],
     ['3#123', 'https://example.com'],
+    // RE2 allows a name twice (Python's re does not).
+    ['(?P<id>ABC-\\d+)|(?P<id>XYZ-\\d+)', 'https://example.com/{id}'],
   ])('accepts pattern %j with template %j', async (pattern, template) => {
     expectSuccess(await addLinkifier('iago@zulip.com', pattern, template));
   });

@@ -17,6 +17,12 @@ describe('checkPattern', () => {
     expect(checkPattern('zulip-(?P<repo>[a-zA-Z-_0-9]+)#(?<id>[0-9]{2,8})').groupNames).toEqual(['repo', 'id']);
   });
 
+  it('accepts a name used twice, as RE2 does, and reports the leftmost group under it', () => {
+    expect(checkPattern('(?P<id>a)(?P<id>b)').groupNames).toEqual(['id']);
+    expect(matchesIn('(?P<id>a)-(?P<id>b)', 'a-b')).toEqual([{ index: 0, text: 'a-b', groups: { id: 'a' } }]);
+    expect(matchesIn('(?P<id>a)|[(?P<id>]|\\Q(?P<id>\\E|(?P<id>b)', 'b')).toEqual([{ index: 0, text: 'b', groups: {} }]);
+  });
+
   it('keeps (?P< inside a character class as literal text', () => {
     expect(checkPattern('[(?P<x>]+').groupNames).toEqual([]);
   });
@@ -44,7 +50,6 @@ describe('checkPattern', () => {
     ['\\k<id>', 'Bad regular expression: invalid escape sequence: \\k'],
     ['a\\Z', 'Bad regular expression: invalid escape sequence: \\Z'],
     ['a\\', 'Bad regular expression: trailing \\'],
-    ['(?P<id>a)(?P<id>b)', 'Bad regular expression: duplicate capture group name'],
   ])('refuses %j with RE2’s message', (pattern, message) => {
     expect(errorOf(pattern)).toBe(message);
   });
