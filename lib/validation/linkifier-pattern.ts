@@ -5,7 +5,7 @@
 // in zerver/lib/markdown). What remains to do by hand is where re2js differs from the RE2 upstream
 // runs: its error texts (Go's wording, put back in RE2's), a group name used twice (RE2 allows it)
 // and a bound on program size.
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
 
 export class BadPatternError extends Error {
   constructor(readonly detail: string) {
@@ -100,7 +100,8 @@ const compile = (source: string): RE2JS => {
   try {
     re = RE2JS.compile(source);
   } catch (error) {
-    if (!(error instanceof RE2JSSyntaxException)) throw error;
+    // Whatever else the compiler refuses is still the administrator's pattern, not a server error.
+    if (!(error instanceof RE2JSSyntaxException)) throw error instanceof RE2JSException ? new BadPatternError(error.message) : error;
     if (error.error === 'duplicate capture group name') {
       const unnamed = unnameDuplicates(source);
       if (unnamed !== source) return compile(unnamed);
