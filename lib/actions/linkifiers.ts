@@ -8,7 +8,7 @@ import { sortLinkifiers, toApiLinkifier, type Linkifier } from '../models/linkif
 import type { User } from '../models/user';
 import { allocateIds } from '../store/common';
 import * as linkifiersStore from '../store/linkifiers';
-import { BadPatternError, compilePattern } from '../validation/python-regex';
+import { BadPatternError, checkPattern } from '../validation/linkifier-pattern';
 import { isValidUriTemplate, parseUriTemplate } from '../validation/uri-template';
 import { retryLostRaces } from './retry';
 
@@ -45,7 +45,7 @@ const validateLinkifier = (pattern: string, urlTemplate: string, others: Linkifi
   else if (!isValidUriTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
   let modelError: string | undefined;
   try {
-    const { groupNames } = compilePattern(pattern);
+    const { groupNames } = checkPattern(pattern);
     const template = parseUriTemplate(urlTemplate);
     if (template) {
       const missingInPattern = template.variables.filter((v) => !groupNames.includes(v)).sort();

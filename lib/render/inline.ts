@@ -4,7 +4,7 @@
 // Each pattern runs over the whole text; a match becomes a placeholder that later patterns cannot
 // see into, and the text inside an element (a link's label, a strong span) is processed only by
 // the patterns after the one that made it, exactly as upstream's inline processor does.
-import { compilePattern } from '../validation/python-regex';
+import { linkifierRegex, type LinkifierMatch, type LinkifierRegex } from '../validation/linkifier-pattern';
 import { expandUriTemplate } from '../validation/uri-template';
 import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
 import { topicKey } from './types';
@@ -29,7 +29,7 @@ export type InlineState = {
   groupsByName: Map<string, RenderGroup>;
   channelsByName: Map<string, RenderChannel>;
   latestInTopic: ReadonlyMap<string, number>;
-  linkifiers: { regex: RegExp; urlTemplate: string }[];
+  linkifiers: { regex: LinkifierRegex; urlTemplate: string }[];
   /** Text escaping: the profile-field flavour also escapes quotes (see lib/markdown.ts). */
   escape: (text: string) => string;
   /**
@@ -46,36 +46,19 @@ export type InlineState = {
   references: RenderReferences;
 };
 
-// Upstream's linkifier boundary: after the start, whitespace or one of '"(,:< and not before a
-// word character.
-const LINKIFIER_BEFORE = `(?<![^\\s'"(,:<])`;
-
 /**
- * The organization's linkifiers as global regular expressions with upstream's boundaries, in their
- * order; patterns that do not compile are skipped, as upstream skips them. One compilation for
- * message content and topics (lib/render/topic-links.ts).
+ * The organization's linkifiers, in their order, compiled with RE2 and upstream's boundaries
+ * (lib/validation/linkifier-pattern.ts); patterns RE2 refuses are skipped, as upstream skips them.
+ * One compilation for message content and topics (lib/render/topic-links.ts).
  */
-export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): InlineState['linkifiers'] => {
-  const compiled: InlineState['linkifiers'] = [];
-  for (const l of linkifiers) {
-    try {
-      const { regex } = compilePattern(l.pattern);
-      // RE2's \w is ASCII, as JavaScript's without the u flag.
-      const flags = [...new Set(`${regex.flags}g`)].join('');
-      compiled.push({ regex: new RegExp(`${LINKIFIER_BEFORE}(?:${regex.source})(?!\\w)`, flags), urlTemplate: l.urlTemplate });
-    } catch {
-      // A pattern stored before validation tightened: it links nothing.
-    }
-  }
-  return compiled;
-};
+export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): InlineState['linkifiers'] =>
+  linkifiers.flatMap((l) => {
+    const regex = linkifierRegex(l.pattern);
+    return regex ? [{ regex, urlTemplate: l.urlTemplate }] : [];
+  });
 
 /** A linkifier match's URL: the template expanded with the match's named groups. */
-export const linkifierUrl = (urlTemplate: string, m: RegExpExecArray): string => {
-  const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) values[k] = v;
-  return expandUriTemplate(urlTemplate, values);
-};
+export const linkifierUrl = (urlTemplate: string, groups: LinkifierMatch['groups']): string => expandUriTemplate(urlTemplate, groups);
 
 /** The state for one rendering. */
 export const newInlineState = (input: RenderInput, profileFlavour = false): InlineState => {
@@ -121,7 +104,8 @@ const CHANNEL_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
 
 /** One inline pattern: its regex (global) and what a match becomes (null: leave it as text). */
 type Pattern = {
-  regex: RegExp;
+  /** A global JavaScript RegExp for the fixed patterns; RE2 for the organization's linkifiers. */
+  regex: RegExp | LinkifierRegex;
   render: (state: InlineState, m: RegExpExecArray, inner: (text: string) => string) => string | null | { html: string; after: string };
   /** Not applied inside a link's label (no links within links). */
   makesLink?: boolean;
@@ -277,7 +261,7 @@ const linkifierPatterns = (state: InlineState): Pattern[] =>
     makesLink: true,
     render: (s, m) => {
       s.hasLink = true;
-      return `<a href="${escapeAttribute(linkifierUrl(urlTemplate, m))}">${s.escape(m[0])}</a>`;
+      return `<a href="${escapeAttribute(linkifierUrl(urlTemplate, m.groups ?? {}))}">${s.escape(m[0])}</a>`;
     },
   }));
 
@@ -294,21 +278,36 @@ const finish = (state: InlineState, text: string): string => {
   return out + state.escape(text.slice(last)).replace(/\n/g, '<br>\n');
 };
 
+/** Replaces every match of a pattern's expression, as String.prototype.replace with a global RegExp. */
+const replaceMatches = (text: string, regex: Pattern['regex'], replace: (m: RegExpExecArray) => string): string => {
+  if (regex instanceof RegExp)
+    return text.replace(regex, (...args) => {
+      const groupsArg = args[args.length - 1];
+      const hasGroups = typeof groupsArg === 'object' && groupsArg !== null;
+      const offset = args[args.length - (hasGroups ? 3 : 2)] as number;
+      const m = Object.assign([...args.slice(0, args.length - (hasGroups ? 3 : 2))] as string[], {
+        index: offset,
+        input: text,
+        groups: hasGroups ? (groupsArg as Record<string, string>) : undefined,
+      }) as RegExpExecArray;
+      return replace(m);
+    });
+  let out = '';
+  let last = 0;
+  for (const { index, text: matched, groups } of regex.matchAll(text)) {
+    out += text.slice(last, index) + replace(Object.assign([matched], { index, input: text, groups }) as RegExpExecArray);
+    last = index + matched.length;
+  }
+  return out + text.slice(last);
+};
+
 const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text: string, inLink: boolean): string => {
   let out = text;
   for (let i = start; i < patterns.length; i += 1) {
     const p = patterns[i];
     if (inLink && p.makesLink) continue;
     const linkLabel = p.render === link;
-    out = out.replace(p.regex, (...args) => {
-      const groupsArg = args[args.length - 1];
-      const hasGroups = typeof groupsArg === 'object' && groupsArg !== null;
-      const offset = args[args.length - (hasGroups ? 3 : 2)] as number;
-      const m = Object.assign([...args.slice(0, args.length - (hasGroups ? 3 : 2))] as string[], {
-        index: offset,
-        input: out,
-        groups: hasGroups ? (groupsArg as Record<string, string>) : undefined,
-      }) as RegExpExecArray;
+    out = replaceMatches(out, p.regex, (m) => {
       const html = p.render(state, m, (inner) => finish(state, applyFrom(state, patterns, i + 1, inner, inLink || linkLabel)));
       if (html === null) return m[0];
       return typeof html === 'string' ? hold(state, html) : hold(state, html.html) + html.after;

@@ -15,21 +15,10 @@ type Candidate = TopicLink & { index: number };
 const SPLITTER = /[ !;),'"]/;
 const RAW_URL = /^((?:(?:https?|ftp):\/\/|www\.)[^\s<>]+?)[:?.>]*$/i;
 
-const linkifierMatches = (topic: string, linkifiers: readonly RenderLinkifier[]): Candidate[] => {
-  const byPrecedence: Candidate[][] = compileLinkifiers(linkifiers).map(({ regex, urlTemplate }) => {
-    const found: Candidate[] = [];
-    regex.lastIndex = 0;
-    for (let m = regex.exec(topic); m !== null; m = regex.exec(topic)) {
-      if (m[0] === '') {
-        regex.lastIndex += 1;
-        continue;
-      }
-      found.push({ text: m[0], url: linkifierUrl(urlTemplate, m), index: m.index });
-    }
-    return found.sort((a, b) => a.index - b.index);
-  });
-  return byPrecedence.flat();
-};
+const linkifierMatches = (topic: string, linkifiers: readonly RenderLinkifier[]): Candidate[] =>
+  compileLinkifiers(linkifiers).flatMap(({ regex, urlTemplate }) =>
+    regex.matchAll(topic).map((m) => ({ text: m.text, url: linkifierUrl(urlTemplate, m.groups), index: m.index })),
+  );
 
 const rawUrls = (topic: string): Candidate[] => {
   const found: Candidate[] = [];

@@ -96,6 +96,20 @@ describe('POST /realm/filters', () => {
     expect(await stored()).toEqual(before);
   });
 
+  // Python's re runs these; RE2, which upstream compiles linkifiers with, does not.
+  it.each([
+    ['ZUL-(?P<id>\\d+)(?=x)', 'Bad regular expression: invalid perl operator: (?='],
+    ['(?P<id>\\d+)-\\1', 'Bad regular expression: invalid escape sequence: \\1'],
+    ['(?<!x)ZUL-(?P<id>\\d+)', 'Bad regular expression: invalid named capture group: (?<!x)ZUL-(?P<id>'],
+    ['*(?P<id>\\d+)', 'Bad regular expression: no argument for repetition operator: *'],
+  ])('refuses %j, which RE2 cannot run, with RE2’s message and stores nothing', async (pattern, msg) => {
+    const before = await stored();
+    const result = await addLinkifier('iago@zulip.com', pattern, 'https://realm.com/{id}');
+    expectError(result, msg);
+    expect(result.body.errors).toEqual({ __all__: [msg] });
+    expect(await stored()).toEqual(before);
+  });
+
   it.each([
     ['(?P<org>[a-zA-Z0-9_-]+)/(?P<repo>[a-zA-Z0-9_-]+)#(?P<id>[0-9]+)', 'https://github.com/{org}/{repo}/issue/{id}'],
     [
@@ -105,6 +119,8 @@ describe('POST /realm/filters', () => {
     ['!(?P<id>[0-9]+)', 'https://realm.com/index.pl?Action=AgentTicketZoom;TicketNumber={id}'],
     ['ZUL-URL-(?P<id>\\d+)', 'https://example.com/%ba/{id}'],
     ['3#123', 'https://example.com'],
+    // RE2 allows a name twice (Python's re does not).
+    ['(?P<id>ABC-\\d+)|(?P<id>XYZ-\\d+)', 'https://example.com/{id}'],
   ])('accepts pattern %j with template %j', async (pattern, template) => {
     expectSuccess(await addLinkifier('iago@zulip.com', pattern, template));
   });
@@ -170,6 +186,13 @@ describe('PATCH /realm/filters/{filter_id}', () => {
     expectError(result, 'Invalid URL template.');
     expect(result.body.errors).toEqual({ url_template: ['Invalid URL template.'] });
     expect((await stored()).find((l) => l.id === 1)?.urlTemplate).toBe('https://github.com/zulip/zulip-desktop/pull/{id}');
+  });
+
+  it('refuses a pattern RE2 cannot run and keeps the linkifier as it was', async () => {
+    const before = await stored();
+    const result = await patch('iago@zulip.com', 1, { pattern: '#(?P<id>[0-9]+)(?!x)', url_template: 'https://x/{id}' });
+    expectError(result, 'Bad regular expression: invalid perl operator: (?!');
+    expect(await stored()).toEqual(before);
   });
 
   it('may keep its own pattern', async () => {

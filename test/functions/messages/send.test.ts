@@ -16,9 +16,22 @@ import { RealmGroups } from '../../../lib/access/user-groups';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { changeChannel, setSubscribed } from '../../helpers/channels';
 import { openQueue, type TestQueue } from '../../helpers/events';
+import { addLinkifier } from '../linkifiers/helpers';
+import { handler as deleteLinkifier } from '../../../functions/linkifiers/delete';
 
 const send = (as: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call(handler, { method: 'POST', path: '/messages', as, params, headers });
+
+const removeLinkifier = async (id: number) =>
+  expectSuccess(
+    await call(deleteLinkifier, {
+      method: 'DELETE',
+      path: `/realm/filters/${id}`,
+      routeKey: 'DELETE /realm/filters/{filter_id}',
+      pathParameters: { filter_id: String(id) },
+      as: 'iago@zulip.com',
+    }),
+  );
 
 const counter = async (): Promise<number> =>
   Number(
@@ -130,6 +143,20 @@ describe('POST /messages to a channel', () => {
     expectSuccess(await send('hamlet@zulip.com', { type: 'stream', to: 1, topic: ' (no topic) ', content: 'hi' }));
     expect((await plain.drain())[0]!.message.subject).toBe('general chat');
     expect((await capable.drain())[0]!.message.subject).toBe('');
+  });
+
+  // RE2 matching is linear in the text; a backtracking engine takes time doubling with each 'a'
+  // (1.2 s at 27, past the function's timeout at about 32).
+  it('sends and renders 10,000 a after an administrator saved the linkifier (?P<x>(a+)+b)', async () => {
+    const saved = expectSuccess(await addLinkifier('iago@zulip.com', '(?P<x>(a+)+b)', 'https://x.example/{x}'));
+    try {
+      const queue = await openQueue('iago@zulip.com', { params: { apply_markdown: true } });
+      const content = 'a'.repeat(10000);
+      expectSuccess(await send('hamlet@zulip.com', { ...DENMARK, content }));
+      expect((await queue.drain()).map((e) => e.message.content)).toEqual([`<p>${content}</p>`]);
+    } finally {
+      await removeLinkifier(saved.id as number);
+    }
   });
 
   it('truncates a long topic to 60 characters and long content to 10000', async () => {

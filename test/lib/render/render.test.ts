@@ -497,4 +497,22 @@ describe('renderMessage linkifier patterns', () => {
     const input = { ...NONE, linkifiers: [{ pattern: 'ZUL\\-(?P<id>[0-9]+)', urlTemplate: 'https://tracker.example/{id}' }] };
     expect(html('see ZUL-12', input)).toBe('<p>see <a href="https://tracker.example/12">ZUL-12</a></p>');
   });
+
+  // Upstream compiles linkifiers with RE2, which matches in time linear in the text; a
+  // backtracking engine takes time doubling with every 'a' on this pattern.
+  it('renders 10,000 characters against (?P<x>(a+)+b), linking nothing without the b and everything with it', () => {
+    const input = { ...NONE, linkifiers: [{ pattern: '(?P<x>(a+)+b)', urlTemplate: 'https://x.example/{x}' }] };
+    const run = 'a'.repeat(10_000);
+    expect(html(run, input)).toBe(`<p>${run}</p>`);
+    expect(html(`${run}b`, input)).toBe(`<p><a href="https://x.example/${run}b">${run}b</a></p>`);
+  });
+
+  it('links up to a character that is neither letter nor digit, as upstream: an underscore ends a match, an accented letter prevents it', () => {
+    expect(html('#224_ #225é', ORG)).toBe('<p><a href="https://trac.example.com/ticket/224">#224</a>_ #225é</p>');
+  });
+
+  it('links nothing with a stored pattern RE2 refuses, and still renders the message', () => {
+    const input = { ...NONE, linkifiers: [{ pattern: '#(?P<id>[0-9]+)(?=x)', urlTemplate: 'https://x.example/{id}' }] };
+    expect(html('#12x', input)).toBe('<p>#12x</p>');
+  });
 });
