@@ -36,4 +36,4 @@ const uploadUrlSecret = async ({ resolveVariable }) => {
   return String(secret);
 };
 
-module.exports = { MIN_SECRET_LENGTH, developmentMode, uploadUrlSecret };
+module.exports = { developmentMode, uploadUrlSecret };
