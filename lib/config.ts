@@ -1,6 +1,8 @@
 // Configuration comes from the environment, read at call time (never at module load) so that
 // tests and scripts can point one process at different tables. Every value has a default that
-// makes `npm start` work with no setup.
+// makes `npm start` work with no setup, except the secrets: those fall back to a known string only
+// in development mode, which is on only when DEVELOPMENT_MODE=on says so (npm start and the tests
+// set it; a deployed stage's serverless parameter developmentMode, off by default).
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -10,6 +12,20 @@ const intFromEnv = (name: string, fallback: number): number => {
   return value;
 };
 
+/** Development mode: only DEVELOPMENT_MODE=on turns it on; unset, empty or any other value is off. */
+const isDevelopment = (): boolean => process.env.DEVELOPMENT_MODE === 'on';
+
+/**
+ * A secret from the environment. Unset, it is the known string `development` in development mode,
+ * and an error otherwise: a known secret would let anyone forge what it signs.
+ */
+const secretFromEnv = (name: string): string => {
+  const secret = process.env[name];
+  if (secret) return secret;
+  if (isDevelopment()) return 'development';
+  throw new Error(`${name} must be set (or DEVELOPMENT_MODE=on, for development only)`);
+};
+
 export const config = {
   /** A DynamoDB-compatible endpoint (DynamoDB Local); unset means the SDK's regional default. */
   dynamodbEndpoint: (): string | undefined => process.env.DYNAMODB_ENDPOINT || undefined,
@@ -17,8 +33,8 @@ export const config = {
   /** Table names: TABLE_MAIN / TABLE_EVENTS, else TABLE_PREFIX + logical name. */
   tableName: (name: 'main' | 'events'): string =>
     process.env[`TABLE_${name.toUpperCase()}`] || `${process.env.TABLE_PREFIX ?? 'chat-local-'}${name}`,
-  /** Development mode enables POST /dev_fetch_api_key. On unless CHAT_ENV=production. */
-  isDevelopment: (): boolean => (process.env.CHAT_ENV ?? 'development') !== 'production',
+  /** Development mode enables POST /dev_fetch_api_key and the known development secrets. Off unless DEVELOPMENT_MODE=on. */
+  isDevelopment,
   /** The organization served to requests that do not name one (no credentials, no subdomain). */
   defaultRealm: (): string => process.env.DEFAULT_REALM || 'zulip',
   /** Connections the DynamoDB client may open at once (the SDK's default is 50). */
@@ -45,7 +61,7 @@ export const config = {
   /** Where clients fetch the emoji data set; unset means the organization's own static path. */
   serverEmojiDataUrl: (): string | undefined => process.env.SERVER_EMOJI_DATA_URL || undefined,
   /** The secret the development data set's passwords are derived from (lib/passwords.ts devPassword). */
-  devPasswordSecret: (): string => process.env.DEV_PASSWORD_SECRET || 'development',
+  devPasswordSecret: (): string => secretFromEnv('DEV_PASSWORD_SECRET'),
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
   s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
   /**
@@ -63,13 +79,7 @@ export const config = {
   /** The bucket uploaded files live in. */
   uploadsBucket: (): string => process.env.UPLOADS_BUCKET || 'chat-local-uploads',
   /** The secret that signs temporary file URLs (GET /user_uploads/temporary/...). */
-  uploadUrlSecret: (): string => {
-    const secret = process.env.UPLOAD_URL_SECRET;
-    if (secret) return secret;
-    // A guessable secret would let anyone forge a URL to any file.
-    if ((process.env.CHAT_ENV ?? 'development') === 'production') throw new Error('UPLOAD_URL_SECRET must be set in production');
-    return 'development';
-  },
+  uploadUrlSecret: (): string => secretFromEnv('UPLOAD_URL_SECRET'),
   /** Failed password logins allowed per username in a window, as upstream's authenticate_by_username. */
   loginFailureLimit: (): { windowSeconds: number; attempts: number } => ({
     windowSeconds: intFromEnv('LOGIN_FAILURE_WINDOW_SECONDS', 1800),

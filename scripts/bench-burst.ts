@@ -12,6 +12,7 @@ const main = async (): Promise<void> => {
   const size = Number(process.argv[2] ?? 30);
   const paths = process.argv[3] ? [process.argv[3]] : ['/realm/presence', '/drafts', '/user_groups', '/realm/linkifiers'];
   process.env.REQUEST_LOG = 'off';
+  process.env.DEVELOPMENT_MODE = 'on';
   const started = Date.now();
   const service = await startLocalService({ port: 0 });
   console.log(

@@ -181,6 +181,7 @@ export const benchPresence = async (sizes: number[] = DEFAULT_SIZES, samples = 2
 if (require.main === module) {
   (async () => {
     process.env.REQUEST_LOG = 'off';
+    process.env.DEVELOPMENT_MODE = 'on';
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     const sizes = process.argv

@@ -36,6 +36,8 @@ export const selectSections = (names: string[]): [string, () => Promise<void>][]
 
 const main = async (): Promise<void> => {
   process.env.REQUEST_LOG = 'off';
+  // Its own DynamoDB Local with the development data set, whose passwords use the development secret.
+  process.env.DEVELOPMENT_MODE = 'on';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   const sections = selectSections(process.argv.slice(2));

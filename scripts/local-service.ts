@@ -6,6 +6,7 @@
 // handler, shared by concurrent calls, instead of a worker per concurrent call that compiles the
 // TypeScript again (a burst of 30 first calls timed out; see docs/architecture.md for figures).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -152,11 +153,16 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     SLS_TELEMETRY_DISABLED: '1',
   };
   // serverless.yml sets these for the handlers; --param passes this process's values through.
+  // A stage must have its own upload URL secret (settings/index.js): a fresh one per start,
+  // unless the environment has one (file URLs are valid for a minute anyway).
+  env.UPLOAD_URL_SECRET ||= randomBytes(32).toString('hex');
   const params = [
     `tableMain=${env.TABLE_MAIN}`,
     `tableEvents=${env.TABLE_EVENTS}`,
     `uploadsBucket=${env.UPLOADS_BUCKET}`,
-    ...(env.CHAT_ENV ? [`chatEnv=${env.CHAT_ENV}`] : []),
+    `uploadUrlSecret=${env.UPLOAD_URL_SECRET}`,
+    // Development mode is whatever this process's DEVELOPMENT_MODE says (npm start turns it on).
+    ...(env.DEVELOPMENT_MODE ? [`developmentMode=${env.DEVELOPMENT_MODE}`] : []),
     ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
   ];
   const args = [

@@ -5,7 +5,9 @@
 //
 // Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), S3_ENDPOINT (unset:
 // start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, DYNAMODB_PERSIST=1
-// or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N.
+// or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N,
+// DEVELOPMENT_MODE (unset: on; `off` runs without the development login, and then needs
+// DEV_PASSWORD_SECRET for the seed).
 import { startLocalService, type LocalService } from './local-service';
 
 const argValue = (name: string): string | undefined => {
@@ -20,6 +22,8 @@ const main = async (): Promise<void> => {
   const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
   if (!Number.isInteger(extraUsers) || extraUsers < 0) throw new Error(`--extra-users must be a whole number, got ${extraUsers}`);
   const persist = process.argv.includes('--persist') || process.env.DYNAMODB_PERSIST === '1';
+  // The development login and the development secrets: on by name, here and only for this machine.
+  process.env.DEVELOPMENT_MODE ??= 'on';
 
   let starting: Promise<LocalService> | undefined;
   const abort = new AbortController();

@@ -1,4 +1,7 @@
 // `npm run seed [-- --extra-users N]`: creates missing tables and seeds the configured endpoint.
+// The seeded passwords derive from DEV_PASSWORD_SECRET, which must be set unless DEVELOPMENT_MODE=on
+// (a deployed stage's accounts must not get the documented development passwords).
+import { config } from '../lib/config';
 import { createTables, waitForDynamo } from './local-dynamo';
 import { seedDevRealm } from './seed';
 
@@ -9,6 +12,8 @@ const argValue = (name: string): string | undefined => {
 
 const main = async (): Promise<void> => {
   const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
+  // Refuse before creating anything.
+  config.devPasswordSecret();
   await waitForDynamo();
   await createTables();
   const started = Date.now();

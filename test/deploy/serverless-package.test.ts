@@ -1,9 +1,11 @@
 // `npx serverless package` with no AWS credentials builds a deployable artifact: the CloudFormation
 // template has a function and an HTTP API route per routes.json entry plus the fallback, both
 // tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
-// and a packaged handler runs on plain Node (no tsx), as Lambda would run it.
+// and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
+// packaged, as a plain `npx serverless deploy` would deploy it: without the development login. A
+// stage without its upload URL secret is refused (settings/index.js).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +25,9 @@ const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string;
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
 const SERVERLESS = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
-const STAGE = 'ci';
+// The default stage: the package run names none.
+const STAGE = 'dev';
+const UPLOAD_URL_SECRET = 'f'.repeat(64);
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -42,7 +46,7 @@ describe('npx serverless package', () => {
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
-    await run(process.execPath, [SERVERLESS, 'package', '--stage', STAGE, '--package', outDir], {
+    await run(process.execPath, [SERVERLESS, 'package', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--package', outDir], {
       cwd: ROOT,
       env: noAwsEnv(),
       timeout: 170000,
@@ -115,10 +119,21 @@ describe('npx serverless package', () => {
     expect(fn.Timeout).toBeLessThan(30);
   });
 
-  it('passes the table names and development mode to every function', () => {
-    const env = resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables;
-    expect(env).toMatchObject({ TABLE_MAIN: `chat-${STAGE}-main`, TABLE_EVENTS: `chat-${STAGE}-events`, CHAT_ENV: 'development' });
-    expect(env).not.toHaveProperty('DYNAMODB_ENDPOINT');
+  it('passes the table names and the upload URL secret to every function, with development mode off', () => {
+    const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(loadRoutes().length);
+    for (const [id, fn] of functions) {
+      const env = fn.Properties.Environment.Variables;
+      expect({ id, ...env }).toMatchObject({
+        id,
+        TABLE_MAIN: `chat-${STAGE}-main`,
+        TABLE_EVENTS: `chat-${STAGE}-events`,
+        DEVELOPMENT_MODE: 'off',
+        UPLOAD_URL_SECRET,
+      });
+      expect(env).not.toHaveProperty('DYNAMODB_ENDPOINT');
+      expect(env).not.toHaveProperty('DEV_PASSWORD_SECRET');
+    }
   });
 
   it.each(TABLES.map((t) => [t.name, t]))('creates the %s table with its keys, indexes and TTL', (name, table) => {
@@ -184,16 +199,26 @@ describe('npx serverless package', () => {
     ).toEqual(['serveUploadedFile:read', 'serveUploadedFileByToken:read', 'uploadFile:write']);
   });
 
-  it('builds a handler that runs on plain Node, as Lambda runs it', async () => {
-    const zip = await JSZip.loadAsync(readFileSync(join(outDir, 'devFetchApiKey.zip')));
-    const runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
-    try {
+  describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {
+    let runDir: string;
+
+    beforeAll(async () => {
+      const zip = await JSZip.loadAsync(readFileSync(join(outDir, 'devFetchApiKey.zip')));
+      runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
       for (const [name, entry] of Object.entries(zip.files)) {
         if (entry.dir) continue;
         const target = join(runDir, name);
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target, await entry.async('nodebuffer'));
       }
+    });
+
+    afterAll(() => {
+      rmSync(runDir, { recursive: true, force: true });
+    });
+
+    /** The handler's response to iago's development login, with the given development mode. */
+    const devLogin = async (developmentMode: string) => {
       const event = await buildEvent({ method: 'POST', path: '/dev_fetch_api_key', params: { username: 'iago@zulip.com' } });
       const script = `require('./functions/dev/fetch-api-key.js').handler(${JSON.stringify(event)}, { awsRequestId: 'r1' }).then((r) => process.stdout.write(JSON.stringify(r)))`;
       const env = {
@@ -206,28 +231,92 @@ describe('npx serverless package', () => {
         TABLE_MAIN: tableName('main'),
         TABLE_EVENTS: tableName('events'),
         REQUEST_LOG: 'off',
+        DEVELOPMENT_MODE: developmentMode,
       };
       const { stdout } = await run(process.execPath, ['-e', script], { cwd: runDir, env });
       const response = JSON.parse(stdout);
+      return { statusCode: response.statusCode, body: JSON.parse(response.body) };
+    };
+
+    it('reads the tables in development mode', async () => {
+      const response = await devLogin('on');
       expect(response.statusCode).toBe(200);
-      expect(JSON.parse(response.body)).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
-    } finally {
-      rmSync(runDir, { recursive: true, force: true });
-    }
+      expect(response.body).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
+    });
+
+    it("refuses with the template's own environment: no development login", async () => {
+      const mode = resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.DEVELOPMENT_MODE;
+      expect(await devLogin(mode)).toEqual({
+        statusCode: 400,
+        body: { result: 'error', msg: 'Endpoint not available in production.', code: 'BAD_REQUEST' },
+      });
+    });
   });
 });
 
-describe('npx serverless print --stage prod', () => {
-  it('runs the prod stage in production mode', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      [SERVERLESS, 'print', '--stage', 'prod', '--format', 'json', '--path', 'provider.environment'],
-      {
-        cwd: ROOT,
-        env: noAwsEnv(),
-        timeout: 60000,
-      },
+/** `npx serverless <args>` without AWS credentials: its output, or its error output when it fails. */
+const serverless = async (args: string[]): Promise<{ ok: boolean; output: string }> => {
+  try {
+    const { stdout } = await run(process.execPath, [SERVERLESS, ...args], { cwd: ROOT, env: noAwsEnv(), timeout: 110000 });
+    return { ok: true, output: stdout };
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: string; stderr: string };
+    return { ok: false, output: `${stderr}${stdout}` };
+  }
+};
+
+const printEnvironment = async (...args: string[]) => {
+  const result = await serverless(['print', ...args, '--format', 'json', '--path', 'provider.environment']);
+  expect(result).toMatchObject({ ok: true });
+  return JSON.parse(result.output);
+};
+
+describe('development mode and secrets of a stage', () => {
+  it("leaves development mode off in a stage named development: a stage's name never turns it on", async () => {
+    expect(await printEnvironment('--stage', 'development', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`)).toMatchObject({
+      DEVELOPMENT_MODE: 'off',
+      TABLE_MAIN: 'chat-development-main',
+    });
+  }, 120000);
+
+  it('turns development mode on when the developmentMode parameter says so by name', async () => {
+    const env = await printEnvironment(
+      '--stage',
+      'sandbox',
+      '--param',
+      'developmentMode=on',
+      '--param',
+      `uploadUrlSecret=${UPLOAD_URL_SECRET}`,
     );
-    expect(JSON.parse(stdout)).toMatchObject({ CHAT_ENV: 'production', TABLE_MAIN: 'chat-prod-main' });
-  }, 70000);
+    expect(env).toMatchObject({ DEVELOPMENT_MODE: 'on', UPLOAD_URL_SECRET });
+  }, 120000);
+
+  it('refuses a developmentMode other than on or off', async () => {
+    const result = await serverless(['print', '--param', 'developmentMode=true', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`]);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('The developmentMode parameter must be on or off, got "true"');
+  }, 120000);
+
+  it.each([
+    ['without an uploadUrlSecret', [], 'dev'],
+    ['without an uploadUrlSecret, even in development mode', ['--stage', 'sandbox', '--param', 'developmentMode=on'], 'sandbox'],
+    ['with an uploadUrlSecret shorter than 32 characters', ['--param', 'uploadUrlSecret=development'], 'dev'],
+  ])(
+    'refuses to package a stage %s, saying how to set it',
+    async (_case, args, stage) => {
+      const outDir = mkdtempSync(join(tmpdir(), 'chat-package-refused-'));
+      try {
+        const result = await serverless(['package', ...args, '--package', outDir]);
+        expect(result.ok).toBe(false);
+        expect(result.output).toContain(
+          `The stage "${stage}" needs an uploadUrlSecret of at least 32 characters, to sign its file URLs: ` +
+            'pass --param "uploadUrlSecret=$(openssl rand -hex 32)" or set it in serverless.yml params (e.g. from SSM).',
+        );
+        expect(readdirSync(outDir)).toEqual([]);
+      } finally {
+        rmSync(outDir, { recursive: true, force: true });
+      }
+    },
+    120000,
+  );
 });

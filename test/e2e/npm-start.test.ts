@@ -36,6 +36,8 @@ const startNpmStart = async (port: number): Promise<Started> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   delete env.DYNAMODB_ENDPOINT;
   delete env.TABLE_PREFIX;
+  // npm start turns development mode on itself (the tests' setup does too): its curl must work without it.
+  delete env.DEVELOPMENT_MODE;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-local.ts'], {
     cwd: ROOT,
     env,

@@ -25,6 +25,7 @@ export default async (): Promise<void> => {
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
     process.env.REQUEST_LOG = 'off';
+    process.env.DEVELOPMENT_MODE = 'on';
     closeClients();
     state.s3 = await startLocalS3();
   })();

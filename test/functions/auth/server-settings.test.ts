@@ -7,7 +7,7 @@ const get = (extra: Partial<Parameters<typeof call>[1]> = {}) =>
 
 describe('GET /server_settings', () => {
   afterEach(() => {
-    delete process.env.CHAT_ENV;
+    process.env.DEVELOPMENT_MODE = 'on';
   });
 
   it('describes the default organization without authentication', async () => {
@@ -65,8 +65,8 @@ describe('GET /server_settings', () => {
     expectError(await get({ headers: { host: 'nowhere.localhost' } }), 'Invalid subdomain');
   });
 
-  it('offers no development login in production mode', async () => {
-    process.env.CHAT_ENV = 'production';
+  it('offers no development login unless DEVELOPMENT_MODE=on', async () => {
+    delete process.env.DEVELOPMENT_MODE;
     const body = expectSuccess(await get());
     expect(body.authentication_methods.dev).toBe(false);
     expect(body.authentication_methods.password).toBe(true);

@@ -8,7 +8,7 @@ const post = (params: Record<string, unknown>, extra: Partial<Parameters<typeof 
 
 describe('POST /dev_fetch_api_key', () => {
   afterEach(() => {
-    delete process.env.CHAT_ENV;
+    process.env.DEVELOPMENT_MODE = 'on';
   });
 
   it.each([
@@ -69,8 +69,15 @@ describe('POST /dev_fetch_api_key', () => {
     );
   });
 
-  it('answers only "Endpoint not available in production." in production mode', async () => {
-    process.env.CHAT_ENV = 'production';
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+    ['off', 'off'],
+    ['true', 'true'],
+    ['ON', 'ON'],
+  ])('answers only "Endpoint not available in production." unless DEVELOPMENT_MODE=on (%s)', async (_case, value) => {
+    if (value === undefined) delete process.env.DEVELOPMENT_MODE;
+    else process.env.DEVELOPMENT_MODE = value;
     expectError(await post({ username: 'iago@zulip.com' }), 'Endpoint not available in production.');
     expectError(await post({}), 'Endpoint not available in production.');
   });
