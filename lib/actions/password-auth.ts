@@ -12,30 +12,23 @@ import { admitAttempt, clearAttempts } from './rate-limits';
 const usernameEntity = (realm: Realm, username: string): string => `${realm.id}:${username.toLowerCase()}`;
 
 /**
- * A stored hash of another cost than today's is replaced by a new hash of the password just
- * verified, unless the password was changed meanwhile.
+ * The stored hash `password` matched (undefined: a wrong password, an empty one, which upstream
+ * never accepts, or no such account at `realm`, checked with the same work). First admits the
+ * attempt under the username's limit (upstream's authenticate_by_username: 5 in 30 minutes; 429
+ * when the window is full), so concurrent attempts never pass it; a match clears the username's
+ * attempts, as upstream.
  */
-const upgradePasswordHash = async (user: User, stored: string, password: string): Promise<void> => {
-  if (needsRehash(stored)) await passwordsStore.replacePasswordHash(user.id, stored, await hashPassword(password));
-};
-
-/**
- * Whether `password` is the password of `user` (undefined: no such account at `realm`, checked
- * with the same work). First admits the attempt under the username's limit (upstream's
- * authenticate_by_username: 5 in 30 minutes; 429 when the window is full), so concurrent attempts
- * never pass it; a success clears the username's attempts, as upstream, and replaces a hash of an
- * older cost. Upstream never accepts an empty password.
- */
-export const checkPassword = async (realm: Realm, username: string, user: User | undefined, password: string): Promise<boolean> => {
+const matchPassword = async (realm: Realm, username: string, user: User | undefined, password: string): Promise<string | undefined> => {
   await admitAttempt('authenticate_by_username', usernameEntity(realm, username), config.loginFailureLimit());
   const stored = user ? await passwordsStore.getPasswordHash(user.id) : undefined;
-  const ok = (await verifyPassword(password, stored)) && password !== '';
-  if (ok && user && stored) {
-    await clearAttempts('authenticate_by_username', usernameEntity(realm, username));
-    await upgradePasswordHash(user, stored, password);
-  }
-  return ok;
+  if (!(await verifyPassword(password, stored)) || password === '' || !stored) return undefined;
+  await clearAttempts('authenticate_by_username', usernameEntity(realm, username));
+  return stored;
 };
+
+/** Whether `password` is the password of `user`, under the username's limit of attempts (matchPassword). */
+export const checkPassword = async (realm: Realm, username: string, user: User | undefined, password: string): Promise<boolean> =>
+  (await matchPassword(realm, username, user, password)) !== undefined;
 
 /**
  * Password login (POST /fetch_api_key) from `clientAddress` at the organization the request's
@@ -44,8 +37,9 @@ export const checkPassword = async (realm: Realm, username: string, user: User |
  * username's limit of attempts, then the account and its password. An unknown email and a wrong
  * password get the same answer after the same work, and count against the username alike. Then,
  * as upstream: an account of another organization at this host is "Invalid subdomain", a
- * deactivated organization or user is told so. Writes the attempts and an upgraded hash; emits no
- * event; never logs the password.
+ * deactivated organization or user is told so. Writes the attempts, and after a successful login a
+ * new hash of the password when the stored one has an older cost; emits no event; never logs the
+ * password.
  */
 export const fetchApiKeyWithPassword = async (
   realm: Realm | undefined,
@@ -58,10 +52,13 @@ export const fetchApiKeyWithPassword = async (
   if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
   const accounts = await usersStore.listByEmail(username);
   const user = accounts.find((u) => u.realmId === realm.id);
-  if (!(await checkPassword(realm, username, user, password)) || !user) {
+  const matched = await matchPassword(realm, username, user, password);
+  if (matched === undefined || !user) {
     if (!user && accounts.length > 0) throw new InvalidSubdomainError();
     throw new AuthenticationFailedError('Your username or password is incorrect');
   }
   checkLoginAccount(realm, user);
+  // A hash of an older cost is replaced by one of today's, unless the password changed meanwhile.
+  if (needsRehash(matched)) await passwordsStore.replacePasswordHash(user.id, matched, await hashPassword(password));
   return user;
 };
