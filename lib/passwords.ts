@@ -8,14 +8,14 @@ type CostParams = { N: number; r: number; p: number };
 
 /**
  * The cost of every password a person sets: OWASP's recommendation for scrypt (N = 2^17, r = 8,
- * p = 1): 128 MiB and, measured, about 0.65 s of one core per hash (README, "Passwords"). A stored
- * hash of any other cost is replaced on its next successful login (needsRehash).
+ * p = 1): 128 MiB and, measured, about 0.64 s of one core per hash (README, "Password hashes").
+ * A stored hash of any other cost is replaced on its next successful login (needsRehash).
  */
 const PASSWORD_COST: CostParams = { N: 2 ** 17, r: 8, p: 1 };
 /**
  * The development data set's cost: its passwords are public by construction (devPassword), so a
  * cheap hash costs nothing in safety and keeps seeding every test file fast (9 ms a hash instead
- * of 650). The cost is recorded in the hash, so the first login upgrades it to PASSWORD_COST.
+ * of 640). The cost is recorded in the hash, so the first login upgrades it to PASSWORD_COST.
  */
 export const DEV_PASSWORD_COST: CostParams = { N: 2 ** 10, r: 8, p: 1 };
 
