@@ -179,6 +179,25 @@ describe('POST /fetch_api_key', () => {
     });
   });
 
+  describe('the window', () => {
+    afterEach(() => resetClock());
+
+    it('slides, as upstream: once the oldest failure leaves it, one more attempt is admitted, not five', async () => {
+      const lear = (password: string) =>
+        post({ username: 'edgar@lear.org', password }, { headers: { host: 'lear.localhost' }, sourceIp: '198.51.100.50' });
+      expectError(await lear('wrong'), INCORRECT, 401, 'AUTHENTICATION_FAILED');
+      advanceClock(600 * 1000);
+      for (let i = 0; i < 4; i += 1) expectError(await lear('wrong'), INCORRECT, 401, 'AUTHENTICATION_FAILED');
+      advanceClock(1200 * 1000 + 1000);
+      expectError(await lear('wrong'), INCORRECT, 401, 'AUTHENTICATION_FAILED');
+      const limited = await lear(devPassword('edgar@lear.org'));
+      expectError(limited, RATE_LIMITED, 429, 'RATE_LIMIT_HIT');
+      // The next oldest failure, 10 minutes younger, leaves the window 10 minutes less 1 s from now.
+      expect(limited.body['retry-after']).toBeGreaterThan(590);
+      expect(limited.body['retry-after']).toBeLessThanOrEqual(599);
+    });
+  });
+
   describe('per client address', () => {
     const restore = { ...process.env };
     beforeEach(() => {
