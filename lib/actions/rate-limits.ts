@@ -13,7 +13,8 @@ export type RateLimitDomain = 'authenticate_by_username' | 'authenticate_by_ip';
 
 /**
  * Admits one attempt of `entity` under `rule`, or refuses it with 429 RATE_LIMIT_HIT and the
- * seconds until the oldest attempt that counts leaves the window (upstream's secs_to_freedom).
+ * seconds until the oldest attempt that counts leaves the window (upstream's secs_to_freedom),
+ * with upstream's X-RateLimit-* headers.
  * Writes the admitted attempt's time (conditional on the attempts read; a lost race reads again).
  * Refused attempts are not recorded, as upstream's. Emits no event.
  */
@@ -24,7 +25,10 @@ export const admitAttempt = (domain: RateLimitDomain, entity: string, rule: Rate
     const read = await rateLimitsStore.getAttempts(domain, entity);
     const counted = read.times.slice(-rule.attempts);
     const oldest = counted.length >= rule.attempts ? counted[0] : undefined;
-    if (oldest !== undefined && oldest > now - windowMs) throw new RateLimitedError((oldest + windowMs - now) / 1000);
+    if (oldest !== undefined && oldest > now - windowMs) {
+      const freeAt = oldest + windowMs;
+      throw new RateLimitedError((freeAt - now) / 1000, { limit: rule.attempts, resetAtSeconds: freeAt / 1000 });
+    }
     const times = [...counted, now].slice(-rule.attempts);
     if (!(await rateLimitsStore.putAttempts(domain, entity, read, times, Math.ceil((now + windowMs) / 1000)))) throw new LostRaceError();
   });

@@ -121,6 +121,10 @@ describe('POST /fetch_api_key', () => {
     expect(limited.body['retry-after']).toBeGreaterThan(1790);
     expect(limited.body['retry-after']).toBeLessThanOrEqual(1800);
     expect(Number(limited.headers['Retry-After'] ?? limited.headers['retry-after'])).toBeGreaterThan(1790);
+    // Upstream's rate limit headers: the rule's count, none left, and when it frees up (epoch seconds).
+    expect(limited.headers['X-RateLimit-Limit']).toBe('5');
+    expect(limited.headers['X-RateLimit-Remaining']).toBe('0');
+    expect(Number(limited.headers['X-RateLimit-Reset']) - Date.now() / 1000).toBeGreaterThan(1790);
     expect(await attemptsOf('shiva@zulip.com')).toHaveLength(5);
   });
 
@@ -218,6 +222,7 @@ describe('POST /fetch_api_key', () => {
       expect(limited.body['retry-after']).toBeGreaterThan(50);
       expect(limited.body['retry-after']).toBeLessThanOrEqual(60);
       expect(Number(limited.headers['Retry-After'])).toBeLessThanOrEqual(60);
+      expect(limited.headers['X-RateLimit-Limit']).toBe('3');
       // The refused attempt counted against neither the address nor the username.
       expect(await attemptsOf('iago@zulip.com')).toEqual([]);
       expect((await rateLimitsStore.getAttempts('authenticate_by_ip', '203.0.113.7')).times).toHaveLength(3);
