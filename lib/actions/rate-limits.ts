@@ -14,9 +14,9 @@ export type RateLimitDomain = 'authenticate_by_username' | 'authenticate_by_ip';
 /**
  * Admits one attempt of `entity` under `rule`, or refuses it with 429 RATE_LIMIT_HIT and the
  * seconds until the oldest attempt that counts leaves the window (upstream's secs_to_freedom),
- * with upstream's X-RateLimit-* headers.
- * Writes the admitted attempt's time (conditional on the attempts read; a lost race reads again).
- * Refused attempts are not recorded, as upstream's. Emits no event.
+ * with upstream's X-RateLimit-* headers. Writes the admitted attempt's time (conditional on the
+ * attempts read; a lost race reads again). Refused attempts are not recorded, as upstream's.
+ * Emits no event.
  */
 export const admitAttempt = (domain: RateLimitDomain, entity: string, rule: RateLimitRule): Promise<void> =>
   retryLostRaces(async () => {
