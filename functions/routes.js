@@ -22,11 +22,22 @@ const FALLBACK = 'routeFallback';
  * parameter), `root` (true: served at the site root instead of under /api/v1, as upstream serves
  * uploaded files at /user_uploads/...; the fallback does not list it) and `bucket` ("read" or
  * "write": the function gets the uploads bucket's role, which may GetObject, or PutObject, on it;
- * every other function has no S3 access at all). Anything else is refused, so that no field is
- * silently ignored.
+ * every other function has no S3 access at all), `throttle` (`{"rate","burst"}`: API Gateway's
+ * request limit of this route, requests a second and burst, instead of the stage's default, the
+ * throttleRate and throttleBurst parameters of serverless.yml). Anything else is refused, so that
+ * no field is silently ignored.
  */
-const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket'];
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle'];
 const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole' };
+
+const isThrottle = (t) =>
+  typeof t === 'object' &&
+  t !== null &&
+  Object.keys(t).sort().join() === 'burst,rate' &&
+  typeof t.rate === 'number' &&
+  t.rate > 0 &&
+  Number.isInteger(t.burst) &&
+  t.burst > 0;
 
 /** Every route of every domain, checked, sorted by path then method. */
 const loadRoutes = (functionsDir = __dirname) => {
@@ -57,6 +68,9 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
     if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES)) throw new Error(`${where}: bucket must be read, write or absent`);
+    if (route.throttle !== undefined && !isThrottle(route.throttle)) {
+      throw new Error(`${where}: throttle must be {"rate": requests a second, "burst": a whole number of requests}, both positive`);
+    }
     const [modulePath, exportName] = String(route.handler).split(/\.(?=[^.]+$)/);
     if (!exportName || !fs.existsSync(path.join(functionsDir, '..', `${modulePath}.ts`))) {
       throw new Error(`${where}: handler ${route.handler} is not <file without .ts>.<export>`);
@@ -131,6 +145,47 @@ const functions = async ({ resolveVariable }) => {
   return out;
 };
 
+/** API Gateway's name of a route key's resource (osls's naming.getHttpApiRouteLogicalId). */
+const httpApiRouteLogicalId = (routeKey) =>
+  `HttpApiRoute${routeKey
+    .split('/')
+    .map((part) => {
+      const word = part
+        .toLowerCase()
+        .replace(/-/g, 'Dash')
+        .replace(/\{(.*)\}/g, '$1Var')
+        .replace(/[^0-9A-Za-z]/g, '');
+      return word.charAt(0).toUpperCase() + word.slice(1);
+    })
+    .join('')}`;
+
+/**
+ * API Gateway's request limits (serverless.yml `resources.extensions`, as osls's httpApi has no
+ * throttling setting): the stage's default for every route, from the throttleRate and
+ * throttleBurst parameters, and a route's own `throttle`. A route's setting needs the route to
+ * exist first, hence the DependsOn. Requests beyond a limit get API Gateway's own 429.
+ */
+const stageThrottling = async ({ resolveVariable }) => {
+  const rate = Number(await resolveVariable('param:throttleRate'));
+  const burst = Number(await resolveVariable('param:throttleBurst'));
+  if (!isThrottle({ rate, burst }))
+    throw new Error(`throttleRate and throttleBurst must be positive (burst whole), got ${rate} and ${burst}`);
+  const routeSettings = {};
+  for (const route of loadRoutes().filter((r) => r.throttle)) {
+    const routeKey = `${route.method} ${route.root ? '' : API_PREFIX}${route.path}`;
+    routeSettings[routeKey] = { ThrottlingRateLimit: route.throttle.rate, ThrottlingBurstLimit: route.throttle.burst };
+  }
+  return {
+    HttpApiStage: {
+      Properties: {
+        DefaultRouteSettings: { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst },
+        ...(Object.keys(routeSettings).length > 0 ? { RouteSettings: routeSettings } : {}),
+      },
+      DependsOn: Object.keys(routeSettings).map(httpApiRouteLogicalId),
+    },
+  };
+};
+
 /**
  * The plugins: serverless-esbuild bundles each handler into runnable JS (for `package` and
  * `deploy`; `offline` then runs the bundles too). With CHAT_BUNDLE=false (what `npm start` and
@@ -138,4 +193,4 @@ const functions = async ({ resolveVariable }) => {
  */
 const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
 
-module.exports = { API_PREFIX, BUCKET_ROLES, JOBS, METHODS, loadRoutes, routeTable, functions, plugins, timeoutOf };
+module.exports = { API_PREFIX, BUCKET_ROLES, JOBS, METHODS, loadRoutes, routeTable, functions, plugins, stageThrottling, timeoutOf };

@@ -80,10 +80,18 @@ export const config = {
   uploadsBucket: (): string => process.env.UPLOADS_BUCKET || 'chat-local-uploads',
   /** The secret that signs temporary file URLs (GET /user_uploads/temporary/...). */
   uploadUrlSecret: (): string => secretFromEnv('UPLOAD_URL_SECRET'),
-  /** Failed password logins allowed per username in a window, as upstream's authenticate_by_username. */
+  /**
+   * Password logins allowed per username in a window, as upstream's authenticate_by_username (a
+   * successful login clears the username's count, so these are failures in a row).
+   */
   loginFailureLimit: (): { windowSeconds: number; attempts: number } => ({
     windowSeconds: intFromEnv('LOGIN_FAILURE_WINDOW_SECONDS', 1800),
     attempts: intFromEnv('LOGIN_FAILURE_ATTEMPTS', 5),
+  }),
+  /** Password logins (POST /fetch_api_key) allowed per client address in a window: upstream's api_by_ip rule. */
+  loginAddressLimit: (): { windowSeconds: number; attempts: number } => ({
+    windowSeconds: intFromEnv('LOGIN_ADDRESS_WINDOW_SECONDS', 60),
+    attempts: intFromEnv('LOGIN_ADDRESS_ATTEMPTS', 100),
   }),
 } as const;
 

@@ -126,16 +126,27 @@ export class PathNotFoundError extends ApiError {
 
 /**
  * 429 RATE_LIMIT_HIT with upstream's message, `retry-after` (seconds) in the body and the header:
- * too many failed logins, or a write that lost the race to concurrent writes of the same object on
- * every one of its bounded attempts (nothing was written).
+ * too many login attempts (`rule`: the limit that refused, for upstream's X-RateLimit-* headers:
+ * its count, none remaining, and when it frees up, in epoch seconds), or a write that lost the
+ * race to concurrent writes of the same object on every one of its bounded attempts (nothing was
+ * written).
  */
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds = 1) {
+  constructor(retryAfterSeconds = 1, rule?: { limit: number; resetAtSeconds: number }) {
     super('API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers', {
       statusCode: 429,
       code: ErrorCode.RATE_LIMIT_HIT,
       data: { 'retry-after': retryAfterSeconds },
-      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+      headers: {
+        'Retry-After': String(Math.ceil(retryAfterSeconds)),
+        ...(rule
+          ? {
+              'X-RateLimit-Limit': String(rule.limit),
+              'X-RateLimit-Remaining': '0',
+              'X-RateLimit-Reset': String(Math.floor(rule.resetAtSeconds)),
+            }
+          : {}),
+      },
     });
     this.name = 'RateLimitedError';
   }

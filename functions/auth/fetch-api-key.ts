@@ -7,6 +7,7 @@ import { rawString } from '../../lib/http/params';
 export const handler = publicApiHandler(async ({ params, event }) => {
   const { username, password } = params({ username: rawString(), password: rawString() });
   const realm = await realmForHost(event.headers?.host);
-  const user = await fetchApiKeyWithPassword(realm, username, password);
+  // The address API Gateway saw the request come from: the password login limit counts per address.
+  const user = await fetchApiKeyWithPassword(realm, username, password, event.requestContext.http.sourceIp);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };
 });

@@ -48,11 +48,13 @@
 // | presence changed since id   | main.gsi1   | PRESENCE#<rid>          | > <last_update_id>          |
 // | presence connected since    | main.gsi2   | PRESENCECONN#<rid>      | >= <last_connected_time>    |
 // | password hash of a user     | main        | USER#<uid>              | = PASSWORD                  |
-// | failed logins of a username | main        | LOGINFAIL#<rid>#<name>  | = LOGINFAIL (TTL)           |
+// | attempts of a rate limit    | main        | RATELIMIT#<domain>#<entity> | = RATELIMIT (TTL)       |
 // | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | attachment + its claims    | main        | ATTACHMENT#<path id>    | = ATTACHMENT, begins_with CLAIM# (one query) |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
+
+import { createHash } from 'node:crypto';
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
@@ -226,10 +228,15 @@ export const entityKeys = {
   }),
   draftsByEditTime: (userId: number) => ({ gsi1pk: `DRAFTS#${userId}` }),
 
-  // Mobile sign-in and bots (issue 17): a user's password hash, failed logins per username (with
-  // a TTL), and a bot's storage (one item per key, plus the running total of its size).
+  // Mobile sign-in and bots (issue 17): a user's password hash, the recent attempts of a rate
+  // limit (a username's or a client address's logins, with a TTL), and a bot's storage (one item
+  // per key, plus the running total of its size).
   password: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PASSWORD' }),
-  loginFailures: (realmId: number, username: string): Key => ({ pk: `LOGINFAIL#${realmId}#${username.toLowerCase()}`, sk: 'LOGINFAIL' }),
+  /** `entity` is request text (a username, an address): one too long for a key is named by its sha256. */
+  rateLimit: (domain: string, entity: string): Key => ({
+    pk: `RATELIMIT#${domain}#${fitsInKey(entity) ? entity : `sha256:${createHash('sha256').update(entity).digest('hex')}`}`,
+    sk: 'RATELIMIT',
+  }),
   /** `keyHash`: sha256 of the storage key (keys of any length fit a sort key). */
   botStorageEntry: (botId: number, keyHash: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${keyHash}` }),
   botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),

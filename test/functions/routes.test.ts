@@ -10,6 +10,7 @@ const routesModule = require('../../functions/routes.js') as {
   routeTable: (routes?: Route[]) => Record<string, string[]>;
   timeoutOf: (route: Route, longPollSeconds: number) => number;
   functions: (ctx: { resolveVariable: (name: string) => Promise<string> }) => Promise<Record<string, Record<string, unknown>>>;
+  stageThrottling: (ctx: { resolveVariable: (name: string) => Promise<string> }) => Promise<Record<string, any>>;
 };
 
 const stageParams = (params: Record<string, string>) => ({
@@ -110,8 +111,34 @@ describe('functions/routes.js', () => {
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
       ["sizes a function below Lambda's 128 MB", [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
+      ['throttles without a burst', [{ ...ok, throttle: { rate: 10 } }], /throttle must be/],
+      ['throttles with a fractional burst', [{ ...ok, throttle: { rate: 10, burst: 2.5 } }], /throttle must be/],
+      ['throttles to nothing', [{ ...ok, throttle: { rate: 0, burst: 1 } }], /throttle must be/],
     ])('%s', (_case, routes, error) => {
       expect(() => routesModule.loadRoutes(write(routes))).toThrow(error);
+    });
+  });
+
+  describe('stageThrottling', () => {
+    const throttled = stageParams({ 'param:throttleRate': '500', 'param:throttleBurst': '1000' });
+
+    it("sets the stage's default route limit from the throttleRate and throttleBurst parameters", async () => {
+      const { HttpApiStage } = await routesModule.stageThrottling(throttled);
+      expect(HttpApiStage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    });
+
+    it('gives POST /fetch_api_key its own lower limit, after its route exists', async () => {
+      const { HttpApiStage } = await routesModule.stageThrottling(throttled);
+      expect(HttpApiStage.Properties.RouteSettings).toEqual({
+        'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      });
+      expect(HttpApiStage.DependsOn).toEqual(['HttpApiRoutePostApiV1Fetchapikey']);
+    });
+
+    it('refuses a default limit that is not positive', async () => {
+      await expect(routesModule.stageThrottling(stageParams({ 'param:throttleRate': '0', 'param:throttleBurst': '1000' }))).rejects.toThrow(
+        /throttleRate and throttleBurst must be positive/,
+      );
     });
   });
 });

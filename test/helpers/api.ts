@@ -24,6 +24,8 @@ export type CallOptions = {
   as?: string;
   authorization?: string;
   headers?: Record<string, string>;
+  /** The client address API Gateway reports (requestContext.http.sourceIp); 127.0.0.1 by default. */
+  sourceIp?: string;
   rawBody?: { body: string; contentType: string; isBase64Encoded?: boolean };
   /**
    * false: return as soon as the handler answers, leaving its background jobs (lib/store/jobs.ts)
@@ -86,7 +88,7 @@ export const buildEvent = async (opts: CallOptions): Promise<APIGatewayProxyEven
       apiId: 'local',
       domainName: 'localhost',
       domainPrefix: 'localhost',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' },
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: opts.sourceIp ?? '127.0.0.1', userAgent: 'jest' },
       requestId: 'test',
       routeKey: opts.routeKey ?? `${method} ${opts.path ?? '/'}`,
       stage: '$default',
