@@ -1,11 +1,11 @@
 import { config } from '../config';
-import { AuthenticationFailedError, BadRequestError, InvalidSubdomainError, RateLimitedError } from '../errors';
+import { AuthenticationFailedError, InvalidSubdomainError, RateLimitedError } from '../errors';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { verifyPassword } from '../passwords';
 import * as passwordsStore from '../store/passwords';
 import * as usersStore from '../store/users';
-import { checkLoginAccount, EMAIL_PATTERN } from './dev-auth';
+import { checkLoginAccount, checkLoginEmail } from './dev-auth';
 
 /**
  * Refuses a username that has had the limit of failed logins within the window (upstream's
@@ -58,7 +58,7 @@ export const fetchApiKeyWithPassword = async (
   now = Date.now(),
 ): Promise<User> => {
   if (!realm) throw new InvalidSubdomainError();
-  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+  checkLoginEmail(username);
   const accounts = await usersStore.listByEmail(username);
   const user = accounts.find((u) => u.realmId === realm.id);
   if (!(await checkPassword(realm, username, user, password, now)) || !user) {

@@ -2,7 +2,7 @@
 // ever holds one) and failed password logins per username (a list of times with a TTL).
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { entityKeys } from './keys';
+import { entityKeys, lookupKey } from './keys';
 
 export const getPasswordHash = async (userId: number): Promise<string | undefined> => {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.password(userId) }));
@@ -17,9 +17,9 @@ export const putPasswordHash = async (userId: number, hash: string): Promise<voi
 
 /** The times (ms) of the failed logins recorded for a username, oldest first (expired ones included). */
 export const getLoginFailures = async (realmId: number, username: string): Promise<number[]> => {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('main'), Key: entityKeys.loginFailures(realmId, username), ConsistentRead: true }),
-  );
+  const Key = lookupKey(() => entityKeys.loginFailures(realmId, username));
+  if (!Key) return [];
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key, ConsistentRead: true }));
   return (out.Item?.times as number[] | undefined) ?? [];
 };
 
