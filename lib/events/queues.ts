@@ -77,7 +77,7 @@ export const registerQueue = async (
 
 /** Loads a live queue owned by `user`; anything else is BAD_EVENT_QUEUE_ID. */
 const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
-  // A queue id too long for a key names no queue; DynamoDB would refuse the lookup.
+  // A queue id too long for a key names no queue: the store finds none (lookupKey).
   const state = await queuesStore.get(queueId);
   if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
   return state;
