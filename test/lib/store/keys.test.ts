@@ -1,6 +1,9 @@
 // The one check of key sizes (lib/store/keys.ts): every key template that embeds request text
 // refuses a key DynamoDB would refuse (partition key over 2048 bytes, sort key over 1024), and a
 // lookup by such text finds nothing without asking DynamoDB.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import * as attachmentsStore from '../../../lib/store/attachments';
 import { dbMetrics } from '../../../lib/store/client';
 import * as queuesStore from '../../../lib/store/event-queues';
@@ -60,6 +63,46 @@ describe('key templates with request text', () => {
     ['a queue id', () => eventKeys.queue('a'.repeat(3000))],
   ])('refuse %s of 3 KB', (_label, build) => {
     expect(thrownBy(build)).toBeInstanceOf(KeyTooLongError);
+  });
+});
+
+/**
+ * Templates with a text parameter that is never request text: internal names, or a hash. Every
+ * other template with a `string` parameter must run its key through the size check (`fitted`).
+ */
+const NOT_REQUEST_TEXT: Record<string, string> = {
+  'keys.counter': 'entity names are constants of the code',
+  'entityKeys.messageRecipients': 'the part is RCPT#<n> or H, written by the send',
+  'entityKeys.botStorageEntry': 'the storage key arrives as its sha256',
+  'eventKeys.streamHead': 'stream names come from realmStream/userStream',
+  'eventKeys.streamEvent': 'stream names come from realmStream/userStream',
+  'eventKeys.streamEventsAfter': 'stream names come from realmStream/userStream',
+};
+
+describe('every key template of lib/store/keys.ts', () => {
+  it('checks its size when it takes text (or is listed as taking none from a request)', () => {
+    const path = join(__dirname, '..', '..', '..', 'lib', 'store', 'keys.ts');
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const unchecked: string[] = [];
+    const textTemplates: string[] = [];
+    source.forEachChild((statement) => {
+      if (!ts.isVariableStatement(statement)) return;
+      for (const declaration of statement.declarationList.declarations) {
+        let init = declaration.initializer;
+        if (init && ts.isAsExpression(init)) init = init.expression;
+        if (!init || !ts.isObjectLiteralExpression(init)) continue;
+        for (const property of init.properties) {
+          if (!ts.isPropertyAssignment(property) || !ts.isArrowFunction(property.initializer)) continue;
+          const name = `${declaration.name.getText(source)}.${property.name.getText(source)}`;
+          const takesText = property.initializer.parameters.some((p) => p.type?.getText(source) === 'string');
+          if (!takesText || name in NOT_REQUEST_TEXT) continue;
+          textTemplates.push(name);
+          if (!property.initializer.body.getText(source).includes('fitted(')) unchecked.push(name);
+        }
+      }
+    });
+    expect(textTemplates.length).toBeGreaterThan(10);
+    expect(unchecked).toEqual([]);
   });
 });
 
