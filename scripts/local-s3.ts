@@ -1,6 +1,7 @@
 // The local S3-compatible store (s3rver, in this process, files in a temporary folder) that
 // `npm start` and the tests run the upload handlers against, and the bucket they use. The
 // handlers talk to it through the same @aws-sdk/client-s3 calls as to S3 (S3_ENDPOINT).
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,26 @@ import { config } from '../lib/config';
 import { closeS3Client } from '../lib/store/files';
 
 export type LocalS3 = { endpoint: string; stop: () => Promise<void> };
+
+/**
+ * s3rver keeps an object in files named after its key's segments, the last with a suffix
+ * (`._S3rver_metadata.json`), so a segment near Linux's 255-byte name limit (an upload's name is up
+ * to 255 bytes, as upstream's) fails there although S3 takes keys of 1024 bytes: long segments are
+ * stored under their hash. Objects are only put and got by key (lib/store/files.ts), never listed.
+ */
+const MAX_STORED_SEGMENT_BYTES = 200;
+type FilesystemStoreClass = { prototype: { getResourcePath: (this: unknown, bucket: string, key?: string, resource?: string) => string } };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const filesystemStore = require('s3rver/lib/stores/filesystem') as FilesystemStoreClass;
+const storedPath = filesystemStore.prototype.getResourcePath;
+filesystemStore.prototype.getResourcePath = function (bucket, key = '', resource) {
+  const segments = key
+    .split('/')
+    .map((segment) =>
+      Buffer.byteLength(segment) > MAX_STORED_SEGMENT_BYTES ? createHash('sha256').update(segment).digest('hex') : segment,
+    );
+  return storedPath.call(this, bucket, segments.join('/'), resource);
+};
 
 /**
  * Starts s3rver on a free port of 127.0.0.1 with an empty bucket named config.uploadsBucket(),

@@ -1,11 +1,11 @@
 import { config } from '../config';
-import { AuthenticationFailedError, BadRequestError, InvalidSubdomainError } from '../errors';
+import { AuthenticationFailedError, InvalidSubdomainError } from '../errors';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { hashPassword, needsRehash, verifyPassword } from '../passwords';
 import * as passwordsStore from '../store/passwords';
 import * as usersStore from '../store/users';
-import { checkLoginAccount, EMAIL_PATTERN } from './dev-auth';
+import { checkLoginAccount, checkLoginEmail } from './dev-auth';
 import { admitAttempt, clearAttempts } from './rate-limits';
 
 /** A username's entity in the authenticate_by_username limit: per organization, whatever its case. */
@@ -49,7 +49,7 @@ export const fetchApiKeyWithPassword = async (
 ): Promise<User> => {
   await admitAttempt('authenticate_by_ip', clientAddress, config.loginAddressLimit());
   if (!realm) throw new InvalidSubdomainError();
-  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+  checkLoginEmail(username);
   const accounts = await usersStore.listByEmail(username);
   const user = accounts.find((u) => u.realmId === realm.id);
   const matched = await matchPassword(realm, username, user, password);

@@ -4,7 +4,6 @@ import { BadRequestError } from '../errors';
 import { dummyUserEmail, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as messagesStore from '../store/messages';
-import { fitsInKey } from '../store/keys';
 import * as usersStore from '../store/users';
 
 const ID = /^\s*[-+]?\d+\s*$/;
@@ -21,7 +20,6 @@ export const findUserByIdOrEmail = async (realm: Realm, userIdOrEmail: string): 
     return user?.realmId === realm.id ? user : undefined;
   }
   const email = userIdOrEmail.trim();
-  if (!fitsInKey(email)) return undefined;
   const byEmail = await usersStore.getByEmail(realm.id, email);
   if (byEmail) return byEmail;
   const dummy = DUMMY_EMAIL.exec(email);

@@ -14,7 +14,7 @@ import type { User } from '../models/user';
 import * as queuesStore from '../store/event-queues';
 import type { QueueRef, QueueState } from '../store/event-queues';
 import * as streams from '../store/event-streams';
-import { eventKeys, fitsInKey } from '../store/keys';
+import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
 
@@ -77,8 +77,8 @@ export const registerQueue = async (
 
 /** Loads a live queue owned by `user`; anything else is BAD_EVENT_QUEUE_ID. */
 const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
-  // A queue id too long for a key names no queue; DynamoDB would refuse the lookup.
-  const state = fitsInKey(queueId) ? await queuesStore.get(queueId) : undefined;
+  // A queue id too long for a key names no queue: the store finds none (lookupKey).
+  const state = await queuesStore.get(queueId);
   if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
   return state;
 };

@@ -6,7 +6,6 @@ import { config } from '../config';
 import { BadRequestError, UnauthorizedError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
-import { fitsInKey } from '../store/keys';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
@@ -53,5 +52,5 @@ export const authenticate = async (header: string | undefined, host: string | un
 /** The organization an unauthenticated request addresses: its subdomain, else the default one. */
 export const realmForHost = async (host: string | undefined): Promise<Realm | undefined> => {
   const stringId = subdomainOf(host) ?? config.defaultRealm();
-  return fitsInKey(stringId) ? realmsStore.getByStringId(stringId) : undefined;
+  return realmsStore.getByStringId(stringId);
 };

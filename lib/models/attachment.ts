@@ -41,10 +41,39 @@ export type AttachmentClaim =
   | { pathId: string; messageId: number; kind: 'channel'; channelId: number }
   | { pathId: string; messageId: number; kind: 'direct'; recipientIds: number[] };
 
+/** Upstream's MAX_FILE_NAME_LENGTH: a stored name is at most 255 bytes (a Linux path component). */
+const MAX_FILE_NAME_BYTES = 255;
+
+/** The longest start of `text` within `maxBytes` bytes of UTF-8, never cutting a character. */
+const utf8Prefix = (text: string, maxBytes: number): string => {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char, 'utf8');
+    if (bytes > maxBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+};
+
+/**
+ * Upstream's truncate_file_name: a name over 255 bytes keeps its extension (from the last dot, as
+ * os.path.splitext, unless the extension alone fills the limit) and loses the end of its stem.
+ */
+const truncateFileName = (name: string): string => {
+  if (Buffer.byteLength(name, 'utf8') <= MAX_FILE_NAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const split = dot > 0 && !/^\.+$/.test(name.slice(0, dot));
+  let [stem, ext] = split ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  if (Buffer.byteLength(ext, 'utf8') >= MAX_FILE_NAME_BYTES) [stem, ext] = [name, ''];
+  return utf8Prefix(stem, MAX_FILE_NAME_BYTES - Buffer.byteLength(ext, 'utf8')) + ext;
+};
+
 /**
  * Upstream's sanitize_name: NFKC-normalized, anything but word characters, spaces, dots and
- * dashes dropped, runs of spaces and dashes become one dash; a name that would be empty, `.` or
- * `..` becomes `uploaded-file`.
+ * dashes dropped, runs of spaces and dashes become one dash, then at most 255 bytes (so a path id
+ * fits S3's 1024-byte object keys and DynamoDB's keys); a name that would be empty, `.` or `..`
+ * becomes `uploaded-file`.
  */
 export const sanitizeFileName = (raw: string): string => {
   const dot = raw.lastIndexOf('.');
@@ -55,7 +84,7 @@ export const sanitizeFileName = (raw: string): string => {
       .replace(/[^\p{L}\p{N}_\s.-]/gu, '')
       .trim()
       .replace(/[-\s]+/g, '-');
-  const name = clean(stem) + clean(ext);
+  const name = truncateFileName(clean(stem) + clean(ext));
   return name === '' || name === '.' || name === '..' || /^\.+$/.test(name) ? 'uploaded-file' : name;
 };
 

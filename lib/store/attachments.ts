@@ -4,7 +4,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment, AttachmentClaim } from '../models/attachment';
 import { documentClient, tableName } from './client';
 import { batchPut, sendConditional, type Item } from './common';
-import { entityKeys } from './keys';
+import { entityKeys, lookupKey } from './keys';
 
 const toAttachment = (item: Item): Attachment => ({
   pathId: item.pathId as string,
@@ -37,6 +37,8 @@ export const putAttachment = (attachment: Attachment): Promise<boolean> =>
 export const getAttachmentWithClaims = async (
   pathId: string,
 ): Promise<{ attachment: Attachment; claims: AttachmentClaim[] } | undefined> => {
+  const k = lookupKey(() => entityKeys.attachment(pathId));
+  if (!k) return undefined;
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -44,7 +46,7 @@ export const getAttachmentWithClaims = async (
       new QueryCommand({
         TableName: tableName('main'),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': entityKeys.attachment(pathId).pk },
+        ExpressionAttributeValues: { ':pk': k.pk },
         ConsistentRead: true,
         ExclusiveStartKey: start,
       }),

@@ -7,7 +7,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { QueueDescriptor } from '../models/event';
 import { documentClient, tableName } from './client';
 import { buildSetUpdate, sendConditional } from './common';
-import { eventKeys } from './keys';
+import { eventKeys, lookupKey } from './keys';
 
 /** An event held by a queue: a stream event, or a heartbeat the queue made itself. */
 export type QueueRef = { id: number; stream: string; seq: number } | { id: number; heartbeat: true };
@@ -39,9 +39,9 @@ export const create = async (state: QueueState): Promise<void> => {
 
 /** The queue item, read consistently (undefined if it does not exist). */
 export const get = async (queueId: string): Promise<QueueState | undefined> => {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('events'), Key: eventKeys.queue(queueId), ConsistentRead: true }),
-  );
+  const Key = lookupKey(() => eventKeys.queue(queueId));
+  if (!Key) return undefined;
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('events'), Key, ConsistentRead: true }));
   if (!out.Item) return undefined;
   const { pk: _pk, sk: _sk, expiresAt: _e, ...state } = out.Item;
   return state as QueueState;
@@ -65,10 +65,12 @@ export const update = async (current: QueueState, changes: Changes): Promise<boo
 
 /** Deletes a queue owned by `userId`; false if there was no such queue. */
 export const remove = async (queueId: string, userId: number): Promise<boolean> => {
+  const Key = lookupKey(() => eventKeys.queue(queueId));
+  if (!Key) return false;
   return sendConditional(
     new DeleteCommand({
       TableName: tableName('events'),
-      Key: eventKeys.queue(queueId),
+      Key,
       ConditionExpression: 'userId = :userId',
       ExpressionAttributeValues: { ':userId': userId },
     }),

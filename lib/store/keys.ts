@@ -58,28 +58,65 @@ import { createHash } from 'node:crypto';
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
-/**
- * The most bytes of request text (a queue id, an email, a subdomain) a key may carry. DynamoDB
- * refuses a partition key over 2048 bytes and a sort key over 1024 with a validation error, so
- * callers check text against this bound before they ask the store, and answer as for a value
- * that does not exist: no stored key is that long.
- */
-const MAX_KEY_TEXT_BYTES = 512;
+/** DynamoDB's limits on a key attribute's value, in bytes of UTF-8. */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
 
-/** Whether request text fits in a key (see MAX_KEY_TEXT_BYTES). */
-export const fitsInKey = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= MAX_KEY_TEXT_BYTES;
+/** What request text a key holds, for the error that says it does not fit. */
+type KeyText =
+  'email' | 'subdomain' | 'API key' | 'topic' | 'channel name' | 'group name' | 'username' | 'upload path' | 'queue id' | 'view';
+
+/**
+ * Request text made a key longer than DynamoDB accepts (it refuses the request with a validation
+ * error). No stored item has such a key: a lookup finds nothing (lookupKey); a write means the
+ * text skipped the parameter rule that bounds it, a bug.
+ */
+export class KeyTooLongError extends Error {
+  constructor(readonly part: KeyText) {
+    super(`${part} too long for a DynamoDB key`);
+    this.name = 'KeyTooLongError';
+  }
+}
+
+/**
+ * The one check of key sizes, run by every template below that embeds request text: each
+ * partition key attribute (`pk`, `gsiNpk`) within 2048 bytes, each sort key attribute or value a
+ * condition compares with one (`sk`, `gsiNsk`, a prefix) within 1024. Bytes, not characters: an
+ * emoji is 4 of them, and lowercasing may change the count.
+ */
+const fitted = <K extends Record<string, string>>(part: KeyText, key: K): K => {
+  for (const [name, value] of Object.entries(key)) {
+    const limit = name.endsWith('pk') ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;
+    if (Buffer.byteLength(value, 'utf8') > limit) throw new KeyTooLongError(part);
+  }
+  return key;
+};
+
+/**
+ * The key of a lookup by request text, or undefined when the text is too long for any key: the
+ * lookup then finds nothing without asking DynamoDB, and its caller answers as for anything else
+ * that does not exist ("No such user", "Bad event queue ID", "File not found.").
+ */
+export const lookupKey = <K>(build: () => K): K | undefined => {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof KeyTooLongError) return undefined;
+    throw error;
+  }
+};
 
 export type Key = { pk: string; sk: string };
 
 export const keys = {
   realm: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'REALM' }),
-  realmByName: (stringId: string) => ({ gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
+  realmByName: (stringId: string) => fitted('subdomain', { gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
 
   user: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `USER#${userId}` }),
   usersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'USER#' }),
-  userByApiKey: (apiKey: string) => ({ gsi1pk: `APIKEY#${apiKey}`, gsi1sk: 'USER' }),
-  userByEmail: (email: string, realmId: number) => ({ gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2sk: `REALM#${realmId}` }),
-  usersByEmail: (email: string) => ({ gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2skPrefix: 'REALM#' }),
+  userByApiKey: (apiKey: string) => fitted('API key', { gsi1pk: `APIKEY#${apiKey}`, gsi1sk: 'USER' }),
+  userByEmail: (email: string, realmId: number) => fitted('email', { gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2sk: `REALM#${realmId}` }),
+  usersByEmail: (email: string) => fitted('email', { gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2skPrefix: 'REALM#' }),
 
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 } as const;
@@ -108,27 +145,24 @@ export const entityKeys = {
    * A topic of a channel: its display name (as last sent) and newest message id, kept by every
    * send; the topics endpoint reads the channel's partition. `topic` is compared lowercased.
    */
-  topicSummary: (channelId: number, topic: string): Key => ({ pk: `CHANNEL#${channelId}`, sk: `TOPIC#${topic.toLowerCase()}` }),
+  topicSummary: (channelId: number, topic: string): Key =>
+    fitted('topic', { pk: `CHANNEL#${channelId}`, sk: `TOPIC#${topic.toLowerCase()}` }),
   topicsOfChannel: (channelId: number) => ({ pk: `CHANNEL#${channelId}`, skPrefix: 'TOPIC#' }),
   /**
    * A topic of a channel with protected history as one user received it: the name as last
    * received and the newest received message id, kept by every send to that user; the topics
    * endpoint reads the user's own summaries of the channel.
    */
-  receivedTopic: (userId: number, channelId: number, topic: string): Key => ({
-    pk: `USER#${userId}`,
-    sk: `UTOPIC#${channelId}#${topic.toLowerCase()}`,
-  }),
+  receivedTopic: (userId: number, channelId: number, topic: string): Key =>
+    fitted('topic', { pk: `USER#${userId}`, sk: `UTOPIC#${channelId}#${topic.toLowerCase()}` }),
   receivedTopicsOfChannel: (userId: number, channelId: number) => ({ pk: `USER#${userId}`, skPrefix: `UTOPIC#${channelId}#` }),
   /**
    * A user's visibility policy for a topic (muted, unmuted, followed; issue 16 item 4): in the
    * user's partition, so that register reads all of them with one query. `topic` is compared
    * lowercased, as upstream's topic_name__iexact.
    */
-  userTopic: (userId: number, channelId: number, topic: string): Key => ({
-    pk: `USER#${userId}`,
-    sk: `USERTOPIC#${pad(channelId)}#${topic.toLowerCase()}`,
-  }),
+  userTopic: (userId: number, channelId: number, topic: string): Key =>
+    fitted('topic', { pk: `USER#${userId}`, sk: `USERTOPIC#${pad(channelId)}#${topic.toLowerCase()}` }),
   userTopicsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'USERTOPIC#' }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
@@ -141,15 +175,16 @@ export const entityKeys = {
   alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
-  navigationView: (userId: number, fragment: string): Key => ({ pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
+  navigationView: (userId: number, fragment: string): Key => fitted('view', { pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
 
   // Organization objects (issue 7): prefixes of the realm partition, and the items that make
   // concurrent writes safe (a name lock per group name, one version item for the linkifier list).
   channelsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'CHANNEL#' }),
   /** A channel name's lock (names are unique in an organization ignoring case): `realmId, channelId`. */
-  channelName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `CHANNELNAME#${name.toLowerCase()}` }),
+  channelName: (realmId: number, name: string): Key =>
+    fitted('channel name', { pk: `REALM#${realmId}`, sk: `CHANNELNAME#${name.toLowerCase()}` }),
   groupsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'GROUP#' }),
-  groupName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
+  groupName: (realmId: number, name: string): Key => fitted('group name', { pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
   linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
@@ -172,7 +207,7 @@ export const entityKeys = {
   profileValuesOfRealm: (realmId: number) => ({ gsi1pk: `PROFILEVALUES#${realmId}` }),
   /** Messages of a channel / of a topic / of a direct-message conversation, by id. */
   messagesOfChannel: (channelId: number) => ({ gsi1pk: `CHANNELMSGS#${channelId}` }),
-  messagesOfTopic: (channelId: number, topic: string) => ({ gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}` }),
+  messagesOfTopic: (channelId: number, topic: string) => fitted('topic', { gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}` }),
   /** `participantIds`: every participant, the sender included (any order; sorted here). */
   messagesOfDmConversation: (realmId: number, participantIds: number[]) => ({
     gsi1pk: `DMMSGS#${realmId}#${[...participantIds].sort((a, b) => a - b).join(',')}`,
@@ -193,10 +228,8 @@ export const entityKeys = {
   /** A channel message in its channel: gsi1, CHANNELMSGS#<cid>, <mid>. */
   channelMessage: (channelId: number, messageId: number) => ({ gsi1pk: `CHANNELMSGS#${channelId}`, gsi1sk: pad(messageId) }),
   /** A channel message in its topic: gsi2, TOPICMSGS#<cid>#<lowercased topic>, <mid>. */
-  topicMessage: (channelId: number, topic: string, messageId: number) => ({
-    gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}`,
-    gsi2sk: pad(messageId),
-  }),
+  topicMessage: (channelId: number, topic: string, messageId: number) =>
+    fitted('topic', { gsi2pk: `TOPICMSGS#${channelId}#${topic.toLowerCase()}`, gsi2sk: pad(messageId) }),
   /** A direct message in its conversation: gsi1, DMMSGS#<rid>#<participant ids ascending>, <mid>. */
   dmMessage: (realmId: number, participantIds: number[], messageId: number) => ({
     gsi1pk: `DMMSGS#${realmId}#${[...participantIds].sort((a, b) => a - b).join(',')}`,
@@ -232,19 +265,21 @@ export const entityKeys = {
   // limit (a username's or a client address's logins, with a TTL), and a bot's storage (one item
   // per key, plus the running total of its size).
   password: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PASSWORD' }),
-  /** `entity` is request text (a username, an address): one too long for a key is named by its sha256. */
-  rateLimit: (domain: string, entity: string): Key => ({
-    pk: `RATELIMIT#${domain}#${fitsInKey(entity) ? entity : `sha256:${createHash('sha256').update(entity).digest('hex')}`}`,
-    sk: 'RATELIMIT',
-  }),
+  /** `entity` is request text (a username, an address): one longer than a hash is named by its sha256, so any fits. */
+  rateLimit: (domain: string, entity: string): Key =>
+    fitted('username', {
+      pk: `RATELIMIT#${domain}#${Buffer.byteLength(entity, 'utf8') <= 64 ? entity : `sha256:${createHash('sha256').update(entity).digest('hex')}`}`,
+      sk: 'RATELIMIT',
+    }),
   /** `keyHash`: sha256 of the storage key (keys of any length fit a sort key). */
   botStorageEntry: (botId: number, keyHash: string): Key => ({ pk: `USER#${botId}`, sk: `BOTSTORAGE#${keyHash}` }),
   botStorageOfBot: (botId: number) => ({ pk: `USER#${botId}`, skPrefix: 'BOTSTORAGE#' }),
   botStorageSize: (botId: number): Key => ({ pk: `USER#${botId}`, sk: 'BOTSTORAGESIZE' }),
   // File uploads (issue 16): an attachment's partition holds its record and one claim per message
   // that links it, so the read check is one query whatever the organization's size.
-  attachment: (pathId: string): Key => ({ pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
-  attachmentClaim: (pathId: string, messageId: number): Key => ({ pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
+  attachment: (pathId: string): Key => fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
+  attachmentClaim: (pathId: string, messageId: number): Key =>
+    fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
   userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
   userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),
@@ -266,5 +301,5 @@ export const eventKeys = {
   streamHead: (stream: string): Key => ({ pk: stream, sk: 'HEAD' }),
   streamEvent: (stream: string, seq: number): Key => ({ pk: stream, sk: `E#${pad(seq)}` }),
   streamEventsAfter: (stream: string, seq: number) => ({ pk: stream, skAfter: `E#${pad(seq)}`, skEnd: 'E#~' }),
-  queue: (queueId: string): Key => ({ pk: `QUEUE#${queueId}`, sk: 'HEAD' }),
+  queue: (queueId: string): Key => fitted('queue id', { pk: `QUEUE#${queueId}`, sk: 'HEAD' }),
 } as const;

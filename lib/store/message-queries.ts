@@ -5,13 +5,14 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
 import type { Item } from './common';
-import { entityKeys, pad } from './keys';
+import { entityKeys, lookupKey, pad } from './keys';
 
 /**
  * A partition to read: the messages of a conversation (message items) or a user's own rows
- * (per-recipient rows, which carry the facts a narrow matches on and the flags).
+ * (per-recipient rows, which carry the facts a narrow matches on and the flags). `pk` undefined:
+ * a partition no key can name (a topic too long for one), which holds nothing.
  */
-export type MessagePartition = { index: 'base' | 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4'; pk: string; holds: 'messages' | 'rows' };
+export type MessagePartition = { index: 'base' | 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4'; pk: string | undefined; holds: 'messages' | 'rows' };
 
 /** The partitions of the layout, by narrow source. */
 export const messagePartitions = {
@@ -22,7 +23,7 @@ export const messagePartitions = {
   }),
   topic: (channelId: number, topic: string): MessagePartition => ({
     index: 'gsi2',
-    pk: entityKeys.messagesOfTopic(channelId, topic).gsi2pk,
+    pk: lookupKey(() => entityKeys.messagesOfTopic(channelId, topic))?.gsi2pk,
     holds: 'messages',
   }),
   /** `userIds`: every participant. */
@@ -57,6 +58,7 @@ export const queryPartitionPage = async (
   partition: MessagePartition,
   opts: { direction: 'older' | 'newer'; from: number; inclusive: boolean; limit: number; cursor?: PartitionCursor },
 ): Promise<{ items: Item[]; cursor: PartitionCursor }> => {
+  if (partition.pk === undefined) return { items: [], cursor: undefined };
   const base = partition.index === 'base';
   const skName = base ? 'sk' : `${partition.index}sk`;
   const pkName = base ? 'pk' : `${partition.index}pk`;

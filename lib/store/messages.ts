@@ -15,7 +15,7 @@ import {
 import { mapLimited } from '../concurrency';
 import { documentClient, tableName } from './client';
 import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
-import { entityKeys, pad } from './keys';
+import { entityKeys, lookupKey, pad } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
 export const getMessage = async (realmId: number, messageId: number, opts: { consistent?: boolean } = {}): Promise<Message | undefined> => {
@@ -405,7 +405,9 @@ export const listReceivedTopicsOfChannel = async (userId: number, channelId: num
 
 /** A channel's topic summary, or undefined when no message was sent to the topic (case-insensitive). */
 export const getTopicSummary = async (channelId: number, topic: string): Promise<TopicSummary | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.topicSummary(channelId, topic) }));
+  const Key = lookupKey(() => entityKeys.topicSummary(channelId, topic));
+  if (!Key) return undefined;
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key }));
   return out.Item
     ? { channelId: Number(out.Item.channelId), topic: String(out.Item.topic), maxMessageId: Number(out.Item.maxMessageId) }
     : undefined;
@@ -413,11 +415,13 @@ export const getTopicSummary = async (channelId: number, topic: string): Promise
 
 /** The distinct senders of a topic's messages (the topic index, sender ids only). */
 export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
+  const k = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));
+  if (!k) return [];
   const items = await queryAll({
     TableName: tableName('main'),
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': entityKeys.messagesOfTopic(channelId, topic).gsi2pk },
+    ExpressionAttributeValues: { ':pk': k.gsi2pk },
     ProjectionExpression: 'senderId',
   });
   return [...new Set(items.map((item) => Number(item.senderId)))];

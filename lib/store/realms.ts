@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
 import { stripKeys, type Item } from './common';
-import { keys } from './keys';
+import { keys, lookupKey } from './keys';
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
 
@@ -20,9 +20,10 @@ export const get = async (realmId: number): Promise<Realm | undefined> => {
   return out.Item ? toRealm(out.Item) : undefined;
 };
 
-/** The organization served at a subdomain (its string_id). */
+/** The organization served at a subdomain (its string_id); none for one too long for a key. */
 export const getByStringId = async (stringId: string): Promise<Realm | undefined> => {
-  const k = keys.realmByName(stringId);
+  const k = lookupKey(() => keys.realmByName(stringId));
+  if (!k) return undefined;
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('main'),

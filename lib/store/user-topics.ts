@@ -5,7 +5,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { StoredVisibilityPolicy, UserTopic } from '../models/user-topic';
 import { documentClient, tableName } from './client';
 import { queryPrefix, sendConditional, stripKeys, type Item } from './common';
-import { entityKeys } from './keys';
+import { entityKeys, lookupKey } from './keys';
 
 const toUserTopic = (item: Item): UserTopic => stripKeys(item) as UserTopic;
 
@@ -19,13 +19,9 @@ export const getUserTopic = async (
   topic: string,
   opts: { consistent?: boolean } = {},
 ): Promise<UserTopic | undefined> => {
-  const out = await documentClient().send(
-    new GetCommand({
-      TableName: tableName('main'),
-      Key: entityKeys.userTopic(userId, channelId, topic),
-      ConsistentRead: opts.consistent ?? false,
-    }),
-  );
+  const Key = lookupKey(() => entityKeys.userTopic(userId, channelId, topic));
+  if (!Key) return undefined;
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key, ConsistentRead: opts.consistent ?? false }));
   return out.Item ? toUserTopic(out.Item) : undefined;
 };
 

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
 import { batchGet, buildSetUpdate, queryPrefix, sendConditional, stripKeys, type Item } from './common';
-import { keys } from './keys';
+import { keys, lookupKey } from './keys';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
 
@@ -37,7 +37,8 @@ export const getMany = async (realmId: number, userIds: number[]): Promise<User[
 
 /** Authentication: one indexed read. */
 export const getByApiKey = async (apiKey: string): Promise<User | undefined> => {
-  const k = keys.userByApiKey(apiKey);
+  const k = lookupKey(() => keys.userByApiKey(apiKey));
+  if (!k) return undefined;
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('main'),
@@ -50,9 +51,10 @@ export const getByApiKey = async (apiKey: string): Promise<User | undefined> => 
   return item ? toUser(item) : undefined;
 };
 
-/** Every account with this email, in any organization (emails are unique within one). */
+/** Every account with this email, in any organization (emails are unique within one); none for one too long for a key. */
 export const listByEmail = async (email: string): Promise<User[]> => {
-  const k = keys.usersByEmail(email);
+  const k = lookupKey(() => keys.usersByEmail(email));
+  if (!k) return [];
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('main'),

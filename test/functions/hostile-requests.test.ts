@@ -2,9 +2,6 @@
 // sent: every one now answers upstream's 4xx and changes nothing.
 import { join } from 'node:path';
 import { handler as deleteDraft } from '../../functions/drafts/delete';
-import { handler as fetchApiKey } from '../../functions/dev/fetch-api-key';
-import { handler as deleteQueue } from '../../functions/events/delete';
-import { handler as getEvents } from '../../functions/events/get';
 import { handler as createInvite } from '../../functions/invites/create-multiuse';
 import { handler as createLinkifier } from '../../functions/linkifiers/create';
 import { handler as updateLinkifier } from '../../functions/linkifiers/update';
@@ -37,52 +34,7 @@ const callRoute = (
 
 const storedLinkifiers = async () => (await linkifiersStore.readLinkifierList(2, { consistent: true })).linkifiers;
 
-describe('text too long for a DynamoDB key (item 2)', () => {
-  it.each([
-    ['3 KB', 3 * 1024],
-    ['100 KB', 100 * 1024],
-  ])('answers GET /events with a %s queue_id as an unknown queue', async (_label, size) => {
-    const queueId = 'q'.repeat(size);
-    const result = await call(getEvents, {
-      method: 'GET',
-      path: '/events',
-      as: 'hamlet@zulip.com',
-      params: { queue_id: queueId, last_event_id: -1 },
-    });
-    expectError(result, `Bad event queue ID: ${queueId}`, 400, 'BAD_EVENT_QUEUE_ID');
-    expect(result.body.queue_id).toBe(queueId);
-  });
-
-  it.each([
-    ['3 KB', 3 * 1024],
-    ['100 KB', 100 * 1024],
-  ])('answers DELETE /events with a %s queue_id as an unknown queue', async (_label, size) => {
-    const queueId = 'q'.repeat(size);
-    const result = await call(deleteQueue, { method: 'DELETE', path: '/events', as: 'hamlet@zulip.com', params: { queue_id: queueId } });
-    expectError(result, `Bad event queue ID: ${queueId}`, 400, 'BAD_EVENT_QUEUE_ID');
-  });
-
-  it('answers GET /users/{email}/presence with a 3 KB email as "No such user"', async () => {
-    const email = `${'a'.repeat(3 * 1024)}@zulip.com`;
-    const result = await callRoute(
-      userPresence,
-      'GET',
-      '/users/{user_id_or_email}/presence',
-      { user_id_or_email: email },
-      { as: 'hamlet@zulip.com' },
-    );
-    expectError(result, 'No such user');
-  });
-
-  it('answers POST /dev_fetch_api_key with a 3 KB email as an unknown account', async () => {
-    const result = await call(fetchApiKey, {
-      method: 'POST',
-      path: '/dev_fetch_api_key',
-      params: { username: `${'a'.repeat(3 * 1024)}@zulip.com` },
-    });
-    expectError(result, 'Your username or password is incorrect', 401, 'AUTHENTICATION_FAILED');
-  });
-});
+// Item 2 (text too long for a DynamoDB key) is test/functions/oversized-keys.test.ts, which walks every route.
 
 describe('integers beyond 2^53 (item 3)', () => {
   it('answers POST /reminders with scheduled_delivery_timestamp=9007199254740993 "…is too large"', async () => {
