@@ -1,0 +1,41 @@
+// Actions that check a requirement of the caller (a role, a setting) before anything else, so that
+// the check lives in the action and a second entry point cannot skip it, while a handler can still
+// refuse before it reads its parameters, as upstream's decorators (require_realm_admin,
+// human_users_only, draft_endpoint) run before its parameter parsing.
+import { requireHumanUser, requireMemberOrAdmin, requireRealmAdmin } from '../access/roles';
+import type { User } from '../models/user';
+
+/** An action whose first step is a requirement of its caller. */
+export type RequiringAction<A extends unknown[], R> = {
+  /** Checks the requirement, then acts. */
+  (user: User, ...args: A): R;
+  /**
+   * Checks the requirement now and returns the action for this user, to be called once the
+   * request's parameters are read; the requirement is not checked again.
+   */
+  authorize: (user: User) => (...args: A) => R;
+};
+
+/**
+ * `requiring(requireRealmAdmin, act)`: the action `act` behind the check `require` (which throws
+ * the API error). Both ways to call it check exactly once.
+ */
+export const requiring = <A extends unknown[], R>(
+  require: (user: User) => void,
+  act: (user: User, ...args: A) => R,
+): RequiringAction<A, R> => {
+  const authorize = (user: User) => {
+    require(user);
+    return (...args: A): R => act(user, ...args);
+  };
+  return Object.assign((user: User, ...args: A): R => authorize(user)(...args), { authorize });
+};
+
+/** An action for administrators (upstream's require_realm_admin: "Must be an organization administrator"). */
+export const forAdministrators = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireRealmAdmin, act);
+
+/** An action for members and administrators (upstream's require_member_or_admin): guests and bots are refused. */
+export const forMembers = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireMemberOrAdmin, act);
+
+/** An action for human users (upstream's human_users_only): bots are refused. */
+export const forHumans = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireHumanUser, act);
