@@ -39,7 +39,8 @@ export type DraftData = Infer<typeof draftData>;
 const requireDraftsSynchronization = (user: User): void => {
   if (!user.enableDraftsSynchronization) throw new BadRequestError('User has disabled synchronizing drafts.');
 };
-const forSynchronizingUsers = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireDraftsSynchronization, act);
+const forSynchronizingUsers = <A extends unknown[], R>(act: (user: User, ...args: A) => Promise<R>) =>
+  requiring(requireDraftsSynchronization, act);
 
 /** Direct-message targets must be users of the organization; `to` becomes the other participants. */
 const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]> => {

@@ -5,37 +5,36 @@
 import { requireHumanUser, requireMemberOrAdmin, requireRealmAdmin } from '../access/roles';
 import type { User } from '../models/user';
 
+type Act<A extends unknown[], R> = (user: User, ...args: A) => Promise<R>;
+
 /** An action whose first step is a requirement of its caller. */
 export type RequiringAction<A extends unknown[], R> = {
-  /** Checks the requirement, then acts. */
-  (user: User, ...args: A): R;
+  /** Checks the requirement (a refusal is the returned promise's rejection), then acts. */
+  (user: User, ...args: A): Promise<R>;
   /**
-   * Checks the requirement now and returns the action for this user, to be called once the
-   * request's parameters are read; the requirement is not checked again.
+   * Checks the requirement now (a refusal throws) and returns the action for this user, to be
+   * called once the request's parameters are read; the requirement is not checked again.
    */
-  authorize: (user: User) => (...args: A) => R;
+  authorize: (user: User) => (...args: A) => Promise<R>;
 };
 
 /**
  * `requiring(requireRealmAdmin, act)`: the action `act` behind the check `require` (which throws
  * the API error). Both ways to call it check exactly once.
  */
-export const requiring = <A extends unknown[], R>(
-  require: (user: User) => void,
-  act: (user: User, ...args: A) => R,
-): RequiringAction<A, R> => {
+export const requiring = <A extends unknown[], R>(require: (user: User) => void, act: Act<A, R>): RequiringAction<A, R> => {
   const authorize = (user: User) => {
     require(user);
-    return (...args: A): R => act(user, ...args);
+    return (...args: A): Promise<R> => act(user, ...args);
   };
-  return Object.assign((user: User, ...args: A): R => authorize(user)(...args), { authorize });
+  return Object.assign(async (user: User, ...args: A): Promise<R> => authorize(user)(...args), { authorize });
 };
 
 /** An action for administrators (upstream's require_realm_admin: "Must be an organization administrator"). */
-export const forAdministrators = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireRealmAdmin, act);
+export const forAdministrators = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireRealmAdmin, act);
 
 /** An action for members and administrators (upstream's require_member_or_admin): guests and bots are refused. */
-export const forMembers = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireMemberOrAdmin, act);
+export const forMembers = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireMemberOrAdmin, act);
 
 /** An action for human users (upstream's human_users_only): bots are refused. */
-export const forHumans = <A extends unknown[], R>(act: (user: User, ...args: A) => R) => requiring(requireHumanUser, act);
+export const forHumans = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireHumanUser, act);
