@@ -5,12 +5,13 @@ import type { User } from '../models/user';
 import { fitsInKey } from '../store/keys';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
+import { requiring } from './requiring';
 
 // Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
 export const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
 
 /** In production the endpoint answers this and nothing else, whatever the parameters. */
-export const requireDevelopmentMode = (): void => {
+const requireDevelopmentMode = (): void => {
   if (!config.isDevelopment()) throw new BadRequestError('Endpoint not available in production.');
 };
 
@@ -23,23 +24,26 @@ export const checkLoginAccount = (realm: Realm | undefined, user: User): void =>
 
 /**
  * Development login (POST /dev_fetch_api_key): returns the API key of any account, without a
- * password. Refused outside development mode. At a subdomain only that organization's accounts
+ * password. Refused outside development mode, before anything else (authorize() lets the handler
+ * refuse before it reads its parameters). At a subdomain only that organization's accounts
  * are found; at the bare host (local development) the email alone names the account.
  * Checks, in upstream's order: production, email syntax, subdomain, account, organization, user.
  * Writes nothing and emits no event.
  */
-export const fetchDevApiKey = async (username: string, host: string | undefined): Promise<User> => {
-  requireDevelopmentMode();
-  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
-  const subdomain = subdomainOf(host);
-  let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
-  if (subdomain !== undefined) {
-    const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
-    if (!realm) throw new InvalidSubdomainError();
-    candidates = candidates.filter((u) => u.realmId === realm.id);
-  }
-  const user = candidates[0];
-  if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
-  checkLoginAccount(await realmsStore.get(user.realmId), user);
-  return user;
-};
+export const fetchDevApiKey = requiring(
+  requireDevelopmentMode,
+  async (_: void, username: string, host: string | undefined): Promise<User> => {
+    if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+    const subdomain = subdomainOf(host);
+    let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
+    if (subdomain !== undefined) {
+      const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
+      if (!realm) throw new InvalidSubdomainError();
+      candidates = candidates.filter((u) => u.realmId === realm.id);
+    }
+    const user = candidates[0];
+    if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
+    checkLoginAccount(await realmsStore.get(user.realmId), user);
+    return user;
+  },
+);

@@ -5,29 +5,29 @@
 import { requireHumanUser, requireMemberOrAdmin, requireRealmAdmin } from '../access/roles';
 import type { User } from '../models/user';
 
-type Act<A extends unknown[], R> = (user: User, ...args: A) => Promise<R>;
+type Act<A extends unknown[], R, S = User> = (subject: S, ...args: A) => Promise<R>;
 
-/** An action whose first step is a requirement of its caller. */
-export type RequiringAction<A extends unknown[], R> = {
+/** An action whose first step is a requirement of its caller (`S`: the user; nothing for a requirement of the deployment). */
+export type RequiringAction<A extends unknown[], R, S = User> = {
   /** Checks the requirement (a refusal is the returned promise's rejection), then acts. */
-  (user: User, ...args: A): Promise<R>;
+  (subject: S, ...args: A): Promise<R>;
   /**
-   * Checks the requirement now (a refusal throws) and returns the action for this user, to be
+   * Checks the requirement now (a refusal throws) and returns the action for this caller, to be
    * called once the request's parameters are read; the requirement is not checked again.
    */
-  authorize: (user: User) => (...args: A) => Promise<R>;
+  authorize: (subject: S) => (...args: A) => Promise<R>;
 };
 
 /**
  * `requiring(requireRealmAdmin, act)`: the action `act` behind the check `require` (which throws
  * the API error). Both ways to call it check exactly once.
  */
-export const requiring = <A extends unknown[], R>(require: (user: User) => void, act: Act<A, R>): RequiringAction<A, R> => {
-  const authorize = (user: User) => {
-    require(user);
-    return (...args: A): Promise<R> => act(user, ...args);
+export const requiring = <S, A extends unknown[], R>(require: (subject: S) => void, act: Act<A, R, S>): RequiringAction<A, R, S> => {
+  const authorize = (subject: S) => {
+    require(subject);
+    return (...args: A): Promise<R> => act(subject, ...args);
   };
-  return Object.assign(async (user: User, ...args: A): Promise<R> => authorize(user)(...args), { authorize });
+  return Object.assign(async (subject: S, ...args: A): Promise<R> => authorize(subject)(...args), { authorize });
 };
 
 /** An action for administrators (upstream's require_realm_admin: "Must be an organization administrator"). */
