@@ -30,20 +30,17 @@ export const checkLoginAccount = (realm: Realm | undefined, user: User): void =>
  * Checks, in upstream's order: production, email syntax, subdomain, account, organization, user.
  * Writes nothing and emits no event.
  */
-export const fetchDevApiKey = requiring(
-  requireDevelopmentMode,
-  async (_: void, username: string, host: string | undefined): Promise<User> => {
-    if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
-    const subdomain = subdomainOf(host);
-    let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
-    if (subdomain !== undefined) {
-      const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
-      if (!realm) throw new InvalidSubdomainError();
-      candidates = candidates.filter((u) => u.realmId === realm.id);
-    }
-    const user = candidates[0];
-    if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
-    checkLoginAccount(await realmsStore.get(user.realmId), user);
-    return user;
-  },
-);
+export const fetchDevApiKey = requiring(requireDevelopmentMode, async (_: void, username: string, host: string | undefined) => {
+  if (!EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
+  const subdomain = subdomainOf(host);
+  let candidates = fitsInKey(username) ? await usersStore.listByEmail(username) : [];
+  if (subdomain !== undefined) {
+    const realm = fitsInKey(subdomain) ? await realmsStore.getByStringId(subdomain) : undefined;
+    if (!realm) throw new InvalidSubdomainError();
+    candidates = candidates.filter((u) => u.realmId === realm.id);
+  }
+  const user = candidates[0];
+  if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
+  checkLoginAccount(await realmsStore.get(user.realmId), user);
+  return user;
+});
