@@ -16,9 +16,12 @@ const LIB = ['http', 'actions', 'access', 'events', 'state', 'store', 'models', 
  */
 const PURE = ['models', 'validation', 'render', 'emoji'];
 
-/** What each folder may import besides the pure ones (docs/architecture.md's table). */
+/**
+ * What each folder may import besides the pure ones (docs/architecture.md's table). Handlers do
+ * not import lib/access: a handler calls an action, and the action checks (HANDLER_CHECKS below).
+ */
 const LAYERS = {
-  functions: ['http', 'actions', 'access', 'state', 'events'],
+  functions: ['http', 'actions', 'state', 'events'],
   'lib/http': ['store'],
   'lib/actions': ['access', 'state', 'events', 'store'],
   'lib/state': ['access', 'store'],
@@ -34,6 +37,12 @@ const PURE_LAYERS = {
   'lib/emoji': [],
 };
 
+/** Why a handler may not call a permission check, and how a check outside lib/access is named (upstream's require_* decorators). */
+const HANDLER_CHECKS = {
+  why: 'a handler calls an action, and the action checks its permissions',
+  names: '^require[A-Z]',
+};
+
 const forbiddenFor = (layer) => {
   const allowed = new Set(layer in LAYERS ? [...LAYERS[layer], ...PURE] : PURE_LAYERS[layer]);
   const own = layer.startsWith('lib/') ? layer.slice(4) : null;
@@ -46,10 +55,21 @@ const layerRules = [...Object.keys(LAYERS), ...Object.keys(PURE_LAYERS)].map((la
     'no-restricted-imports': [
       'error',
       {
-        patterns: forbiddenFor(layer).map((name) => ({
-          regex: `(^|/)lib/${name}(/|$)|^\\.\\./${name}(/|$)`,
-          message: `${layer} may not import lib/${name} (docs/architecture.md, "Layers").`,
-        })),
+        patterns: [
+          ...forbiddenFor(layer).map((name) => ({
+            regex: `(^|/)lib/${name}(/|$)|^\\.\\./${name}(/|$)`,
+            message: `${layer} may not import lib/${name}${layer === 'functions' && name === 'access' ? `: ${HANDLER_CHECKS.why}` : ''} (docs/architecture.md, "Layers").`,
+          })),
+          ...(layer === 'functions'
+            ? [
+                {
+                  regex: '.',
+                  importNamePattern: HANDLER_CHECKS.names,
+                  message: `functions may not import a require* check: ${HANDLER_CHECKS.why}.`,
+                },
+              ]
+            : []),
+        ],
       },
     ],
   },

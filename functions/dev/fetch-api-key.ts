@@ -1,11 +1,11 @@
 // POST /dev_fetch_api_key: development-only login, no authentication.
-import { fetchDevApiKey, requireDevelopmentMode } from '../../lib/actions/dev-auth';
+import { fetchDevApiKey } from '../../lib/actions/dev-auth';
 import { publicApiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 
 export const handler = publicApiHandler(async ({ params, event }) => {
-  requireDevelopmentMode();
+  const fetchKey = fetchDevApiKey.authorize();
   const { username } = params({ username: rawString() });
-  const user = await fetchDevApiKey(username, event.headers?.host);
+  const user = await fetchKey(username, event.headers?.host);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };
 });

@@ -1,12 +1,12 @@
 // PATCH /drafts/{draft_id}: replaces one of the caller's drafts.
-import { accessDraft, checkEditDraft, draftData, requireDraftsSynchronization } from '../../lib/actions/drafts';
+import { accessDraft, checkEditDraft, draftData } from '../../lib/actions/drafts';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 
 export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
-  requireDraftsSynchronization(user);
+  const accessOwnDraft = accessDraft.authorize(user);
   const draftId = pathInt('draft_id');
   const { draft } = params({ draft: json(draftData) });
-  const existing = await accessDraft(user, draftId);
+  const existing = await accessOwnDraft(draftId);
   await checkEditDraft(user, realm, existing, draft);
 });

@@ -1,6 +1,5 @@
 // POST /invites/multiuse
 import { checkCreateMultiuseInvite, DEFAULT_INVITE_EXPIRES_IN_MINUTES, MAX_INVITE_EXPIRES_IN_MINUTES } from '../../lib/actions/invites';
-import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool, int, intInRange, list, literal, nullable } from '../../lib/validation/validators';
@@ -8,7 +7,7 @@ import { INVITE_AS } from '../../lib/models/invite';
 import { inviteLink } from './link';
 
 export const handler = apiHandler(async ({ user, realm, params, event, hasParam }) => {
-  requireMemberOrAdmin(user);
+  const createInvite = checkCreateMultiuseInvite.authorize(user);
   const p = params({
     group_ids: json(list(int)).optional(),
     include_realm_default_subscriptions: json(bool).default(false),
@@ -18,7 +17,7 @@ export const handler = apiHandler(async ({ user, realm, params, event, hasParam 
   });
   // An explicit JSON null means a link that never expires; absent means the default lifetime.
   const expires = hasParam('invite_expires_in_minutes') ? (p.invite_expires_in_minutes ?? null) : DEFAULT_INVITE_EXPIRES_IN_MINUTES;
-  const invite = await checkCreateMultiuseInvite(user, realm, {
+  const invite = await createInvite(realm, {
     invitedAs: p.invite_as,
     expiresInMinutes: expires,
     streamIds: p.stream_ids ?? [],

@@ -1,12 +1,11 @@
 // PATCH /realm/filters/{filter_id}
-import { requireRealmAdmin } from '../../lib/access/roles';
 import { checkUpdateLinkifier } from '../../lib/actions/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 
 export const handler = apiHandler(async ({ user, params, pathInt }) => {
-  requireRealmAdmin(user);
+  const updateLinkifier = checkUpdateLinkifier.authorize(user);
   const filterId = pathInt('filter_id');
   const { pattern, url_template } = params({ pattern: rawString(), url_template: rawString() });
-  await checkUpdateLinkifier(user, filterId, pattern, url_template);
+  await updateLinkifier(filterId, pattern, url_template);
 });

@@ -1,5 +1,4 @@
 // POST /users/me/presence: report the caller's status and, unless ping_only, read the organization's presence.
-import { requireHumanUser } from '../../lib/access/roles';
 import { checkPresenceStatus, doUpdateUserPresence } from '../../lib/actions/presence';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
@@ -7,7 +6,7 @@ import { getPresenceResponse } from '../../lib/state/presence';
 import { bool, int } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
-  requireHumanUser(user);
+  const updatePresence = doUpdateUserPresence.authorize(user);
   const p = params({
     history_limit_days: json(int).optional(),
     last_update_id: json(int).optional(),
@@ -18,7 +17,7 @@ export const handler = apiHandler(async ({ user, realm, params }) => {
     status: rawString(),
   });
   const status = checkPresenceStatus(p.status);
-  await doUpdateUserPresence(user, realm, status);
+  await updatePresence(realm, status);
   if (p.ping_only) return {};
   // Passing last_update_id at all (even -1) asks for the modern format.
   const slim = p.slim_presence || p.last_update_id !== undefined;

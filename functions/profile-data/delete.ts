@@ -1,12 +1,11 @@
 // DELETE /users/me/profile_data: removes the caller's values of the listed custom profile fields.
-import { requireHumanUser } from '../../lib/access/roles';
 import { checkRemoveProfileData } from '../../lib/actions/custom-profile-data';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
-  requireHumanUser(user);
+  const removeProfileData = checkRemoveProfileData.authorize(user);
   const { data } = params({ data: json(list(int)) });
-  await checkRemoveProfileData(user, realm, data);
+  await removeProfileData(realm, data);
 });

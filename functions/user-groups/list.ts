@@ -1,12 +1,11 @@
 // GET /user_groups
 import { listUserGroups } from '../../lib/actions/user-groups';
-import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ user, params }) => {
-  requireMemberOrAdmin(user);
+  const listGroups = listUserGroups.authorize(user);
   const { include_deactivated_groups } = params({ include_deactivated_groups: json(bool).default(false) });
-  return { user_groups: await listUserGroups(user, { includeDeactivated: include_deactivated_groups }) };
+  return { user_groups: await listGroups({ includeDeactivated: include_deactivated_groups }) };
 });

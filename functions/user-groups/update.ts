@@ -1,13 +1,12 @@
 // PATCH /user_groups/{user_group_id}
 import { checkUpdateUserGroup } from '../../lib/actions/user-groups';
-import { requireMemberOrAdmin } from '../../lib/access/roles';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';
 import { settingChange } from './params';
 
 export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
-  requireMemberOrAdmin(user);
+  const updateUserGroup = checkUpdateUserGroup.authorize(user);
   const groupId = pathInt('user_group_id');
   const { name, description, deactivated, ...settings } = params({
     can_add_members_group: json(settingChange).optional(),
@@ -21,5 +20,5 @@ export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
     name: rawString().optional(),
   });
   const given = Object.fromEntries(Object.entries(settings).filter(([, change]) => change !== undefined));
-  await checkUpdateUserGroup(user, realm, groupId, { name, description, deactivated, settings: given });
+  await updateUserGroup(realm, groupId, { name, description, deactivated, settings: given });
 });

@@ -1,6 +1,7 @@
-// Who may see or act on a message: upstream's access_message / access_message_and_usermessage
-// (zerver/lib/message.py), in one place for reactions and any other action on one message; who
-// holds a row of a message, and who is told of an action on one (event_recipient_ids_for_action_on_messages).
+// Who may see or act on a message, in one place for every path: upstream's has_message_access
+// (MessageViewer.canSee) and access_message / access_message_and_usermessage (accessMessage), from
+// zerver/lib/message.py; who holds a row of a message, and who is told of an action on one
+// (event_recipient_ids_for_action_on_messages).
 import { BadRequestError } from '../errors';
 import type { Channel } from '../models/channel';
 import type { Message, UserMessage } from '../models/message';
@@ -11,20 +12,71 @@ import * as reactionsStore from '../store/reactions';
 import * as usersStore from '../store/users';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
 
+/**
+ * What one user may see of messages, upstream's has_message_access, asked by every path that shows
+ * or acts on messages (one message: accessMessage; pages of messages: GET /messages; flags on
+ * messages without a row), with the channels and the user's standing in each read once per request.
+ */
+export class MessageViewer {
+  private readonly channels = new Map<number, Promise<Channel | undefined>>();
+  private readonly viewers = new Map<number, Promise<ChannelViewer>>();
+
+  constructor(readonly user: User) {}
+
+  /** A channel of the viewer's organization (archived included), read once per request. */
+  channel(channelId: number): Promise<Channel | undefined> {
+    if (!this.channels.has(channelId)) this.channels.set(channelId, channelsStore.getChannel(this.user.realmId, channelId));
+    return this.channels.get(channelId)!;
+  }
+
+  /** Keeps a channel of the viewer's organization the request read otherwise (a narrow naming it), so it is not read again. */
+  knowChannel(channel: Channel): void {
+    this.channels.set(channel.id, Promise.resolve(channel));
+  }
+
+  private viewerOf(channel: Channel): Promise<ChannelViewer> {
+    if (!this.viewers.has(channel.id)) this.viewers.set(channel.id, loadChannelViewer(this.user, channel));
+    return this.viewers.get(channel.id)!;
+  }
+
+  /**
+   * Upstream's has_message_access: a message of the viewer's organization that the viewer received
+   * (direct messages; `received`: the viewer has a row of it) or may read in its channel
+   * (canReadChannelMessage). With `modifying` (reacting, editing, deleting), never in an archived channel.
+   */
+  async canSee(message: Pick<Message, 'realmId' | 'streamId'>, received: boolean, opts: { modifying?: boolean } = {}): Promise<boolean> {
+    if (message.realmId !== this.user.realmId) return false;
+    if (message.streamId === null) return received;
+    const channel = await this.channel(message.streamId);
+    if (!channel || (opts.modifying === true && channel.isArchived)) return false;
+    return canReadChannelMessage(channel, await this.viewerOf(channel), received);
+  }
+
+  /** Whether the viewer may read a channel's whole history (upstream's ok_to_include_history). */
+  async readsWholeHistory(channelId: number): Promise<boolean> {
+    const channel = await this.channel(channelId);
+    if (!channel) return false;
+    return canReadChannelMessage(channel, await this.viewerOf(channel), false);
+  }
+
+  get isGuest(): boolean {
+    return isGuest(this.user);
+  }
+}
+
 /** A message the user may access, the user's own row of it (if they received it) and, for a channel message, the channel. */
 export type AccessedMessage<M extends Message = Message> = {
   message: M;
   userMessage: UserMessage | undefined;
   channel: Channel | undefined;
-  viewer: ChannelViewer | undefined;
 };
 
 /**
- * Upstream's access_message_and_usermessage: the message of the user's organization, which the user
- * received (direct messages) or may read in its channel (canReadChannelMessage); with `modifying`
- * (reacting, editing), never in an archived channel. Anything else, another organization's message
- * included, is "Invalid message(s)". Reads the message and the user's row concurrently, then the
- * channel and the user's subscription.
+ * Upstream's access_message_and_usermessage: the message, if the user may see it
+ * (MessageViewer.canSee, with `modifying` as given); anything else, another organization's
+ * message included, is "Invalid message(s)". Reads the message and the user's row concurrently,
+ * then (through the viewer, a new one unless the request has one) the channel and the user's
+ * subscription.
  */
 export const accessMessage = async <M extends Message = Message>(
   user: User,
@@ -33,21 +85,16 @@ export const accessMessage = async <M extends Message = Message>(
     modifying: boolean;
     /** How to read the message item (an edit reads it consistently, with its history). */
     load?: (realmId: number, messageId: number) => Promise<M | undefined>;
+    /** The request's viewer of `user`, whose channels later steps reuse. */
+    viewer?: MessageViewer;
   },
 ): Promise<AccessedMessage<M>> => {
   const load = opts.load ?? (messagesStore.getMessage as (realmId: number, messageId: number) => Promise<M | undefined>);
+  const viewer = opts.viewer ?? new MessageViewer(user);
   const [message, userMessage] = await Promise.all([load(user.realmId, messageId), messagesStore.getUserMessage(user.id, messageId)]);
-  const invalid = new BadRequestError('Invalid message(s)');
-  if (!message || message.realmId !== user.realmId) throw invalid;
-  if (message.streamId === null) {
-    if (!userMessage) throw invalid;
-    return { message, userMessage, channel: undefined, viewer: undefined };
-  }
-  const channel = await channelsStore.getChannel(user.realmId, message.streamId);
-  if (!channel || (opts.modifying && channel.isArchived)) throw invalid;
-  const viewer = await loadChannelViewer(user, channel);
-  if (!canReadChannelMessage(channel, viewer, userMessage !== undefined)) throw invalid;
-  return { message, userMessage, channel, viewer };
+  if (!message || !(await viewer.canSee(message, userMessage !== undefined, opts))) throw new BadRequestError('Invalid message(s)');
+  const channel = message.streamId === null ? undefined : await viewer.channel(message.streamId);
+  return { message, userMessage, channel };
 };
 
 type MessageRef = Pick<Message, 'realmId' | 'id' | 'streamId' | 'dmUserIds' | 'senderId'>;

@@ -12,6 +12,7 @@ import { MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as fieldsStore from '../store/custom-profile-fields';
 import { int, list, nullable, object, str, string, union, type Infer } from '../validation/validators';
 import { LostRaceError, retryLostRaces } from './retry';
+import { forHumans } from './requiring';
 
 /** One item of PATCH's `data` (upstream's TypedDict: extra keys are ignored; `null` removes). */
 export const profileDataItem = object({ id: int, value: nullable(union(str, list(int))) }, { allowExtra: true });
@@ -145,12 +146,12 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
 };
 
 /**
- * PATCH /users/me/profile_data. Checks every item before writing anything, in upstream's order
+ * PATCH /users/me/profile_data. Bots are refused first (forHumans). Checks every item before writing anything, in upstream's order
  * (field of this organization, editable unless the caller is an administrator, value valid for
  * the field's type); `value: null` removes the value. Then writes all changes in one transaction
  * and sends one `realm_user` `update` event per field whose value changed, to the organization.
  */
-export const checkUpdateProfileData = async (user: User, realm: Realm, items: ProfileDataItem[]): Promise<void> => {
+export const checkUpdateProfileData = forHumans(async (user: User, realm: Realm, items: ProfileDataItem[]): Promise<void> => {
   const fields = new Map(
     (
       await fieldsStore.getFields(
@@ -167,15 +168,15 @@ export const checkUpdateProfileData = async (user: User, realm: Realm, items: Pr
     targets.set(field.id, { field, next });
   }
   await doUpdateValues(user, realm, [...targets.values()]);
-};
+});
 
 /**
- * DELETE /users/me/profile_data. Checks every field id first (exists, editable), then removes the
+ * DELETE /users/me/profile_data. Bots are refused first (forHumans). Checks every field id (exists, editable), then removes the
  * caller's values for them; a field without a value is skipped silently. One event per removed value.
  */
-export const checkRemoveProfileData = async (user: User, realm: Realm, fieldIds: number[]): Promise<void> => {
+export const checkRemoveProfileData = forHumans(async (user: User, realm: Realm, fieldIds: number[]): Promise<void> => {
   const fields = new Map((await fieldsStore.getFields(user.realmId, fieldIds)).map((f) => [f.id, f]));
   const targets = new Map<number, Target>();
   for (const id of fieldIds) targets.set(id, { field: checkFieldAccess(user, fields, id), next: null });
   await doUpdateValues(user, realm, [...targets.values()]);
-};
+});

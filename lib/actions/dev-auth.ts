@@ -4,6 +4,7 @@ import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
+import { requiring } from './requiring';
 
 // Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
 const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
@@ -16,7 +17,7 @@ export const checkLoginEmail = (username: string): void => {
 };
 
 /** In production the endpoint answers this and nothing else, whatever the parameters. */
-export const requireDevelopmentMode = (): void => {
+const requireDevelopmentMode = (): void => {
   if (!config.isDevelopment()) throw new BadRequestError('Endpoint not available in production.');
 };
 
@@ -29,13 +30,13 @@ export const checkLoginAccount = (realm: Realm | undefined, user: User): void =>
 
 /**
  * Development login (POST /dev_fetch_api_key): returns the API key of any account, without a
- * password. Refused outside development mode. At a subdomain only that organization's accounts
+ * password. Refused outside development mode, before anything else (authorize() lets the handler
+ * refuse before it reads its parameters). At a subdomain only that organization's accounts
  * are found; at the bare host (local development) the email alone names the account.
  * Checks, in upstream's order: production, email syntax, subdomain, account, organization, user.
  * Writes nothing and emits no event.
  */
-export const fetchDevApiKey = async (username: string, host: string | undefined): Promise<User> => {
-  requireDevelopmentMode();
+export const fetchDevApiKey = requiring(requireDevelopmentMode, async (_: void, username: string, host: string | undefined) => {
   checkLoginEmail(username);
   const subdomain = subdomainOf(host);
   let candidates = await usersStore.listByEmail(username);
@@ -48,4 +49,4 @@ export const fetchDevApiKey = async (username: string, host: string | undefined)
   if (!user) throw new AuthenticationFailedError('Your username or password is incorrect');
   checkLoginAccount(await realmsStore.get(user.realmId), user);
   return user;
-};
+});

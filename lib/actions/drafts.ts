@@ -13,6 +13,7 @@ import { allocateIds, MAX_TRANSACTION_ITEMS } from '../store/common';
 import * as draftsStore from '../store/drafts';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
+import { requiring } from './requiring';
 
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {
@@ -34,10 +35,12 @@ export const draftData = object(
 );
 export type DraftData = Infer<typeof draftData>;
 
-/** Every draft endpoint refuses users who turned synchronization off, before reading parameters. */
-export const requireDraftsSynchronization = (user: User): void => {
+/** Upstream's draft_endpoint: every draft action refuses users who turned synchronization off, before anything else. */
+const requireDraftsSynchronization = (user: User): void => {
   if (!user.enableDraftsSynchronization) throw new BadRequestError('User has disabled synchronizing drafts.');
 };
+const forSynchronizingUsers = <A extends unknown[], R>(act: (user: User, ...args: A) => Promise<R>) =>
+  requiring(requireDraftsSynchronization, act);
 
 /** Direct-message targets must be users of the organization; `to` becomes the other participants. */
 const checkDraftRecipients = async (user: User, to: number[]): Promise<number[]> => {
@@ -79,19 +82,19 @@ const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Om
   return { userId: user.id, type, to, topic, content, timestamp };
 };
 
-/** Loads a draft of `user`; another user's draft and a missing one are the same 404. */
-export const accessDraft = async (user: User, draftId: number): Promise<Draft> => {
+/** Loads a draft of `user` (refused without synchronization, as every draft action); another user's draft and a missing one are the same 404. */
+export const accessDraft = forSynchronizingUsers(async (user: User, draftId: number): Promise<Draft> => {
   const draft = await draftsStore.getDraft(user.id, draftId);
   if (!draft) throw new ResourceNotFoundError('Draft does not exist');
   return draft;
-};
+});
 
 /**
  * POST /drafts. Checks every draft first (any error creates none), refuses more than one
  * transaction can hold, then writes them all in one transaction and sends one `drafts` `add` event
  * with all of them to the owner's queues. Returns the new ids in submission order.
  */
-export const checkCreateDrafts = async (user: User, realm: Realm, drafts: DraftData[]): Promise<number[]> => {
+export const checkCreateDrafts = forSynchronizingUsers(async (user: User, realm: Realm, drafts: DraftData[]): Promise<number[]> => {
   if (drafts.length > MAX_TRANSACTION_ITEMS) {
     throw new BadRequestError(`Too many drafts in one request (limit: ${MAX_TRANSACTION_ITEMS})`);
   }
@@ -103,7 +106,7 @@ export const checkCreateDrafts = async (user: User, realm: Realm, drafts: DraftD
   await draftsStore.createDrafts(created);
   await sendEvent(realm.id, { type: 'drafts', op: 'add', drafts: created.map(toApiDraft) }, { users: [user.id] });
   return created.map((d) => d.id);
-};
+});
 
 /**
  * PATCH /drafts/{id}, after accessDraft. Checks the replacement as on creation, replaces every
@@ -119,11 +122,12 @@ export const checkEditDraft = async (user: User, realm: Realm, draft: Draft, dat
  * DELETE /drafts/{id}. Deletes the caller's draft if it exists (a conditional delete, so of two
  * concurrent deletes only one succeeds), then sends `drafts` `remove`; otherwise 404.
  */
-export const doDeleteDraft = async (user: User, draftId: number): Promise<void> => {
+export const doDeleteDraft = forSynchronizingUsers(async (user: User, draftId: number): Promise<void> => {
   if (!(await draftsStore.deleteDraft(user.id, draftId))) throw new ResourceNotFoundError('Draft does not exist');
   await sendEvent(user.realmId, { type: 'drafts', op: 'remove', draft_id: draftId }, { users: [user.id] });
-};
+});
 
 /** GET /drafts: every draft of the caller, least recently edited first (as upstream orders them). */
-export const listDrafts = async (user: User): Promise<ApiDraft[]> =>
-  (await draftsStore.listDraftsOfUser(user.id)).sort(byEditTime).map(toApiDraft);
+export const listDrafts = forSynchronizingUsers(async (user: User): Promise<ApiDraft[]> =>
+  (await draftsStore.listDraftsOfUser(user.id)).sort(byEditTime).map(toApiDraft),
+);

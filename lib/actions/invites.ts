@@ -11,6 +11,7 @@ import type { Realm } from '../models/realm';
 import { isAdmin, isOwner, type User } from '../models/user';
 import { allocateIds } from '../store/common';
 import * as invitesStore from '../store/invites';
+import { forMembers } from './requiring';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
@@ -101,33 +102,34 @@ const checkInviteChannels = async (user: User, realm: Realm, groups: RealmGroups
  * the groups. Writes the link (with its own key, its channels and groups) and emits
  * invites_changed to the administrators and the creator.
  */
-export const checkCreateMultiuseInvite = async (user: User, realm: Realm, request: CreateInviteRequest): Promise<MultiuseInvite> => {
-  requireMemberOrAdmin(user);
-  const groups = await RealmGroups.load(realm.id);
-  if (!hasRealmPermission(realm, groups, user, 'can_create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
-  const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
-  checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
-  await checkInviteChannels(user, realm, groups, request.streamIds);
-  checkInviteGroups(user, realm, groups, request.groupIds);
+export const checkCreateMultiuseInvite = forMembers(
+  async (user: User, realm: Realm, request: CreateInviteRequest): Promise<MultiuseInvite> => {
+    const groups = await RealmGroups.load(realm.id);
+    if (!hasRealmPermission(realm, groups, user, 'can_create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
+    const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
+    checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
+    await checkInviteChannels(user, realm, groups, request.streamIds);
+    checkInviteGroups(user, realm, groups, request.groupIds);
 
-  const now = nowSeconds();
-  const invite: MultiuseInvite = {
-    id: await allocateIds('multiuseInvite'),
-    realmId: realm.id,
-    referredBy: user.id,
-    invitedAs: request.invitedAs,
-    streamIds: [...new Set(request.streamIds)],
-    groupIds: [...new Set(request.groupIds)],
-    dateCreated: now,
-    expiryDate: request.expiresInMinutes === null ? null : now + request.expiresInMinutes * 60,
-    status: 'active',
-    confirmationKey: generateConfirmationKey(),
-    includeRealmDefaultSubscriptions: request.includeRealmDefaultSubscriptions,
-  };
-  await invitesStore.putInvite(invite);
-  await notifyInvitesChanged(realm.id, user.id);
-  return invite;
-};
+    const now = nowSeconds();
+    const invite: MultiuseInvite = {
+      id: await allocateIds('multiuseInvite'),
+      realmId: realm.id,
+      referredBy: user.id,
+      invitedAs: request.invitedAs,
+      streamIds: [...new Set(request.streamIds)],
+      groupIds: [...new Set(request.groupIds)],
+      dateCreated: now,
+      expiryDate: request.expiresInMinutes === null ? null : now + request.expiresInMinutes * 60,
+      status: 'active',
+      confirmationKey: generateConfirmationKey(),
+      includeRealmDefaultSubscriptions: request.includeRealmDefaultSubscriptions,
+    };
+    await invitesStore.putInvite(invite);
+    await notifyInvitesChanged(realm.id, user.id);
+    return invite;
+  },
+);
 
 /**
  * Upstream's access_multiuse_invite_by_id, in its order: the link exists in the caller's

@@ -10,6 +10,7 @@ import { allocateIds } from '../store/common';
 import * as linkifiersStore from '../store/linkifiers';
 import { BadPatternError, checkPattern } from '../validation/linkifier-pattern';
 import { isValidUriTemplate, parseUriTemplate } from '../validation/uri-template';
+import { forAdministrators } from './requiring';
 import { retryLostRaces } from './retry';
 
 /** The organization's linkifiers in matching order. */
@@ -66,10 +67,10 @@ const validateLinkifier = (pattern: string, urlTemplate: string, others: Linkifi
 };
 
 /**
- * POST /realm/filters (administrators; checked by the caller before parsing). Validates the
+ * POST /realm/filters, for administrators. Validates the
  * stripped pattern and template, appends the linkifier after the others, and sends the list.
  */
-export const checkAddLinkifier = async (user: User, pattern: string, urlTemplate: string): Promise<number> => {
+export const checkAddLinkifier = forAdministrators(async (user: User, pattern: string, urlTemplate: string): Promise<number> => {
   const [p, t] = [pattern.trim(), urlTemplate.trim()];
   const id = await allocateIds('linkifier');
   const linkifiers = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
@@ -86,13 +87,13 @@ export const checkAddLinkifier = async (user: User, pattern: string, urlTemplate
   });
   await notifyLinkifiers(user.realmId, linkifiers);
   return id;
-};
+});
 
 /**
- * PATCH /realm/filters/{id}: the linkifier must be the organization's ("Linkifier not found."),
+ * PATCH /realm/filters/{id}, for administrators: the linkifier must be the organization's ("Linkifier not found."),
  * then the same validation as creation; its place in the order is kept. Sends the list.
  */
-export const checkUpdateLinkifier = async (user: User, linkifierId: number, pattern: string, urlTemplate: string): Promise<void> => {
+export const checkUpdateLinkifier = forAdministrators(async (user: User, linkifierId: number, pattern: string, urlTemplate: string) => {
   const [p, t] = [pattern.trim(), urlTemplate.trim()];
   const linkifiers = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
     const existing = current.find((l) => l.id === linkifierId);
@@ -107,27 +108,27 @@ export const checkUpdateLinkifier = async (user: User, linkifierId: number, patt
     return current.map((l) => (l.id === linkifierId ? updated : l));
   });
   await notifyLinkifiers(user.realmId, linkifiers);
-};
+});
 
-/** DELETE /realm/filters/{id}: "Linkifier not found." unless it is the organization's; sends the list. */
-export const checkRemoveLinkifier = async (user: User, linkifierId: number): Promise<void> => {
+/** DELETE /realm/filters/{id}, for administrators: "Linkifier not found." unless it is the organization's; sends the list. */
+export const checkRemoveLinkifier = forAdministrators(async (user: User, linkifierId: number): Promise<void> => {
   const linkifiers = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
     if (!current.some((l) => l.id === linkifierId)) throw new BadRequestError('Linkifier not found.');
     await linkifiersStore.writeLinkifiers(user.realmId, version, { remove: [linkifierId] });
     return current.filter((l) => l.id !== linkifierId);
   });
   await notifyLinkifiers(user.realmId, linkifiers);
-};
+});
 
 /**
- * PATCH /realm/linkifiers (administrators; checked by the caller). Upstream's
+ * PATCH /realm/linkifiers, for administrators. Upstream's
  * check_reorder_linkifiers: no duplicates ("The ordered list must not contain duplicated
  * linkifiers"), exactly the organization's ids ("…must enumerate all existing linkifiers exactly
  * once"). Writes every changed order in one transaction with the list version, so two concurrent
  * reorders leave one of the two complete orders. An empty organization with [] changes nothing and
  * sends nothing; otherwise the list is sent.
  */
-export const checkReorderLinkifiers = async (user: User, orderedIds: number[]): Promise<void> => {
+export const checkReorderLinkifiers = forAdministrators(async (user: User, orderedIds: number[]): Promise<void> => {
   const result = await withLinkifierList(user.realmId, async ({ version, linkifiers: current }) => {
     if (new Set(orderedIds).size !== orderedIds.length)
       throw new BadRequestError('The ordered list must not contain duplicated linkifiers');
@@ -143,4 +144,4 @@ export const checkReorderLinkifiers = async (user: User, orderedIds: number[]): 
     return reordered;
   });
   if (result) await notifyLinkifiers(user.realmId, result);
-};
+});

@@ -26,7 +26,7 @@ import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
-import { accessMessage as accessMessageOf, messageActionAudience, rowHolderCandidates } from '../access/messages';
+import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
 import type { EditableMessage } from '../store/message-edits';
@@ -45,13 +45,13 @@ const FANOUT_WAIT_MS = 5_000;
 const FANOUT_POLL_MS = 50;
 
 /**
- * Upstream's access_message (lib/access/messages.ts), reading the message with its edit history.
- * `modifying`: a message whose rows a fan-out job is still writing (fanoutPending,
+ * accessMessage (lib/access/messages.ts, the one rule) with the message read with its edit
+ * history. `modifying`: a message whose rows a fan-out job is still writing (fanoutPending,
  * lib/actions/message-delivery.ts) is waited for, up to FANOUT_WAIT_MS, so that an edit or a
  * delete reaches every row and precedes no recipient's `message` event.
  */
-const accessMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
-  const load = () => accessMessageOf(user, messageId, { ...opts, load: editsStore.getEditableMessage });
+const accessEditableMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
+  const load = () => accessMessage(user, messageId, { ...opts, load: editsStore.getEditableMessage });
   let accessed = await load();
   for (let waited = 0; opts.modifying && accessed.message.fanoutPending && waited < FANOUT_WAIT_MS; waited += FANOUT_POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, FANOUT_POLL_MS));
@@ -68,7 +68,7 @@ const accessMessage = async (user: User, messageId: number, opts: { modifying: b
  * doDeleteMessage.
  */
 export const checkDeleteMessage = async (realm: Realm, user: User, messageId: number): Promise<void> => {
-  const { message, channel } = await accessMessage(user, messageId, { modifying: true });
+  const { message, channel } = await accessEditableMessage(user, messageId, { modifying: true });
   const [groups, sender] = await Promise.all([
     RealmGroups.load(realm.id),
     message.senderId === user.id ? Promise.resolve(user) : usersStore.get(realm.id, message.senderId),
@@ -150,7 +150,7 @@ export const getMessageHistory = async (
 ): Promise<HistorySnapshot[]> => {
   const visibility = messageEditSettings(realm).editHistoryVisibility;
   if (visibility === 'none') throw new BadRequestError('Message edit history is disabled in this organization');
-  const { message } = await accessMessage(user, messageId, { modifying: false });
+  const { message } = await accessEditableMessage(user, messageId, { modifying: false });
   const history = visibleEditHistory(message.editHistory ?? [], visibility) ?? [];
   const snapshots = historySnapshots(
     {
@@ -240,7 +240,7 @@ const EMPTY_TOPIC_ALIASES = ['general chat', '(no topic)'];
  */
 export const checkUpdateMessage = async (realm: Realm, user: User, messageId: number, req: MessageEditRequest): Promise<void> => {
   const now = nowSeconds();
-  const { message, channel } = await accessMessage(user, messageId, { modifying: true });
+  const { message, channel } = await accessEditableMessage(user, messageId, { modifying: true });
   if (req.content !== undefined) checkCanEditContent(realm, user, message, now);
   let topic = req.topic === undefined ? undefined : pyStrip(req.topic);
   if (topic !== undefined && EMPTY_TOPIC_ALIASES.includes(topic)) topic = '';

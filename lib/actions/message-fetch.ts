@@ -5,11 +5,14 @@
 // Upstream: zerver/views/message_fetch.py, zerver/lib/narrow.py (fetch_messages,
 // find_first_unread_anchor), zerver/views/message_edit.py json_fetch_raw_message.
 import { BadRequestError } from '../errors';
+import { accessMessage, MessageViewer } from '../access/messages';
+import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { adaptMessageForViewer, apiFlags, buildMessageObject, HISTORICAL_FLAGS } from '../models/message-object';
 import { assembleRange, NEWEST_ANCHOR, planRange, type Anchor, type RangeResult } from '../models/message-range';
 import {
   filtersContent,
+  type NarrowLookup,
   isDmNarrow,
   matchesNarrow,
   narrowSource,
@@ -26,8 +29,8 @@ import type { User } from '../models/user';
 import { messagePartitions, queryPartitionPage, type MessagePartition } from '../store/message-queries';
 import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
 import type { Item } from '../store/common';
+import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
-import { MessageViewer } from './message-access';
 
 /** A message the viewer may see, with the viewer's flags (historical ones without a row). */
 export type VisibleMessage = { message: Message; flags: string[]; received: boolean };
@@ -195,6 +198,10 @@ const readSide = async (
   return { messages: found.sort(order).slice(0, side.want), windowCut };
 };
 
+/** Whether the user muted the channel (first_unread skips muted channels outside DM narrows). */
+const mutedChannel = async (user: User, channelId: number): Promise<boolean> =>
+  (await channelsStore.getSubscription(user.id, channelId))?.isMuted === true;
+
 /**
  * Upstream's find_first_unread_anchor: the oldest unread message of the narrow (outside direct-
  * message narrows, not in a muted channel), read from the viewer's unread index; NEWEST_ANCHOR
@@ -208,7 +215,7 @@ const firstUnreadAnchor = async (viewer: MessageViewer, narrow: ResolvedNarrow):
     const page = await queryPartitionPage(partition, { direction: 'newer', from: 0, inclusive: true, limit: 100, cursor });
     for (const row of page.items.map(rowFacts)) {
       if (!matchesNarrow(narrow, row)) continue;
-      if (skipMuted && row.streamId !== null && (await viewer.mutedChannel(row.streamId))) continue;
+      if (skipMuted && row.streamId !== null && (await mutedChannel(viewer.user, row.streamId))) continue;
       const [message] = await getMessagesByIds(viewer.user.realmId, [row.id]);
       if (message && matchesNarrow(narrow, factsOf(message, row.flags)) && (await viewer.canSee(message, true))) return row.id;
     }
@@ -217,13 +224,39 @@ const firstUnreadAnchor = async (viewer: MessageViewer, narrow: ResolvedNarrow):
   return NEWEST_ANCHOR;
 };
 
+/**
+ * Name and id lookups for resolving a narrow, through the request's viewer (channel names read the
+ * organization's channel list once, and a channel found by name is not read again).
+ */
+const narrowLookup = (viewer: MessageViewer): NarrowLookup => {
+  let realmChannels: Promise<Channel[]> | undefined;
+  const allChannels = (): Promise<Channel[]> => (realmChannels ??= channelsStore.listChannelsOfRealm(viewer.user.realmId));
+  return {
+    channel: async (nameOrId) => {
+      if (typeof nameOrId === 'number') return viewer.channel(nameOrId);
+      const name = nameOrId.trim().toLowerCase();
+      const found = (await allChannels()).find((c) => c.name.toLowerCase() === name);
+      if (found) viewer.knowChannel(found);
+      return found;
+    },
+    channelIds: async (which) =>
+      (await allChannels()).filter((c) => (which === 'web-public' ? c.isWebPublic : !c.inviteOnly)).map((c) => c.id),
+    user: async (emailOrId) => {
+      if (typeof emailOrId === 'number') return usersStore.get(viewer.user.realmId, emailOrId);
+      return usersStore.getByEmail(viewer.user.realmId, emailOrId.trim());
+    },
+    mutedChannelIds: async () =>
+      (await channelsStore.listSubscriptionsOfUser(viewer.user.id)).filter((s) => s.active && s.isMuted).map((s) => s.channelId),
+  };
+};
+
 /** A narrow resolved for a viewer, and where it reads. */
 export type NarrowSelection = { viewer: MessageViewer; narrow: ResolvedNarrow; source: NarrowSource };
 
 /** Resolves a narrow (upstream's BAD_NARROW errors) and picks its source, loading the channel it names. */
 export const selectNarrow = async (user: User, terms: MessageNarrowTerm[]): Promise<NarrowSelection> => {
   const viewer = new MessageViewer(user);
-  const narrow = await resolveNarrow(terms, user.id, viewer.narrowLookup());
+  const narrow = await resolveNarrow(terms, user.id, narrowLookup(viewer));
   const wholeHistory = new Map<number, boolean>();
   for (const term of narrow) {
     if (term.operator === 'channel' && !term.negated) wholeHistory.set(term.channelId, await viewer.readsWholeHistory(term.channelId));
@@ -356,24 +389,16 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
   };
 };
 
-/** Upstream's access_message for reading: "Invalid message(s)" for anything the viewer may not see. */
-const accessMessage = async (user: User, messageId: number): Promise<{ viewer: MessageViewer; visible: VisibleMessage }> => {
-  const viewer = new MessageViewer(user);
-  const [message] = await getMessagesByIds(user.realmId, [messageId]);
-  if (!message) throw new BadRequestError('Invalid message(s)');
-  const [row] = await getUserMessagesByIds(user.id, [messageId]);
-  if (!(await viewer.canSee(message, row !== undefined))) throw new BadRequestError('Invalid message(s)');
-  return { viewer, visible: { message, flags: row?.flags ?? HISTORICAL_FLAGS, received: row !== undefined } };
-};
-
-/** GET /messages/{message_id}: the message object and its raw Markdown. */
+/** GET /messages/{message_id}: the message object and its raw Markdown, if the user may see it (accessMessage: "Invalid message(s)"). */
 export const fetchMessage = async (
   user: User,
   realm: Realm,
   messageId: number,
   opts: MessageObjectOptions,
 ): Promise<Record<string, unknown>> => {
-  const { viewer, visible } = await accessMessage(user, messageId);
-  const [message] = await buildMessageObjects(user, realm, viewer, [visible], opts);
-  return { raw_content: visible.message.content, message };
+  const viewer = new MessageViewer(user);
+  const { message, userMessage } = await accessMessage(user, messageId, { modifying: false, viewer });
+  const visible: VisibleMessage = { message, flags: userMessage?.flags ?? HISTORICAL_FLAGS, received: userMessage !== undefined };
+  const [object] = await buildMessageObjects(user, realm, viewer, [visible], opts);
+  return { raw_content: message.content, message: object };
 };

@@ -1,5 +1,6 @@
 // Personal message flags: POST /messages/flags and POST /messages/flags/narrow.
 // Upstream: zerver/views/message_flags.py, zerver/actions/message_flags.py do_update_message_flags.
+import { MessageViewer } from '../access/messages';
 import { mapLimited } from '../concurrency';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -12,7 +13,6 @@ import type { User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import { createHistoricalUserMessage, getUserMessageConsistent, replaceUserMessageFlags } from '../store/message-flags';
 import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
-import { MessageViewer } from './message-access';
 import { readRange, selectNarrow } from './message-fetch';
 
 /** The flags a user may change (of upstream's API_FLAGS). */

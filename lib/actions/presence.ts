@@ -20,6 +20,7 @@ import type { User } from '../models/user';
 import * as presenceStore from '../store/presence';
 import { findUserByIdOrEmail } from './users';
 import { LostRaceError, retryLostRaces } from './retry';
+import { forHumans } from './requiring';
 
 /** Parses a reported status: `Invalid status: x` for anything but active or idle. */
 export const checkPresenceStatus = (status: string): PresenceStatus => {
@@ -85,15 +86,15 @@ export const buildPresenceEvent = (row: Presence, serverTimestamp: number): Pres
 });
 
 /**
- * Records a presence report of `user` (POST /users/me/presence). Checks nothing about the request
- * (see requireHumanUser, checkPresenceStatus). Users who share no presence (presence_enabled
+ * Records a presence report of `user` (POST /users/me/presence). Bots are refused (forHumans);
+ * nothing about the request is checked (see checkPresenceStatus). Users who share no presence (presence_enabled
  * false) write nothing. Otherwise writes the user's row under the next update id of the
  * organization's sequence, in one transaction with the sequence; a write that loses a race with
  * another report re-reads and decides again, so a concurrent duplicate report writes nothing.
  * Emits a `presence` event to the whole organization when the row was created or the user came
  * online, unless the organization has presence disabled. Returns the row as stored, if written.
  */
-export const doUpdateUserPresence = async (user: User, realm: Realm, status: PresenceStatus): Promise<Presence | undefined> => {
+export const doUpdateUserPresence = forHumans(async (user: User, realm: Realm, status: PresenceStatus): Promise<Presence | undefined> => {
   if (!user.presenceEnabled) return undefined;
   const written = await retryLostRaces(async () => {
     const { presence: previous, sequence } = await presenceStore.getWithSequence(user.realmId, user.id);
@@ -109,7 +110,7 @@ export const doUpdateUserPresence = async (user: User, realm: Realm, status: Pre
     await sendEvent(realm.id, buildPresenceEvent(written.row, nowMs() / 1000), 'realm');
   }
   return written.row;
-};
+});
 
 /**
  * The user a single-user presence request names: an active user of the caller's organization, by

@@ -2,7 +2,7 @@
 // storing a file, deciding who may read it, signing the short-lived URLs the mobile app opens,
 // and claiming the uploads a message links so that its recipients may read them.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { loadChannelViewer, canReadChannelMessage } from '../access/channels';
+import { MessageViewer } from '../access/messages';
 import { nowSeconds } from '../clock';
 import { config } from '../config';
 import { ApiError, BadRequestError } from '../errors';
@@ -21,7 +21,6 @@ import {
 import type { Channel } from '../models/channel';
 import { isGuest, type User } from '../models/user';
 import * as attachmentsStore from '../store/attachments';
-import * as channelsStore from '../store/channels';
 import * as filesStore from '../store/files';
 import * as messagesStore from '../store/messages';
 
@@ -60,19 +59,17 @@ export const checkUploadFile = async (user: User, files: UploadedFile[]): Promis
   return { url: uploadUrl(pathId), filename: name };
 };
 
-/** Whether the user may read a message that linked the attachment (upstream's has_message_access). */
-const canReadClaim = async (user: User, claim: AttachmentClaim, channels: Map<number, Promise<Channel | undefined>>): Promise<boolean> => {
-  if (claim.kind === 'direct') return claim.recipientIds.includes(user.id);
-  if (!channels.has(claim.channelId)) channels.set(claim.channelId, channelsStore.getChannel(user.realmId, claim.channelId));
-  const channel = await channels.get(claim.channelId);
-  if (!channel) return false;
-  const viewer = await loadChannelViewer(user, channel);
+/** Whether the viewer may read a message that linked the attachment (MessageViewer.canSee, upstream's has_message_access). */
+const canReadClaim = async (viewer: MessageViewer, claim: AttachmentClaim): Promise<boolean> => {
+  const { user } = viewer;
+  if (claim.kind === 'direct') return viewer.canSee({ realmId: user.realmId, streamId: null }, claim.recipientIds.includes(user.id));
+  const channel = await viewer.channel(claim.channelId);
   // Only a private channel with protected history asks whether the user received the message.
   const received =
-    channel.inviteOnly && !channel.historyPublicToSubscribers
+    channel !== undefined && channel.inviteOnly && !channel.historyPublicToSubscribers
       ? (await messagesStore.getUserMessage(user.id, claim.messageId)) !== undefined
       : false;
-  return canReadChannelMessage(channel, viewer, received);
+  return viewer.canSee({ realmId: user.realmId, streamId: claim.channelId }, received);
 };
 
 /**
@@ -90,8 +87,8 @@ export const accessAttachment = async (user: User, realmIdText: string, path: st
   const { attachment, claims } = found;
   if (attachment.ownerId === user.id) return attachment;
   if (attachment.isRealmPublic && !isGuest(user)) return attachment;
-  const channels = new Map<number, Promise<Channel | undefined>>();
-  for (const claim of claims) if (await canReadClaim(user, claim, channels)) return attachment;
+  const viewer = new MessageViewer(user);
+  for (const claim of claims) if (await canReadClaim(viewer, claim)) return attachment;
   throw notAuthorized();
 };
 

@@ -24,6 +24,7 @@ import * as channelsStore from '../store/channels';
 import * as realmsStore from '../store/realms';
 import * as groupsStore from '../store/user-groups';
 import { LostRaceError, retryLostRaces } from './retry';
+import { forMembers } from './requiring';
 
 const MAX_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -35,14 +36,13 @@ export type Objection =
   | { type: 'realm'; settings: string[] };
 
 /** GET /user_groups: the organization's groups (deactivated ones only on request), by id. Guests and bots are refused. */
-export const listUserGroups = async (user: User, opts: { includeDeactivated: boolean }): Promise<Record<string, unknown>[]> => {
-  requireMemberOrAdmin(user);
+export const listUserGroups = forMembers(async (user: User, opts: { includeDeactivated: boolean }): Promise<Record<string, unknown>[]> => {
   const groups = await groupsStore.listGroupsOfRealm(user.realmId);
   return groups
     .filter((g) => opts.includeDeactivated || !g.deactivated)
     .sort((a, b) => a.id - b.id)
     .map(toApiUserGroup);
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Validation shared by creation and updates
@@ -235,87 +235,88 @@ export type UpdateUserGroupRequest = {
  * when another write came first), and reactivates with a conditional write. Emits user_group update events
  * (name, description, each setting) and, on reactivation, update {deactivated:false} plus add.
  */
-export const checkUpdateUserGroup = async (user: User, realm: Realm, groupId: number, request: UpdateUserGroupRequest): Promise<void> => {
-  requireMemberOrAdmin(user);
-  const settingNames = Object.keys(request.settings) as GroupSettingName[];
-  if (request.name === undefined && request.description === undefined && request.deactivated === undefined && settingNames.length === 0) {
-    throw new BadRequestError('No new data supplied');
-  }
-  // The checks and the write run again when a concurrent write to the group came first.
-  const { group, changes, newSettings, reactivate } = await retryLostRaces(async () => {
-    const groups = await RealmGroups.load(realm.id, { consistent: true });
-    const group = accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true });
-
-    const changes: groupsStore.GroupChanges = {};
-    if (request.name !== undefined && request.name !== group.name) {
-      const name = checkUserGroupName(request.name);
-      if (groups.groups.some((g) => g.name === name)) throw new BadRequestError(`User group '${name}' already exists.`);
-      changes.name = { from: group.name, to: name };
+export const checkUpdateUserGroup = forMembers(
+  async (user: User, realm: Realm, groupId: number, request: UpdateUserGroupRequest): Promise<void> => {
+    const settingNames = Object.keys(request.settings) as GroupSettingName[];
+    if (request.name === undefined && request.description === undefined && request.deactivated === undefined && settingNames.length === 0) {
+      throw new BadRequestError('No new data supplied');
     }
-    if (request.description !== undefined && request.description !== group.description) changes.description = request.description;
-    const reactivate = request.deactivated === false && group.deactivated;
+    // The checks and the write run again when a concurrent write to the group came first.
+    const { group, changes, newSettings, reactivate } = await retryLostRaces(async () => {
+      const groups = await RealmGroups.load(realm.id, { consistent: true });
+      const group = accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true });
 
-    const newSettings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
-    for (const setting of GROUP_SETTING_NAMES) {
-      const change = request.settings[setting];
-      if (change === undefined) continue;
-      const next = normalizeSettingValue(change.new, groups);
-      const current = group.groupSettings[setting];
-      if (change.old !== undefined && !sameSettingValue(normalizeSettingValue(change.old, groups), current)) {
-        throw new ApiError("'old' value does not match the expected value.", { code: ErrorCode.EXPECTATION_MISMATCH });
+      const changes: groupsStore.GroupChanges = {};
+      if (request.name !== undefined && request.name !== group.name) {
+        const name = checkUserGroupName(request.name);
+        if (groups.groups.some((g) => g.name === name)) throw new BadRequestError(`User group '${name}' already exists.`);
+        changes.name = { from: group.name, to: name };
       }
-      if (sameSettingValue(current, next)) continue;
-      await checkSettingValue(realm.id, groups, setting, next);
-      newSettings[setting] = next;
-    }
-    if (Object.keys(newSettings).length > 0) changes.settings = newSettings;
+      if (request.description !== undefined && request.description !== group.description) changes.description = request.description;
+      const reactivate = request.deactivated === false && group.deactivated;
 
-    if (changes.name || changes.description !== undefined || changes.settings) {
-      const used = usedNonSystemGroups(groups, Object.values(newSettings).flatMap(groupsUsedBy));
+      const newSettings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
+      for (const setting of GROUP_SETTING_NAMES) {
+        const change = request.settings[setting];
+        if (change === undefined) continue;
+        const next = normalizeSettingValue(change.new, groups);
+        const current = group.groupSettings[setting];
+        if (change.old !== undefined && !sameSettingValue(normalizeSettingValue(change.old, groups), current)) {
+          throw new ApiError("'old' value does not match the expected value.", { code: ErrorCode.EXPECTATION_MISMATCH });
+        }
+        if (sameSettingValue(current, next)) continue;
+        await checkSettingValue(realm.id, groups, setting, next);
+        newSettings[setting] = next;
+      }
+      if (Object.keys(newSettings).length > 0) changes.settings = newSettings;
+
+      if (changes.name || changes.description !== undefined || changes.settings) {
+        const used = usedNonSystemGroups(groups, Object.values(newSettings).flatMap(groupsUsedBy));
+        try {
+          await groupsStore.updateGroup(realm.id, group.id, changes, used, group.version ?? 0);
+        } catch (error) {
+          const codes = conflictCodes(error);
+          if (codes && changes.name && codes[1] === 'ConditionalCheckFailed')
+            throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
+          // The group changed (or went) since it was read, or another transaction held an item.
+          if (codes?.[0] === 'ConditionalCheckFailed' || codes?.includes('TransactionConflict')) throw new LostRaceError();
+          if (codes) throw new BadRequestError('User group is deactivated.');
+          throw error;
+        }
+      }
+      return { group, changes, newSettings, reactivate };
+    });
+    let reactivated = false;
+    if (reactivate) {
       try {
-        await groupsStore.updateGroup(realm.id, group.id, changes, used, group.version ?? 0);
+        await groupsStore.reactivateGroup(realm.id, group.id);
+        reactivated = true;
       } catch (error) {
-        const codes = conflictCodes(error);
-        if (codes && changes.name && codes[1] === 'ConditionalCheckFailed')
-          throw new BadRequestError(`User group '${changes.name.to}' already exists.`);
-        // The group changed (or went) since it was read, or another transaction held an item.
-        if (codes?.[0] === 'ConditionalCheckFailed' || codes?.includes('TransactionConflict')) throw new LostRaceError();
-        if (codes) throw new BadRequestError('User group is deactivated.');
-        throw error;
+        // Another request reactivated it first: nothing left to do.
+        if (!conflictCodes(error)) throw error;
       }
     }
-    return { group, changes, newSettings, reactivate };
-  });
-  let reactivated = false;
-  if (reactivate) {
-    try {
-      await groupsStore.reactivateGroup(realm.id, group.id);
-      reactivated = true;
-    } catch (error) {
-      // Another request reactivated it first: nothing left to do.
-      if (!conflictCodes(error)) throw error;
-    }
-  }
 
-  const update = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    sendEvent(realm.id, { type: 'user_group', op: 'update', group_id: group.id, data, ...extra }, 'realm');
-  // As upstream, the rename is announced before a reactivation in the same request, so it carries
-  // the state the group had then; the add that follows the reactivation carries the new name.
-  if (changes.name) await update({ name: changes.name.to }, { deactivated: group.deactivated });
-  if (changes.description !== undefined) await update({ description: changes.description });
-  if (reactivated) {
-    await update({ deactivated: false });
-    const current = {
-      ...group,
-      ...(changes.name ? { name: changes.name.to } : {}),
-      ...(changes.description !== undefined ? { description: changes.description } : {}),
-    };
-    current.groupSettings = { ...group.groupSettings, ...newSettings };
-    current.deactivated = false;
-    await sendEvent(realm.id, { type: 'user_group', op: 'add', group: toApiUserGroup(current), for_reactivation: true }, 'realm');
-  }
-  for (const [setting, value] of Object.entries(newSettings)) await update({ [setting]: toApiGroupSettingValue(value) });
-};
+    const update = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      sendEvent(realm.id, { type: 'user_group', op: 'update', group_id: group.id, data, ...extra }, 'realm');
+    // As upstream, the rename is announced before a reactivation in the same request, so it carries
+    // the state the group had then; the add that follows the reactivation carries the new name.
+    if (changes.name) await update({ name: changes.name.to }, { deactivated: group.deactivated });
+    if (changes.description !== undefined) await update({ description: changes.description });
+    if (reactivated) {
+      await update({ deactivated: false });
+      const current = {
+        ...group,
+        ...(changes.name ? { name: changes.name.to } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+      };
+      current.groupSettings = { ...group.groupSettings, ...newSettings };
+      current.deactivated = false;
+      await sendEvent(realm.id, { type: 'user_group', op: 'add', group: toApiUserGroup(current), for_reactivation: true }, 'realm');
+    }
+    for (const [setting, value] of Object.entries(newSettings)) await update({ [setting]: toApiGroupSettingValue(value) });
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Deactivation
