@@ -94,6 +94,25 @@ export const unicodeEmojiIn = (text: string): EmojiInText[] => {
   return found;
 };
 
+/**
+ * Upstream's emoticons and the emoji names they become, for senders whose `translate_emoticons`
+ * setting is on (data from upstream's EMOTICON_CONVERSIONS).
+ */
+export const EMOTICON_CONVERSIONS: ReadonlyMap<string, string> = new Map([
+  [':)', 'smile'],
+  ['(:', 'smile'],
+  [':(', 'frown'],
+  ['<3', 'heart'],
+  [':|', 'neutral'],
+  [':/', 'confused'],
+  [';)', 'wink'],
+  [':D', 'grinning'],
+  [':o', 'open_mouth'],
+  [':O', 'open_mouth'],
+  [':p', 'stuck_out_tongue'],
+  [':P', 'stuck_out_tongue'],
+]);
+
 /** Upstream's only "Zulip extra emoji" (reaction_type zulip_extra_emoji). */
 const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
 

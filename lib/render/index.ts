@@ -7,7 +7,8 @@
 // Deliberate difference: a span is some 100 bytes, so a message of thousands of emoji would not fit
 // the one DynamoDB item (400 KB) that holds its content and HTML; where the HTML with emoji spans
 // would pass MAX_HTML_BYTES_WITH_EMOJI, the content renders with its emoji left as typed.
-// Not rendered (left as the text typed): emoticons, TeX ($$…$$ and ```math),
+// Emoticons (`:)`) become emoji for a sender whose translate_emoticons setting is on.
+// Not rendered (left as the text typed): TeX ($$…$$ and ```math),
 // <time:…> timestamps, tables, image previews, bare domains without a scheme or www. (upstream
 // links those of known top-level domains); code blocks are not highlighted.
 import { renderBlocks } from './blocks';

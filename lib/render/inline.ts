@@ -5,7 +5,7 @@
 // Each pattern runs over the whole text; a match becomes a placeholder that later patterns cannot
 // see into, and the text inside an element (a link's label, a strong span) is processed only by
 // the patterns after the one that made it, exactly as upstream's inline processor does.
-import { isZulipExtraEmoji, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../emoji';
+import { EMOTICON_CONVERSIONS, isZulipExtraEmoji, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../emoji';
 import { compilePattern } from '../validation/python-regex';
 import { expandUriTemplate } from '../validation/uri-template';
 import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
@@ -41,6 +41,8 @@ export type InlineState = {
   profileFlavour: boolean;
   /** Whether emoji become spans (see MAX_HTML_BYTES_WITH_EMOJI in index.ts). */
   emoji: boolean;
+  /** The sender's translate_emoticons setting. */
+  translateEmoticons: boolean;
   held: string[];
   mentionedUserIds: Set<number>;
   mentionedGroupIds: Set<number>;
@@ -96,6 +98,7 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, emoji
     escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
     profileFlavour,
     emoji,
+    translateEmoticons: input.translateEmoticons ?? false,
     held: [],
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -311,8 +314,23 @@ const unicodeEmoji = (s: InlineState, m: RegExpExecArray): string | null => {
   return html + s.escape(run.slice(last));
 };
 
+// An emoticon (upstream's EMOTICON_RE) between the start or end of the text and one of the
+// symbols that end a word in upstream's composebox (`,.;?!()[] "'`, whitespace), for a sender who
+// asked for the translation.
+const EMOTICON_BOUNDARY = `,.;?!()\\[\\] "'\\n\\t`;
+const EMOTICON = new RegExp(
+  `(?<![^${EMOTICON_BOUNDARY}])(?:${[...EMOTICON_CONVERSIONS.keys()].map((e) => e.replace(/[()|]/g, '\\$&')).join('|')})(?![^${EMOTICON_BOUNDARY}])`,
+  'g',
+);
+const emoticon = (s: InlineState, m: RegExpExecArray): string | null => {
+  if (!s.translateEmoticons) return null;
+  const name = EMOTICON_CONVERSIONS.get(m[0])!;
+  return emojiSpan(unicodeEmojiCode(name)!, `:${name}:`);
+};
+
 const EMOJI_PATTERNS: Pattern[] = [
   { regex: /:([\p{L}\p{N}_+-]+):/gu, render: emojiName },
+  { regex: EMOTICON, render: emoticon },
   { regex: /[\p{Emoji}\p{Emoji_Component}]+/gu, render: unicodeEmoji },
 ];
 

@@ -583,4 +583,33 @@ describe('renderMessage emoji', () => {
   it('renders emoji in profile-field texts too', () => {
     expect(renderPlainMarkdown('Hi :wave:')).toBe(`<p>Hi ${span('1f44b', 'wave', ':wave:')}</p>`);
   });
+
+  describe('emoticons', () => {
+    const translating: RenderInput = { ...NONE, translateEmoticons: true };
+
+    it.each([
+      [':)', '1f642', 'smile'],
+      ['(:', '1f642', 'smile'],
+      [':(', '1f641', 'frown'],
+      ['<3', '2764', 'heart'],
+      [':|', '1f610', 'neutral'],
+      [':/', '1f615', 'confused'],
+      [';)', '1f609', 'wink'],
+      [':D', '1f600', 'grinning'],
+      [':o', '1f62e', 'open_mouth'],
+      [':P', '1f61b', 'stuck_out_tongue'],
+    ])('translates %s for a sender who asked for it', (emoticon, code, name) => {
+      expect(html(`ok ${emoticon}`, translating)).toBe(`<p>ok ${span(code, name.replace(/_/g, ' '), `:${name}:`)}</p>`);
+    });
+
+    it('leaves emoticons as typed for a sender who did not ask for it', () => {
+      expect(html('ok :) <3')).toBe('<p>ok :) &lt;3</p>');
+    });
+
+    it('translates only an emoticon standing between word-ending symbols, and not in code', () => {
+      expect(html('a:) :)b (:) "<3" `:)`', translating)).toBe(
+        `<p>a:) :)b ${span('1f642', 'smile', ':smile:')}) "${span('2764', 'heart', ':heart:')}" <code>:)</code></p>`,
+      );
+    });
+  });
 });
