@@ -33,7 +33,7 @@ const LAYERS = {
 const PURE_LAYERS = {
   'lib/models': ['validation'],
   'lib/validation': [],
-  'lib/render': ['validation', 'models'],
+  'lib/render': ['validation', 'models', 'emoji'],
   'lib/emoji': [],
 };
 

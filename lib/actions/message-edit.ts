@@ -24,6 +24,7 @@ import {
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
+import { settingsOfUser } from '../models/user-settings';
 import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
@@ -195,7 +196,7 @@ type RenderedEdit = { content: string; html: string; mentionFlagsOf: (userId: nu
  * mentioned by name or through a mentioned group, `wildcard_mentioned` for everyone on a channel
  * wildcard (@**all**, @**everyone**, @**channel**, @**stream**) or a topic wildcard (@**topic**).
  */
-const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> => {
+const renderEdit = async (realm: Realm, content: string, sender: User): Promise<RenderedEdit> => {
   const [users, groups, channels, linkifiers] = await Promise.all([
     usersStore.listOfRealm(realm.id),
     groupsStore.listGroupsOfRealm(realm.id),
@@ -207,6 +208,7 @@ const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> 
     groups: groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
     channels: channels.map((c) => ({ id: c.id, name: c.name })),
     linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+    translateEmoticons: settingsOfUser(sender).translate_emoticons,
   };
   const result = renderMessage(content, input);
   const realmGroups = new RealmGroups(groups);
@@ -279,7 +281,7 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
   }
   const rendered =
-    req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
+    req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'), user);
   await doUpdateMessage(user, { message, channel, movedIds, topic, topicLinks: links, propagateMode: req.propagateMode, rendered, now });
 };
 

@@ -30,6 +30,7 @@ import {
 } from '../models/message-send';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { settingsOfUser } from '../models/user-settings';
 import { renderMessage, referencesIn, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
@@ -142,6 +143,7 @@ const render = async (
   groups: RealmGroups,
   mentionable: User[],
   linkifiersRead: Promise<Linkifier[]>,
+  sender: User,
 ): Promise<RenderResult & { topicLinks: TopicLink[] }> => {
   const refs = referencesIn(content);
   const needUsers = refs.userNames.length > 0 || refs.userIds.length > 0;
@@ -159,6 +161,7 @@ const render = async (
     channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
     linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
     latestInTopic: new Map<string, number>(),
+    translateEmoticons: settingsOfUser(sender).translate_emoticons,
   };
   return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers) };
 };
@@ -216,7 +219,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   }
   // 4. Rendering and mention permissions.
   const mentionable = participants.length > 0 ? participants : [sender];
-  const rendered = await render(realm, content, channel ? topic : '', groups, mentionable, linkifiersRead);
+  const rendered = await render(realm, content, channel ? topic : '', groups, mentionable, linkifiersRead, sender);
   const recipientIds = subscribersRead ? await subscribersRead : participants.map((u) => u.id);
   const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
@@ -355,6 +358,7 @@ export const sendInternalMessage = async (
     groups,
     participants.length > 0 ? participants : [bot],
     linkifiersStore.listLinkifiersOfRealm(realm.id),
+    bot,
   );
   const recipientIds =
     'channel' in target

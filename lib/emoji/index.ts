@@ -1,21 +1,23 @@
-// Unicode emoji names and codes, from the `emoji-datasource` package (iamcal's emoji-data, the
-// data set upstream's own emoji data is built from). Upstream's rules (tools/setup/emoji/):
-// - an emoji's code is its `unified` code points with every U+FE0F variation selector removed,
-//   each code point in lower-case hex of at least 4 digits, joined by `-` (`2764-fe0f` → `2764`);
-// - only emoji with an image in both the Google and the Twitter sets are offered;
-// - skin-tone variations are not separate emoji;
-// - each code has one canonical name, then aliases; a name names one code.
-// Deliberate difference: upstream takes names from its own curated list (tools/setup/emoji/
-// emoji_names.py: `thumbs_up` with aliases `like` and `+1`, `smile` for 1f642); this service
-// uses the data set's short names as they are (`+1` and `thumbsup` for 1f44d, `smile` for 1f604),
-// the first short name being canonical. Clients that show names from our emoji data file
-// (server_emoji_data_url) or from register are consistent with it.
+// Unicode emoji: upstream's names over the Unicode data, the one place for both.
+// - Names are upstream's own curated table (emoji-names.json, see emoji-names.NOTICE): for each
+//   emoji code its canonical name, then aliases (`1f44d`: `+1`, `thumbs_up`, `like`; `1f642`:
+//   `smile`). An emoji the table does not name is not offered, as upstream leaves those out.
+// - A code is the emoji's code points with every U+FE0F variation selector removed, each in
+//   lower-case hex of at least 4 digits, joined by `-` (`2764-fe0f` → `2764`), as upstream's
+//   get_emoji_code derives it.
+// - Which character sequences in a text are emoji (for rendering) comes from the `emoji-datasource`
+//   package's Unicode data: its fully-qualified sequences, skin-tone variations included, the set
+//   upstream's own Unicode emoji regex matches. A sequence whose code the table does not name
+//   (a skin-tone variation, a family) stays text, whole.
+// A name that two codes carry (`secret`: canonical for 1f5dd, an alias of 3299) names the code it
+// is the canonical name of.
 import emojiData from 'emoji-datasource/emoji.json';
 import { BadRequestError } from '../errors';
+import emojiNames from './emoji-names.json';
 
-type EmojiEntry = { unified: string; short_names: string[]; has_img_google: boolean; has_img_twitter: boolean };
+type EmojiEntry = { unified: string; skin_variations?: Record<string, { unified: string }> };
 
-/** The emoji code of a data set entry, as upstream's get_emoji_code derives it. */
+/** The emoji code of a sequence of code points written as hex (`2764-FE0F`), as upstream's get_emoji_code. */
 export const emojiCodeOf = (unified: string): string =>
   unified
     .split('-')
@@ -23,24 +25,35 @@ export const emojiCodeOf = (unified: string): string =>
     .map((cp) => cp.toLowerCase().padStart(4, '0'))
     .join('-');
 
-type Tables = { codeToNames: Map<string, string[]>; nameToCode: Map<string, string> };
+type Tables = {
+  codeToNames: Map<string, readonly string[]>;
+  nameToCode: Map<string, string>;
+  /** The emoji sequences of the Unicode data by their first code point, longest first. */
+  sequencesByFirst: Map<number, string[]>;
+};
 let tables: Tables | undefined;
 
+const textOf = (unified: string): string => String.fromCodePoint(...unified.split('-').map((cp) => parseInt(cp, 16)));
+
 const build = (): Tables => {
-  const codeToNames = new Map<string, string[]>();
+  const codeToNames = new Map<string, readonly string[]>(Object.entries(emojiNames as Record<string, string[]>));
   const nameToCode = new Map<string, string>();
+  for (const [code, names] of codeToNames) names.slice(1).forEach((alias) => nameToCode.set(alias, code));
+  for (const [code, names] of codeToNames) nameToCode.set(names[0], code);
+  const sequencesByFirst = new Map<number, string[]>();
+  const add = (unified: string) => {
+    const text = textOf(unified);
+    const first = text.codePointAt(0)!;
+    const list = sequencesByFirst.get(first) ?? [];
+    list.push(text);
+    sequencesByFirst.set(first, list);
+  };
   for (const entry of emojiData as EmojiEntry[]) {
-    if (!entry.has_img_google || !entry.has_img_twitter) continue;
-    const code = emojiCodeOf(entry.unified);
-    const names = codeToNames.get(code) ?? [];
-    for (const name of entry.short_names) {
-      if (nameToCode.has(name)) continue;
-      nameToCode.set(name, code);
-      names.push(name);
-    }
-    if (names.length > 0) codeToNames.set(code, names);
+    add(entry.unified);
+    Object.values(entry.skin_variations ?? {}).forEach((v) => add(v.unified));
   }
-  return { codeToNames, nameToCode };
+  for (const list of sequencesByFirst.values()) list.sort((a, b) => b.length - a.length);
+  return { codeToNames, nameToCode, sequencesByFirst };
 };
 
 const data = (): Tables => (tables ??= build());
@@ -52,12 +65,59 @@ export const unicodeEmojiCode = (name: string): string | undefined => data().nam
 export const unicodeEmojiNames = (code: string): readonly string[] | undefined => data().codeToNames.get(code);
 
 /** The emoji data file for clients (server_emoji_data_url): `{"code_to_names": {code: [names]}}`. */
-export const emojiApiData = (): { code_to_names: Record<string, string[]> } => ({
+export const emojiApiData = (): { code_to_names: Record<string, readonly string[]> } => ({
   code_to_names: Object.fromEntries(data().codeToNames),
 });
 
+/** A Unicode emoji found in a text: where it is, the characters, and its code if upstream names it. */
+export type EmojiInText = { index: number; text: string; code: string | undefined };
+
+/**
+ * The Unicode emoji sequences in a text, left to right, each the longest the Unicode data knows
+ * at its place; `code` is set only for an emoji upstream's table names.
+ */
+export const unicodeEmojiIn = (text: string): EmojiInText[] => {
+  const { sequencesByFirst, codeToNames } = data();
+  const found: EmojiInText[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!;
+    const seq = sequencesByFirst.get(cp)?.find((s) => text.startsWith(s, i));
+    if (seq === undefined) {
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const code = emojiCodeOf([...seq].map((c) => c.codePointAt(0)!.toString(16)).join('-'));
+    found.push({ index: i, text: seq, code: codeToNames.has(code) ? code : undefined });
+    i += seq.length;
+  }
+  return found;
+};
+
+/**
+ * Upstream's emoticons and the emoji names they become, for senders whose `translate_emoticons`
+ * setting is on (data from upstream's EMOTICON_CONVERSIONS).
+ */
+export const EMOTICON_CONVERSIONS: ReadonlyMap<string, string> = new Map([
+  [':)', 'smile'],
+  ['(:', 'smile'],
+  [':(', 'frown'],
+  ['<3', 'heart'],
+  [':|', 'neutral'],
+  [':/', 'confused'],
+  [';)', 'wink'],
+  [':D', 'grinning'],
+  [':o', 'open_mouth'],
+  [':O', 'open_mouth'],
+  [':p', 'stuck_out_tongue'],
+  [':P', 'stuck_out_tongue'],
+]);
+
 /** Upstream's only "Zulip extra emoji" (reaction_type zulip_extra_emoji). */
 const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
+
+/** Whether a name is one of Zulip's extra emoji (`zulip`). */
+export const isZulipExtraEmoji = (name: string): boolean => (ZULIP_EXTRA_EMOJI as readonly string[]).includes(name);
 
 /**
  * The code and type of an emoji named without a code (upstream's emoji_name_to_emoji_code):
@@ -66,19 +126,20 @@ const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
 export const emojiNameToCode = (name: string): { code: string; type: 'unicode_emoji' | 'zulip_extra_emoji' } => {
   const code = unicodeEmojiCode(name);
   if (code !== undefined) return { code, type: 'unicode_emoji' };
-  if ((ZULIP_EXTRA_EMOJI as readonly string[]).includes(name)) return { code: name, type: 'zulip_extra_emoji' };
+  if (isZulipExtraEmoji(name)) return { code: name, type: 'zulip_extra_emoji' };
   throw new BadRequestError(`Emoji '${name}' does not exist`);
 };
 
 /**
  * Checks that a name, code and type name one emoji (upstream's check_emoji_request), with
- * upstream's messages. Custom emoji (`realm_emoji`) do not exist in this service yet, so every
+ * upstream's messages: for a Unicode emoji the code must be one upstream names and the name must
+ * stand for that code. Custom emoji (`realm_emoji`) do not exist in this service yet, so every
  * code of that type is "Invalid custom emoji.".
  */
 export const checkEmojiRequest = (name: string, code: string, type: string): void => {
   if (type === 'realm_emoji') throw new BadRequestError('Invalid custom emoji.');
   if (type === 'zulip_extra_emoji') {
-    if (!(ZULIP_EXTRA_EMOJI as readonly string[]).includes(code)) throw new BadRequestError('Invalid emoji code.');
+    if (!isZulipExtraEmoji(code)) throw new BadRequestError('Invalid emoji code.');
     if (name !== code) throw new BadRequestError('Invalid emoji name.');
     return;
   }

@@ -3,7 +3,12 @@
 // Pure: everything it needs from the organization comes in a RenderInput the caller built, and
 // referencesIn() says what that input must contain, so a caller can load it in one batch.
 //
-// Not rendered (left as the text typed): emoji (:name: and Unicode emoji), TeX ($$…$$ and ```math),
+// Emoji (`:name:` and Unicode emoji) render as upstream's spans, by upstream's names (lib/emoji).
+// Deliberate difference: a span is some 100 bytes, so a message of thousands of emoji would not fit
+// the one DynamoDB item (400 KB) that holds its content and HTML; where the HTML with emoji spans
+// would pass MAX_HTML_BYTES_WITH_EMOJI, the content renders with its emoji left as typed.
+// Emoticons (`:)`) become emoji for a sender whose translate_emoticons setting is on.
+// Not rendered (left as the text typed): TeX ($$…$$ and ```math),
 // <time:…> timestamps, tables, image previews, bare domains without a scheme or www. (upstream
 // links those of known top-level domains); code blocks are not highlighted.
 import { renderBlocks } from './blocks';
@@ -19,10 +24,21 @@ const renderWith = (content: string, state: InlineState): string => {
   return renderBlocks(lines, (text) => renderInline(state, text)).join('\n');
 };
 
+/** The most HTML, in UTF-8 bytes, that emoji spans may bring a rendering to (see the header). */
+export const MAX_HTML_BYTES_WITH_EMOJI = 200_000;
+
+/** Renders with emoji spans unless that makes the HTML too large to store; then without them. */
+const renderStored = (content: string, stateFor: (emoji: boolean) => InlineState): { html: string; state: InlineState } => {
+  const state = stateFor(true);
+  const html = renderWith(content, state);
+  if (Buffer.byteLength(html) <= MAX_HTML_BYTES_WITH_EMOJI) return { html, state };
+  const plain = stateFor(false);
+  return { html: renderWith(content, plain), state: plain };
+};
+
 /** Renders message content to upstream's HTML, with what the send path needs for flags. */
 export const renderMessage = (content: string, input: RenderInput): RenderResult => {
-  const state = newInlineState(input);
-  const html = renderWith(content, state);
+  const { html, state } = renderStored(content, (emoji) => newInlineState(input, false, emoji));
   return {
     html,
     mentionedUserIds: [...state.mentionedUserIds],
@@ -35,13 +51,18 @@ export const renderMessage = (content: string, input: RenderInput): RenderResult
 };
 
 /** The user names and ids, group names, channels and topics the content refers to (outside code). */
-export const referencesIn = (content: string): RenderReferences => renderMessage(content, NO_INPUT).references;
+export const referencesIn = (content: string): RenderReferences => {
+  const state = newInlineState(NO_INPUT, false, false); // emoji refer to nothing
+  renderWith(content, state);
+  return state.references;
+};
 
 /**
  * Renders text with no organization data (no mentions or links resolve) in the flavour
  * profile-field values have always been stored in: quotes in text escaped, bare URLs linked
  * wherever they end (see lib/markdown.ts).
  */
-export const renderPlainMarkdown = (content: string): string => renderWith(content, newInlineState(NO_INPUT, true));
+export const renderPlainMarkdown = (content: string): string =>
+  renderStored(content, (emoji) => newInlineState(NO_INPUT, true, emoji)).html;
 
 export { topicLinks, type TopicLink } from './topic-links';

@@ -1,9 +1,11 @@
 // Inline Markdown, as upstream's Python-Markdown configuration applies it: a fixed list of patterns
 // in priority order (code, strong-emphasis, user mentions, channel/topic links, group mentions,
-// links, bare URLs, the organization's linkifiers, entities, strong, emphasis, strikethrough).
+// links, bare URLs, the organization's linkifiers, entities, strong, emphasis, strikethrough,
+// emoji names, Unicode emoji).
 // Each pattern runs over the whole text; a match becomes a placeholder that later patterns cannot
 // see into, and the text inside an element (a link's label, a strong span) is processed only by
 // the patterns after the one that made it, exactly as upstream's inline processor does.
+import { EMOTICON_CONVERSIONS, isZulipExtraEmoji, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../emoji';
 import { linkifierRegex, type LinkifierMatch, type LinkifierRegex } from '../validation/linkifier-pattern';
 import { expandUriTemplate } from '../validation/uri-template';
 import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
@@ -37,6 +39,10 @@ export type InlineState = {
    * one only when sentence punctuation and then a space or the end follow, as upstream.
    */
   profileFlavour: boolean;
+  /** Whether emoji become spans (see MAX_HTML_BYTES_WITH_EMOJI in index.ts). */
+  emoji: boolean;
+  /** The sender's translate_emoticons setting. */
+  translateEmoticons: boolean;
   held: string[];
   mentionedUserIds: Set<number>;
   mentionedGroupIds: Set<number>;
@@ -61,7 +67,7 @@ export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): Inline
 export const linkifierUrl = (urlTemplate: string, groups: LinkifierMatch['groups']): string => expandUriTemplate(urlTemplate, groups);
 
 /** The state for one rendering. */
-export const newInlineState = (input: RenderInput, profileFlavour = false): InlineState => {
+export const newInlineState = (input: RenderInput, profileFlavour = false, emoji = true): InlineState => {
   const usersByName = new Map<string, RenderUser[]>();
   for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
   const linkifiers = compileLinkifiers(input.linkifiers);
@@ -74,6 +80,8 @@ export const newInlineState = (input: RenderInput, profileFlavour = false): Inli
     linkifiers,
     escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
     profileFlavour,
+    emoji,
+    translateEmoticons: input.translateEmoticons ?? false,
     held: [],
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -255,6 +263,61 @@ const LATE_PATTERNS: Pattern[] = [
   { regex: /(?<!~)~~([^~\n]+?)~~(?!~)/g, render: (_s, m, inner) => `<del>${inner(m[1])}</del>` },
 ];
 
+/**
+ * An emoji as upstream's make_emoji writes it: the code in the class, the name (underscores as
+ * spaces) as title and label, and the text shown (`:name:` as typed, or the canonical name).
+ */
+const emojiSpan = (code: string, display: string): string => {
+  const title = escapeAttribute(display.slice(1, -1).replace(/_/g, ' '));
+  return `<span aria-label="${title}" class="emoji emoji-${code}" role="img" title="${title}">${escapeText(display)}</span>`;
+};
+
+// `:name:` (upstream's EMOJI_REGEX, Python's Unicode \w): a Unicode emoji by any of its names, or
+// Zulip's extra emoji; any other name stays text.
+const emojiName = (_s: InlineState, m: RegExpExecArray): string | null => {
+  const name = m[1];
+  const code = unicodeEmojiCode(name);
+  if (code !== undefined) return emojiSpan(code, m[0]);
+  if (isZulipExtraEmoji(name))
+    return `<img alt=":${name}:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/${name}.png" title="${name}">`;
+  return null;
+};
+
+// A run of characters that may hold Unicode emoji; each emoji upstream names in it becomes a span
+// showing its canonical name, the rest of the run stays text (null: the run has none).
+const unicodeEmoji = (s: InlineState, m: RegExpExecArray): string | null => {
+  const run = m[0];
+  const named = unicodeEmojiIn(run).filter((e) => e.code !== undefined);
+  if (named.length === 0) return null;
+  let html = '';
+  let last = 0;
+  for (const e of named) {
+    html += s.escape(run.slice(last, e.index)) + emojiSpan(e.code!, `:${unicodeEmojiNames(e.code!)![0]}:`);
+    last = e.index + e.text.length;
+  }
+  return html + s.escape(run.slice(last));
+};
+
+// An emoticon (upstream's EMOTICON_RE) between the start or end of the text and one of the
+// symbols that end a word in upstream's composebox (`,.;?!()[] "'`, whitespace), for a sender who
+// asked for the translation.
+const EMOTICON_BOUNDARY = `,.;?!()\\[\\] "'\\n\\t`;
+const EMOTICON = new RegExp(
+  `(?<![^${EMOTICON_BOUNDARY}])(?:${[...EMOTICON_CONVERSIONS.keys()].map((e) => e.replace(/[()|]/g, '\\$&')).join('|')})(?![^${EMOTICON_BOUNDARY}])`,
+  'g',
+);
+const emoticon = (s: InlineState, m: RegExpExecArray): string | null => {
+  if (!s.translateEmoticons) return null;
+  const name = EMOTICON_CONVERSIONS.get(m[0])!;
+  return emojiSpan(unicodeEmojiCode(name)!, `:${name}:`);
+};
+
+const EMOJI_PATTERNS: Pattern[] = [
+  { regex: /:([\p{L}\p{N}_+-]+):/gu, render: emojiName },
+  { regex: EMOTICON, render: emoticon },
+  { regex: /[\p{Emoji}\p{Emoji_Component}]+/gu, render: unicodeEmoji },
+];
+
 const linkifierPatterns = (state: InlineState): Pattern[] =>
   state.linkifiers.map(({ regex, urlTemplate }) => ({
     regex,
@@ -319,6 +382,6 @@ const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text:
 /** The HTML of one block's inline text (already stripped of placeholder characters). */
 export const renderInline = (state: InlineState, text: string): string => {
   const early = state.profileFlavour ? PATTERNS.map((p) => (p.render === autolink ? { ...p, regex: LENIENT_WEB_LINK } : p)) : PATTERNS;
-  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS];
+  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS, ...(state.emoji ? EMOJI_PATTERNS : [])];
   return finish(state, applyFrom(state, patterns, 0, text, false));
 };

@@ -19,6 +19,8 @@ export type RenderInput = {
   linkifiers: readonly RenderLinkifier[];
   /** The latest message id the sender may see in a topic, by topicKey(channelId, topic). */
   latestInTopic?: ReadonlyMap<string, number>;
+  /** The sender's `translate_emoticons` setting: emoticons such as `:)` become emoji. */
+  translateEmoticons?: boolean;
 };
 
 /** The key of latestInTopic: topics compare case-insensitively, as upstream. */

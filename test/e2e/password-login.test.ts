@@ -33,6 +33,6 @@ describe('e2e: password login', () => {
 
   it('serves the emoji data file without credentials', async () => {
     const body = (await service.request('GET', '/server_emoji_data.json')).body;
-    expect(body.code_to_names['1f44d']).toEqual(['+1', 'thumbsup']);
+    expect(body.code_to_names['1f44d']).toEqual(['+1', 'thumbs_up', 'like']);
   });
 });

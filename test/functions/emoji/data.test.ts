@@ -16,18 +16,29 @@ describe('GET /server_emoji_data.json', () => {
   it('names exactly the emoji the emoji module accepts, each name under its own code', async () => {
     const codeToNames = (await fetchFile()).body.code_to_names as Record<string, string[]>;
     const entries = Object.entries(codeToNames);
-    expect(entries.length).toBeGreaterThan(1800);
+    expect(entries.length).toBeGreaterThan(1000);
     const seen = new Set<string>();
     for (const [code, names] of entries) {
       expect(names.length).toBeGreaterThan(0);
-      for (const name of names) {
+      // Upstream's table gives one name to two codes: `secret` (1f5dd, and an alias of 3299).
+      for (const name of names.filter((n) => !(n === 'secret' && code === '3299'))) {
         expect(seen.has(name)).toBe(false);
         seen.add(name);
         expect(unicodeEmojiCode(name)).toBe(code);
         expect(() => checkEmojiRequest(name, code, 'unicode_emoji')).not.toThrow();
       }
     }
-    expect(codeToNames['1f44d']).toEqual(['+1', 'thumbsup']);
+    expect(codeToNames['1f44d']).toEqual(['+1', 'thumbs_up', 'like']);
+  });
+
+  it("carries upstream's names, not the Unicode data's short names", async () => {
+    const codeToNames = (await fetchFile()).body.code_to_names as Record<string, string[]>;
+    expect(codeToNames['1f642']).toEqual(['smile']);
+    expect(codeToNames['1f604']).toEqual(['big_smile']);
+    expect(codeToNames['2764']).toEqual(['heart', 'love', 'love_you']);
+    expect(codeToNames['1f419']).toEqual(['octopus']);
+    expect(codeToNames['1f3fd']).toBeUndefined(); // a skin-tone modifier
+    expect(Object.values(codeToNames).flat()).not.toContain('thumbsup');
   });
 
   it("is where register's server_emoji_data_url points", async () => {

@@ -6,6 +6,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler } from '../../../functions/messages/send';
 import { handler as register } from '../../../functions/events/register';
 import { handler as getOne } from '../../../functions/messages/get';
+import { handler as updateSettings } from '../../../functions/settings/update';
 import { gravatarUrl } from '../../../lib/models/avatar';
 import { documentClient, tableName } from '../../../lib/store/client';
 import { entityKeys, keys } from '../../../lib/store/keys';
@@ -118,6 +119,25 @@ describe('POST /messages to a channel', () => {
     expect(event!.message.content).toBe('<p>Hello <span class="user-mention" data-user-id="11">@Iago</span></p>');
     expect(event!.message.content_type).toBe('text/html');
     expect(event!.message.avatar_url).toBe(gravatarUrl('hamlet@zulip.com'));
+  });
+
+  it("renders emoji by upstream's names, and emoticons only for a sender who turned translate_emoticons on", async () => {
+    const queue = await openQueue('iago@zulip.com', { params: { apply_markdown: true } });
+    expectSuccess(await send('othello@zulip.com', { ...DENMARK, content: ':thumbs_up: :)' }));
+    expectSuccess(
+      await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'othello@zulip.com', params: { translate_emoticons: true } }),
+    );
+    expectSuccess(await send('othello@zulip.com', { ...DENMARK, content: ':thumbs_up: :)' }));
+    const thumbs = '<span aria-label="thumbs up" class="emoji emoji-1f44d" role="img" title="thumbs up">:thumbs_up:</span>';
+    const smile = '<span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span>';
+    expect((await queue.drain()).filter((e) => e.type === 'message').map((e) => e.message.content)).toEqual([
+      `<p>${thumbs} :)</p>`,
+      `<p>${thumbs} ${smile}</p>`,
+    ]);
+    // Back to the default, for the tests after this one.
+    expectSuccess(
+      await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'othello@zulip.com', params: { translate_emoticons: false } }),
+    );
   });
 
   it.each([

@@ -4,6 +4,7 @@
 // test_message_move_topic.py.
 import { handler as register } from '../../../functions/events/register';
 import { handler as update } from '../../../functions/messages/update';
+import { handler as updateSettings } from '../../../functions/settings/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
@@ -50,6 +51,23 @@ const expectUnchanged = async (before: { id: number; content: string; topic: str
 };
 
 describe('PATCH /messages/{message_id}: content', () => {
+  it("re-renders emoji by upstream's names, and emoticons as the sender's translate_emoticons says", async () => {
+    const m = await storeMessage({ sender: 7, channelId: 1, content: 'first' });
+    expectSuccess(await patch('ZOE@zulip.com', m.id, { content: ':octopus: <3' }));
+    const octopus = '<span aria-label="octopus" class="emoji emoji-1f419" role="img" title="octopus">:octopus:</span>';
+    expect((await editsStore.getEditableMessage(2, m.id))!.renderedContent).toBe(`<p>${octopus} &lt;3</p>`);
+    expectSuccess(
+      await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'ZOE@zulip.com', params: { translate_emoticons: true } }),
+    );
+    expectSuccess(await patch('ZOE@zulip.com', m.id, { content: 'now :octopus: <3' }));
+    const heart = '<span aria-label="heart" class="emoji emoji-2764" role="img" title="heart">:heart:</span>';
+    expect((await editsStore.getEditableMessage(2, m.id))!.renderedContent).toBe(`<p>now ${octopus} ${heart}</p>`);
+    // Back to the default, for the tests after this one.
+    expectSuccess(
+      await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'ZOE@zulip.com', params: { translate_emoticons: false } }),
+    );
+  });
+
   it("re-renders the sender's content, stores the previous version and tells every recipient with their own flags", async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, content: 'first **draft**' });
     const queues = await openQueues([10, 12, 8]);

@@ -74,6 +74,27 @@ describe('POST /messages/{message_id}/reactions', () => {
     expect(await reactionsOf(id)).toEqual([{ ...OCTOPUS, user_id: 10 }]);
   });
 
+  it.each([
+    ['thumbs_up', '1f44d'],
+    ['+1', '1f44d'],
+    ['like', '1f44d'],
+    ['smile', '1f642'],
+    ['heart', '2764'],
+    ['octopus', '1f419'],
+    ['working_on_it', '1f6e0'],
+  ])("adds a reaction by upstream's name %s alone, as %s", async (name, code) => {
+    const id = await newMessage();
+    expectSuccess(await react('hamlet@zulip.com', id, { emoji_name: name }));
+    expect(await reactionsOf(id)).toEqual([{ emoji_name: name, emoji_code: code, reaction_type: 'unicode_emoji', user_id: 10 }]);
+  });
+
+  it("adds a reaction by upstream's alias with its code, as the web client sends it", async () => {
+    const id = await newMessage();
+    const thumbs = { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
+    expectSuccess(await react('hamlet@zulip.com', id, thumbs));
+    expect(await reactionsOf(id)).toEqual([{ ...thumbs, user_id: 10 }]);
+  });
+
   it('lists the reactions of a message in the order they were added', async () => {
     const id = await newMessage();
     expectSuccess(await react('hamlet@zulip.com', id, { emoji_name: 'tada' }));
@@ -90,7 +111,7 @@ describe('POST /messages/{message_id}/reactions', () => {
     const id = await newMessage();
     expectSuccess(await react('hamlet@zulip.com', id, { emoji_name: '+1' }));
     const queues = await openQueues();
-    expectSuccess(await react('iago@zulip.com', id, { emoji_name: 'thumbsup', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
+    expectSuccess(await react('iago@zulip.com', id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
     const thumbs = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
     expect((await drainAll(queues)).iago).toEqual([event('add', 11, id, thumbs)]);
     expect(await reactionsOf(id)).toEqual([
@@ -192,6 +213,21 @@ describe('POST /messages/{message_id}/reactions', () => {
   it.each([
     ['no emoji_name', 'hamlet', { emoji_code: '1f419' }, "Missing 'emoji_name' argument", 'REQUEST_VARIABLE_MISSING'],
     ['an unknown emoji name', 'hamlet', { emoji_name: 'no-such-emoji' }, "Emoji 'no-such-emoji' does not exist", 'BAD_REQUEST'],
+    ['a name upstream does not have', 'hamlet', { emoji_name: 'thumbsup' }, "Emoji 'thumbsup' does not exist", 'BAD_REQUEST'],
+    [
+      'a name upstream does not have, with its code',
+      'hamlet',
+      { emoji_name: 'thumbsup', emoji_code: '1f44d', reaction_type: 'unicode_emoji' },
+      'Invalid emoji name.',
+      'BAD_REQUEST',
+    ],
+    [
+      'an emoji upstream leaves out',
+      'hamlet',
+      { emoji_name: 'smiling_face_with_hearts', emoji_code: '1f970', reaction_type: 'unicode_emoji' },
+      'Invalid emoji code.',
+      'BAD_REQUEST',
+    ],
     [
       'an unknown emoji code',
       'hamlet',

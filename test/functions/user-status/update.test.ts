@@ -57,6 +57,19 @@ describe('POST /users/me/status', () => {
     expect((await usersStore.get(2, 12))!.presenceEnabled).toBe(false);
   });
 
+  it.each([
+    [{ emoji_name: 'smile' }, 'smile', '1f642'],
+    [{ emoji_name: 'thumbs_up' }, 'thumbs_up', '1f44d'],
+    [{ emoji_name: 'love', emoji_code: '2764', reaction_type: 'unicode_emoji' }, 'love', '2764'],
+  ])("sets the emoji by upstream's name or alias: %j", async (params, name, code) => {
+    expectSuccess(await post('prospero@zulip.com', params));
+    expect((await userStatusOf('prospero@zulip.com'))['14']).toMatchObject({
+      emoji_name: name,
+      emoji_code: code,
+      reaction_type: 'unicode_emoji',
+    });
+  });
+
   it('clears the emoji with an empty emoji_name and drops an empty status from register', async () => {
     expectSuccess(await post('ZOE@zulip.com', { emoji_name: 'octopus' }));
     expectSuccess(await post('ZOE@zulip.com', { emoji_name: '' }));
@@ -69,6 +82,8 @@ describe('POST /users/me/status', () => {
     [{ emoji_name: 'no_such_emoji' }, "Emoji 'no_such_emoji' does not exist"],
     [{ emoji_name: 'octopus', emoji_code: 'ffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
     [{ emoji_name: '+1', emoji_code: '1f419', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
+    [{ emoji_name: 'thumbsup' }, "Emoji 'thumbsup' does not exist"],
+    [{ emoji_name: 'slightly_smiling_face', emoji_code: '1f642', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
     [{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'bogus' }, 'Invalid emoji type.'],
     [{ emoji_name: 'party', emoji_code: '1', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
     [{ away: 'yes' }, 'away is not valid JSON'],

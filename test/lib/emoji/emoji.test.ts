@@ -1,4 +1,4 @@
-import { checkEmojiRequest, emojiCodeOf, emojiNameToCode, unicodeEmojiCode, unicodeEmojiNames } from '../../../lib/emoji';
+import { checkEmojiRequest, emojiCodeOf, emojiNameToCode, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../../../lib/emoji';
 
 const rejects = (fn: () => unknown, msg: string) =>
   expect(fn).toThrow(expect.objectContaining({ message: msg, statusCode: 400, code: 'BAD_REQUEST' }));
@@ -12,10 +12,56 @@ describe('the emoji module', () => {
 
   it('maps names to codes and codes to names, canonical first', () => {
     expect(unicodeEmojiCode('+1')).toBe('1f44d');
-    expect(unicodeEmojiCode('thumbsup')).toBe('1f44d');
-    expect(unicodeEmojiNames('1f44d')).toEqual(['+1', 'thumbsup']);
+    expect(unicodeEmojiCode('thumbs_up')).toBe('1f44d');
+    expect(unicodeEmojiNames('1f44d')).toEqual(['+1', 'thumbs_up', 'like']);
     expect(unicodeEmojiCode('heart')).toBe('2764');
     expect(unicodeEmojiCode('octopus')).toBe('1f419');
+  });
+
+  it.each([
+    ['thumbs_up', '1f44d'],
+    ['like', '1f44d'],
+    ['smile', '1f642'],
+    ['big_smile', '1f604'],
+    ['slight_smile', undefined],
+    ['heart', '2764'],
+    ['love', '2764'],
+    ['octopus', '1f419'],
+    ['tada', '1f389'],
+    ['working_on_it', '1f6e0'],
+    ['check', '2705'],
+    ['hash', '0023-20e3'],
+  ])("uses upstream's names and aliases: %s is %s", (name, code) => {
+    expect(unicodeEmojiCode(name)).toBe(code);
+  });
+
+  it.each(['thumbsup', 'smiley_cat_face', 'slightly_smiling_face', 'pout', 'heavy_check_mark'])(
+    "knows no name outside upstream's table: %s",
+    (name) => {
+      expect(unicodeEmojiCode(name)).toBeUndefined();
+    },
+  );
+
+  it('leaves out emoji that upstream does not name', () => {
+    expect(unicodeEmojiNames('1f970')).toBeUndefined(); // smiling face with hearts
+    expect(unicodeEmojiNames('1f1fa-1f1f8')).toBeUndefined(); // a flag
+  });
+
+  it('gives a name two codes carry to the code it is the canonical name of', () => {
+    expect(unicodeEmojiNames('1f5dd')![0]).toBe('secret');
+    expect(unicodeEmojiNames('3299')).toEqual(['japanese_secret_button', 'secret']);
+    expect(unicodeEmojiCode('secret')).toBe('1f5dd');
+  });
+
+  it('finds Unicode emoji in text, each the longest sequence, with the code only where upstream names it', () => {
+    expect(unicodeEmojiIn('a 💩 ❤️ ❤ 👍🏽 👨‍👩‍👧 #️⃣ # ↔ ↔️')).toEqual([
+      { index: 2, text: '💩', code: '1f4a9' },
+      { index: 5, text: '❤️', code: '2764' },
+      { index: 10, text: '👍🏽', code: undefined },
+      { index: 15, text: '👨‍👩‍👧', code: undefined },
+      { index: 24, text: '#️⃣', code: '0023-20e3' },
+      { index: 32, text: '↔️', code: '2194' },
+    ]);
   });
 
   it('knows no skin-tone variation as an emoji of its own', () => {
@@ -30,12 +76,16 @@ describe('the emoji module', () => {
 
   it('accepts a matching name, code and type', () => {
     expect(() => checkEmojiRequest('octopus', '1f419', 'unicode_emoji')).not.toThrow();
+    expect(() => checkEmojiRequest('thumbs_up', '1f44d', 'unicode_emoji')).not.toThrow();
+    expect(() => checkEmojiRequest('smile', '1f642', 'unicode_emoji')).not.toThrow();
     expect(() => checkEmojiRequest('zulip', 'zulip', 'zulip_extra_emoji')).not.toThrow();
   });
 
   it.each([
     ['octopus', 'ffff', 'unicode_emoji', 'Invalid emoji code.'],
     ['+1', '1f419', 'unicode_emoji', 'Invalid emoji name.'],
+    ['thumbsup', '1f44d', 'unicode_emoji', 'Invalid emoji name.'],
+    ['octopus', '1f970', 'unicode_emoji', 'Invalid emoji code.'],
     ['zulip', 'other', 'zulip_extra_emoji', 'Invalid emoji code.'],
     ['octopus', 'zulip', 'zulip_extra_emoji', 'Invalid emoji name.'],
     ['party', '1', 'realm_emoji', 'Invalid custom emoji.'],

@@ -39,7 +39,7 @@ describe('apiReactions', () => {
 
 describe('existingEmojiName', () => {
   it("gives the name of the oldest reaction with that type and code, and nothing for another type's", () => {
-    const reactions = { ...stored(10, '+1', '1f44d', 1), ...stored(11, 'thumbsup', '1f44d', 2) };
+    const reactions = { ...stored(10, '+1', '1f44d', 1), ...stored(11, 'thumbs_up', '1f44d', 2) };
     expect(existingEmojiName(reactions, 'unicode_emoji', '1f44d')).toBe('+1');
     expect(existingEmojiName(reactions, 'realm_emoji', '1f44d')).toBeUndefined();
   });

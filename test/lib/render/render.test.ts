@@ -1,10 +1,17 @@
-import { referencesIn, renderMessage, topicKey, type RenderInput } from '../../../lib/render';
+import {
+  MAX_HTML_BYTES_WITH_EMOJI,
+  referencesIn,
+  renderMessage,
+  renderPlainMarkdown,
+  topicKey,
+  type RenderInput,
+} from '../../../lib/render';
 
 const NONE: RenderInput = { users: [], groups: [], channels: [], linkifiers: [] };
 const html = (content: string, input: RenderInput = NONE): string => renderMessage(content, input).html;
 
 // Cases from upstream's zerver/tests/fixtures/markdown_test_cases.json (input → expected_output),
-// limited to the syntax this renderer covers (no emoji, TeX, timestamps, tables, highlighting).
+// limited to the syntax this renderer covers (no TeX, timestamps, tables, highlighting).
 describe('renderMessage renders upstream Markdown test cases exactly', () => {
   it.each([
     ['empty', '', ''],
@@ -251,6 +258,11 @@ describe('renderMessage renders upstream Markdown test cases exactly', () => {
       'telephone_sms_link',
       '[call me](tel:+14155551234) [or maybe not](sms:+14155551234)',
       '<p><a href="tel:+14155551234">call me</a> <a href="sms:+14155551234">or maybe not</a></p>',
+    ],
+    [
+      'spoilers_with_header_markdown',
+      '```spoiler [Header](https://example.com) :smile:\ncontent\n```',
+      '<div class="spoiler-block"><div class="spoiler-header">\n<p><a href="https://example.com">Header</a> <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>content</p>\n</div></div>',
     ],
   ])('%s', (_name, input, expected) => {
     expect(html(input)).toBe(expected);
@@ -514,5 +526,108 @@ describe('renderMessage linkifier patterns', () => {
   it('links nothing with a stored pattern RE2 refuses, and still renders the message', () => {
     const input = { ...NONE, linkifiers: [{ pattern: '#(?P<id>[0-9]+)(?=x)', urlTemplate: 'https://x.example/{id}' }] };
     expect(html('#12x', input)).toBe('<p>#12x</p>');
+  });
+});
+
+// Upstream's emoji spans (zerver/lib/markdown make_emoji): code in the class, the name with
+// underscores as spaces for title and label, the text as typed (or `:canonical_name:`).
+const span = (code: string, title: string, text: string) =>
+  `<span aria-label="${title}" class="emoji emoji-${code}" role="img" title="${title}">${text}</span>`;
+
+describe('renderMessage emoji', () => {
+  it.each([
+    [':smile:', span('1f642', 'smile', ':smile:')],
+    [':octopus:', span('1f419', 'octopus', ':octopus:')],
+    [':heart:', span('2764', 'heart', ':heart:')],
+    [':+1:', span('1f44d', '+1', ':+1:')],
+    [':thumbs_up:', span('1f44d', 'thumbs up', ':thumbs_up:')],
+    [':like:', span('1f44d', 'like', ':like:')],
+    [':jack-o-lantern:', span('1f383', 'jack-o-lantern', ':jack-o-lantern:')],
+  ])('renders %s by its name as typed', (input, expected) => {
+    expect(html(input)).toBe(`<p>${expected}</p>`);
+  });
+
+  it('leaves a name upstream does not know as text', () => {
+    expect(html(':thumbsup: :not_an_emoji: :smile')).toBe('<p>:thumbsup: :not_an_emoji: :smile</p>');
+  });
+
+  it("renders Zulip's own emoji as upstream's image", () => {
+    expect(html(':zulip:')).toBe(
+      '<p><img alt=":zulip:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="zulip"></p>',
+    );
+  });
+
+  it('renders Unicode emoji by their canonical names, text around them kept', () => {
+    expect(html('💩💩 and 👍 ok')).toBe(
+      `<p>${span('1f4a9', 'poop', ':poop:')}${span('1f4a9', 'poop', ':poop:')} and ${span('1f44d', '+1', ':+1:')} ok</p>`,
+    );
+    expect(html('🙂 ❤️ #️⃣')).toBe(
+      `<p>${span('1f642', 'smile', ':smile:')} ${span('2764', 'heart', ':heart:')} ${span('0023-20e3', 'hash', ':hash:')}</p>`,
+    );
+    expect(html('🛠')).toBe(`<p>🛠</p>`); // text presentation without U+FE0F
+    expect(html('🛠️')).toBe(`<p>${span('1f6e0', 'working on it', ':working_on_it:')}</p>`);
+  });
+
+  it('leaves as text what upstream does not name: skin tones, families, newer emoji, text-style symbols, digits', () => {
+    expect(html('👍🏽 👨‍👩‍👧 🥰 ↔ ❤ 2024 # *')).toBe('<p>👍🏽 👨‍👩‍👧 🥰 ↔ ❤ 2024 # *</p>');
+  });
+
+  it('renders no emoji inside code spans or code blocks', () => {
+    expect(html('`:smile: 💩`')).toBe('<p><code>:smile: 💩</code></p>');
+    expect(html('```\n:smile: 💩\n```')).toBe('<div class="codehilite"><pre><span></span><code>:smile: 💩\n</code></pre></div>');
+  });
+
+  it('renders emoji inside emphasis and link labels', () => {
+    expect(html('**hi :wave:**')).toBe(`<p><strong>hi ${span('1f44b', 'wave', ':wave:')}</strong></p>`);
+    expect(html('[go 🚀](https://example.com)')).toBe(`<p><a href="https://example.com">go ${span('1f680', 'rocket', ':rocket:')}</a></p>`);
+  });
+
+  it('does not take a mention or a URL apart', () => {
+    const input: RenderInput = { ...NONE, users: [{ id: 7, fullName: 'smile :smile:', isActive: true }] };
+    expect(html('@**smile :smile:** https://example.com/:smile:/x', input)).toBe(
+      '<p><span class="user-mention" data-user-id="7">@smile :smile:</span> <a href="https://example.com/:smile:/x">https://example.com/:smile:/x</a></p>',
+    );
+  });
+
+  it('leaves emoji as typed where their spans would make the HTML too large to store', () => {
+    const many = '😀'.repeat(5000);
+    expect(html(many)).toBe(`<p>${many}</p>`);
+    expect(renderPlainMarkdown(many)).toBe(`<p>${many}</p>`);
+    const fewer = '😀'.repeat(1000);
+    expect(html(fewer)).toBe(`<p>${span('1f600', 'grinning', ':grinning:').repeat(1000)}</p>`);
+    expect(Buffer.byteLength(html(fewer))).toBeLessThan(MAX_HTML_BYTES_WITH_EMOJI);
+  });
+
+  it('renders emoji in profile-field texts too', () => {
+    expect(renderPlainMarkdown('Hi :wave:')).toBe(`<p>Hi ${span('1f44b', 'wave', ':wave:')}</p>`);
+  });
+
+  describe('emoticons', () => {
+    const translating: RenderInput = { ...NONE, translateEmoticons: true };
+
+    it.each([
+      [':)', '1f642', 'smile'],
+      ['(:', '1f642', 'smile'],
+      [':(', '1f641', 'frown'],
+      ['<3', '2764', 'heart'],
+      [':|', '1f610', 'neutral'],
+      [':/', '1f615', 'confused'],
+      [';)', '1f609', 'wink'],
+      [':D', '1f600', 'grinning'],
+      [':o', '1f62e', 'open_mouth'],
+      [':P', '1f61b', 'stuck_out_tongue'],
+    ])('translates %s for a sender who asked for it', (emoticon, code, name) => {
+      expect(html(`ok ${emoticon}`, translating)).toBe(`<p>ok ${span(code, name.replace(/_/g, ' '), `:${name}:`)}</p>`);
+    });
+
+    it('leaves emoticons as typed for a sender who did not ask for it', () => {
+      expect(html('ok :) <3')).toBe('<p>ok :) &lt;3</p>');
+    });
+
+    it('translates only an emoticon standing between word-ending symbols, and not in code', () => {
+      expect(html('a:) :)b (:) "<3" `:)`', translating)).toBe(
+        `<p>a:) :)b ${span('1f642', 'smile', ':smile:')}) "${span('2764', 'heart', ':heart:')}" <code>:)</code></p>`,
+      );
+    });
   });
 });
