@@ -20,6 +20,8 @@ const UNIT = [
   '<rootDir>/test/lib/validation/**/*.test.ts',
   '<rootDir>/test/lib/emoji/**/*.test.ts',
   '<rootDir>/test/lib/markdown.test.ts',
+  '<rootDir>/test/lib/config.test.ts',
+  '<rootDir>/test/lint/**/*.test.ts',
 ];
 const E2E = ['<rootDir>/test/e2e/**/*.test.ts'];
 
