@@ -57,7 +57,9 @@ const snapshot = async (): Promise<unknown[]> => {
   const keyOf = (item: Record<string, unknown>) => `${String(item.table)} ${String(item.pk)} ${String(item.sk)}`;
   // A login attempt counts against its client address whatever its username (upstream's
   // api_by_ip): that record is the one write a refused login makes, by design.
-  return items.filter((item) => !String(item.pk).startsWith('RATELIMIT#authenticate_by_ip#')).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+  return items
+    .filter((item) => !String(item.pk).startsWith('RATELIMIT#authenticate_by_ip#'))
+    .sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
 };
 
 /** Calls a route whose path has parameters, filling the path from its template. */
