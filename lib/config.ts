@@ -23,6 +23,15 @@ export const config = {
   defaultRealm: (): string => process.env.DEFAULT_REALM || 'zulip',
   /** Connections the DynamoDB client may open at once (the SDK's default is 50). */
   dynamodbMaxSockets: (): number => intFromEnv('DYNAMODB_MAX_SOCKETS', 50),
+  /**
+   * The DynamoDB client's time limits and attempts (docs/architecture.md, "DynamoDB calls"): a new
+   * connection must open within the connection timeout, an attempt must be answered within the
+   * request timeout, and a call makes at most this many attempts, so that a call that is never
+   * answered fails well inside a function's 10 s.
+   */
+  dynamodbConnectionTimeoutMs: (): number => intFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', 1000),
+  dynamodbRequestTimeoutMs: (): number => intFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', 1500),
+  dynamodbMaxAttempts: (): number => Math.max(1, Math.floor(intFromEnv('DYNAMODB_MAX_ATTEMPTS', 3))),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
