@@ -24,12 +24,20 @@ describe('DynamoDB call limits', () => {
   });
 
   it('end a call that is never answered within every function timeout, the long poll past its bound included', () => {
+    // Deployed: no local endpoint.
+    const endpoint = process.env.DYNAMODB_ENDPOINT;
+    delete process.env.DYNAMODB_ENDPOINT;
     const limits = dynamoCallLimits();
+    process.env.DYNAMODB_ENDPOINT = endpoint;
     expect(limits).toEqual({ connectionTimeoutMs: 1000, requestTimeoutMs: 1500, maxAttempts: 3, unansweredCallMs: 4650 });
     const route = { name: 'x', method: 'GET', path: '/x', handler: 'h' };
     expect(limits.unansweredCallMs).toBeLessThan(routesModule.timeoutOf(route, 20) * 1000);
     // GET /events may start a call just before its long-poll bound: the time its function has past the bound covers one.
     expect(limits.unansweredCallMs).toBeLessThan((routesModule.timeoutOf({ ...route, longPoll: true }, 20) - 20) * 1000);
+  });
+
+  it('give DynamoDB Local, which shares the cores with the tests, 10 s an attempt', () => {
+    expect(dynamoCallLimits().requestTimeoutMs).toBe(10_000);
   });
 
   it('gives up on a request that is never answered after its last attempt, each ended by the request timeout', async () => {
