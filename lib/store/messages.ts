@@ -1,7 +1,7 @@
 // Messages (each in its own partition), per-receiver message rows (user partition), direct-message
 // conversation items and topic summaries: the layout of docs/data-model.md, "Messages: keys,
 // indexes, …". Reads are named by access pattern; writeNewMessage is the one writer of a send.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../models/channel';
 import {
   MENTION_FLAGS,
@@ -14,7 +14,7 @@ import {
 } from '../models/message';
 import { mapLimited } from '../concurrency';
 import { documentClient, tableName } from './client';
-import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, putNewItem, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys, pad } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
@@ -304,9 +304,7 @@ export const writeNewMessage = async (
 ): Promise<void> => {
   const rowsNow = opts.onlyRowsOf ? recipients.filter((r) => opts.onlyRowsOf!.includes(r.userId)) : recipients;
   const writes: Promise<unknown>[] = [
-    documentClient().send(
-      new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
-    ),
+    putNewItem('main', buildMessageItem(m)),
     batchPut(
       'main',
       buildMessageRecipientsItems(
