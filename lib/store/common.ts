@@ -113,7 +113,7 @@ export const allocateIds = async (entity: string, count = 1): Promise<number> =>
 };
 
 /** Whether a write was refused by its ConditionExpression. */
-export const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
+const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** Whether two stored values are equal as DynamoDB keeps them (sets unordered, absent = undefined). */
 export const sameValue = (a: unknown, b: unknown): boolean => {
