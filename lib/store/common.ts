@@ -198,7 +198,9 @@ const storedItemOf = (error: unknown): Item | undefined | typeof UNCHECKABLE => 
  * Update's `SET path = :value` values and `REMOVE`d paths (or what `ownWrite` accepts), a Delete's
  * absence. A concurrent request that wrote exactly the same in that moment cannot be told apart;
  * for a Put or SET the values (timestamps, ids) make that unlikely, for a Delete or REMOVE it means
- * both requests succeed.
+ * both requests succeed (and a first attempt that failed unapplied, for an item already gone, looks
+ * the same: the actions check that what they delete exists before, so that takes a lost race and a
+ * failed attempt at once).
  */
 const isOwnEarlierWrite = (
   command: PutCommand | UpdateCommand | DeleteCommand,

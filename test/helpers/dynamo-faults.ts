@@ -15,8 +15,8 @@ import { closeClients } from '../../lib/store/client';
 
 export type Fault = 'throttle' | 'error500' | 'applyThenDrop' | 'hang';
 
-/** What a rule sees of a request: the operation (`PutItem`) and the parsed JSON body. */
-export type FaultRequest = { op: string; body: Record<string, any> };
+/** What a rule sees of a request: the operation (`PutItem`), the parsed JSON body and the SDK's attempt number (1 first). */
+export type FaultRequest = { op: string; body: Record<string, any>; attempt: number };
 
 export type FaultRule = {
   fault: Fault;
@@ -113,8 +113,9 @@ export const startDynamoFaults = async (): Promise<DynamoFaults> => {
     } catch {
       // Not JSON: forwarded as it is.
     }
-    const fault = pick({ op, body });
-    log.push({ op, body, ...(fault ? { fault } : {}) });
+    const attempt = Number(/attempt=(\d+)/.exec(String(req.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1);
+    const fault = pick({ op, body, attempt });
+    log.push({ op, body, attempt, ...(fault ? { fault } : {}) });
     const answer = (status: number, payload: unknown) =>
       res
         .writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'fault-injected' })
