@@ -26,6 +26,9 @@ const secretFromEnv = (name: string): string => {
   throw new Error(`${name} must be set (or DEVELOPMENT_MODE=on, for development only)`);
 };
 
+/** The default request timeout against a local endpoint (config.dynamodbRequestTimeoutMs). */
+const LOCAL_REQUEST_TIMEOUT_MS = 10_000;
+
 export const config = {
   /** A DynamoDB-compatible endpoint (DynamoDB Local); unset means the SDK's regional default. */
   dynamodbEndpoint: (): string | undefined => process.env.DYNAMODB_ENDPOINT || undefined,
@@ -39,6 +42,18 @@ export const config = {
   defaultRealm: (): string => process.env.DEFAULT_REALM || 'zulip',
   /** Connections the DynamoDB client may open at once (the SDK's default is 50). */
   dynamodbMaxSockets: (): number => intFromEnv('DYNAMODB_MAX_SOCKETS', 50),
+  /**
+   * The DynamoDB client's time limits and attempts (docs/architecture.md, "DynamoDB calls"): a new
+   * connection must open within the connection timeout, an attempt must be answered within the
+   * request timeout, and a call makes at most this many attempts, so that a call that is never
+   * answered fails well inside a function's 10 s. Against a local endpoint (DynamoDB Local, a JVM
+   * sharing the machine's cores with the tests, where creating a table can take seconds) an
+   * attempt may take up to 10 s by default, so that slowness is not taken for a lost answer.
+   */
+  dynamodbConnectionTimeoutMs: (): number => intFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', 1000),
+  dynamodbRequestTimeoutMs: (): number =>
+    intFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', process.env.DYNAMODB_ENDPOINT ? LOCAL_REQUEST_TIMEOUT_MS : 1500),
+  dynamodbMaxAttempts: (): number => Math.max(1, Math.floor(intFromEnv('DYNAMODB_MAX_ATTEMPTS', 3))),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */

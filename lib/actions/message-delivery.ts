@@ -59,11 +59,18 @@ const MAX_JOB_PAYLOAD_BYTES = 240_000;
 /**
  * Writes a new message: with at most config.messageInlineRecipients(), with every recipient's row
  * (messagesStore.writeNewMessage); with more, marked `fanoutPending`, with the sender's row only.
- * Then call doDeliverMessage with the same delivery.
+ * Then call doDeliverMessage with the same delivery. With the sender's echo (queue_id and
+ * local_id), a send that repeats one of the last SENT_LOCAL_ID_SECONDS writes nothing and answers
+ * `duplicateOf`, that send's message id: deliver nothing then.
  */
-export const doWriteMessage = async (d: Delivery): Promise<void> => {
-  if (!deferFanout(d.recipients.length)) return messagesStore.writeNewMessage(d.message, d.recipients, d.channel);
-  await messagesStore.writeNewMessage({ ...d.message, fanoutPending: true }, d.recipients, d.channel, { onlyRowsOf: [d.sender.id] });
+export const doWriteMessage = async (d: Delivery): Promise<{ duplicateOf?: number }> => {
+  const { queueId, localId } = d.echo;
+  const sentLocalId = queueId !== undefined && localId !== undefined ? { queueId, localId } : undefined;
+  if (!deferFanout(d.recipients.length)) return messagesStore.writeNewMessage(d.message, d.recipients, d.channel, { sentLocalId });
+  return messagesStore.writeNewMessage({ ...d.message, fanoutPending: true }, d.recipients, d.channel, {
+    onlyRowsOf: [d.sender.id],
+    sentLocalId,
+  });
 };
 
 /**

@@ -319,7 +319,9 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   message.hasAttachment = claimed.length > 0;
   const sendTopic = await send.topicFacts;
   const delivery = { realm, sender, message, participants, channel, recipients, echo: { queueId: req.queueId, localId: req.localId } };
-  await doWriteMessage(delivery);
+  const { duplicateOf } = await doWriteMessage(delivery);
+  // A retry of a send already stored (same queue_id and local_id): that message, delivered by its own send.
+  if (duplicateOf !== undefined) return { id: duplicateOf };
   const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
   const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await doDeliverMessage(delivery);

@@ -18,8 +18,12 @@ import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
 
-/** A number allocated on a stream but not written for this long belongs to a producer that died. */
-const GAP_GRACE_MS = 5000;
+/**
+ * A number allocated on a stream but not written this long after its allocation belongs to a
+ * producer that died (or to an allocation the SDK made again after its answer was lost): readers
+ * skip it. Measured from the allocation itself, so neither later allocations nor polls postpone it.
+ */
+export const GAP_DEADLINE_MS = 5000;
 /** Stream events read per stream per round. */
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
@@ -94,47 +98,60 @@ const mutate = async (user: User, state: QueueState, change: (s: QueueState) => 
   }
 };
 
-type GapLog = Map<string, number>;
 /** Stream events this request already read (keyed `stream|seq`), so it does not read them twice. */
 type ReadCache = Map<string, streams.StreamEvent>;
 
-/** Fills a missing stream number with a tombstone once its grace period has passed. */
-const resolveGap = async (stream: string, seq: number, allocMs: number, gaps: GapLog): Promise<boolean> => {
-  const key = `${stream}|${seq}`;
+/**
+ * Fills a missing stream number with a tombstone once GAP_DEADLINE_MS has passed since
+ * `allocatedBy`, a time it is known to have been allocated by: 'wait' before that, 'tombstoned',
+ * or 'taken' when something was written there first (another reader's tombstone, or the late
+ * producer's event: a new read tells which).
+ */
+const resolveGap = async (stream: string, seq: number, allocatedBy: number): Promise<'wait' | 'tombstoned' | 'taken'> => {
   const now = nowMs();
-  const firstSeen = gaps.get(key) ?? now;
-  gaps.set(key, firstSeen);
-  if (now - allocMs < GAP_GRACE_MS && now - firstSeen < GAP_GRACE_MS) return false;
-  return streams.writeAt(stream, seq, null, now);
+  if (now - allocatedBy < GAP_DEADLINE_MS) return 'wait';
+  return (await streams.writeAt(stream, seq, null, now, allocatedBy)) ? 'tombstoned' : 'taken';
 };
 
 /**
- * New events of one stream after `cursor`, stopping at a number allocated but not yet written.
- * `knownHead` (from a waiting poll's check) lets it also settle numbers allocated past the last
- * written event; without it those wait until a later event shows them as a gap.
+ * New events of one stream after `cursor`, stopping at a number allocated but not yet written
+ * whose deadline has not passed. A missing number before a written event was allocated by that
+ * event's `prevAllocMs`. `knownHead` (from a waiting poll's check) lets it also settle numbers
+ * allocated past the last written event (by the head's `allocMs`); without it those wait until a
+ * later event shows them as a gap.
  */
 const readStream = async (
   stream: string,
   cursor: number,
-  gaps: GapLog,
   knownHead: streams.StreamHead | undefined,
 ): Promise<{ events: streams.StreamEvent[]; cursor: number }> => {
   const items = await streams.readAfter(stream, cursor, READ_BATCH);
   const events: streams.StreamEvent[] = [];
   let expected = cursor + 1;
-  let head = knownHead;
-  const headOf = async () => (head ??= (await streams.getHeads([stream], { consistent: true })).get(stream)!);
+  /** Settles the missing number `expected`: 'next', 'stop' before it, or the read from it again when it was taken meanwhile. */
+  const settle = async (allocatedBy: number): Promise<{ events: streams.StreamEvent[]; cursor: number } | 'next' | 'stop'> => {
+    const outcome = await resolveGap(stream, expected, allocatedBy);
+    if (outcome === 'tombstoned') return 'next';
+    if (outcome === 'wait') return 'stop';
+    const rest = await readStream(stream, expected - 1, knownHead);
+    return { events: [...events, ...rest.events], cursor: rest.cursor };
+  };
   for (const item of items) {
     while (item.seq > expected) {
-      if (!(await resolveGap(stream, expected, (await headOf()).allocMs, gaps))) return { events, cursor: expected - 1 };
+      const settled = await settle(item.prevAllocMs);
+      if (settled === 'stop') return { events, cursor: expected - 1 };
+      if (settled !== 'next') return settled;
       expected += 1;
     }
     if (item.event) events.push(item);
     expected = item.seq + 1;
   }
-  if (items.length < READ_BATCH && knownHead) {
-    // Numbers allocated past the last written event: a producer between its two writes.
-    while (knownHead.seq >= expected && (await resolveGap(stream, expected, knownHead.allocMs, gaps))) expected += 1;
+  // Numbers allocated past the last written event: a producer between its two writes.
+  while (items.length < READ_BATCH && knownHead && knownHead.seq >= expected) {
+    const settled = await settle(knownHead.allocMs);
+    if (settled === 'stop') break;
+    if (settled !== 'next') return settled;
+    expected += 1;
   }
   return { events, cursor: expected - 1 };
 };
@@ -143,7 +160,6 @@ const readStream = async (
 const ingest = async (
   user: User,
   state: QueueState,
-  gaps: GapLog,
   touch: boolean,
   heads?: Map<string, streams.StreamHead>,
   cache?: ReadCache,
@@ -154,7 +170,7 @@ const ingest = async (
     streamsOf(state).map((s) => {
       const cursor = state.cursors[s] ?? 0;
       const known = heads?.get(s);
-      return known && known.seq <= cursor ? { events: [], cursor } : readStream(s, cursor, gaps, known);
+      return known && known.seq <= cursor ? { events: [], cursor } : readStream(s, cursor, known);
     }),
   );
   for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
@@ -174,7 +190,7 @@ const ingest = async (
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
-  return ingest(user, await accessQueue(user, state.queueId), gaps, touch, heads, cache);
+  return ingest(user, await accessQueue(user, state.queueId), touch, heads, cache);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
@@ -280,9 +296,8 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
   const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
   const touch = !opts.dontBlock;
   let state = await acknowledge(user, await accessQueue(user, opts.queueId), opts.lastEventId, touch);
-  const gaps: GapLog = new Map();
   const cache: ReadCache = new Map();
-  state = await ingest(user, state, gaps, touch, undefined, cache);
+  state = await ingest(user, state, touch, undefined, cache);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
@@ -290,7 +305,7 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
     cursors: () => state.cursors,
     deadline,
     ingest: async (heads) => {
-      state = await ingest(user, state, gaps, touch, heads, cache);
+      state = await ingest(user, state, touch, heads, cache);
       return state.refs.length > 0;
     },
     recheck: async () => {

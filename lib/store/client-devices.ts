@@ -1,20 +1,14 @@
 // Client devices: one item per device in its owner's partition.
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClientDevice } from '../models/client-device';
 import { documentClient, tableName } from './client';
-import { allocateIds, queryPrefix, sendConditional, stripKeys } from './common';
+import { allocateIds, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
 
 /** Stores a new device with a fresh id. */
 export const createClientDevice = async (userId: number, createdAt: number): Promise<ClientDevice> => {
   const device: ClientDevice = { userId, deviceId: await allocateIds('clientDevice'), createdAt };
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName('main'),
-      Item: { ...entityKeys.clientDevice(userId, device.deviceId), ...device },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewItem('main', { ...entityKeys.clientDevice(userId, device.deviceId), ...device });
   return device;
 };
 

@@ -52,19 +52,43 @@ export const localEndpoint = (
       }
     : {};
 
+/** The SDK's largest pause between two attempts that were not throttled (its retry strategy's base delay, 50 ms, doubling). */
+const RETRY_DELAY_BASE_MS = 50;
+
+/**
+ * How long one DynamoDB call may take, configured (lib/config.ts) and worst case: each attempt ends
+ * within the request timeout (the connection's opening included), and between attempts the SDK
+ * waits at most 50 ms, then 100 ms, … (throttled answers, which come at once, wait up to 1 s,
+ * 2 s, … instead). docs/architecture.md, "DynamoDB calls", has the figures.
+ */
+export const dynamoCallLimits = () => {
+  const connectionTimeoutMs = config.dynamodbConnectionTimeoutMs();
+  const requestTimeoutMs = config.dynamodbRequestTimeoutMs();
+  const maxAttempts = config.dynamodbMaxAttempts();
+  const pausesMs = Array.from({ length: maxAttempts - 1 }, (_, retry) => RETRY_DELAY_BASE_MS * 2 ** retry).reduce((a, b) => a + b, 0);
+  return { connectionTimeoutMs, requestTimeoutMs, maxAttempts, unansweredCallMs: maxAttempts * requestTimeoutMs + pausesMs };
+};
+
 let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 
 /** The shared document client for the configured endpoint (rebuilt when the endpoint changes). */
 export const documentClient = (): DynamoDBDocumentClient => {
   const endpoint = config.dynamodbEndpoint();
-  const key = `${endpoint ?? ''}|${config.region()}|${config.dynamodbMaxSockets()}`;
+  const limits = dynamoCallLimits();
+  const key = `${endpoint ?? ''}|${config.region()}|${config.dynamodbMaxSockets()}|${JSON.stringify(limits)}`;
   if (cached?.key === key) return cached.client;
   const base = new DynamoDBClient({
     region: config.region(),
-    // A Lambda serves one request at a time; a benchmark with a thousand waiting clients needs more (DYNAMODB_MAX_SOCKETS).
+    // The SDK's standard retries (throttles, 5xx, timeouts, with backoff), at most maxAttempts attempts.
+    maxAttempts: limits.maxAttempts,
     requestHandler: {
+      // A Lambda serves one request at a time; a benchmark with a thousand waiting clients needs more (DYNAMODB_MAX_SOCKETS).
       httpAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
       httpsAgent: { keepAlive: true, maxSockets: config.dynamodbMaxSockets() },
+      connectionTimeout: limits.connectionTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Without it the SDK only warns when the request timeout passes, and waits on (5 minutes).
+      throwOnRequestTimeout: true,
     },
     ...localEndpoint(endpoint),
   });

@@ -11,6 +11,9 @@ import {
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { documentClient, tableName } from './client';
 import { keys, type Key } from './keys';
 
@@ -110,20 +113,152 @@ export const allocateIds = async (entity: string, count = 1): Promise<number> =>
 };
 
 /** Whether a write was refused by its ConditionExpression. */
-export const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
+const isConditionFailure = (error: unknown): boolean => (error as Error).name === 'ConditionalCheckFailedException';
 
-/** Sends a conditional write: false when its condition refused it (a lost race); other errors are thrown. */
-export const sendConditional = async (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> => {
+/** Whether two stored values are equal as DynamoDB keeps them (sets unordered, absent = undefined). */
+export const sameValue = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (a instanceof Set || b instanceof Set) {
+    if (!(a instanceof Set && b instanceof Set) || a.size !== b.size) return false;
+    const rest = [...b];
+    return [...a].every((x) => {
+      const i = rest.findIndex((y) => sameValue(x, y));
+      return i >= 0 && rest.splice(i, 1).length === 1;
+    });
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const defined = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
+    const [ea, eb] = [defined(a), defined(b)];
+    return ea.length === eb.length && ea.every(([k, v]) => sameValue(v, (b as Item)[k]));
+  }
+  return false;
+};
+
+const UNCHECKABLE = Symbol('uncheckable');
+
+/** The value at a document path (`reactions.#k`, `#n0`, `tags[2]`) of an item, names resolved. */
+const valueAt = (item: Item | undefined, path: string, names: Record<string, string> = {}): unknown => {
+  let value: unknown = item;
+  for (const part of path.trim().split('.')) {
+    const match = /^([^[\]\s]+)((?:\[\d+\])*)$/.exec(part);
+    if (!match) return UNCHECKABLE;
+    value = (value as Item | undefined)?.[names[match[1]!] ?? match[1]!];
+    for (const index of match[2]!.matchAll(/\[(\d+)\]/g)) value = (value as unknown[] | undefined)?.[Number(index[1])];
+  }
+  return value;
+};
+
+/**
+ * Whether `stored` shows every effect of an UpdateExpression made of `SET path = :value` and
+ * `REMOVE path` clauses; false for anything it cannot check (ADD, DELETE, functions, arithmetic).
+ */
+const showsUpdate = (input: UpdateCommand['input'], stored: Item | undefined): boolean => {
+  const names = input.ExpressionAttributeNames ?? {};
+  const values = input.ExpressionAttributeValues ?? {};
+  const clauses = (input.UpdateExpression ?? '').split(/\b(SET|REMOVE|ADD|DELETE)\s+/i).slice(1);
+  if (clauses.length === 0) return false;
+  for (let i = 0; i < clauses.length; i += 2) {
+    const action = clauses[i]!.toUpperCase();
+    const parts = clauses[i + 1]!.split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    if (action === 'SET') {
+      for (const assignment of parts) {
+        const match = /^(.+?)\s*=\s*(:\w+)$/.exec(assignment);
+        if (!match || !(match[2]! in values)) return false;
+        const found = valueAt(stored, match[1]!, names);
+        if (found === UNCHECKABLE || !sameValue(found, values[match[2]!])) return false;
+      }
+    } else if (action === 'REMOVE') {
+      if (!parts.every((path) => valueAt(stored, path, names) === undefined)) return false;
+    } else return false;
+  }
+  return true;
+};
+
+/** What a write refused by its condition found stored (`ALL_OLD`): the item, or undefined when there is none. */
+const storedItemOf = (error: unknown): Item | undefined | typeof UNCHECKABLE => {
+  const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
+  if (!raw) return undefined;
+  try {
+    return unmarshall(raw) as Item;
+  } catch {
+    return UNCHECKABLE;
+  }
+};
+
+/**
+ * Whether a conditional write refused by its condition was refused because of this very request: its
+ * first attempt was applied but its answer was lost (a timeout, a 5xx), and the SDK's retry then
+ * found the write's own effect. Only a retried request can be that; what it finds stored
+ * (ReturnValuesOnConditionCheckFailure ALL_OLD) must then be what it wrote: a Put's whole item, an
+ * Update's `SET path = :value` values and `REMOVE`d paths (or what `ownWrite` accepts), a Delete's
+ * absence. A concurrent request that wrote exactly the same in that moment cannot be told apart;
+ * for a Put or SET the values (timestamps, ids) make that unlikely, for a Delete or REMOVE it means
+ * both requests succeed (and a first attempt that failed unapplied, for an item already gone, looks
+ * the same: the actions check that what they delete exists before, so that takes a lost race and a
+ * failed attempt at once).
+ */
+const isOwnEarlierWrite = (
+  command: PutCommand | UpdateCommand | DeleteCommand,
+  error: unknown,
+  ownWrite: ((stored: Item | undefined) => boolean) | undefined,
+): boolean => {
+  if (((error as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1) < 2) return false;
+  const stored = storedItemOf(error);
+  if (stored === UNCHECKABLE) return false;
+  if (ownWrite) return ownWrite(stored);
+  if (command instanceof PutCommand) return sameValue(stored, command.input.Item);
+  if (command instanceof UpdateCommand) return showsUpdate(command.input, stored);
+  return stored === undefined;
+};
+
+/** A conditional write's outcome: written, or refused by its condition, with the item it found (if any). */
+export type ConditionalOutcome = { written: true } | { written: false; stored: Item | undefined };
+
+/**
+ * Sends a conditional write; other errors than its condition's refusal are thrown. Safe to retry: a
+ * refusal that only the request's own earlier attempt caused (applied, but its answer lost, then
+ * retried by the SDK) is `written` (isOwnEarlierWrite); `ownWrite` tells an own write from the
+ * stored item where the default check cannot (an Update with ADD or functions).
+ */
+export const writeConditional = async (
+  command: PutCommand | UpdateCommand | DeleteCommand,
+  opts: { ownWrite?: (stored: Item | undefined) => boolean } = {},
+): Promise<ConditionalOutcome> => {
+  command.input.ReturnValuesOnConditionCheckFailure ??= 'ALL_OLD';
   try {
     // send() is overloaded per command class: narrow the union so each call picks its overload.
     if (command instanceof PutCommand) await documentClient().send(command);
     else if (command instanceof UpdateCommand) await documentClient().send(command);
     else await documentClient().send(command);
-    return true;
+    return { written: true };
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    if (isOwnEarlierWrite(command, error, opts.ownWrite)) return { written: true };
+    const stored = storedItemOf(error);
+    return { written: false, stored: stored === UNCHECKABLE ? {} : stored };
   }
+};
+
+/** writeConditional's answer as a boolean: false when its condition refused it (a lost race). */
+export const sendConditional = async (
+  command: PutCommand | UpdateCommand | DeleteCommand,
+  opts: { ownWrite?: (stored: Item | undefined) => boolean } = {},
+): Promise<boolean> => (await writeConditional(command, opts)).written;
+
+/**
+ * Puts a new item under a key nobody else writes (a fresh id, a random queue id); the retry of a
+ * put whose answer was lost finds its own item and succeeds. A key already taken is a bug: thrown.
+ */
+export const putNewItem = async (table: 'main' | 'events', item: Item): Promise<void> => {
+  if (
+    !(await sendConditional(new PutCommand({ TableName: tableName(table), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })))
+  )
+    throw new Error(`an item ${String(item.pk)} ${String(item.sk)} already exists`);
 };
 
 /** DynamoDB's limit of items in one TransactWriteItems call. */
@@ -143,12 +278,14 @@ const LOSING_REASONS = new Set(['None', 'ConditionalCheckFailed', 'TransactionCo
 /**
  * Sends a transaction: undefined when it was written, a TransactionLoss when a condition or a
  * concurrent transaction refused it. Anything else (throttling, a validation error) is thrown,
- * because it is not a lost race and must not be retried as one.
+ * because it is not a lost race and must not be retried as one. Safe to retry: it carries a
+ * ClientRequestToken, so DynamoDB answers the SDK's retry of a transaction it already applied
+ * (its answer lost) with success, without applying it again or evaluating its conditions.
  */
 export const sendTransaction = async (items: TransactItem[]): Promise<TransactionLoss | undefined> => {
   if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`at most ${MAX_TRANSACTION_ITEMS} items per transaction, got ${items.length}`);
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: randomUUID() }));
     return undefined;
   } catch (error) {
     const name = (error as Error).name;

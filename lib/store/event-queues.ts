@@ -3,10 +3,10 @@
 // queue-local id. Every change is conditional on the item's version, so two polls of one queue
 // cannot interleave their updates. The item carries the TTL attribute; reads treat an idle queue
 // as gone themselves, since DynamoDB removes expired items only eventually.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueueDescriptor } from '../models/event';
 import { documentClient, tableName } from './client';
-import { buildSetUpdate, sendConditional } from './common';
+import { buildSetUpdate, putNewItem, sendConditional } from './common';
 import { eventKeys, lookupKey } from './keys';
 
 /** An event held by a queue: a stream event, or a heartbeat the queue made itself. */
@@ -28,13 +28,7 @@ const expiresAt = (state: Pick<QueueState, 'lastConnMs' | 'timeoutSecs'>): numbe
   Math.floor(state.lastConnMs / 1000) + state.timeoutSecs + TTL_SLACK_SECONDS;
 
 export const create = async (state: QueueState): Promise<void> => {
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName('events'),
-      Item: { ...eventKeys.queue(state.queueId), ...state, expiresAt: expiresAt(state) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewItem('events', { ...eventKeys.queue(state.queueId), ...state, expiresAt: expiresAt(state) });
 };
 
 /** The queue item, read consistently (undefined if it does not exist). */

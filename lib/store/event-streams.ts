@@ -1,8 +1,14 @@
 // Event streams: an append-only log per organization (events for all its users) and per user.
 // A producer allocates the next sequence number on the stream's head item, then writes the event
 // under it. A reader that finds a number allocated but never written (a producer that died between
-// the two writes) fills it with a tombstone after a grace period; the producer's own write is
-// conditional, so it then takes a new number: nothing is lost and nothing is read twice.
+// the two writes, or an allocation whose answer was lost, which the SDK's retry allocates again)
+// fills it with a tombstone a fixed time after its allocation; the producer's own write is
+// conditional, so it then takes a new number: nothing is lost and nothing is read twice. When each
+// number was allocated is known without a write of its own: the head keeps the time of the last
+// allocation (`allocMs`), and each event keeps the time of the allocation before its own
+// (`prevAllocMs`, the head's `allocMs` when its number was taken), so the numbers missing before a
+// written event were all allocated by its `prevAllocMs`, and those past the last written one by the
+// head's `allocMs`.
 //
 // The bell: a waiting poll checks one item, its organization stream shard's head. A queue's
 // registration records that shard head on its owner's stream head (`bells`); an append to a user's
@@ -20,21 +26,34 @@ export const STREAM_EVENT_TTL_SECONDS = 8 * 86400;
 
 /** `bell` counts appends to the user streams of the queues reading this (organization shard) stream. */
 export type StreamHead = { stream: string; seq: number; allocMs: number; bell: number };
-export type StreamEvent = { stream: string; seq: number; ts: number; event: ApiEvent | null };
+/** `prevAllocMs`: when the number before this one was allocated (so also every missing number before it). */
+export type StreamEvent = { stream: string; seq: number; ts: number; prevAllocMs: number; event: ApiEvent | null };
 
-/** Allocates the next sequence number of a stream; `bells` are the heads to ring once it is written. */
-const allocateRinging = async (stream: string, nowMs: number): Promise<{ seq: number; bells: string[] }> => {
+/** A stored event item as a StreamEvent (an item written before `prevAllocMs` was kept: its `ts`, close to it). */
+const toStreamEvent = (stream: string, item: Record<string, unknown>): StreamEvent => ({
+  stream,
+  seq: Number(item.seq),
+  ts: Number(item.ts),
+  prevAllocMs: Number(item.prevAllocMs ?? item.ts),
+  event: (item.event as ApiEvent | undefined) ?? null,
+});
+
+/**
+ * Allocates the next sequence number of a stream; `bells` are the heads to ring once it is written,
+ * `prevAllocMs` when the number before it was allocated (the head as it was: ALL_OLD).
+ */
+const allocateRinging = async (stream: string, nowMs: number): Promise<{ seq: number; bells: string[]; prevAllocMs: number }> => {
   const out = await documentClient().send(
     new UpdateCommand({
       TableName: tableName('events'),
       Key: eventKeys.streamHead(stream),
       UpdateExpression: 'ADD seq :one SET allocMs = :now',
       ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
-      ReturnValues: 'ALL_NEW',
+      ReturnValues: 'ALL_OLD',
     }),
   );
   const bells = out.Attributes?.bells as Set<string> | undefined;
-  return { seq: Number(out.Attributes?.seq), bells: bells ? [...bells] : [] };
+  return { seq: Number(out.Attributes?.seq ?? 0) + 1, bells: bells ? [...bells] : [], prevAllocMs: Number(out.Attributes?.allocMs ?? 0) };
 };
 
 /** Allocates the next sequence number of a stream. */
@@ -69,6 +88,11 @@ export const writeAt = async (
   seq: number,
   event: ApiEvent | null,
   nowMs: number,
+  /**
+   * When the number before `seq` was allocated, or any later time (a tombstone: the time its
+   * reader knew the missing numbers before it were allocated by).
+   */
+  prevAllocMs: number,
   /** The event's place in send order across streams (queues merge their two streams by it). */
   ts: number = nowMs,
 ): Promise<boolean> => {
@@ -79,6 +103,7 @@ export const writeAt = async (
         ...eventKeys.streamEvent(stream, seq),
         seq,
         ts,
+        prevAllocMs,
         ...(event ? { event } : { tombstone: true }),
         expiresAt: Math.floor(nowMs / 1000) + STREAM_EVENT_TTL_SECONDS,
       },
@@ -93,9 +118,9 @@ export const writeAt = async (
  */
 export const append = async (stream: string, event: ApiEvent, nowMs: () => number, ts?: number): Promise<number> => {
   for (let attempt = 0; ; attempt += 1) {
-    const { seq, bells } = await allocateRinging(stream, nowMs());
+    const { seq, bells, prevAllocMs } = await allocateRinging(stream, nowMs());
     const now = nowMs();
-    if (await writeAt(stream, seq, event, now, ts ?? now)) {
+    if (await writeAt(stream, seq, event, now, prevAllocMs, ts ?? now)) {
       await Promise.all(bells.map(ring));
       return seq;
     }
@@ -144,7 +169,7 @@ export const readAfter = async (stream: string, afterSeq: number, limit: number)
   return (out.Items ?? [])
     .filter((item) => Number(item.seq) > afterSeq)
     .slice(0, limit)
-    .map((item) => ({ stream, seq: Number(item.seq), ts: Number(item.ts), event: (item.event as ApiEvent | undefined) ?? null }));
+    .map((item) => toStreamEvent(stream, item));
 };
 
 /** Several stored events by number, keyed `stream|seq`. */
@@ -157,12 +182,7 @@ export const getEvents = async (refs: { stream: string; seq: number }[]): Promis
       const out = await documentClient().send(new BatchGetCommand({ RequestItems: { [name]: { Keys: pending } } }));
       for (const item of out.Responses?.[name] ?? []) {
         const stream = String(item.pk);
-        found.set(`${stream}|${Number(item.seq)}`, {
-          stream,
-          seq: Number(item.seq),
-          ts: Number(item.ts),
-          event: (item.event as ApiEvent | undefined) ?? null,
-        });
+        found.set(`${stream}|${Number(item.seq)}`, toStreamEvent(stream, item));
       }
       pending = out.UnprocessedKeys?.[name]?.Keys ?? [];
     }

@@ -1,9 +1,9 @@
 // Reusable invitation links (realm partition, INVITE#<id>). Revocation is a conditional update
 // from 'active' to 'revoked' that keeps the row, so of two concurrent revocations one wins.
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { MultiuseInvite } from '../models/invite';
 import { documentClient, tableName } from './client';
-import { type Item, queryPrefix, sendConditional, stripKeys } from './common';
+import { type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
 
 const toInvite = (item: Item): MultiuseInvite => stripKeys(item) as MultiuseInvite;
@@ -33,9 +33,7 @@ export const listInvitesOfRealm = async (realmId: number): Promise<MultiuseInvit
 export const buildInviteItem = (invite: MultiuseInvite): Item => ({ ...entityKeys.multiuseInvite(invite.realmId, invite.id), ...invite });
 
 export const putInvite = async (invite: MultiuseInvite): Promise<void> => {
-  await documentClient().send(
-    new PutCommand({ TableName: tableName('main'), Item: buildInviteItem(invite), ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  await putNewItem('main', buildInviteItem(invite));
 };
 
 export const buildRevokeInviteInput = (realmId: number, inviteId: number): UpdateCommandInput => ({

@@ -172,6 +172,12 @@ export const entityKeys = {
   draft: (userId: number, draftId: number): Key => ({ pk: `USER#${userId}`, sk: `DRAFT#${pad(draftId)}` }),
   profileValue: (userId: number, fieldId: number): Key => ({ pk: `USER#${userId}`, sk: `PROFILE#${pad(fieldId)}` }),
   scheduledMessage: (userId: number, scheduledId: number): Key => ({ pk: `USER#${userId}`, sk: `SCHED#${pad(scheduledId)}` }),
+  /**
+   * A send's client-side identity (its queue_id and local_id), naming the message it stored, so
+   * that a retried send stores one message (lib/store/messages.ts writeNewMessage).
+   */
+  sentLocalId: (userId: number, queueId: string, localId: string): Key =>
+    fitted('queue id', { pk: `USER#${userId}`, sk: `SENTLOCAL#${queueId.length}#${queueId}#${localId}` }),
   alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),

@@ -1,7 +1,7 @@
 // Messages (each in its own partition), per-receiver message rows (user partition), direct-message
 // conversation items and topic summaries: the layout of docs/data-model.md, "Messages: keys,
 // indexes, …". Reads are named by access pattern; writeNewMessage is the one writer of a send.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../models/channel';
 import {
   MENTION_FLAGS,
@@ -14,7 +14,18 @@ import {
 } from '../models/message';
 import { mapLimited } from '../concurrency';
 import { documentClient, tableName } from './client';
-import { allocateIds, batchGet, batchPut, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import {
+  allocateIds,
+  batchGet,
+  batchPut,
+  queryAll,
+  queryPrefix,
+  putNewItem,
+  sendConditional,
+  sendTransaction,
+  stripKeys,
+  type Item,
+} from './common';
 import { entityKeys, lookupKey, pad } from './keys';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
@@ -294,19 +305,28 @@ const SUMMARY_CONCURRENCY = 16;
  * with `onlyRowsOf`, only those users' rows: the rest are left to a fan-out job) and the
  * conversation summaries: each DM participant's conversation item, or the channel's counters
  * (`channel` as the sender read it) and the topic summary. Summaries only ever rise, so concurrent
- * sends keep the newest. All in one round of requests.
+ * sends keep the newest. All in one round of requests. With `sentLocalId` (the sending client's
+ * queue_id and local_id), the message item is first written with the claim of that identity, in one
+ * transaction; when a send of the same user with it stored a message in the last
+ * SENT_LOCAL_ID_SECONDS, nothing is written and `duplicateOf` is that message's id.
  */
 export const writeNewMessage = async (
   m: Message,
   recipients: MessageRecipient[],
   channel?: Channel,
-  opts: { onlyRowsOf?: number[] } = {},
-): Promise<void> => {
+  opts: { onlyRowsOf?: number[]; sentLocalId?: SentLocalId } = {},
+): Promise<{ duplicateOf?: number }> => {
+  // An identity too long for a key cannot have been claimed: such a send is stored unclaimed.
+  const claimed =
+    opts.sentLocalId !== undefined &&
+    lookupKey(() => entityKeys.sentLocalId(m.senderId, opts.sentLocalId!.queueId, opts.sentLocalId!.localId)) !== undefined;
+  if (claimed) {
+    const duplicateOf = await writeMessageItemOnce(m, opts.sentLocalId!);
+    if (duplicateOf !== undefined) return { duplicateOf };
+  }
   const rowsNow = opts.onlyRowsOf ? recipients.filter((r) => opts.onlyRowsOf!.includes(r.userId)) : recipients;
   const writes: Promise<unknown>[] = [
-    documentClient().send(
-      new PutCommand({ TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' }),
-    ),
+    claimed ? Promise.resolve() : putNewItem('main', buildMessageItem(m)),
     batchPut(
       'main',
       buildMessageRecipientsItems(
@@ -329,6 +349,51 @@ export const writeNewMessage = async (
     if (channel) writes.push(updateChannelCounters(channel, m));
   }
   await Promise.all(writes);
+  return {};
+};
+
+/**
+ * How long a send's client identity (its queue_id and local_id, as the sending client gives them)
+ * keeps naming the message it stored: a send with the same identity by the same user within it
+ * (a client retrying a send whose answer it did not get) stores nothing and answers that message.
+ */
+export const SENT_LOCAL_ID_SECONDS = 300;
+
+export type SentLocalId = { queueId: string; localId: string };
+
+/** Transaction attempts a send makes while another send with its identity writes the same claim. */
+const CLAIM_CONFLICT_ATTEMPTS = 10;
+
+/**
+ * Writes the message item together with the claim of its send's client identity, in one
+ * transaction (so a claim always names a stored message): undefined when both were written, else
+ * the id of the message that an earlier send with that identity stored within
+ * SENT_LOCAL_ID_SECONDS (an older claim is taken over).
+ */
+const writeMessageItemOnce = async (m: Message, sent: SentLocalId): Promise<number | undefined> => {
+  const key = entityKeys.sentLocalId(m.senderId, sent.queueId, sent.localId);
+  for (let attempt = 1; ; attempt += 1) {
+    const loss = await sendTransaction([
+      { Put: { TableName: tableName('main'), Item: buildMessageItem(m), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: tableName('main'),
+          Item: { ...key, messageId: m.id, expiresAt: m.dateSent + SENT_LOCAL_ID_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+          ExpressionAttributeValues: { ':now': m.dateSent },
+        },
+      },
+    ]);
+    if (!loss) return undefined;
+    if (loss.reasons[0] === 'ConditionalCheckFailed') throw new Error(`message ${m.id} of realm ${m.realmId} already exists`);
+    if (loss.lost === 'condition') {
+      const claim = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: key, ConsistentRead: true }));
+      if (claim.Item && Number(claim.Item.expiresAt) >= m.dateSent) return Number(claim.Item.messageId);
+    }
+    // A concurrent send of the same identity is writing its claim (or the claim expired meanwhile): try again.
+    if (attempt >= CLAIM_CONFLICT_ATTEMPTS) throw new Error(`could not claim the send identity of message ${m.id}`);
+    await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+  }
 };
 
 /**

@@ -4,8 +4,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../models/message';
 import { reactionKey, type StoredReaction } from '../models/reaction';
-import { documentClient, tableName } from './client';
-import { batchGet, isConditionFailure, sendConditional } from './common';
+import { tableName } from './client';
+import { batchGet, sameValue, sendConditional, writeConditional, type Item } from './common';
 import { entityKeys } from './keys';
 import { createHistoricalUserMessage } from './message-flags';
 
@@ -25,9 +25,11 @@ export const addReaction = async (
 ): Promise<'added' | 'exists' | 'missing'> => {
   const key = reactionKey(reaction.userId, reaction.reactionType, reaction.emojiCode);
   const Key = entityKeys.message(realmId, messageId);
+  // An earlier attempt of this request, applied but unanswered, shows as this very reaction stored.
+  const ownWrite = (stored: Item | undefined) => sameValue((stored?.reactions as Item | undefined)?.[key], reaction);
   for (;;) {
     try {
-      await documentClient().send(
+      const outcome = await writeConditional(
         new UpdateCommand({
           TableName: tableName('main'),
           Key,
@@ -35,12 +37,12 @@ export const addReaction = async (
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reactions.#k)',
           ExpressionAttributeNames: { '#k': key },
           ExpressionAttributeValues: { ':r': reaction },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
+        { ownWrite },
       );
-      return 'added';
+      if (outcome.written) return 'added';
+      return outcome.stored ? 'exists' : 'missing';
     } catch (error) {
-      if (isConditionFailure(error)) return (error as { Item?: unknown }).Item ? 'exists' : 'missing';
       if (!isMissingMap(error)) throw error;
     }
     const created = await sendConditional(
@@ -51,6 +53,7 @@ export const addReaction = async (
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reactions)',
         ExpressionAttributeValues: { ':m': { [key]: reaction } },
       }),
+      { ownWrite },
     );
     if (created) return 'added';
     // Either the message is gone or another first reaction created the map: the next round tells.

@@ -1,9 +1,9 @@
 // Scheduled messages and reminders, in their sender's partition (USER#<uid>, SCHED#<id>): a
 // user's reminder is found by its key alone, so another user's id simply is not there.
-import { DeleteCommand, GetCommand, PutCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledMessage } from '../models/scheduled-message';
 import { documentClient, tableName } from './client';
-import { type Item, queryPrefix, sendConditional, stripKeys } from './common';
+import { type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
 
 const toScheduled = (item: Item): ScheduledMessage => stripKeys(item) as ScheduledMessage;
@@ -21,13 +21,7 @@ export const listScheduledMessagesOfUser = async (userId: number): Promise<Sched
 };
 
 export const putScheduledMessage = async (message: ScheduledMessage): Promise<void> => {
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName('main'),
-      Item: { ...entityKeys.scheduledMessage(message.senderId, message.id), ...message },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewItem('main', { ...entityKeys.scheduledMessage(message.senderId, message.id), ...message });
 };
 
 /** Deletes a reminder only while it exists and is a reminder of that user. */

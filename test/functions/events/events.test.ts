@@ -333,6 +333,6 @@ describe('event streams', () => {
     advanceClock(6_000);
     expect(await q.drain()).toEqual([tagged('after the gap')]);
     // The late producer's write is refused; sendEvent would take a new number instead.
-    expect(await streams.writeAt(stream, orphan, tagged('late'), nowMs())).toBe(false);
+    expect(await streams.writeAt(stream, orphan, tagged('late'), nowMs(), nowMs())).toBe(false);
   });
 });

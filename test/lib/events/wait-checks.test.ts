@@ -90,7 +90,7 @@ describe('a waiting poll', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Both writes of an append, without the ring that follows them.
     const seq = await streams.allocate(userStream, nowMs());
-    expect(await streams.writeAt(userStream, seq, tagged('unrung'), nowMs())).toBe(true);
+    expect(await streams.writeAt(userStream, seq, tagged('unrung'), nowMs(), nowMs())).toBe(true);
     expect(await pending).toEqual([{ ...tagged('unrung'), id: 0 }]);
   }, 30_000);
 
