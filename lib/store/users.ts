@@ -3,6 +3,7 @@ import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
 import { batchGet, buildSetUpdate, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { keys } from './keys';
+import { MAX_ORGANIZATION_USERS } from './limits';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
 
@@ -81,7 +82,7 @@ export const getManyWithSystemBots = async (realmId: number, userIds: number[]):
 /** Every user of an organization (bounded by its size; for register's user list and seeding checks). */
 export const listOfRealm = async (realmId: number): Promise<User[]> => {
   const k = keys.usersOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toUser);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map(toUser);
 };
 
 /** Sets one or more plain attributes of a user. */
