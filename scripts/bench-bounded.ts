@@ -81,8 +81,9 @@ export const benchBounded = async (): Promise<void> => {
     });
   rows.push(['PATCH /messages/{id} (content, no mention)', await measureEach(nothing, (i) => edit(`edit ${i}`)())]);
   rows.push(['PATCH /messages/{id} (content, @**King Hamlet**)', await measureEach(nothing, (i) => edit(`edit ${i} @**King Hamlet**`)())]);
+  for (let i = 0; i < 20; i += 1) await sendMessage(iago, realm, channelSend(`filler ${i}`, 'bench edits'));
   rows.push([
-    'POST /messages (@**topic** in a topic of 20 messages)',
+    'POST /messages (@**topic** in a topic of 20+ messages)',
     await measureEach(nothing, (i) => sendMessage(iago, realm, channelSend(`ping ${i} @**topic**`, 'bench edits'))),
   ]);
   await settleJobs();

@@ -24,14 +24,14 @@ import {
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
-import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
+import { renderMessage, topicLinks, type TopicLink } from '../render';
+import { renderContent } from './message-render';
 import * as channelsStore from '../store/channels';
 import { accessMessage as accessMessageOf, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
 import type { EditableMessage } from '../store/message-edits';
 import * as messagesStore from '../store/messages';
-import * as groupsStore from '../store/user-groups';
 import * as usersStore from '../store/users';
 
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
@@ -190,26 +190,17 @@ export type MessageEditRequest = {
 type RenderedEdit = { content: string; html: string; mentionFlagsOf: (userId: number) => string[]; isMeMessage: boolean; hasLink: boolean };
 
 /**
- * Renders edited content with what it refers to (users, groups, channels, the organization's
- * linkifiers), and says which mention flags each recipient's row gets: `mentioned` for a user
- * mentioned by name or through a mentioned group, `wildcard_mentioned` for everyone on a channel
- * wildcard (@**all**, @**everyone**, @**channel**, @**stream**) or a topic wildcard (@**topic**).
+ * Renders edited content with what it refers to (renderContent: only the users, groups and
+ * channels it names, and the organization's linkifiers), and says which mention flags each
+ * recipient's row gets: `mentioned` for a user mentioned by name or through a mentioned group,
+ * `wildcard_mentioned` for everyone on a channel wildcard (@**all**, @**everyone**, @**channel**,
+ * @**stream**) or a topic wildcard (@**topic**).
  */
-const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> => {
-  const [users, groups, channels, linkifiers] = await Promise.all([
-    usersStore.listOfRealm(realm.id),
-    groupsStore.listGroupsOfRealm(realm.id),
-    channelsStore.listChannelsOfRealm(realm.id),
-    linkifiersStore.readLinkifierList(realm.id),
-  ]);
-  const input: RenderInput = {
-    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
-    groups: groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
-    channels: channels.map((c) => ({ id: c.id, name: c.name })),
-    linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
-  };
-  const result = renderMessage(content, input);
-  const realmGroups = new RealmGroups(groups);
+const renderEdit = async (realm: Realm, content: string, topic: string): Promise<RenderedEdit> => {
+  const result = await renderContent(realm.id, content, topic, {
+    groups: () => RealmGroups.load(realm.id),
+    linkifiers: linkifiersStore.readLinkifierList(realm.id).then((list) => list.linkifiers),
+  });
   const wildcard = result.channelWildcardMentioned || result.topicWildcardMentioned;
   return {
     content,
@@ -217,7 +208,7 @@ const renderEdit = async (realm: Realm, content: string): Promise<RenderedEdit> 
     hasLink: result.hasLink,
     isMeMessage: /^\/me( |$)/.test(content),
     mentionFlagsOf: (userId) => [
-      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => realmGroups.isMember(g, userId))
+      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => result.groups!.isMember(g, userId))
         ? ['mentioned']
         : []),
       ...(wildcard ? ['wildcard_mentioned'] : []),
@@ -279,7 +270,9 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
   }
   const rendered =
-    req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'));
+    req.content === undefined
+      ? undefined
+      : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'), topic ?? message.topic);
   await doUpdateMessage(user, { message, channel, movedIds, topic, topicLinks: links, propagateMode: req.propagateMode, rendered, now });
 };
 

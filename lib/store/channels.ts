@@ -100,6 +100,25 @@ export const buildChannelNameItem = (channel: Pick<Channel, 'realmId' | 'id' | '
   channelId: channel.id,
 });
 
+/**
+ * The channels of an organization with these names, compared case-insensitively, archived ones
+ * included: their name locks, then the channels they name (two batched reads).
+ */
+export const getChannelsByNames = async (realmId: number, names: string[]): Promise<Channel[]> => {
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  if (lowered.length === 0) return [];
+  const locks = await batchGet(
+    'main',
+    lowered.map((name) => entityKeys.channelName(realmId, name)),
+  );
+  const ids = [...new Set(locks.map((lock) => Number(lock.channelId)))];
+  const channels = await batchGet(
+    'main',
+    ids.map((id) => entityKeys.channel(realmId, id)),
+  );
+  return channels.map(toChannel).sort((a, b) => a.id - b.id);
+};
+
 /** A new channel's item and its name lock, each only if absent: no id, and no name in any case, is taken twice. */
 export const buildCreateChannelInputs = (channel: Channel): TransactItem[] => [
   { Put: { TableName: tableName('main'), Item: buildChannelItem(channel), ConditionExpression: 'attribute_not_exists(pk)' } },
