@@ -104,17 +104,19 @@ export const buildChannelNameItem = (channel: Pick<Channel, 'realmId' | 'id' | '
  * The channels of an organization with these names, compared case-insensitively, archived ones
  * included: their name locks, then the channels they name (two batched reads).
  */
-export const getChannelsByNames = async (realmId: number, names: string[]): Promise<Channel[]> => {
+export const getChannelsByNames = async (realmId: number, names: string[], opts: { consistent?: boolean } = {}): Promise<Channel[]> => {
   const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
   if (lowered.length === 0) return [];
   const locks = await batchGet(
     'main',
     lowered.map((name) => entityKeys.channelName(realmId, name)),
+    opts,
   );
   const ids = [...new Set(locks.map((lock) => Number(lock.channelId)))];
   const channels = await batchGet(
     'main',
     ids.map((id) => entityKeys.channel(realmId, id)),
+    opts,
   );
   return channels.map(toChannel).sort((a, b) => a.id - b.id);
 };
