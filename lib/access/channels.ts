@@ -5,6 +5,7 @@
 // what the rules need, reading the organization's groups only when a rule consults them.
 import { BadRequestError } from '../errors';
 import type { Channel, Subscription } from '../models/channel';
+import type { Audience } from '../models/event';
 import type { GroupSettingValue } from '../models/realm';
 import { isAdmin, isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
@@ -75,7 +76,7 @@ export const subscriberViewers = async (
   channel: Channel,
   subscriberIds: ReadonlySet<number>,
   groups: RealmGroups,
-): Promise<{ everyoneBut: number[] } | { users: number[] }> => {
+): Promise<Exclude<Audience, 'realm'>> => {
   if (channel.isWebPublic) return { everyoneBut: [] };
   if (!channel.inviteOnly) {
     const nonGuests = groups.membersOf(groups.systemGroup('role:members').id);

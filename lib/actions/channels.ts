@@ -13,9 +13,9 @@ import {
 import { RealmGroups } from '../access/user-groups';
 import { realmGroupSetting } from '../state/realm';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
-import { sendEvent, sendEventPerRecipient, sendEventToRealmExcept } from '../events/send';
+import { sendEvent, sendEventPerRecipient } from '../events/send';
 import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../models/channel';
-import type { ApiEvent, StreamEvent, SubscriptionEvent } from '../models/event';
+import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../models/event';
 import type { Realm } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { isAdmin, isGuest, type User } from '../models/user';
@@ -134,8 +134,8 @@ const resolvePrincipals = async (caller: User, principals: (number | string)[]):
   return [...result.values()];
 };
 
-/** Who is told of a change to a channel's subscribers or metadata: listed users, or everyone of the organization but some. */
-type Watchers = { everyoneBut: number[] } | { users: number[] };
+/** Who is told of a change to a channel's subscribers or metadata (subscriberViewers). */
+type Watchers = Exclude<Audience, 'realm'>;
 
 /** The watchers without these users (the ones a change is about get their own events). */
 const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers => {
@@ -145,10 +145,10 @@ const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers 
     : { everyoneBut: [...new Set([...watchers.everyoneBut, ...left])].sort((a, b) => a - b) };
 };
 
-/** Sends an event to the watchers: the listed users, or one organization-wide append naming the exceptions. */
+/** Sends an event to the watchers, if there are any. */
 const sendToWatchers = async (realmId: number, event: ApiEvent, watchers: Watchers): Promise<void> => {
-  if ('everyoneBut' in watchers) await sendEventToRealmExcept(realmId, event, watchers.everyoneBut);
-  else if (watchers.users.length > 0) await sendEvent(realmId, event, { users: watchers.users });
+  if ('users' in watchers && watchers.users.length === 0) return;
+  await sendEvent(realmId, event, watchers);
 };
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */

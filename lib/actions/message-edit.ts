@@ -3,6 +3,7 @@
 // The rules of who may do what and until when are lib/access/message-edit.ts; the writes are
 // lib/store/message-edits.ts.
 import { createHash } from 'node:crypto';
+import { subscriberViewers } from '../access/channels';
 import { checkCanChangeTopic, checkCanDeleteMessage, checkCanEditContent, withinTopicMoveLimit } from '../access/message-edit';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
@@ -23,7 +24,7 @@ import {
 } from '../models/message-edit';
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import { renderMessage, topicLinks, type TopicLink } from '../render';
 import { renderContent } from './message-render';
 import * as channelsStore from '../store/channels';
@@ -84,7 +85,8 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * messages: the participants with a row; protected-history channels: subscribers with a row;
  * other private channels: all subscribers; public channels: subscribers and non-guests with a
  * row; always the deleting user), and a `stream` update of `first_message_id` to those who see
- * the channel's metadata (channelMetadataViewers) when it changed.
+ * the channel's metadata when it changed (subscriberViewers: its subscribers, and every non-guest
+ * for a public channel, its administrators and metadata groups for a private one).
  */
 export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
   const candidates = await rowHolderCandidates(message);
@@ -115,22 +117,15 @@ export const doDeleteMessage = async (actingUser: User, message: EditableMessage
     await sendEvent(
       actingUser.realmId,
       { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: firstMessageId },
-      { users: await channelMetadataViewers(channel) },
+      // Who sees the channel's metadata (upstream's can_access_stream_metadata_user_ids), without
+      // reading the organization's users.
+      await subscriberViewers(
+        channel,
+        new Set(await channelsStore.listSubscriberIdsOfChannel(channel.id)),
+        await RealmGroups.load(channel.realmId),
+      ),
     );
   }
-};
-
-/**
- * Who sees a channel's metadata changes: its subscribers, and for a public channel every active
- * non-guest user too (upstream's can_access_stream_metadata_user_ids, without the private
- * channels' administrator groups). Reads the organization's users: only when a channel's first
- * message is deleted.
- */
-const channelMetadataViewers = async (channel: Channel): Promise<number[]> => {
-  const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-  if (channel.inviteOnly) return subscribers;
-  const others = (await usersStore.listOfRealm(channel.realmId)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
-  return [...new Set([...subscribers, ...others])];
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -63,9 +63,11 @@ const appendAll = async (appends: { stream: string; event: ApiEvent }[]): Promis
 
 /**
  * Delivers `event` to every live queue of the audience (each queue applies its own filters when it
- * reads it): every user of the organization, or the listed users (as sendEventPerRecipient).
+ * reads it): every user of the organization, the listed users (as sendEventPerRecipient), or
+ * everyone but the listed users (sendEventToRealmExcept).
  */
 export const sendEvent = async (realmId: number, event: ApiEvent, audience: Audience): Promise<void> => {
+  if (audience !== 'realm' && 'everyoneBut' in audience) return sendEventToRealmExcept(realmId, event, audience.everyoneBut);
   if (audience !== 'realm')
     return sendEventPerRecipient(
       realmId,
