@@ -72,7 +72,10 @@ export const benchSubscriptions = async (): Promise<void> => {
   });
   const eventsWritten = (await countStreamEvents()) - eventsBefore;
   const subscribed = Object.keys(response.subscribed as Record<string, unknown>).length;
-  console.log(`\n## subscriptions: subscribing ${SUBSCRIBERS} users to a channel (organization of ${SUBSCRIBERS + 15} accounts)`);
+  const accounts = (await usersStore.listOfRealm(REALM)).length;
+  console.log(
+    `\n## subscriptions: subscribing ${SUBSCRIBERS} users to a channel (organization of ${accounts.toLocaleString('en-US')} accounts)`,
+  );
   printTable([[`POST /users/me/subscriptions, ${SUBSCRIBERS} principals`, cost]]);
   console.log(
     `subscribed: ${subscribed}; stream events written: ${eventsWritten} (subscription add for the new subscribers and peer_add for the other users who may see the subscribers: each one shared event per organization stream shard when its audience outnumbers the shards, else one per user)`,

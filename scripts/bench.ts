@@ -1,6 +1,7 @@
 // `npm run bench`: starts its own DynamoDB Local, seeds the development data set, and prints the
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
+import { benchBounded } from './bench-bounded';
 import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchEvents } from './bench-events';
@@ -24,6 +25,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   bundles: benchBundles,
   topics: benchTopics,
   subscriptions: benchSubscriptions,
+  bounded: benchBounded,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */
@@ -34,18 +36,34 @@ export const selectSections = (names: string[]): [string, () => Promise<void>][]
   return Object.entries(SECTIONS).filter(([name]) => names.length === 0 || names.includes(name));
 };
 
+/**
+ * The command line: section names, and `--extra-users N` (or EXTRA_USERS), generated members added
+ * to the development organization before the sections run (scale work: 10,000).
+ */
+export const parseBenchArgs = (args: string[], envExtra: string | undefined): { names: string[]; extraUsers: number } => {
+  const names: string[] = [];
+  let extraUsers = Number(envExtra ?? 0);
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '--extra-users') extraUsers = Number(args[++i]);
+    else names.push(args[i]);
+  }
+  if (!Number.isInteger(extraUsers) || extraUsers < 0) throw new Error('--extra-users takes a whole number');
+  return { names, extraUsers };
+};
+
 const main = async (): Promise<void> => {
   process.env.REQUEST_LOG = 'off';
   // Its own DynamoDB Local with the development data set, whose passwords use the development secret.
   process.env.DEVELOPMENT_MODE = 'on';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  const sections = selectSections(process.argv.slice(2));
+  const { names, extraUsers } = parseBenchArgs(process.argv.slice(2), process.env.EXTRA_USERS);
+  const sections = selectSections(names);
   const dynamo = await startDynamoLocal();
   try {
     process.env.TABLE_PREFIX = 'bench-';
     await createTables();
-    await seedDevRealm();
+    await seedDevRealm({ extraUsers, log: (line) => console.log(line) });
     console.log(`# Benchmark (DynamoDB Local at ${dynamo.endpoint}, Node ${process.version})`);
     for (const [, run] of sections) await run();
   } finally {

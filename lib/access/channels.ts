@@ -5,9 +5,11 @@
 // what the rules need, reading the organization's groups only when a rule consults them.
 import { BadRequestError } from '../errors';
 import type { Channel, Subscription } from '../models/channel';
+import type { Audience } from '../models/event';
 import type { GroupSettingValue } from '../models/realm';
 import { isAdmin, isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
+import * as usersStore from '../store/users';
 import { RealmGroups } from './user-groups';
 
 /** What the rules know about the user besides the user: subscribed now, and group membership. */
@@ -59,6 +61,37 @@ export const canSeeSubscribers = (channel: Channel, viewer: ChannelViewer): bool
   if (isGuest(viewer.user)) return viewer.subscribed;
   if (isAdmin(viewer.user) || inAnySetting(channel, viewer, METADATA_ACCESS_SETTINGS)) return true;
   return !channel.inviteOnly || viewer.subscribed;
+};
+
+/**
+ * Who may see a channel's subscribers once `subscriberIds` are subscribed (canSeeSubscribers; for
+ * every channel the same users as hasMetadataAccess, so this is also who sees its metadata), without
+ * reading the organization's users: for a web-public channel everyone; for a public one everyone
+ * but the guests who are not subscribed (the organization's role groups say who the guests are);
+ * for a private one the candidates (subscribers, administrators, members of the channel's
+ * metadata groups) judged one by one, their users read by id. Deactivated users are left to the
+ * caller: they have no queue to deliver to.
+ */
+export const subscriberViewers = async (
+  channel: Channel,
+  subscriberIds: ReadonlySet<number>,
+  groups: RealmGroups,
+): Promise<Exclude<Audience, 'realm'>> => {
+  if (channel.isWebPublic) return { everyoneBut: [] };
+  if (!channel.inviteOnly) {
+    const nonGuests = groups.membersOf(groups.systemGroup('role:members').id);
+    const guests = [...groups.membersOf(groups.systemGroup('role:everyone').id)].filter((id) => !nonGuests.has(id));
+    return { everyoneBut: guests.filter((id) => !subscriberIds.has(id)) };
+  }
+  const candidates = new Set([...subscriberIds, ...groups.membersOf(groups.systemGroup('role:administrators').id)]);
+  for (const setting of METADATA_ACCESS_SETTINGS) for (const id of groups.membersOf(channel.groupSettings[setting])) candidates.add(id);
+  const users = await usersStore.getMany(channel.realmId, [...candidates]);
+  const viewers = users.filter(
+    (u) =>
+      u.isActive &&
+      canSeeSubscribers(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
+  );
+  return { users: viewers.map((u) => u.id).sort((a, b) => a - b) };
 };
 
 /**

@@ -55,6 +55,26 @@ export class RealmGroups {
     return group.directSubgroupIds.some((sub) => this.isMember(sub, userId, seen));
   }
 
+  /** The members of a group-setting value: the group's or the anonymous group's, through subgroups recursively. */
+  membersOf(value: GroupSettingValue | undefined): Set<number> {
+    const members = new Set<number>();
+    const seen = new Set<number>();
+    const addGroup = (groupId: number): void => {
+      if (seen.has(groupId)) return;
+      seen.add(groupId);
+      const group = this.byId.get(groupId);
+      if (!group) return;
+      for (const id of group.members) members.add(id);
+      for (const sub of group.directSubgroupIds) addGroup(sub);
+    };
+    if (typeof value === 'number') addGroup(value);
+    else if (value) {
+      for (const id of value.direct_members) members.add(id);
+      for (const sub of value.direct_subgroups) addGroup(sub);
+    }
+    return members;
+  }
+
   /** Whether the user is in a group-setting value (a group, or an anonymous group's members and subgroups). */
   isInSetting(value: GroupSettingValue | undefined, userId: number): boolean {
     if (value === undefined || value === null) return false;

@@ -7,6 +7,7 @@ import {
   accessChannelMetadataById,
   canSeeSubscribers,
   hasMetadataAccess,
+  subscriberViewers,
   type ChannelViewer,
 } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
@@ -14,7 +15,7 @@ import { realmGroupSetting } from '../state/realm';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
 import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../models/channel';
-import type { StreamEvent, SubscriptionEvent } from '../models/event';
+import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../models/event';
 import type { Realm } from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { isAdmin, isGuest, type User } from '../models/user';
@@ -133,19 +134,22 @@ const resolvePrincipals = async (caller: User, principals: (number | string)[]):
   return [...result.values()];
 };
 
-/** The active users of an organization who pass a channel access rule once `subscriberIds` are subscribed. */
-const watchersBy =
-  (rule: typeof canSeeSubscribers) =>
-  (channel: Channel, realmUsers: User[], subscriberIds: Set<number>, groups: RealmGroups): number[] =>
-    realmUsers
-      .filter(
-        (u) => u.isActive && rule(channel, { user: u, subscribed: subscriberIds.has(u.id), inSetting: (v) => groups.isInSetting(v, u.id) }),
-      )
-      .map((u) => u.id);
+/** Who is told of a change to a channel's subscribers or metadata (subscriberViewers). */
+type Watchers = Exclude<Audience, 'realm'>;
 
-/** Who may see a channel's subscribers, and who its metadata. */
-const subscriberWatchers = watchersBy(canSeeSubscribers);
-const metadataWatchers = watchersBy(hasMetadataAccess);
+/** The watchers without these users (the ones a change is about get their own events). */
+const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers => {
+  const left = new Set(except);
+  return 'users' in watchers
+    ? { users: watchers.users.filter((id) => !left.has(id)) }
+    : { everyoneBut: [...new Set([...watchers.everyoneBut, ...left])].sort((a, b) => a - b) };
+};
+
+/** Sends an event to the watchers, if there are any. */
+const sendToWatchers = async (realmId: number, event: ApiEvent, watchers: Watchers): Promise<void> => {
+  if ('users' in watchers && watchers.users.length === 0) return;
+  await sendEvent(realmId, event, watchers);
+};
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
 const SUBSCRIBE_ATTEMPTS = 10;
@@ -174,8 +178,13 @@ export const doSubscribe = (realm: Realm, caller: User, req: SubscribeRequest): 
   retryLostRaces(() => subscribeOnce(realm, caller, req));
 
 const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
+  // Only the channels the request names (their name locks), read consistently: a lost race reads again.
   const [channels, groups] = await Promise.all([
-    channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }),
+    channelsStore.getChannelsByNames(
+      caller.realmId,
+      req.channels.map((c) => c.name.trim()),
+      { consistent: true },
+    ),
     RealmGroups.load(caller.realmId),
   ]);
   const groupList = groups.groups;
@@ -234,9 +243,8 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   const subscribed = new Map<number, string[]>();
   const already = new Map<number, string[]>();
   const addEvents = new Map<number, Record<string, unknown>[]>();
-  const realmUsers = await usersStore.listOfRealm(caller.realmId);
-  const streamCreates: { channel: Channel; users: number[] }[] = [];
-  const peerAdds: { channel: Channel; added: number[]; users: number[] }[] = [];
+  const streamCreates: { channel: Channel; watchers: Watchers }[] = [];
+  const peerAdds: { channel: Channel; added: number[]; watchers: Watchers }[] = [];
 
   for (const channel of [...authorized, ...created]) {
     const isNew = created.includes(channel);
@@ -279,19 +287,19 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     }
     if (added.length === 0) continue;
     const after = { ...channel, subscriberCount: (channel.subscriberCount ?? 0) + added.length };
+    // The subscriber index holds active users only, and every new subscriber is active.
     const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-    const activeIds = new Set(realmUsers.filter((u) => u.isActive).map((u) => u.id));
-    const allSubscribers = [...new Set([...subscriberIds, ...addedIds])].filter((id) => activeIds.has(id)).sort((a, b) => a - b);
-    const subSet = new Set(allSubscribers);
+    const allSubscribers = [...new Set([...subscriberIds, ...addedIds])].sort((a, b) => a - b);
+    const watchers = await subscriberViewers(after, new Set(allSubscribers), groups);
     if (isNew) {
       // As upstream: the channel as created (no subscribers yet), then the subscriptions as peer_add.
-      streamCreates.push({ channel, users: metadataWatchers(after, realmUsers, subSet, groups) });
+      streamCreates.push({ channel, watchers });
     } else {
       // A new subscriber who could not see the channel before learns about it first.
       const newlyVisible = added
         .filter((u) => !hasMetadataAccess(channel, { user: u, subscribed: false, inSetting: (v) => groups.isInSetting(v, u.id) }))
         .map((u) => u.id);
-      if (newlyVisible.length > 0) streamCreates.push({ channel: after, users: newlyVisible });
+      if (newlyVisible.length > 0) streamCreates.push({ channel: after, watchers: { users: newlyVisible } });
     }
     // One channel object for every new subscriber: their events differ only in their own settings.
     const channelFields = channelApiFields(after, groupList, now);
@@ -300,13 +308,12 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
       const dict = { ...channelFields, ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
       addEvents.set(u.id, [...(addEvents.get(u.id) ?? []), dict]);
     }
-    const watchers = subscriberWatchers(after, realmUsers, subSet, groups).filter((id) => !addedIds.has(id));
-    if (watchers.length > 0) peerAdds.push({ channel: after, added: [...addedIds].sort((a, b) => a - b), users: watchers });
+    peerAdds.push({ channel: after, added: [...addedIds].sort((a, b) => a - b), watchers: watchersExcept(watchers, addedIds) });
   }
 
-  for (const { channel, users } of streamCreates) {
+  for (const { channel, watchers } of streamCreates) {
     const event: StreamEvent = { type: 'stream', op: 'create', streams: [channelApiFields(channel, groupList, now)] };
-    if (users.length > 0) await sendEvent(caller.realmId, event, { users });
+    await sendToWatchers(caller.realmId, event, watchers);
   }
   await sendEventPerRecipient(
     caller.realmId,
@@ -315,9 +322,9 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
       event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent,
     })),
   );
-  for (const { channel, added, users } of peerAdds) {
+  for (const { channel, added, watchers } of peerAdds) {
     const event: SubscriptionEvent = { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: added };
-    await sendEvent(caller.realmId, event, { users });
+    await sendToWatchers(caller.realmId, event, watchers);
   }
 
   // Upstream sends no "subscribed you" messages when one request subscribes many users.
@@ -416,7 +423,11 @@ export const doUnsubscribe = async (
   principals: (number | string)[] | undefined,
 ): Promise<Record<string, unknown>> => {
   const [channels, groups] = await Promise.all([
-    channelsStore.listChannelsOfRealm(caller.realmId, { consistent: true }),
+    channelsStore.getChannelsByNames(
+      caller.realmId,
+      names.map((n) => n.trim()),
+      { consistent: true },
+    ),
     RealmGroups.load(caller.realmId),
   ]);
   const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
@@ -445,9 +456,8 @@ export const doUnsubscribe = async (
 
   const removed: string[] = [];
   const notRemoved: string[] = [];
-  const realmUsers = await usersStore.listOfRealm(caller.realmId);
   const removeEvents = new Map<number, { stream_id: number; name: string }[]>();
-  const peerRemoves: { channel: Channel; userIds: number[]; watchers: number[] }[] = [];
+  const peerRemoves: { channel: Channel; userIds: number[]; watchers: Watchers }[] = [];
   for (const channel of targets) {
     let gone: Subscription[] = [];
     for (let attempt = 0; ; attempt += 1) {
@@ -473,7 +483,7 @@ export const doUnsubscribe = async (
     if (gone.length === 0) continue;
     for (const id of goneIds) removeEvents.set(id, [...(removeEvents.get(id) ?? []), { stream_id: channel.id, name: channel.name }]);
     const before = new Set([...(await channelsStore.listSubscriberIdsOfChannel(channel.id)), ...goneIds]);
-    const watchers = subscriberWatchers(channel, realmUsers, before, groups).filter((id) => !goneIds.has(id));
+    const watchers = watchersExcept(await subscriberViewers(channel, before, groups), goneIds);
     peerRemoves.push({ channel, userIds: [...goneIds].sort((a, b) => a - b), watchers });
   }
 
@@ -486,7 +496,7 @@ export const doUnsubscribe = async (
   );
   for (const { channel, userIds, watchers } of peerRemoves) {
     const event: SubscriptionEvent = { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: userIds };
-    if (watchers.length > 0) await sendEvent(caller.realmId, event, { users: watchers });
+    await sendToWatchers(caller.realmId, event, watchers);
   }
   return { removed, not_removed: notRemoved };
 };

@@ -3,6 +3,7 @@
 // The rules of who may do what and until when are lib/access/message-edit.ts; the writes are
 // lib/store/message-edits.ts.
 import { createHash } from 'node:crypto';
+import { subscriberViewers } from '../access/channels';
 import { checkCanChangeTopic, checkCanDeleteMessage, checkCanEditContent, withinTopicMoveLimit } from '../access/message-edit';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
@@ -23,16 +24,16 @@ import {
 } from '../models/message-edit';
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
-import { renderMessage, topicLinks, type RenderInput, type TopicLink } from '../render';
+import { renderMessage, topicLinks, type TopicLink } from '../render';
+import { renderContent } from './message-render';
 import * as channelsStore from '../store/channels';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
 import type { EditableMessage } from '../store/message-edits';
 import * as messagesStore from '../store/messages';
-import * as groupsStore from '../store/user-groups';
 import * as usersStore from '../store/users';
 
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
@@ -85,7 +86,8 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * messages: the participants with a row; protected-history channels: subscribers with a row;
  * other private channels: all subscribers; public channels: subscribers and non-guests with a
  * row; always the deleting user), and a `stream` update of `first_message_id` to those who see
- * the channel's metadata (channelMetadataViewers) when it changed.
+ * the channel's metadata when it changed (subscriberViewers: its subscribers, and every non-guest
+ * for a public channel, its administrators and metadata groups for a private one).
  */
 export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
   const candidates = await rowHolderCandidates(message);
@@ -116,22 +118,15 @@ export const doDeleteMessage = async (actingUser: User, message: EditableMessage
     await sendEvent(
       actingUser.realmId,
       { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: firstMessageId },
-      { users: await channelMetadataViewers(channel) },
+      // Who sees the channel's metadata (upstream's can_access_stream_metadata_user_ids), without
+      // reading the organization's users.
+      await subscriberViewers(
+        channel,
+        new Set(await channelsStore.listSubscriberIdsOfChannel(channel.id)),
+        await RealmGroups.load(channel.realmId),
+      ),
     );
   }
-};
-
-/**
- * Who sees a channel's metadata changes: its subscribers, and for a public channel every active
- * non-guest user too (upstream's can_access_stream_metadata_user_ids, without the private
- * channels' administrator groups). Reads the organization's users: only when a channel's first
- * message is deleted.
- */
-const channelMetadataViewers = async (channel: Channel): Promise<number[]> => {
-  const subscribers = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-  if (channel.inviteOnly) return subscribers;
-  const others = (await usersStore.listOfRealm(channel.realmId)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
-  return [...new Set([...subscribers, ...others])];
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -191,27 +186,18 @@ export type MessageEditRequest = {
 type RenderedEdit = { content: string; html: string; mentionFlagsOf: (userId: number) => string[]; isMeMessage: boolean; hasLink: boolean };
 
 /**
- * Renders edited content with what it refers to (users, groups, channels, the organization's
- * linkifiers), and says which mention flags each recipient's row gets: `mentioned` for a user
- * mentioned by name or through a mentioned group, `wildcard_mentioned` for everyone on a channel
- * wildcard (@**all**, @**everyone**, @**channel**, @**stream**) or a topic wildcard (@**topic**).
+ * Renders edited content with what it refers to (renderContent: only the users, groups and
+ * channels it names, and the organization's linkifiers), and says which mention flags each
+ * recipient's row gets: `mentioned` for a user mentioned by name or through a mentioned group,
+ * `wildcard_mentioned` for everyone on a channel wildcard (@**all**, @**everyone**, @**channel**,
+ * @**stream**) or a topic wildcard (@**topic**).
  */
-const renderEdit = async (realm: Realm, content: string, sender: User): Promise<RenderedEdit> => {
-  const [users, groups, channels, linkifiers] = await Promise.all([
-    usersStore.listOfRealm(realm.id),
-    groupsStore.listGroupsOfRealm(realm.id),
-    channelsStore.listChannelsOfRealm(realm.id),
-    linkifiersStore.readLinkifierList(realm.id),
-  ]);
-  const input: RenderInput = {
-    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
-    groups: groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
-    channels: channels.map((c) => ({ id: c.id, name: c.name })),
-    linkifiers: sortLinkifiers(linkifiers.linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
-    translateEmoticons: settingsOfUser(sender).translate_emoticons,
-  };
-  const result = renderMessage(content, input);
-  const realmGroups = new RealmGroups(groups);
+const renderEdit = async (realm: Realm, content: string, topic: string, editor: User): Promise<RenderedEdit> => {
+  const result = await renderContent(realm.id, content, topic, {
+    groups: () => RealmGroups.load(realm.id),
+    linkifiers: linkifiersStore.readLinkifierList(realm.id).then((list) => list.linkifiers),
+    translateEmoticons: settingsOfUser(editor).translate_emoticons,
+  });
   const wildcard = result.channelWildcardMentioned || result.topicWildcardMentioned;
   return {
     content,
@@ -219,7 +205,7 @@ const renderEdit = async (realm: Realm, content: string, sender: User): Promise<
     hasLink: result.hasLink,
     isMeMessage: /^\/me( |$)/.test(content),
     mentionFlagsOf: (userId) => [
-      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => realmGroups.isMember(g, userId))
+      ...(result.mentionedUserIds.includes(userId) || result.mentionedGroupIds.some((g) => result.groups!.isMember(g, userId))
         ? ['mentioned']
         : []),
       ...(wildcard ? ['wildcard_mentioned'] : []),
@@ -281,7 +267,9 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
   }
   const rendered =
-    req.content === undefined ? undefined : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'), user);
+    req.content === undefined
+      ? undefined
+      : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'), topic ?? message.topic, user);
   await doUpdateMessage(user, { message, channel, movedIds, topic, topicLinks: links, propagateMode: req.propagateMode, rendered, now });
 };
 

@@ -11,10 +11,10 @@ import { nowSeconds } from '../clock';
 import { prefetch } from '../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './message-delivery';
+import { renderContent, type RenderedContent } from './message-render';
 import { claimAttachmentsForMessage } from './uploads';
 import { doApplyAutomaticTopicPolicies, readSendTopicFacts, type SendTopicFacts } from './user-topics';
 import type { Channel } from '../models/channel';
-import { sortLinkifiers, type Linkifier } from '../models/linkifier';
 import type { Message, MessageRecipient } from '../models/message';
 import { normalizeMessageContent, normalizeTopic, pyStrip, charLength } from '../models/message-content';
 import {
@@ -31,7 +31,6 @@ import {
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
-import { renderMessage, referencesIn, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
 import * as messagesStore from '../store/messages';
@@ -132,40 +131,6 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
   return participants;
 };
 
-/**
- * Loads what the content refers to (only what referencesIn names) and renders it, with the
- * topic's links from the same linkifiers ([] for a direct message's empty topic).
- */
-const render = async (
-  realm: Realm,
-  content: string,
-  topic: string,
-  groups: RealmGroups,
-  mentionable: User[],
-  linkifiersRead: Promise<Linkifier[]>,
-  sender: User,
-): Promise<RenderResult & { topicLinks: TopicLink[] }> => {
-  const refs = referencesIn(content);
-  const needUsers = refs.userNames.length > 0 || refs.userIds.length > 0;
-  const needChannels = refs.channelNames.length > 0 || refs.topics.length > 0;
-  const [users, channels, linkifiers] = await Promise.all([
-    needUsers ? usersStore.listOfRealm(realm.id) : Promise.resolve(mentionable),
-    needChannels ? channelsStore.listChannelsOfRealm(realm.id) : Promise.resolve([] as Channel[]),
-    linkifiersRead,
-  ]);
-  const input: RenderInput = {
-    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
-    groups: groups.groups.map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
-    // Only channels the sender may see are linked: public ones and web-public ones here (a
-    // private channel link needs a subscription read per channel; left as text).
-    channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
-    linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
-    latestInTopic: new Map<string, number>(),
-    translateEmoticons: settingsOfUser(sender).translate_emoticons,
-  };
-  return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers) };
-};
-
 /** The senders of a topic's messages (its participants, as @**topic** counts them). */
 const topicParticipants = async (channelId: number, topic: string): Promise<Set<number>> =>
   new Set(await messagesStore.listSenderIdsOfTopic(channelId, topic));
@@ -218,8 +183,11 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
   }
   // 4. Rendering and mention permissions.
-  const mentionable = participants.length > 0 ? participants : [sender];
-  const rendered = await render(realm, content, channel ? topic : '', groups, mentionable, linkifiersRead, sender);
+  const rendered = await renderContent(realm.id, content, channel ? topic : '', {
+    groups,
+    linkifiers: linkifiersRead,
+    translateEmoticons: settingsOfUser(sender).translate_emoticons,
+  });
   const recipientIds = subscribersRead ? await subscribersRead : participants.map((u) => u.id);
   const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
@@ -265,7 +233,7 @@ type CheckedSend = {
   /** Direct-message participants, the sender included (none for a channel message). */
   participants: User[];
   content: string;
-  rendered: RenderResult & { topicLinks: TopicLink[] };
+  rendered: RenderedContent;
   recipientIds: number[];
   participantsOfTopic: Set<number>;
   /** What the automatic topic policies depend on (readSendTopicFacts); none for a system bot's notice. */
@@ -353,15 +321,11 @@ export const sendInternalMessage = async (
   const topic = 'channel' in target ? target.topic : '';
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
-  const rendered = await render(
-    realm,
-    text,
-    topic,
+  const rendered = await renderContent(realm.id, text, topic, {
     groups,
-    participants.length > 0 ? participants : [bot],
-    linkifiersStore.listLinkifiersOfRealm(realm.id),
-    bot,
-  );
+    linkifiers: linkifiersStore.listLinkifiersOfRealm(realm.id),
+    translateEmoticons: settingsOfUser(bot).translate_emoticons,
+  });
   const recipientIds =
     'channel' in target
       ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))

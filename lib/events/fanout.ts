@@ -10,6 +10,7 @@
 //   ("b+rr,2" is 11…1000 and 1002). An organization's ids are mostly consecutive, so 10,000
 //   subscribers usually take a few bytes; scattered ids take 2 to 5 bytes each.
 // - `edits`: set (`v`) or delete (`d`) a value at a path (object keys, array indexes) of the event.
+// - `none`: the group's users get nothing (an organization-wide event that leaves some users out).
 // - `others`: the edits of the version for users in no group; without it they get nothing.
 // - `span`: the user ids this item speaks for (inclusive; no `hi`: no upper bound). An audience
 //   too large for one item is split by id range into several items whose spans partition all ids,
@@ -17,7 +18,7 @@
 import type { ApiEvent } from '../models/event';
 
 export type Edit = { p: (string | number)[]; v?: unknown; d?: true };
-export type FanoutGroup = { users: string; edits: Edit[] };
+export type FanoutGroup = { users: string; edits: Edit[]; none?: true };
 export type Fanout = { span?: [number, number?]; groups: FanoutGroup[]; others?: Edit[] };
 /** An event as stored on the organization's stream: shared events carry `fanout`. */
 export type SharedEvent = ApiEvent & { fanout?: Fanout };
@@ -122,6 +123,6 @@ export const eventForUser = (stored: ApiEvent, userId: number): ApiEvent | null 
   const [lo, hi] = fanout.span ?? [];
   if ((lo !== undefined && userId < lo) || (hi !== undefined && hi !== null && userId > hi)) return null;
   const group = fanout.groups.find((g) => listsUser(g.users, userId));
-  if (group) return applyEdits(event as ApiEvent, group.edits);
+  if (group) return group.none ? null : applyEdits(event as ApiEvent, group.edits);
   return fanout.others ? applyEdits(event as ApiEvent, fanout.others) : null;
 };

@@ -63,9 +63,11 @@ const appendAll = async (appends: { stream: string; event: ApiEvent }[]): Promis
 
 /**
  * Delivers `event` to every live queue of the audience (each queue applies its own filters when it
- * reads it): every user of the organization, or the listed users (as sendEventPerRecipient).
+ * reads it): every user of the organization, the listed users (as sendEventPerRecipient), or
+ * everyone but the listed users (sendEventToRealmExcept).
  */
 export const sendEvent = async (realmId: number, event: ApiEvent, audience: Audience): Promise<void> => {
+  if (audience !== 'realm' && 'everyoneBut' in audience) return sendEventToRealmExcept(realmId, event, audience.everyoneBut);
   if (audience !== 'realm')
     return sendEventPerRecipient(
       realmId,
@@ -75,7 +77,20 @@ export const sendEvent = async (realmId: number, event: ApiEvent, audience: Audi
   await appendAll(realmStreams(realmId).map((stream) => ({ stream, event: payload })));
 };
 
-type Versions = { base: ApiEvent; groups: { userIds: number[]; edits: Edit[] }[]; others?: Edit[] };
+/**
+ * Delivers `event` to every user of the organization except `except` (each queue's filters then
+ * decide): one shared append per shard of the organization's stream, listing only the exceptions,
+ * so the cost does not grow with the organization (an audience of every non-guest: the exceptions
+ * are the guests). Without exceptions it is sendEvent's 'realm'.
+ */
+export const sendEventToRealmExcept = async (realmId: number, event: ApiEvent, except: number[]): Promise<void> => {
+  const left = [...new Set(except)];
+  if (left.length === 0) return sendEvent(realmId, event, 'realm');
+  const items = sharedItems({ base: serializable(event), groups: [{ userIds: left, edits: [], none: true }], others: [] });
+  await appendAll(realmStreams(realmId).flatMap((stream) => items.map((item) => ({ stream, event: item }))));
+};
+
+type Versions = { base: ApiEvent; groups: { userIds: number[]; edits: Edit[]; none?: true }[]; others?: Edit[] };
 
 /** The deliveries as one event and the edits of each group of users whose versions are equal. */
 const shareVersions = (deliveries: { userId: number; event: ApiEvent }[], others: ApiEvent | undefined): Versions => {
@@ -102,7 +117,7 @@ const sharedItems = (versions: Versions, lo?: number, hi?: number): SharedEvent[
     ...(lo !== undefined ? { span: hi !== undefined ? [lo, hi] : [lo] } : {}),
     groups: versions.groups
       .filter((g) => g.userIds.length > 0)
-      .map((g) => ({ users: encodeUserIds([...g.userIds].sort((a, b) => a - b)), edits: g.edits })),
+      .map((g) => ({ users: encodeUserIds([...g.userIds].sort((a, b) => a - b)), edits: g.edits, ...(g.none ? { none: g.none } : {}) })),
     ...(versions.others ? { others: versions.others } : {}),
   };
   const item: SharedEvent = { ...versions.base, fanout };

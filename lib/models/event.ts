@@ -242,5 +242,5 @@ export type QueueDescriptor = {
   timeoutSecs: number;
 };
 
-/** Who receives an event: every user of the organization, or the listed users. */
-export type Audience = 'realm' | { users: number[] };
+/** Who receives an event: every user of the organization, the listed users, or everyone of the organization but the listed ones. */
+export type Audience = 'realm' | { users: number[] } | { everyoneBut: number[] };

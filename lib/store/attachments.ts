@@ -1,10 +1,13 @@
 // Attachment records (who uploaded a file, and whether a public message made it readable by more
 // people) and their claims (one per message that links the file), in the attachment's partition.
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Attachment, AttachmentClaim } from '../models/attachment';
-import { documentClient, tableName } from './client';
-import { batchPut, sendConditional, type Item } from './common';
+import { tableName } from './client';
+import { batchPut, queryAll, sendConditional, type Item } from './common';
 import { entityKeys, lookupKey } from './keys';
+
+/** The most messages that may link one file whose access a read checks (each is a claim item). */
+const MAX_ATTACHMENT_CLAIMS = 10_000;
 
 const toAttachment = (item: Item): Attachment => ({
   pathId: item.pathId as string,
@@ -39,21 +42,15 @@ export const getAttachmentWithClaims = async (
 ): Promise<{ attachment: Attachment; claims: AttachmentClaim[] } | undefined> => {
   const k = lookupKey(() => entityKeys.attachment(pathId));
   if (!k) return undefined;
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName('main'),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': k.pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll(
+    {
+      TableName: tableName('main'),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': k.pk },
+      ConsistentRead: true,
+    },
+    { max: MAX_ATTACHMENT_CLAIMS + 1 },
+  );
   const record = items.find((item) => item.sk === 'ATTACHMENT');
   if (!record) return undefined;
   return { attachment: toAttachment(record), claims: items.filter((item) => item.sk !== 'ATTACHMENT').map(toClaim) };

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { documentClient, tableName } from './client';
 import { batchGet, queryPrefix } from './common';
 import { entityKeys } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 export type BotStorageEntry = { key: string; value: string };
@@ -16,7 +17,7 @@ const entryKey = (botId: number, key: string) => entityKeys.botStorageEntry(botI
 /** Every entry of a bot's storage. */
 export const listEntries = async (botId: number): Promise<BotStorageEntry[]> => {
   const k = entityKeys.botStorageOfBot(botId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { consistent: true })).map((item) => ({
+  return (await queryPrefix('main', k.pk, k.skPrefix, { consistent: true, max: MAX_USER_OBJECTS })).map((item) => ({
     key: item.key as string,
     value: item.value as string,
   }));

@@ -16,6 +16,7 @@ import {
   type TransactItem,
 } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_CHANNELS, MAX_ORGANIZATION_SETTINGS_OBJECTS, MAX_ORGANIZATION_USERS } from './limits';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
 const toSubscription = (item: Item): Subscription => stripKeys(item) as Subscription;
@@ -31,7 +32,7 @@ export const getChannel = async (realmId: number, channelId: number, opts: { con
 /** Every channel of an organization, archived ones included, in id order. */
 export const listChannelsOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<Channel[]> => {
   const k = entityKeys.channelsOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map(toChannel);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { ...opts, max: MAX_ORGANIZATION_CHANNELS })).map(toChannel);
 };
 
 /** A user's subscription row for a channel (active or not), or undefined if never subscribed. */
@@ -45,7 +46,7 @@ export const getSubscription = async (userId: number, channelId: number): Promis
 /** Every subscription row of a user (active and left ones), in channel id order. */
 export const listSubscriptionsOfUser = async (userId: number): Promise<Subscription[]> => {
   const k = entityKeys.subscriptionsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toSubscription);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_CHANNELS })).map(toSubscription);
 };
 
 export const buildListSubscriberIdsInput = (channelId: number): QueryCommandInput => ({
@@ -58,12 +59,14 @@ export const buildListSubscriberIdsInput = (channelId: number): QueryCommandInpu
 
 /** The ids of a channel's active subscribers who are active users, ascending (the sparse subscriber index). */
 export const listSubscriberIdsOfChannel = async (channelId: number): Promise<number[]> =>
-  (await queryAll(buildListSubscriberIdsInput(channelId))).map((item) => Number(item.userId));
+  (await queryAll(buildListSubscriberIdsInput(channelId), { max: MAX_ORGANIZATION_USERS })).map((item) => Number(item.userId));
 
 /** Every channel folder of an organization, archived ones included, in id order. */
 export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder[]> => {
   const k = entityKeys.foldersOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as ChannelFolder);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(
+    (item) => stripKeys(item) as ChannelFolder,
+  );
 };
 
 /** The stored item of a channel (realm partition). */
@@ -96,6 +99,27 @@ export const buildChannelNameItem = (channel: Pick<Channel, 'realmId' | 'id' | '
   realmId: channel.realmId,
   channelId: channel.id,
 });
+
+/**
+ * The channels of an organization with these names, compared case-insensitively, archived ones
+ * included: their name locks, then the channels they name (two batched reads).
+ */
+export const getChannelsByNames = async (realmId: number, names: string[], opts: { consistent?: boolean } = {}): Promise<Channel[]> => {
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  if (lowered.length === 0) return [];
+  const locks = await batchGet(
+    'main',
+    lowered.map((name) => entityKeys.channelName(realmId, name)),
+    opts,
+  );
+  const ids = [...new Set(locks.map((lock) => Number(lock.channelId)))];
+  const channels = await batchGet(
+    'main',
+    ids.map((id) => entityKeys.channel(realmId, id)),
+    opts,
+  );
+  return channels.map(toChannel).sort((a, b) => a.id - b.id);
+};
 
 /** A new channel's item and its name lock, each only if absent: no id, and no name in any case, is taken twice. */
 export const buildCreateChannelInputs = (channel: Channel): TransactItem[] => [

@@ -4,6 +4,7 @@ import type { ClientDevice } from '../models/client-device';
 import { documentClient, tableName } from './client';
 import { allocateIds, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 /** Stores a new device with a fresh id. */
 export const createClientDevice = async (userId: number, createdAt: number): Promise<ClientDevice> => {
@@ -19,7 +20,7 @@ export const getClientDevice = async (userId: number, deviceId: number): Promise
 
 export const listClientDevicesOfUser = async (userId: number): Promise<ClientDevice[]> => {
   const k = entityKeys.clientDevicesOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as ClientDevice);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => stripKeys(item) as ClientDevice);
 };
 
 /** Removes a device of this user; false when it does not exist (or a concurrent removal came first). */

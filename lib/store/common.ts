@@ -19,26 +19,61 @@ import { keys, type Key } from './keys';
 
 export type Item = Record<string, unknown>;
 
-/** Runs a Query to its last page (callers bound it by key), returning every item. */
-export const queryAll = async (input: QueryCommandInput): Promise<Item[]> => {
+/** A query found more items than the bound its caller named. */
+export class QueryBoundExceededError extends Error {
+  constructor(
+    readonly input: QueryCommandInput,
+    readonly max: number,
+  ) {
+    super(`query of ${String(Object.values(input.ExpressionAttributeValues ?? {})[0])} has more than ${max} items`);
+    this.name = 'QueryBoundExceededError';
+  }
+}
+
+/**
+ * How many items a query may return, which every caller names: `max`, the largest set the request
+ * serves. With `overflow: 'throw'` (the default) finding more is an error (the bound was wrong, or
+ * the data grew past what the path was built for: it fails instead of reading on); with
+ * `'truncate'` the first `max` items in the query's order are the answer (a newest-first read
+ * that only needs the most recent ones).
+ */
+export type QueryBound = { max: number; overflow?: 'throw' | 'truncate' };
+
+/**
+ * Runs a Query page by page, never asking DynamoDB for more than the bound: each page's `Limit` is
+ * what remains of it (plus one item, when overflowing throws, to know there are more).
+ */
+export const queryAll = async (input: QueryCommandInput, bound: QueryBound): Promise<Item[]> => {
+  const truncate = bound.overflow === 'truncate';
+  const wanted = truncate ? bound.max : bound.max + 1;
   const items: Item[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    const Limit = Math.min(input.Limit ?? Infinity, wanted - items.length);
+    const page = await documentClient().send(new QueryCommand({ ...input, Limit, ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as Item[]));
     ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  } while (ExclusiveStartKey && items.length < wanted);
+  if (items.length > bound.max) throw new QueryBoundExceededError(input, bound.max);
   return items;
 };
 
-/** Items of one partition whose sort key starts with a prefix. */
-export const queryPrefix = (table: 'main' | 'events', pk: string, skPrefix: string, opts: { consistent?: boolean } = {}): Promise<Item[]> =>
-  queryAll({
-    TableName: tableName(table),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-    ConsistentRead: opts.consistent ?? false,
-  });
+/** Items of one partition whose sort key starts with a prefix, at most `max` of them (see QueryBound). */
+export const queryPrefix = (
+  table: 'main' | 'events',
+  pk: string,
+  skPrefix: string,
+  opts: QueryBound & { consistent?: boolean },
+): Promise<Item[]> =>
+  queryAll(
+    {
+      TableName: tableName(table),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ConsistentRead: opts.consistent ?? false,
+    },
+    { max: opts.max, overflow: opts.overflow },
+  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

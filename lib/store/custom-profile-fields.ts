@@ -5,6 +5,7 @@ import type { CustomProfileField, FieldType, ProfileValue } from '../models/cust
 import { tableName } from './client';
 import { batchGet, queryAll, queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_PROFILE_VALUES, MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
 const toField = (item: Item): CustomProfileField => ({
   id: Number(item.id),
@@ -42,7 +43,7 @@ export const buildProfileValueItem = (v: ProfileValue): Item => ({
 /** Every field of an organization, in display order. */
 export const listFieldsOfRealm = async (realmId: number): Promise<CustomProfileField[]> => {
   const k = entityKeys.customProfileField(realmId, 0);
-  const fields = (await queryPrefix('main', k.pk, 'FIELD#')).map(toField);
+  const fields = (await queryPrefix('main', k.pk, 'FIELD#', { max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(toField);
   return fields.sort((a, b) => a.order - b.order || a.id - b.id);
 };
 
@@ -61,12 +62,15 @@ export const getFields = async (realmId: number, fieldIds: number[]): Promise<Cu
 /** Every value of every user of an organization (register's user list): one index query. */
 export const listValuesOfRealm = async (realmId: number): Promise<ProfileValue[]> =>
   (
-    await queryAll({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': entityKeys.profileValuesOfRealm(realmId).gsi1pk },
-    })
+    await queryAll(
+      {
+        TableName: tableName('main'),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': entityKeys.profileValuesOfRealm(realmId).gsi1pk },
+      },
+      { max: MAX_ORGANIZATION_PROFILE_VALUES },
+    )
   ).map(toValue);
 
 /** A user's stored values for these fields (strongly consistent; fields without a value are left out). */

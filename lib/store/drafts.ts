@@ -5,15 +5,15 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   type PutCommandInput,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { Draft, DraftType } from '../models/draft';
 import { documentClient, tableName } from './client';
-import { type Item, queryPrefix, sendConditional, sendTransaction } from './common';
+import { type Item, queryAll, queryPrefix, sendConditional, sendTransaction } from './common';
 import { entityKeys } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 const editTimeMicros = (timestamp: number): number => Math.round(timestamp * 1e6);
 
@@ -74,20 +74,12 @@ export const getDraft = async (userId: number, draftId: number): Promise<Draft |
 /** Every draft of a user (strongly consistent; the caller orders them). */
 export const listDraftsOfUser = async (userId: number): Promise<Draft[]> => {
   const k = entityKeys.draft(userId, 0);
-  return (await queryPrefix('main', k.pk, 'DRAFT#', { consistent: true })).map(toDraft);
+  return (await queryPrefix('main', k.pk, 'DRAFT#', { consistent: true, max: MAX_USER_OBJECTS })).map(toDraft);
 };
 
 /** At most `limit` drafts of a user, most recently edited first (reads only those). */
 export const listNewestDraftsOfUser = async (userId: number, limit: number): Promise<Draft[]> => {
-  const drafts: Draft[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const input = buildNewestDraftsInput(userId, limit - drafts.length);
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
-    drafts.push(...(page.Items ?? []).map(toDraft));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && drafts.length < limit);
-  return drafts;
+  return (await queryAll(buildNewestDraftsInput(userId, limit), { max: limit, overflow: 'truncate' })).map(toDraft);
 };
 
 /** Writes new drafts all together (at most MAX_TRANSACTION_ITEMS). */

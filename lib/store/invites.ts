@@ -5,6 +5,7 @@ import type { MultiuseInvite } from '../models/invite';
 import { documentClient, tableName } from './client';
 import { type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
 const toInvite = (item: Item): MultiuseInvite => stripKeys(item) as MultiuseInvite;
 
@@ -27,7 +28,7 @@ export const getInvite = async (
 /** Every invitation link of an organization (bounded by what its administrators created), in id order. */
 export const listInvitesOfRealm = async (realmId: number): Promise<MultiuseInvite[]> => {
   const k = entityKeys.invitesOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toInvite);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(toInvite);
 };
 
 export const buildInviteItem = (invite: MultiuseInvite): Item => ({ ...entityKeys.multiuseInvite(invite.realmId, invite.id), ...invite });

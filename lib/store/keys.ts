@@ -9,6 +9,7 @@
 // | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
 // | users by email (all realms) | main.gsi2   | EMAIL#<lowercased>      | begins_with REALM#          |
+// | users by full name          | main.gsi3   | USERNAME#<rid>#<lowercased> | USER#<uid>              |
 // | id counter of an entity     | main        | COUNTER#<entity>        | = COUNTER                   |
 // | drafts of a user            | main        | USER#<uid>              | begins_with DRAFT#          |
 // | newest drafts of a user     | main.gsi1   | DRAFTS#<uid>            | <edit time µs>#<id>, desc   |
@@ -117,6 +118,9 @@ export const keys = {
   userByApiKey: (apiKey: string) => fitted('API key', { gsi1pk: `APIKEY#${apiKey}`, gsi1sk: 'USER' }),
   userByEmail: (email: string, realmId: number) => fitted('email', { gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2sk: `REALM#${realmId}` }),
   usersByEmail: (email: string) => fitted('email', { gsi2pk: `EMAIL#${email.toLowerCase()}`, gsi2skPrefix: 'REALM#' }),
+  /** The users of one organization with a full name, compared case-insensitively (mentions name users so). */
+  userByName: (realmId: number, fullName: string, userId: number) =>
+    fitted('username', { gsi3pk: `USERNAME#${realmId}#${fullName.toLowerCase()}`, gsi3sk: `USER#${userId}` }),
 
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 } as const;

@@ -7,6 +7,7 @@ import type { Linkifier } from '../models/linkifier';
 import { documentClient, tableName } from './client';
 import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
 /** The list changed since it was read (its version moved on). */
 export class LinkifiersChangedError extends Error {
@@ -30,7 +31,9 @@ export const readLinkifierList = async (realmId: number, opts: { consistent?: bo
 /** The organization's linkifiers, without the list's version (what rendering needs). One Query. */
 export const listLinkifiersOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<Linkifier[]> => {
   const k = entityKeys.linkifiersOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map((item) => stripKeys(item) as Linkifier);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { ...opts, max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(
+    (item) => stripKeys(item) as Linkifier,
+  );
 };
 
 const versionItem = (realmId: number, expected: number): TransactItem => ({

@@ -6,6 +6,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import type { Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
+import { MAX_RECIPIENT_PARTS } from './messages';
 import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
@@ -26,24 +27,24 @@ export const listRowsOfMessage = async (messageId: number, candidateUserIds: num
 };
 
 /** The message ids of a topic (case-insensitive), ascending, from the topic index. */
+/**
+ * The most messages one topic move rewrites (upstream moves every message of the topic in one
+ * UPDATE): a larger topic is refused with an error rather than read without end.
+ */
+const MAX_MOVED_TOPIC_MESSAGES = 100_000;
+
 export const listMessageIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
-  const ids: number[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName('main'),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': entityKeys.messagesOfTopic(channelId, topic).gsi2pk },
-        ProjectionExpression: 'id',
-        ExclusiveStartKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return ids.sort((a, b) => a - b);
+  const items = await queryAll(
+    {
+      TableName: tableName('main'),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': entityKeys.messagesOfTopic(channelId, topic).gsi2pk },
+      ProjectionExpression: 'id',
+    },
+    { max: MAX_MOVED_TOPIC_MESSAGES },
+  );
+  return items.map((item) => Number(item.id)).sort((a, b) => a - b);
 };
 
 /**
@@ -265,13 +266,16 @@ export const deleteMessage = async (
   );
   // The recipients record last: a crash before it leaves ids that name no row, never a row unfound.
   const recipients = entityKeys.recipientsOfMessage(m.realmId, m.id);
-  const recipientItems = await queryAll({
-    TableName: tableName('main'),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': recipients.pk, ':prefix': recipients.skPrefix },
-    ProjectionExpression: 'pk, sk',
-    ConsistentRead: true,
-  });
+  const recipientItems = await queryAll(
+    {
+      TableName: tableName('main'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': recipients.pk, ':prefix': recipients.skPrefix },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    },
+    { max: MAX_RECIPIENT_PARTS },
+  );
   await batchDelete(
     'main',
     recipientItems.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),

@@ -27,6 +27,7 @@ import {
   type Item,
 } from './common';
 import { entityKeys, lookupKey, pad } from './keys';
+import { MAX_CHANNEL_TOPICS, MAX_ORGANIZATION_USERS, MAX_USER_OBJECTS } from './limits';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
 export const getMessage = async (realmId: number, messageId: number, opts: { consistent?: boolean } = {}): Promise<Message | undefined> => {
@@ -61,18 +62,6 @@ export const getNewestMessageIdOfUser = async (userId: number): Promise<number |
   return item ? Number(item.messageId) : undefined;
 };
 
-/** Pages a Query (newest or oldest first, as the input says) until `limit` items are read. */
-const queryUpTo = async (input: QueryCommandInput, limit: number): Promise<Item[]> => {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < limit);
-  return items;
-};
-
 export const buildListUnreadInput = (userId: number): QueryCommandInput => ({
   TableName: tableName('main'),
   IndexName: 'gsi1',
@@ -88,7 +77,7 @@ export const buildListUnreadInput = (userId: number): QueryCommandInput => ({
  * `truncated` says whether older unread messages were left out.
  */
 export const listNewestUnreadOfUser = async (userId: number, limit: number): Promise<{ messages: UnreadMessage[]; truncated: boolean }> => {
-  const items = await queryUpTo(buildListUnreadInput(userId), limit + 1);
+  const items = await queryAll(buildListUnreadInput(userId), { max: limit + 1, overflow: 'truncate' });
   const messages = items.slice(0, limit).map((item) => ({
     messageId: Number(item.messageId),
     senderId: Number(item.senderId),
@@ -111,12 +100,12 @@ export const buildListStarredInput = (userId: number): QueryCommandInput => ({
 
 /** The ids of the user's starred messages, ascending, at most `limit` (the sparse starred index). */
 export const listStarredIdsOfUser = async (userId: number, limit: number): Promise<number[]> =>
-  (await queryUpTo(buildListStarredInput(userId), limit)).map((item) => Number(item.messageId));
+  (await queryAll(buildListStarredInput(userId), { max: limit, overflow: 'truncate' })).map((item) => Number(item.messageId));
 
 /** The user's direct-message conversations, each with its newest message id (unordered). */
 export const listDmConversationsOfUser = async (userId: number): Promise<DmConversation[]> => {
   const k = entityKeys.dmConversationsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => ({
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => ({
     userIds: ((item.userIds as number[] | undefined) ?? []).map(Number),
     maxMessageId: Number(item.maxMessageId),
   }));
@@ -179,6 +168,9 @@ export const buildDmConversationItem = (realmId: number, userId: number, partici
 /** How many user ids one recipients item holds (a number set of 10,000 ids is well under DynamoDB's 400 KB). */
 const MESSAGE_RECIPIENTS_PER_ITEM = 10_000;
 
+/** The items of one message's recipients record: a part per MESSAGE_RECIPIENTS_PER_ITEM recipients, and `RCPT#H`. */
+export const MAX_RECIPIENT_PARTS = Math.ceil(MAX_ORGANIZATION_USERS / MESSAGE_RECIPIENTS_PER_ITEM) + 1;
+
 /**
  * The items recording who received a message (see entityKeys.messageRecipients): its recipients'
  * ids as number sets, MESSAGE_RECIPIENTS_PER_ITEM per item. None for a message without recipients.
@@ -219,7 +211,7 @@ export const recordRowHolder = async (realmId: number, messageId: number, userId
 export const getRowHolderRecord = async (realmId: number, messageId: number): Promise<{ sent: number[] | undefined; later: number[] }> => {
   const k = entityKeys.recipientsOfMessage(realmId, messageId);
   const laterSk = entityKeys.messageRecipients(realmId, messageId, 'H').sk;
-  const items = await queryPrefix('main', k.pk, k.skPrefix, { consistent: true });
+  const items = await queryPrefix('main', k.pk, k.skPrefix, { consistent: true, max: MAX_RECIPIENT_PARTS });
   const ids = (parts: Item[]) => {
     const out = new Set<number>();
     for (const item of parts) for (const id of (item.userIds as Set<number> | undefined) ?? []) out.add(Number(id));
@@ -455,7 +447,7 @@ export const getUserMessagesByIds = async (userId: number, messageIds: number[])
 /** The topics of a channel with their newest message ids, newest first (one partition query). */
 export const listTopicsOfChannel = async (channelId: number): Promise<TopicSummary[]> => {
   const k = entityKeys.topicsOfChannel(channelId);
-  return (await queryPrefix('main', k.pk, k.skPrefix))
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_CHANNEL_TOPICS }))
     .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
     .sort((a, b) => b.maxMessageId - a.maxMessageId);
 };
@@ -463,7 +455,7 @@ export const listTopicsOfChannel = async (channelId: number): Promise<TopicSumma
 /** The topics of a channel with protected history that the user received, with the newest received message ids, newest first (one query of the user's partition). */
 export const listReceivedTopicsOfChannel = async (userId: number, channelId: number): Promise<TopicSummary[]> => {
   const k = entityKeys.receivedTopicsOfChannel(userId, channelId);
-  return (await queryPrefix('main', k.pk, k.skPrefix))
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_CHANNEL_TOPICS }))
     .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
     .sort((a, b) => b.maxMessageId - a.maxMessageId);
 };
@@ -478,16 +470,31 @@ export const getTopicSummary = async (channelId: number, topic: string): Promise
     : undefined;
 };
 
-/** The distinct senders of a topic's messages (the topic index, sender ids only). */
+/**
+ * How many of a topic's messages, newest first, count toward its participants for @**topic**.
+ * Upstream has no such limit: its participants_for_topic (zerver/lib/topic.py, called from
+ * zerver/actions/message_send.py get_recipient_info and from check_update_message) reads the
+ * senders and reactors of every message of the topic, noting that it "is expensive for large
+ * numbers of messages in the topic". Ours reads at most this many (a page of the topic index,
+ * sender ids only), so a user whose last message in the topic is older than the newest 1,000 is
+ * no longer a participant: the same answer for every topic of up to 1,000 messages.
+ */
+export const TOPIC_PARTICIPANTS_WINDOW = 1_000;
+
+/** The distinct senders of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages (the topic index, sender ids only). */
 export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
   const k = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));
   if (!k) return [];
-  const items = await queryAll({
-    TableName: tableName('main'),
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': k.gsi2pk },
-    ProjectionExpression: 'senderId',
-  });
+  const items = await queryAll(
+    {
+      TableName: tableName('main'),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': k.gsi2pk },
+      ProjectionExpression: 'senderId',
+      ScanIndexForward: false,
+    },
+    { max: TOPIC_PARTICIPANTS_WINDOW, overflow: 'truncate' },
+  );
   return [...new Set(items.map((item) => Number(item.senderId)))];
 };

@@ -16,6 +16,7 @@ import type { Presence, PresenceUserFields } from '../models/presence';
 import { documentClient, tableName } from './client';
 import { batchGet, queryAll, sendConditional, sendTransaction, type Item } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_USERS } from './limits';
 
 const num = (value: unknown): number => Number(value);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -118,12 +119,15 @@ export const write = async (next: Presence, sequence: number, previousUpdateId: 
 
 const queryIndex = async (index: 'gsi1' | 'gsi2', pk: string, condition: string, value: string): Promise<Presence[]> =>
   (
-    await queryAll({
-      TableName: tableName('main'),
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk AND ${index}sk ${condition} :v`,
-      ExpressionAttributeValues: { ':pk': pk, ':v': value },
-    })
+    await queryAll(
+      {
+        TableName: tableName('main'),
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :pk AND ${index}sk ${condition} :v`,
+        ExpressionAttributeValues: { ':pk': pk, ':v': value },
+      },
+      { max: MAX_ORGANIZATION_USERS },
+    )
   ).map(toPresence);
 
 /** Rows whose last change has an update id above `lastUpdateId` (incremental fetch). */

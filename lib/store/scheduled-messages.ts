@@ -5,6 +5,7 @@ import type { ScheduledMessage } from '../models/scheduled-message';
 import { documentClient, tableName } from './client';
 import { type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 const toScheduled = (item: Item): ScheduledMessage => stripKeys(item) as ScheduledMessage;
 
@@ -17,7 +18,7 @@ export const getScheduledMessageOfUser = async (userId: number, id: number): Pro
 /** Every scheduled message of a user (reminders and send-later messages), in id order. */
 export const listScheduledMessagesOfUser = async (userId: number): Promise<ScheduledMessage[]> => {
   const k = entityKeys.scheduledMessagesOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toScheduled);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map(toScheduled);
 };
 
 export const putScheduledMessage = async (message: ScheduledMessage): Promise<void> => {

@@ -5,6 +5,7 @@ import type { NavigationView, OnboardingStep, SavedSnippet } from '../models/use
 import { documentClient, tableName } from './client';
 import { queryPrefix, stripKeys, type Item } from './common';
 import { entityKeys, type Key } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 const getItem = async (key: Key): Promise<Item | undefined> =>
   (await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: key }))).Item as Item | undefined;
@@ -20,11 +21,11 @@ export const getPendingOnboardingSteps = async (userId: number): Promise<Onboard
 /** The user's saved snippets, in id order. */
 export const listSavedSnippetsOfUser = async (userId: number): Promise<SavedSnippet[]> => {
   const k = entityKeys.savedSnippetsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as SavedSnippet);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => stripKeys(item) as SavedSnippet);
 };
 
 /** The user's navigation views, in fragment order. */
 export const listNavigationViewsOfUser = async (userId: number): Promise<NavigationView[]> => {
   const k = entityKeys.navigationViewsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as NavigationView);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => stripKeys(item) as NavigationView);
 };

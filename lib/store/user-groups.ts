@@ -9,6 +9,7 @@ import type { GroupSettingName, UserGroup } from '../models/user-group';
 import { documentClient, tableName } from './client';
 import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_GROUPS } from './limits';
 
 /** A transaction lost a race (a condition or a concurrent transaction); `reasons[i]` is item i's cancellation code ('None' if it passed). */
 export class TransactionConflictError extends Error {
@@ -26,7 +27,7 @@ const toGroup = (item: Item): UserGroup => stripKeys(item) as UserGroup;
 /** Every named group of an organization (system, active and deactivated), in id order. */
 export const listGroupsOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<UserGroup[]> => {
   const k = entityKeys.groupsOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map(toGroup);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { ...opts, max: MAX_ORGANIZATION_GROUPS })).map(toGroup);
 };
 
 /** One group of an organization, or undefined (another organization's id looks missing). */

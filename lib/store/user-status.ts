@@ -4,11 +4,12 @@ import type { UserStatus } from '../models/user-status';
 import { documentClient, tableName } from './client';
 import { queryPrefix, stripKeys } from './common';
 import { entityKeys } from './keys';
+import { MAX_ORGANIZATION_USERS } from './limits';
 
 /** Every stored status of an organization (bounded by its number of users). */
 export const listUserStatusesOfRealm = async (realmId: number): Promise<UserStatus[]> => {
   const k = entityKeys.userStatusesOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map((item) => stripKeys(item) as UserStatus);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map((item) => stripKeys(item) as UserStatus);
 };
 
 /** Sets the given fields of a user's status, creating it with empty fields first if needed. */

@@ -6,6 +6,7 @@ import type { StoredVisibilityPolicy, UserTopic } from '../models/user-topic';
 import { documentClient, tableName } from './client';
 import { queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys, lookupKey } from './keys';
+import { MAX_USER_OBJECTS } from './limits';
 
 const toUserTopic = (item: Item): UserTopic => stripKeys(item) as UserTopic;
 
@@ -28,7 +29,7 @@ export const getUserTopic = async (
 /** Every policy of a user (one query of the user's partition), in channel id then topic order. */
 export const listUserTopicsOfUser = async (userId: number, opts: { consistent?: boolean } = {}): Promise<UserTopic[]> => {
   const k = entityKeys.userTopicsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, opts)).map(toUserTopic);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { ...opts, max: MAX_USER_OBJECTS })).map(toUserTopic);
 };
 
 /** Stores a policy for a topic that has none; false when one exists (a concurrent write came first). */

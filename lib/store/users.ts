@@ -1,16 +1,18 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { batchGet, buildSetUpdate, queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import { batchGet, buildSetUpdate, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { keys, lookupKey } from './keys';
+import { MAX_ORGANIZATION_USERS } from './limits';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
 
-/** The stored item of a user, with its three access paths (id, API key, email). */
+/** The stored item of a user, with its four access paths (id, API key, email, full name). */
 export const buildUserItem = (user: User): Item => ({
   ...keys.user(user.realmId, user.id),
   ...keys.userByApiKey(user.apiKey),
   ...keys.userByEmail(user.email, user.realmId),
+  ...keys.userByName(user.realmId, user.fullName, user.id),
   ...user,
 });
 
@@ -80,17 +82,41 @@ export const getManyWithSystemBots = async (realmId: number, userIds: number[]):
   return missing.length === 0 ? found : [...found, ...(await getMany(INTERNAL_REALM_ID, missing))];
 };
 
+/**
+ * The users of one organization with each of these full names (case-insensitively), at most
+ * `perName` of each: one indexed query per name, concurrently. A mention by name needs to know
+ * only whether a name is one user's, so `perName` 2 answers it.
+ */
+export const listByFullNames = async (realmId: number, names: string[], perName: number): Promise<User[]> => {
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  const found = await Promise.all(
+    lowered.map((name) =>
+      queryAll(
+        {
+          TableName: tableName('main'),
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.userByName(realmId, name, 0).gsi3pk },
+        },
+        { max: perName, overflow: 'truncate' },
+      ),
+    ),
+  );
+  return found.flat().map(toUser);
+};
+
 /** Every user of an organization (bounded by its size; for register's user list and seeding checks). */
 export const listOfRealm = async (realmId: number): Promise<User[]> => {
   const k = keys.usersOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix)).map(toUser);
+  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map(toUser);
 };
 
 /** Sets one or more plain attributes of a user. */
 export const update = async (
   realmId: number,
   userId: number,
-  changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email'>>,
+  // Not the keys' attributes: a new API key, email or full name would also need its index key rewritten.
+  changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email' | 'fullName'>>,
 ): Promise<void> => {
   if (Object.keys(changes).length === 0) return;
   await documentClient().send(

@@ -23,12 +23,15 @@ const PARTITIONS = [
 const snapshot = async (): Promise<Record<string, unknown[]>> => {
   const out: Record<string, unknown[]> = {};
   for (const pk of PARTITIONS) {
-    out[pk] = await queryAll({
-      TableName: tableName('main'),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ConsistentRead: true,
-    });
+    out[pk] = await queryAll(
+      {
+        TableName: tableName('main'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+      },
+      { max: 10_000 },
+    );
   }
   return out;
 };
@@ -59,11 +62,14 @@ describe('seedDevRealm', () => {
     const now = Date.now() / 1000;
     expect(presence.every((p) => p.lastConnectedTime! > now - 21 * 86400 && p.lastConnectedTime! <= now)).toBe(true);
     const [extra] = await usersStore.listByEmail((realm.find((i) => i.sk.startsWith('USER#1000')) as unknown as { email: string }).email);
-    const subs = await queryAll({
-      TableName: tableName('main'),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${extra.id}` },
-    });
+    const subs = await queryAll(
+      {
+        TableName: tableName('main'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${extra.id}` },
+      },
+      { max: 100 },
+    );
     expect(subs.map((s) => s.sk)).toContain('SUB#000000000003');
 
     expect(await seedDevRealm({ extraUsers: 30 })).toBe(0);

@@ -131,6 +131,22 @@ describe('PATCH /messages/{message_id}: content', () => {
     expect(after.unread_msgs.mentions).toHaveLength(before.unread_msgs.mentions.length + 1);
   });
 
+  it('renders what the new content names: a user by name in any case, a group, a public channel but not a private one', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 1, content: 'draft' });
+    const queues = await openQueues([11, 12]);
+    expectSuccess(
+      await patch('hamlet@zulip.com', m.id, { content: 'hi @**iago** and @*hamletcharacters*, see #**Verona**, not #**core team**' }),
+    );
+    const events = await drainQueues(queues);
+    const html = events[11][0].rendered_content as string;
+    expect(html).toContain('<span class="user-mention" data-user-id="11">@Iago</span>');
+    expect(html).toContain('<span class="user-group-mention" data-user-group-id="9">@hamletcharacters</span>');
+    expect(html).toContain('<a class="stream" data-stream-id="3" href="/#narrow/channel/3-Verona">#Verona</a>');
+    expect(html).toContain('not #<strong>core team</strong>');
+    expect(events[11][0].flags).toEqual(['mentioned']);
+    expect(events[12][0].flags).toEqual([]);
+  });
+
   it('mentions a recipient who has since unsubscribed in their own row, and tells them', async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, content: 'hi' });
     await setSubscribed(2, 12, 1, false);

@@ -64,7 +64,7 @@ export const advanceSeconds = (seconds: number): void => {
 };
 
 const presenceItemsOf = async (realmId: number) =>
-  queryPrefix('main', entityKeys.presence(realmId, 0).pk, 'PRESENCE', { consistent: true });
+  queryPrefix('main', entityKeys.presence(realmId, 0).pk, 'PRESENCE', { consistent: true, max: 1000 });
 
 /** Puts the seeded presence rows back, relative to `now`, with the zulip sequence at 6 and none elsewhere. */
 export const resetPresence = async (now: number): Promise<void> => {

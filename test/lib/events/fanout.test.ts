@@ -105,6 +105,12 @@ describe('a stored shared event', () => {
     expect(eventForUser(withOthers, 14)).toEqual({ ...message, flags: ['mentioned'] });
   });
 
+  it('gives the users of a group marked none nothing, and everyone else the version for others', () => {
+    const event: AlertWordsEvent = { type: 'alert_words', alert_words: ['x'] };
+    const allBut = { ...event, fanout: { groups: [{ users: encodeUserIds([13, 20]), edits: [], none: true }], others: [] } } as SharedEvent;
+    expect([12, 13, 14, 20, 21].map((id) => eventForUser(allBut, id))).toEqual([event, null, event, null, event]);
+  });
+
   it('speaks only for the users of its span', () => {
     const event: AlertWordsEvent = { type: 'alert_words', alert_words: ['x'] };
     const spanned = {

@@ -5,7 +5,13 @@ import { handler as getEvents } from '../../../functions/events/get';
 import { mapLimited } from '../../../lib/concurrency';
 import { eventForUser } from '../../../lib/events/fanout';
 import { eventForQueue } from '../../../lib/events/event-filters';
-import { FANOUT_CONCURRENCY, MAX_SHARED_ITEM_BYTES, sendEvent, sendEventPerRecipient } from '../../../lib/events/send';
+import {
+  FANOUT_CONCURRENCY,
+  MAX_SHARED_ITEM_BYTES,
+  sendEvent,
+  sendEventPerRecipient,
+  sendEventToRealmExcept,
+} from '../../../lib/events/send';
 import type { AlertWordsEvent, MessageEvent } from '../../../lib/models/event';
 import { documentClient } from '../../../lib/store/client';
 import * as streams from '../../../lib/store/event-streams';
@@ -78,6 +84,16 @@ describe('sendEvent fan-out', () => {
     expect(sample.map((id) => eventForUser(stored.event!, id))).toEqual([event, event, event]);
     expect(eventForUser(stored.event!, 199_999)).toBeNull();
     expect(eventForUser(stored.event!, 200_000 + RECIPIENTS)).toBeNull();
+  });
+
+  it("sends an event to everyone but some users as one append to the organization's stream that names only them", async () => {
+    const realmStream = eventKeys.realmStream(REALM);
+    const before = await streams.getHeads([realmStream, eventKeys.userStream(IAGO_ID)], { consistent: true });
+    await sendEventToRealmExcept(REALM, words(7), [HAMLET_ID]);
+    const after = await streams.getHeads([realmStream, eventKeys.userStream(IAGO_ID)], { consistent: true });
+    expect([...after.values()].map((h) => h.seq - before.get(h.stream)!.seq)).toEqual([1, 0]);
+    const [stored] = await streams.readAfter(realmStream, before.get(realmStream)!.seq, 10);
+    expect([IAGO_ID, HAMLET_ID, 123_456].map((id) => eventForUser(stored.event!, id))).toEqual([words(7), null, words(7)]);
   });
 
   it("delivers each user's own payload through GET /events", async () => {

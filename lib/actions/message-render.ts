@@ -1,0 +1,68 @@
+// Rendering a message's content for a send or an edit: the one place that loads what the renderer
+// needs (lib/render is pure), and only what the content refers to (referencesIn), so the cost
+// follows the message, not the organization: the users it mentions by id (one batched read) or by
+// name (one indexed query per name), the organization's groups only when it names a group (group
+// names compare case-insensitively, and a mention needs the group's members), the channels it
+// links by name (their name locks), and the organization's linkifiers.
+import { RealmGroups } from '../access/user-groups';
+import type { Channel } from '../models/channel';
+import { sortLinkifiers, type Linkifier } from '../models/linkifier';
+import type { User } from '../models/user';
+import { referencesIn, renderMessage, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
+import * as channelsStore from '../store/channels';
+import * as usersStore from '../store/users';
+
+/**
+ * How many users of one full name a mention by name reads: two tell a unique name (a mention)
+ * from an ambiguous one (none: the `|id` form says which user).
+ */
+const USERS_PER_MENTIONED_NAME = 2;
+
+/** Where the organization's groups and linkifiers come from (a send has read them already). */
+export type RenderSources = {
+  groups: RealmGroups | (() => Promise<RealmGroups>);
+  linkifiers: Promise<Linkifier[]>;
+  /** The author's translate_emoticons setting: emoticons become emoji. */
+  translateEmoticons: boolean;
+};
+
+export type RenderedContent = RenderResult & {
+  /** The topic's links from the same linkifiers ([] without a topic). */
+  topicLinks: TopicLink[];
+  /** The organization's groups when the content named one (its mentions expand through them). */
+  groups: RealmGroups | undefined;
+};
+
+/** The users a content names: by id, and by name (case-insensitively). */
+const mentionedUsers = async (realmId: number, names: string[], ids: number[]): Promise<User[]> => {
+  const [byName, byId] = await Promise.all([
+    names.length > 0 ? usersStore.listByFullNames(realmId, names, USERS_PER_MENTIONED_NAME) : [],
+    ids.length > 0 ? usersStore.getMany(realmId, ids) : [],
+  ]);
+  return [...new Map([...byName, ...byId].map((u) => [u.id, u])).values()];
+};
+
+/**
+ * Loads what `content` refers to and renders it. Channels are linked only when the author may see
+ * them without a subscription read: public and web-public ones (a private channel's link is left
+ * as text). `topic`: the message's topic, for its links ('' for a direct message).
+ */
+export const renderContent = async (realmId: number, content: string, topic: string, sources: RenderSources): Promise<RenderedContent> => {
+  const refs = referencesIn(content);
+  const channelNames = [...refs.channelNames, ...refs.topics.map((t) => t.channelName)];
+  const [users, groups, channels, linkifiers] = await Promise.all([
+    mentionedUsers(realmId, refs.userNames, refs.userIds),
+    refs.groupNames.length === 0 ? undefined : typeof sources.groups === 'function' ? sources.groups() : sources.groups,
+    channelNames.length > 0 ? channelsStore.getChannelsByNames(realmId, channelNames) : ([] as Channel[]),
+    sources.linkifiers,
+  ]);
+  const input: RenderInput = {
+    users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
+    groups: (groups?.groups ?? []).map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
+    channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
+    linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+    latestInTopic: new Map<string, number>(),
+    translateEmoticons: sources.translateEmoticons,
+  };
+  return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers), groups };
+};
