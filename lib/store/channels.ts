@@ -15,7 +15,7 @@ import {
   type Item,
   type TransactItem,
 } from './common';
-import { entityKeys } from './keys';
+import { entityKeys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_CHANNELS, MAX_ORGANIZATION_SETTINGS_OBJECTS, MAX_ORGANIZATION_USERS } from './limits';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
@@ -107,11 +107,10 @@ export const buildChannelNameItem = (channel: Pick<Channel, 'realmId' | 'id' | '
 export const getChannelsByNames = async (realmId: number, names: string[], opts: { consistent?: boolean } = {}): Promise<Channel[]> => {
   const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
   if (lowered.length === 0) return [];
-  const locks = await batchGet(
-    'main',
-    lowered.map((name) => entityKeys.channelName(realmId, name)),
-    opts,
-  );
+  // A name too long for a key names no channel.
+  const lockKeys = lowered.flatMap((name) => lookupKey(() => entityKeys.channelName(realmId, name)) ?? []);
+  if (lockKeys.length === 0) return [];
+  const locks = await batchGet('main', lockKeys, opts);
   const ids = [...new Set(locks.map((lock) => Number(lock.channelId)))];
   const channels = await batchGet(
     'main',

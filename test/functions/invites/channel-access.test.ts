@@ -3,6 +3,7 @@
 // rule knew only "public or subscribed".
 import { handler as create } from '../../../functions/invites/create-multiuse';
 import type { GroupSettingValue } from '../../../lib/models/realm';
+import { dbMetrics } from '../../../lib/store/client';
 import * as invitesStore from '../../../lib/store/invites';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { changeChannel, setSubscribed } from '../../helpers/channels';
@@ -28,5 +29,18 @@ describe('POST /invites/multiuse with a private channel the administrator left',
     const { invite_link } = expectSuccess(await post({ stream_ids: [CORE_TEAM] }));
     const created = (await invitesStore.listInvitesOfRealm(2)).find((i) => invite_link.includes(i.confirmationKey));
     expect(created?.streamIds).toEqual([CORE_TEAM]);
+  });
+});
+
+describe('POST /invites/multiuse with one channel id repeated', () => {
+  it('checks each distinct channel once: 50,000 copies of one id cost the reads of one', async () => {
+    dbMetrics.reset();
+    expectSuccess(await post({ stream_ids: [3] }));
+    const once = dbMetrics.snapshot().requests;
+    dbMetrics.reset();
+    const { invite_link } = expectSuccess(await post({ stream_ids: Array.from({ length: 50_000 }, () => 3) }));
+    expect(dbMetrics.snapshot().requests).toBe(once);
+    const created = (await invitesStore.listInvitesOfRealm(2)).find((i) => invite_link.includes(i.confirmationKey));
+    expect(created?.streamIds).toEqual([3]);
   });
 });
