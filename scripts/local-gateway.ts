@@ -106,3 +106,9 @@ export const startLocalGateway = (port: number, targetPort: number): Promise<Ser
     server.listen(port, () => resolve(server));
   });
 };
+
+/** Closes the gateway and every connection it holds (a waiting long-poll included). */
+export const stopLocalGateway = async (server: Server): Promise<void> => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+};

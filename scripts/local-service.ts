@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { config } from '../lib/config';
 import { closeClients, tableName } from '../lib/store/client';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
-import { startLocalGateway } from './local-gateway';
+import { startLocalGateway, stopLocalGateway } from './local-gateway';
 import { startLocalS3, type LocalS3 } from './local-s3';
 import { seedDevRealm } from './seed';
 
@@ -49,6 +49,16 @@ export type LocalService = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const isLocalEndpoint = (endpoint: string): boolean => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(endpoint);
+
+/** Whether a process with this id exists (a zombie counts until it is reaped). */
+export const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Stops the process group that `pid` leads (started with `detached: true`): SIGTERM, then SIGKILL
@@ -217,10 +227,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       offline = undefined;
       dynamo = undefined;
       s3 = undefined;
-      if (g) {
-        g.closeAllConnections();
-        await new Promise<void>((r) => g.close(() => r()));
-      }
+      if (g) await stopLocalGateway(g);
       if (o) await stopProcessGroup(o);
       closeClients();
       await s?.stop();

@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '../../scripts/local-dynamo';
+import { processAlive as alive } from '../../scripts/local-service';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -18,15 +19,6 @@ const descendants = (root: number): number[] => {
   const walk = (pid: number) => (children.get(pid) ?? []).forEach((c) => (out.push(c), walk(c)));
   walk(root);
   return out;
-};
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };

@@ -12,6 +12,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeClients } from '../../lib/store/client';
+import { readBody } from './http-body';
 
 export type Fault = 'throttle' | 'error500' | 'applyThenDrop' | 'hang';
 
@@ -43,14 +44,6 @@ const ERROR_BODIES = {
   },
   error500: { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Internal server error' } },
 };
-
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 
 const forward = (
   target: URL,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
 import { closeClients, documentClient } from '../../lib/store/client';
 import { createTables } from '../../scripts/local-dynamo';
-import { startOffline, stopProcessGroupOf } from '../../scripts/local-service';
+import { processAlive as alive, startOffline, stopProcessGroupOf } from '../../scripts/local-service';
 import { seedDevRealm } from '../../scripts/seed';
 
 type Registered = { pid: number; port: number; tablePrefix: string; logFile: string };
@@ -18,15 +18,6 @@ type Registered = { pid: number; port: number; tablePrefix: string; logFile: str
 const runId = (): string => process.env.CHAT_TEST_RUN ?? 'solo';
 const registryPrefix = (): string => `chat-e2e-${runId()}-`;
 const registryFile = (): string => join(tmpdir(), `${registryPrefix()}${process.pid}.json`);
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** This worker's serverless-offline, started on first use. */
 export const workerOffline = async (env: Record<string, string> = {}): Promise<Registered> => {

@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { closeClients } from '../../lib/store/client';
 import { freePort } from '../../scripts/local-dynamo';
-import { startLocalGateway } from '../../scripts/local-gateway';
+import { startLocalGateway, stopLocalGateway } from '../../scripts/local-gateway';
 import { startOffline, stopProcessGroup } from '../../scripts/local-service';
 import { logLinesSince, resetTables, workerOffline } from './e2e-shared';
 import { basicAuth, encodeValue, responseChecks, type ApiResult, type Encoding } from './api';
@@ -143,10 +143,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
     const g = gateway;
     gateway = undefined;
     baseUrl = undefined;
-    if (g) {
-      g.closeAllConnections();
-      await new Promise<void>((r) => g.close(() => r()));
-    }
+    if (g) await stopLocalGateway(g);
     if (own) await stopProcessGroup(own);
     own = undefined;
     closeClients();

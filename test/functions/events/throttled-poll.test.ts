@@ -4,7 +4,7 @@
 // handlers gives that answer to a few polls of a real zulip-js client (callOnEachEvent, in a child
 // process), which must keep its queue, retry after its pause, and receive every event exactly once.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handler as getEvents } from '../../../functions/events/get';
 import { handler as register } from '../../../functions/events/register';
@@ -12,6 +12,7 @@ import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import * as usersStore from '../../../lib/store/users';
 import { buildEvent } from '../../helpers/api';
+import { readBody } from '../../helpers/http-body';
 
 const REALM = 2;
 const IAGO = 'iago@zulip.com';
@@ -21,14 +22,6 @@ const THROTTLED = { status: 500, body: JSON.stringify({ message: 'Internal Serve
 const tagged = (tag: string): AlertWordsEvent => ({ type: 'alert_words', alert_words: [tag] });
 
 type Poll = { at: number; queueId: string | null; throttled: boolean };
-
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 
 /** The gateway stand-in: the real handlers, except that the next `throttle` polls get THROTTLED. */
 const startGateway = async () => {

@@ -1,0 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The whole body of an HTTP request or response the tests' own servers and proxies handle. */
+export const readBody = (req: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
