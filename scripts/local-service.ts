@@ -102,7 +102,7 @@ exit 0
 `;
 
 /** Stops `child` (its whole process group when `group`) if this process dies first. */
-const watchOwner = (child: ChildProcess, group: boolean): void => {
+export const watchOwner = (child: ChildProcess, group: boolean): void => {
   if (child.pid === undefined) return;
   const target = group ? `-${child.pid}` : String(child.pid);
   spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), String(child.pid), target], {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { startDynamoLocal, type LocalDynamo } from '../../scripts/local-dynamo';
 import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
+import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
 
 type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; starting?: Promise<void> };
@@ -20,6 +21,8 @@ export default async (): Promise<void> => {
     // Names this run: the e2e workers' shared services are registered under it (e2e.ts).
     process.env.CHAT_TEST_RUN = randomBytes(4).toString('hex');
     state.dynamo = await startDynamoLocal();
+    // Stopped by the global teardown, or, if jest itself is killed, by a watchdog.
+    watchOwner(state.dynamo.process, false);
     process.env.DYNAMODB_ENDPOINT = state.dynamo.endpoint;
     process.env.AWS_REGION = 'us-east-1';
     process.env.AWS_ACCESS_KEY_ID = 'local';
