@@ -101,6 +101,15 @@ describe('GET /messages with a `with` narrow', () => {
     expect(result.body.desc).toBe(desc);
   });
 
+  it.each([-5, '-5', '99999999999999999999'])('finds no message for the operand %j', async (operand) => {
+    const result = await fetchAround('hamlet@zulip.com', 6, [withTerm(operand)]);
+    expectError(result, "Invalid narrow operator: Invalid 'with' operator", 400, 'BAD_NARROW');
+  });
+
+  it('reads an operand with spaces around the id as the id, as Python int() does', async () => {
+    expect(await idsOf('hamlet@zulip.com', 7, [withTerm(' 7 ')])).toContain(7);
+  });
+
   it('refuses two `with` terms', async () => {
     const result = await fetchAround('hamlet@zulip.com', 6, [withTerm(6), withTerm(7)]);
     expectError(result, "Invalid narrow operator combination: Duplicate 'with' operators.", 400, 'BAD_NARROW');
