@@ -8,7 +8,6 @@ import type { Message, UserMessage } from '../models/message';
 import { isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import * as messagesStore from '../store/messages';
-import * as reactionsStore from '../store/reactions';
 import * as usersStore from '../store/users';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
 
@@ -126,7 +125,7 @@ export const listRowHolders = async (message: MessageRef): Promise<number[]> => 
   if (sent) return [...new Set([...sent, ...later])];
   const recorded = new Set(later);
   const others = (await candidatesWithoutRecord(message)).filter((id) => !recorded.has(id));
-  return [...later, ...(await reactionsStore.listUsersWithMessageRow(message.id, others))];
+  return [...later, ...(await messagesStore.getRowsOfMessage(message.id, others)).map((row) => row.userId)];
 };
 
 /**

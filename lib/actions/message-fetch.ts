@@ -11,6 +11,7 @@ import type { Message } from '../models/message';
 import { adaptMessageForViewer, apiFlags, buildMessageObject, HISTORICAL_FLAGS } from '../models/message-object';
 import { assembleRange, NEWEST_ANCHOR, planRange, type Anchor, type RangeResult } from '../models/message-range';
 import {
+  applyWithTarget,
   filtersContent,
   type NarrowLookup,
   isDmNarrow,
@@ -23,6 +24,8 @@ import {
   type ResolvedNarrow,
   searchMatchFields,
   searchTokensOf,
+  splitWithTerm,
+  type WithTarget,
 } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
@@ -254,8 +257,11 @@ const narrowLookup = (viewer: MessageViewer): NarrowLookup => {
 export type NarrowSelection = { viewer: MessageViewer; narrow: ResolvedNarrow; source: NarrowSource };
 
 /** Resolves a narrow (upstream's BAD_NARROW errors) and picks its source, loading the channel it names. */
-export const selectNarrow = async (user: User, terms: MessageNarrowTerm[]): Promise<NarrowSelection> => {
-  const viewer = new MessageViewer(user);
+export const selectNarrow = async (
+  user: User,
+  terms: MessageNarrowTerm[],
+  viewer: MessageViewer = new MessageViewer(user),
+): Promise<NarrowSelection> => {
   const narrow = await resolveNarrow(terms, user.id, narrowLookup(viewer));
   const wholeHistory = new Map<number, boolean>();
   for (const term of narrow) {
@@ -359,11 +365,31 @@ export type FetchMessagesRequest = {
 } & MessageObjectOptions;
 
 /**
- * GET /messages, after its parameter checks: resolves the narrow, reads the range (or the listed
+ * Upstream's `with` operator (GET /messages only; POST /messages/flags/narrow answers "unknown
+ * operator with"): the narrow's `with` term and its channel, topic and direct-message terms become
+ * the conversation its message is in now, if the viewer may see it (accessMessage: the message and
+ * the viewer's row, then its channel through the viewer); see applyWithTarget.
+ */
+const resolveWithTerm = async (viewer: MessageViewer, terms: MessageNarrowTerm[]): Promise<MessageNarrowTerm[]> => {
+  const split = splitWithTerm(terms);
+  if (!split) return terms;
+  let target: WithTarget | undefined;
+  try {
+    const { message } = await accessMessage(viewer.user, split.messageId, { modifying: false, viewer });
+    target = message.streamId === null ? { dmUserIds: message.dmUserIds } : { channelId: message.streamId, topic: message.topic };
+  } catch (error) {
+    if (!(error instanceof BadRequestError)) throw error;
+  }
+  return applyWithTarget(split.others, target);
+};
+
+/**
+ * GET /messages, after its parameter checks: resolves the narrow (its `with` term first), reads the range (or the listed
  * ids) and builds the message objects. Reads only; emits nothing.
  */
 export const fetchMessages = async (user: User, realm: Realm, req: FetchMessagesRequest): Promise<Record<string, unknown>> => {
-  const selection = await selectNarrow(user, req.narrow);
+  const viewer = new MessageViewer(user);
+  const selection = await selectNarrow(user, await resolveWithTerm(viewer, req.narrow), viewer);
   if (req.messageIds !== undefined) {
     const visible = await readListed(selection, req.messageIds);
     return {

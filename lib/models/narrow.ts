@@ -350,6 +350,62 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
   return resolved;
 };
 
+/** The conversation a `with` term's message is in now: a channel's topic, or a direct-message conversation's participants. */
+export type WithTarget = { channelId: number; topic: string } | { dmUserIds: number[] };
+
+/** The operators a `with` term replaces with its message's conversation. */
+const CONVERSATION_OPERATORS = new Set(['stream', 'channel', 'topic', 'dm', 'pm-with']);
+
+/** Upstream's can_narrow_define_conversation: a `dm`/`pm-with` term, or both a channel and a topic term. */
+const definesConversation = (terms: MessageNarrowTerm[]): boolean =>
+  terms.some((t) => t.operator === 'dm' || t.operator === 'pm-with') ||
+  (terms.some((t) => t.operator === 'stream' || t.operator === 'channel') && terms.some((t) => t.operator === 'topic'));
+
+/**
+ * Upstream's update_narrow_terms_containing_with_operator, first step: the message id of the
+ * narrow's one `with` term (Python's int() of its operand), and the other terms; none without a
+ * `with` term. A second one is "Invalid narrow operator combination: Duplicate 'with' operators.",
+ * an operand that is not an integer "Invalid narrow operator: Invalid 'with' operator".
+ */
+export const splitWithTerm = (terms: MessageNarrowTerm[]): { messageId: number; others: MessageNarrowTerm[] } | undefined => {
+  const withTerms = terms.filter((t) => t.operator === 'with');
+  if (withTerms.length > 1) {
+    const desc = "Duplicate 'with' operators.";
+    throw new ApiError(`Invalid narrow operator combination: ${desc}`, { code: ErrorCode.BAD_NARROW, data: { desc } });
+  }
+  if (withTerms.length === 0) return undefined;
+  const operand = withTerms[0].operand;
+  const text = typeof operand === 'number' ? String(operand) : typeof operand === 'string' ? operand.trim().replace(/_/g, '') : '';
+  if (!/^[+-]?[0-9]+$/.test(text)) throw badNarrow("Invalid 'with' operator");
+  return { messageId: Number(text), others: terms.filter((t) => t !== withTerms[0]) };
+};
+
+/**
+ * Upstream's update_narrow_terms_containing_with_operator, second step: the conversation the
+ * message is in now replaces every channel, topic and direct-message term, so a link to a message
+ * follows it when its topic moves. A message the viewer may not see (or none) leaves the other terms
+ * as they are if they name a conversation themselves, and is "Invalid 'with' operator" otherwise.
+ *
+ * A direct message's conversation is all of its participants. Upstream names a 1:1 message's
+ * recipient alone, which for the recipient is their own self-conversation (an upstream quirk, see
+ * reference/zulip-messaging-behavior.md §6.5); the same for the sender and every group.
+ */
+export const applyWithTarget = (others: MessageNarrowTerm[], target: WithTarget | undefined): MessageNarrowTerm[] => {
+  if (!target) {
+    if (definesConversation(others)) return others;
+    throw badNarrow("Invalid 'with' operator");
+  }
+  const kept = others.filter((t) => !CONVERSATION_OPERATORS.has(t.operator));
+  const conversation: MessageNarrowTerm[] =
+    'channelId' in target
+      ? [
+          { operator: 'channel', operand: target.channelId, negated: false },
+          { operator: 'topic', operand: target.topic, negated: false },
+        ]
+      : [{ operator: 'dm', operand: target.dmUserIds, negated: false }];
+  return [...conversation, ...kept];
+};
+
 /** What only the message item tells (a row does not copy it): what `has` and `search` terms read. */
 export type MessageDetails = {
   content: string;

@@ -30,6 +30,8 @@ export type Realm = {
   newStreamAnnouncementsStreamId?: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
+  /** Whether members may see who read a message (upstream's enable_read_receipts); absent means on. */
+  enableReadReceipts?: boolean;
   /** Message editing settings the organization changed; upstream's defaults otherwise (messageEditSettings()). */
   messageEditSettings?: Partial<MessageEditSettings>;
 };
@@ -65,6 +67,9 @@ export const REALM_GROUP_SETTINGS: Record<string, { stored: string; defaultGroup
   direct_message_initiator_group: { stored: 'direct_message_initiator_group', defaultGroup: 'role:everyone' },
   direct_message_permission_group: { stored: 'direct_message_permission_group', defaultGroup: 'role:everyone' },
 };
+
+/** Whether the organization shows who read a message (upstream's enable_read_receipts; on unless turned off). */
+export const readReceiptsEnabled = (realm: Pick<Realm, 'enableReadReceipts'>): boolean => realm.enableReadReceipts !== false;
 
 /** The subdomain a request was addressed to (`zulip.localhost` → `zulip`), if any. */
 export const subdomainOf = (host: string | undefined): string | undefined => {

@@ -444,6 +444,15 @@ export const getUserMessagesByIds = async (userId: number, messageIds: number[])
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 };
 
+/** The rows of one message held by any of `userIds` (one BatchGetItem per 100 users), ascending by user id; users without a row are left out. */
+export const getRowsOfMessage = async (messageId: number, userIds: number[]): Promise<UserMessage[]> => {
+  const items = await batchGet(
+    'main',
+    [...new Set(userIds)].map((id) => entityKeys.userMessage(id, messageId)),
+  );
+  return items.map((item) => stripKeys(item) as Item as UserMessage).sort((a, b) => a.userId - b.userId);
+};
+
 /** The topics of a channel with their newest message ids, newest first (one partition query). */
 export const listTopicsOfChannel = async (channelId: number): Promise<TopicSummary[]> => {
   const k = entityKeys.topicsOfChannel(channelId);

@@ -5,7 +5,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../models/message';
 import { reactionKey, type StoredReaction } from '../models/reaction';
 import { tableName } from './client';
-import { batchGet, sameValue, sendConditional, writeConditional, type Item } from './common';
+import { sameValue, sendConditional, writeConditional, type Item } from './common';
 import { entityKeys } from './keys';
 import { createHistoricalUserMessage } from './message-flags';
 
@@ -85,12 +85,3 @@ export const removeReaction = (
 export const putHistoricalUserMessage = async (message: Message, userId: number): Promise<void> => {
   await createHistoricalUserMessage(message, userId, ['read', 'historical']);
 };
-
-/** Which of `userIds` have a row of the message (received it, or a historical row): one batch read per 100 users. */
-export const listUsersWithMessageRow = async (messageId: number, userIds: number[]): Promise<number[]> =>
-  (
-    await batchGet(
-      'main',
-      userIds.map((id) => entityKeys.userMessage(id, messageId)),
-    )
-  ).map((item) => Number(item.userId));
