@@ -1,3 +1,4 @@
+import type { EditHistoryEntry } from './message-edit';
 import type { StoredReactions } from './reaction';
 
 /** A message as stored in its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
@@ -23,6 +24,11 @@ export type Message = {
   hasImage?: boolean;
   hasAttachment?: boolean;
   isMeMessage?: boolean;
+  /**
+   * Its edits and moves, newest first (absent until the first): the message objects' `edit_history`,
+   * `last_edit_timestamp` and `last_moved_timestamp` are read from it (lib/models/message-edit.ts).
+   */
+  editHistory?: EditHistoryEntry[];
   /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
   reactions?: StoredReactions;
   /**
