@@ -61,6 +61,9 @@ export type UserMessage = {
   dateSent?: number;
 };
 
+/** The most unread messages of a user read at once (upstream's bound of the unread summary), newest first. */
+export const MAX_UNREAD_MESSAGES = 50000;
+
 /** What the unread summary needs of one of a user's unread messages. */
 export type UnreadMessage = {
   messageId: number;
