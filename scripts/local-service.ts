@@ -211,6 +211,13 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
   return { child, port: offlinePort };
 };
 
+/**
+ * The service's own address as the handlers answer it (realm_url, the URLs in messages): the
+ * environment's EXTERNAL_URL, else this machine at the port it serves, so that a client told the
+ * answer of `PORT=8080 npm start` keeps talking to port 8080.
+ */
+const externalUrlFor = (port: number): string => process.env.EXTERNAL_URL || `http://localhost:${port}`;
+
 /** Starts everything; on failure, stops whatever it started before rethrowing. */
 export const startLocalService = async (opts: LocalServiceOptions): Promise<LocalService> => {
   const log = opts.log ?? (() => undefined);
@@ -287,7 +294,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
     const { port: offlinePort } = await startOffline({
       dynamodbEndpoint: endpoint,
       tables: { main: tableName('main'), events: tableName('events') },
-      env: opts.env,
+      env: { EXTERNAL_URL: externalUrlFor(port), ...opts.env },
       log,
       // Registered at once, so that a stop during startup (Ctrl-C) stops it too.
       onSpawn: (child) => (offline = child),

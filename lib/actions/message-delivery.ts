@@ -15,6 +15,7 @@ import { sendEventPerRecipient } from '../events/send';
 import type { Channel } from '../models/channel';
 import type { MessageEvent } from '../models/event';
 import type { Message, MessageRecipient } from '../models/message';
+import { messageEditSettings } from '../models/message-edit';
 import { apiFlags, buildMessageObject, recipientIdFor, type MessageUser } from '../models/message-object';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
@@ -153,6 +154,7 @@ const sendMessageEvents = async (d: Delivery): Promise<void> => {
     channelName: channel?.name,
     participants: participants.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName })),
     viewerId: sender.id,
+    editHistoryVisibility: messageEditSettings(realm).editHistoryVisibility,
   });
   const internal = {
     raw_content: m.content,

@@ -10,6 +10,7 @@ import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
 import type { Channel } from '../models/channel';
+import type { Message } from '../models/message';
 import type { DeleteMessageEvent, UpdateMessageEvent } from '../models/event';
 import { normalizeMessageContent, normalizeTopic, pyStrip, stripBody } from '../models/message-content';
 import {
@@ -32,12 +33,11 @@ import * as channelsStore from '../store/channels';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
-import type { EditableMessage } from '../store/message-edits';
 import * as messagesStore from '../store/messages';
 import * as usersStore from '../store/users';
 
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
-export type AccessedMessage = { message: EditableMessage; flags: string[] | undefined; channel: Channel | null };
+export type AccessedMessage = { message: Message; flags: string[] | undefined; channel: Channel | null };
 
 /**
  * How long an edit or delete waits for a message's fan-out job (well inside the function's 10 s
@@ -89,7 +89,7 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * the channel's metadata when it changed (subscriberViewers: its subscribers, and every non-guest
  * for a public channel, its administrators and metadata groups for a private one).
  */
-export const doDeleteMessage = async (actingUser: User, message: EditableMessage, channel: Channel | null): Promise<void> => {
+export const doDeleteMessage = async (actingUser: User, message: Message, channel: Channel | null): Promise<void> => {
   const candidates = await rowHolderCandidates(message);
   const rows = await editsStore.listRowsOfMessage(message.id, candidates);
   const { deleted, firstMessageId } = await editsStore.deleteMessage(
@@ -274,7 +274,7 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
 };
 
 /** The messages a topic change moves: this one, it and later ones of the topic, or the whole topic. */
-const topicMessagesToMove = async (message: EditableMessage, mode: PropagateMode): Promise<number[]> => {
+const topicMessagesToMove = async (message: Message, mode: PropagateMode): Promise<number[]> => {
   if (mode === 'change_one' || message.streamId === null) return [message.id];
   const ids = await editsStore.listMessageIdsOfTopic(message.streamId, message.topic);
   const moved = mode === 'change_all' ? ids : ids.filter((id) => id >= message.id);
@@ -301,7 +301,7 @@ const checkChangeAllWithinLimit = async (realm: Realm, user: User, ids: number[]
 };
 
 type UpdatePlan = {
-  message: EditableMessage;
+  message: Message;
   channel: Channel | null;
   movedIds: number[];
   topic: string | undefined;
@@ -315,10 +315,10 @@ type UpdatePlan = {
 /** Writes one message's edit with its history entry, re-reading and retrying when a concurrent edit won. */
 const writeEditOf = async (
   realmId: number,
-  first: EditableMessage,
-  changes: (m: EditableMessage) => { fields: Parameters<typeof editsStore.writeMessageEdit>[1]; entry: EditHistoryEntry },
-): Promise<EditableMessage | undefined> => {
-  let m: EditableMessage | undefined = first;
+  first: Message,
+  changes: (m: Message) => { fields: Parameters<typeof editsStore.writeMessageEdit>[1]; entry: EditHistoryEntry },
+): Promise<Message | undefined> => {
+  let m: Message | undefined = first;
   for (let attempt = 0; m && attempt < 5; attempt += 1) {
     const { fields, entry } = changes(m);
     if (await editsStore.writeMessageEdit(m, fields, [entry, ...(m.editHistory ?? [])])) return m;

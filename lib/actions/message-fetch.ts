@@ -9,6 +9,7 @@ import { accessMessage, MessageViewer } from '../access/messages';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { adaptMessageForViewer, apiFlags, buildMessageObject, HISTORICAL_FLAGS } from '../models/message-object';
+import { messageEditSettings } from '../models/message-edit';
 import { assembleRange, NEWEST_ANCHOR, planRange, type Anchor, type RangeResult } from '../models/message-range';
 import {
   applyWithTarget,
@@ -333,6 +334,7 @@ const buildMessageObjects = async (
   const users = new Map((await usersStore.getManyWithSystemBots(user.realmId, [...userIds])).map((u) => [u.id, u]));
   const channelNames = new Map<number, string>();
   for (const id of channelIds) channelNames.set(id, (await viewer.channel(id))?.name ?? '');
+  const editHistoryVisibility = messageEditSettings(realm).editHistoryVisibility;
   const unknownSender = (id: number) => ({ id, email: `user${id}@unknown.invalid`, fullName: 'Unknown user' });
   return visible.map(({ message: m, flags }) => {
     const object = buildMessageObject(m, {
@@ -341,6 +343,7 @@ const buildMessageObjects = async (
       channelName: m.streamId === null ? undefined : channelNames.get(m.streamId),
       participants: m.dmUserIds.map((id) => users.get(id) ?? unknownSender(id)),
       viewerId: user.id,
+      editHistoryVisibility,
     });
     const adapted = adaptMessageForViewer(object, {
       viewerId: user.id,

@@ -1,18 +1,21 @@
-// Personal message flags: POST /messages/flags and POST /messages/flags/narrow.
+// Personal message flags: POST /messages/flags and POST /messages/flags/narrow, and the deprecated
+// bulk reads POST /mark_all_as_read, /mark_stream_as_read and /mark_topic_as_read.
 // Upstream: zerver/views/message_flags.py, zerver/actions/message_flags.py do_update_message_flags.
+import { accessChannelById } from '../access/channels';
 import { MessageViewer } from '../access/messages';
 import { mapLimited } from '../concurrency';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../models/event';
-import type { Message, UserMessage } from '../models/message';
+import { MAX_UNREAD_MESSAGES, type Message, type UserMessage } from '../models/message';
 import { API_FLAGS, HISTORICAL_FLAGS } from '../models/message-object';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../models/message-send';
 import { type Anchor } from '../models/message-range';
 import type { MessageNarrowTerm } from '../models/narrow';
 import type { User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import { createHistoricalUserMessage, getUserMessageConsistent, replaceUserMessageFlags } from '../store/message-flags';
-import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
+import { getMessagesByIds, getUserMessagesByIds, listNewestMessageIdsOfTopic, listNewestUnreadOfUser } from '../store/messages';
 import { readRange, selectNarrow } from './message-fetch';
 
 /** The flags a user may change (of upstream's API_FLAGS). */
@@ -193,4 +196,116 @@ export const updateMessageFlagsForNarrow = async (
     found_newest: range.foundNewest,
     ignored_because_not_subscribed_channels: result.ignoredChannels,
   };
+};
+
+/**
+ * Marks the listed messages' rows read (a message without the user's row already counts as read),
+ * returning the ids that changed, in the order given. No event.
+ */
+const markRowsRead = async (user: User, messageIds: number[]): Promise<number[]> => {
+  const rows = await getUserMessagesByIds(user.id, messageIds);
+  const changed = await mapLimited(rows, FLAG_WRITE_CONCURRENCY, (row) => changeOne(user, row.messageId, row, undefined, 'read', 'add'));
+  return rows.filter((_, i) => changed[i]).map((row) => row.messageId);
+};
+
+/** How many unread messages POST /mark_all_as_read reads and marks at a time (upstream's batch size). */
+const MARK_ALL_BATCH = 2000;
+/** How long POST /mark_all_as_read keeps marking before it answers `complete: false` (well inside a function's 10 s). */
+const MARK_ALL_BUDGET_MS = 5000;
+
+/**
+ * Upstream's do_mark_all_as_read: marks the user's unread messages read, newest first in batches
+ * from the unread index, until none is left or the time budget is spent. Complete, it sends one
+ * `update_message_flags` event with no ids and `all: true` (the client reloads its unread
+ * counts); out of time, it answers `complete: false` without an event, and the client repeats.
+ */
+export const markAllAsRead = async (user: User): Promise<{ complete: boolean }> => {
+  const started = Date.now();
+  for (;;) {
+    if (Date.now() - started >= MARK_ALL_BUDGET_MS) return { complete: false };
+    const { messages, truncated } = await listNewestUnreadOfUser(user.id, MARK_ALL_BATCH);
+    if (messages.length > 0)
+      await markRowsRead(
+        user,
+        messages.map((m) => m.messageId),
+      );
+    if (!truncated) break;
+  }
+  const event: UpdateMessageFlagsEvent = {
+    type: 'update_message_flags',
+    op: 'add',
+    operation: 'add',
+    flag: 'read',
+    messages: [],
+    all: true,
+  };
+  await sendEvent(user.realmId, event, { users: [user.id] });
+  return { complete: true };
+};
+
+/**
+ * Upstream's do_mark_stream_messages_as_read: marks the given unread messages of a channel
+ * (listUnreadOfChannel) read, and sends `update_message_flags` with the ids marked, when there
+ * were any to mark.
+ */
+const markChannelMessagesAsRead = async (user: User, unread: number[]): Promise<void> => {
+  if (unread.length === 0) return;
+  const changed = await markRowsRead(user, unread);
+  const event: UpdateMessageFlagsEvent = {
+    type: 'update_message_flags',
+    op: 'add',
+    operation: 'add',
+    flag: 'read',
+    messages: changed,
+    all: false,
+  };
+  await sendEvent(user.realmId, event, { users: [user.id] });
+};
+
+/**
+ * The ids of the user's unread messages of a channel (of one topic, case-insensitively, unless
+ * `topic` is empty), ascending, from the unread index: the cost follows the user's unread count.
+ */
+const listUnreadOfChannel = async (user: User, channelId: number, topic: string): Promise<number[]> => {
+  const { messages } = await listNewestUnreadOfUser(user.id, MAX_UNREAD_MESSAGES);
+  const lower = topic.toLowerCase();
+  return messages
+    .filter((m) => m.streamId === channelId && (topic === '' || m.topic.toLowerCase() === lower))
+    .map((m) => m.messageId)
+    .sort((a, b) => a - b);
+};
+
+/** POST /mark_stream_as_read: "Invalid channel ID" for a channel the user may not access. */
+export const markChannelAsRead = async (user: User, channelId: number): Promise<void> => {
+  await accessChannelById(user, channelId, 'Invalid channel ID');
+  await markChannelMessagesAsRead(user, await listUnreadOfChannel(user, channelId, ''));
+};
+
+/**
+ * POST /mark_topic_as_read: "Invalid channel ID", then a named topic must hold a message the user
+ * received ("No such topic '…'"). As upstream, the empty topic (also by its display name, "general
+ * chat") names no topic and so marks the whole channel read.
+ */
+export const markTopicAsRead = async (user: User, channelId: number, topicName: string): Promise<void> => {
+  await accessChannelById(user, channelId, 'Invalid channel ID');
+  const topic = topicName === EMPTY_TOPIC_FALLBACK_NAME ? '' : topicName;
+  const unread = await listUnreadOfChannel(user, channelId, topic);
+  // An unread message of the topic is one the user received.
+  if (topic !== '' && unread.length === 0 && !(await userReceivedInTopic(user, channelId, topic))) {
+    throw new BadRequestError(`No such topic '${topic}'`);
+  }
+  await markChannelMessagesAsRead(user, unread);
+};
+
+/**
+ * Whether the user has a row of a message of the topic (upstream's user_message_exists_for_topic),
+ * judged by the topic's newest TOPIC_PARTICIPANTS_WINDOW messages: a user whose rows are all older
+ * is told the topic does not exist, when there is nothing unread of it to mark anyway.
+ */
+const userReceivedInTopic = async (user: User, channelId: number, topic: string): Promise<boolean> => {
+  const ids = await listNewestMessageIdsOfTopic(channelId, topic);
+  for (let i = 0; i < ids.length; i += 100) {
+    if ((await getUserMessagesByIds(user.id, ids.slice(i, i + 100))).length > 0) return true;
+  }
+  return false;
 };

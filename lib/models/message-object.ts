@@ -4,6 +4,13 @@
 // topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
 import { gravatarUrl } from './avatar';
 import type { Message } from './message';
+import {
+  lastEditTimestamp,
+  lastMovedTimestamp,
+  visibleEditHistory,
+  type EditHistoryEntry,
+  type EditHistoryVisibility,
+} from './message-edit';
 import { apiReactions } from './reaction';
 import { EMPTY_TOPIC_FALLBACK_NAME } from './message-send';
 import type { User } from './user';
@@ -31,12 +38,37 @@ export const recipientIdFor = (m: Pick<Message, 'streamId' | 'dmUserIds' | 'send
 };
 
 /**
+ * What a message object shows of the message's edits and moves (upstream's messages_for_ids): when
+ * its content was last edited, when it was last moved (a resolve or unresolve is no move), and the
+ * history as the organization lets its members see it. Nothing for a message never edited or moved.
+ */
+const editFields = (history: Message['editHistory'], visibility: EditHistoryVisibility): Record<string, unknown> => {
+  if (!history || history.length === 0) return {};
+  const edited = lastEditTimestamp(history);
+  const moved = lastMovedTimestamp(history);
+  const visible = visibleEditHistory(history, visibility);
+  return {
+    ...(edited === undefined ? {} : { last_edit_timestamp: edited }),
+    ...(moved === undefined ? {} : { last_moved_timestamp: moved }),
+    ...(visible === undefined ? {} : { edit_history: visible }),
+  };
+};
+
+/**
  * The message object with rendered content, for a viewer who is `viewerId`. `channelName` is the
- * channel's current name; `participants` the DM participants (display_recipient).
+ * channel's current name; `participants` the DM participants (display_recipient);
+ * `editHistoryVisibility` the organization's policy on showing the edit history.
  */
 export const buildMessageObject = (
   m: Message,
-  ctx: { sender: MessageUser; realmStringId: string; channelName?: string; participants?: MessageUser[]; viewerId: number },
+  ctx: {
+    sender: MessageUser;
+    realmStringId: string;
+    channelName?: string;
+    participants?: MessageUser[];
+    viewerId: number;
+    editHistoryVisibility: EditHistoryVisibility;
+  },
 ): MessageObject => {
   const base: MessageObject = {
     id: m.id,
@@ -56,6 +88,7 @@ export const buildMessageObject = (
     reactions: apiReactions(m.reactions),
     submessages: [],
     type: m.streamId === null ? 'private' : 'stream',
+    ...editFields(m.editHistory, ctx.editHistoryVisibility),
   };
   if (m.streamId !== null) return { ...base, display_recipient: ctx.channelName ?? '', stream_id: m.streamId };
   const participants = ctx.participants ?? [];
@@ -79,6 +112,13 @@ export type ViewerOptions = {
   senderId: number;
 };
 
+/** An edit history entry with the empty topic shown by its name, for a client that does not show empty topics. */
+const namedTopicsOf = (entry: EditHistoryEntry): EditHistoryEntry => ({
+  ...entry,
+  ...(entry.topic === '' ? { topic: EMPTY_TOPIC_FALLBACK_NAME } : {}),
+  ...(entry.prev_topic === '' ? { prev_topic: EMPTY_TOPIC_FALLBACK_NAME } : {}),
+});
+
 export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOptions): MessageObject => {
   const out: MessageObject = { ...message };
   if (!opts.applyMarkdown) {
@@ -86,7 +126,10 @@ export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOption
     out.content_type = 'text/x-markdown';
   }
   if (opts.clientGravatar) out.avatar_url = null;
-  if (out.type === 'stream' && out.subject === '' && !opts.allowEmptyTopicName) out.subject = EMPTY_TOPIC_FALLBACK_NAME;
+  if (out.type === 'stream' && !opts.allowEmptyTopicName) {
+    if (out.subject === '') out.subject = EMPTY_TOPIC_FALLBACK_NAME;
+    if (Array.isArray(out.edit_history)) out.edit_history = (out.edit_history as EditHistoryEntry[]).map(namedTopicsOf);
+  }
   out.recipient_id = recipientIdFor({ streamId: opts.streamId, dmUserIds: opts.dmUserIds, senderId: opts.senderId }, opts.viewerId);
   return out;
 };

@@ -1,3 +1,4 @@
+import type { EditHistoryEntry } from './message-edit';
 import type { StoredReactions } from './reaction';
 
 /** A message as stored in its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
@@ -23,6 +24,11 @@ export type Message = {
   hasImage?: boolean;
   hasAttachment?: boolean;
   isMeMessage?: boolean;
+  /**
+   * Its edits and moves, newest first (absent until the first): the message objects' `edit_history`,
+   * `last_edit_timestamp` and `last_moved_timestamp` are read from it (lib/models/message-edit.ts).
+   */
+  editHistory?: EditHistoryEntry[];
   /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
   reactions?: StoredReactions;
   /**
@@ -54,6 +60,9 @@ export type UserMessage = {
   dmUserIds?: number[];
   dateSent?: number;
 };
+
+/** The most unread messages of a user read at once (upstream's bound of the unread summary), newest first. */
+export const MAX_UNREAD_MESSAGES = 50000;
 
 /** What the unread summary needs of one of a user's unread messages. */
 export type UnreadMessage = {

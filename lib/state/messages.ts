@@ -2,15 +2,14 @@
 // and "update_message_flags" both wanted), starred_messages and recent_private_conversations.
 // Every read is of the caller's own index entries: the cost follows what the caller has unread,
 // starred or talked in, never the size of the organization or of its history.
-import type { UnreadMessage } from '../models/message';
+import { MAX_UNREAD_MESSAGES, type UnreadMessage } from '../models/message';
 import { isTopicMessageMuted, userTopicLookupKey, type VisibilityPolicyValue } from '../models/user-topic';
 import * as messagesStore from '../store/messages';
 import { ownSubscriptions } from './context';
 import type { StateBuilder, StateContext } from './registry';
 import { ownUserTopics } from './user-topics';
 
-/** Upstream's bounds: unread messages considered, starred ids sent, conversations sent. */
-const MAX_UNREAD_MESSAGES = 50000;
+/** Upstream's bounds: starred ids sent, conversations sent (the unread messages considered: MAX_UNREAD_MESSAGES). */
 const MAX_STARRED_MESSAGES = 10000;
 const MAX_RECENT_CONVERSATIONS = 1000;
 

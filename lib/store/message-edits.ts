@@ -10,9 +10,6 @@ import { MAX_RECIPIENT_PARTS } from './messages';
 import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 
-/** A message with what edits store on it: the edit history, newest first. */
-export type EditableMessage = Message & { editHistory?: EditHistoryEntry[] };
-
 /** The rows of a message among `candidateUserIds` (one BatchGetItem per 100): who received it, with their flags. */
 export const listRowsOfMessage = async (messageId: number, candidateUserIds: number[]): Promise<{ userId: number; flags: string[] }[]> => {
   const ids = [...new Set(candidateUserIds)];
@@ -53,7 +50,7 @@ export const listMessageIdsOfTopic = async (channelId: number, topic: string): P
  * concurrent edits one loses and re-reads. False when the message changed or is gone.
  */
 export const writeMessageEdit = async (
-  m: EditableMessage,
+  m: Message,
   changes: { content?: string; renderedContent?: string; topic?: string; topicLinks?: { text: string; url: string }[]; hasLink?: boolean },
   history: EditHistoryEntry[],
 ): Promise<boolean> => {
@@ -312,8 +309,8 @@ export const deleteMessage = async (
   return { deleted, firstMessageId: first };
 };
 
-/** A message item with its edit history (consistent read: an edit re-checks what it read). */
-export const getEditableMessage = async (realmId: number, messageId: number): Promise<EditableMessage | undefined> => {
+/** A message item (consistent read: an edit re-checks what it read). */
+export const getEditableMessage = async (realmId: number, messageId: number): Promise<Message | undefined> => {
   const items = await batchGet('main', [entityKeys.message(realmId, messageId)], { consistent: true });
-  return items[0] ? (stripKeys(items[0] as Item) as EditableMessage) : undefined;
+  return items[0] ? (stripKeys(items[0] as Item) as Message) : undefined;
 };

@@ -490,8 +490,8 @@ export const getTopicSummary = async (channelId: number, topic: string): Promise
  */
 export const TOPIC_PARTICIPANTS_WINDOW = 1_000;
 
-/** The distinct senders of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages (the topic index, sender ids only). */
-export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => {
+/** One attribute of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages, newest first (one page of the topic index). */
+const newestOfTopic = async (channelId: number, topic: string, attribute: 'id' | 'senderId'): Promise<number[]> => {
   const k = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));
   if (!k) return [];
   const items = await queryAll(
@@ -500,10 +500,18 @@ export const listSenderIdsOfTopic = async (channelId: number, topic: string): Pr
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
       ExpressionAttributeValues: { ':pk': k.gsi2pk },
-      ProjectionExpression: 'senderId',
+      ProjectionExpression: attribute,
       ScanIndexForward: false,
     },
     { max: TOPIC_PARTICIPANTS_WINDOW, overflow: 'truncate' },
   );
-  return [...new Set(items.map((item) => Number(item.senderId)))];
+  return items.map((item) => Number(item[attribute]));
 };
+
+/** The ids of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages, newest first. */
+export const listNewestMessageIdsOfTopic = (channelId: number, topic: string): Promise<number[]> => newestOfTopic(channelId, topic, 'id');
+
+/** The distinct senders of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages (sender ids only). */
+export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => [
+  ...new Set(await newestOfTopic(channelId, topic, 'senderId')),
+];

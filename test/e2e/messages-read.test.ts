@@ -60,4 +60,21 @@ describe('e2e: fetching messages and marking them read with zulip-js', () => {
     expect(after.unread_msgs.pms).toEqual([]);
     // Each endpoint's first request starts its function in serverless-offline (slow on a busy machine).
   }, 180000);
+
+  it('marks a topic read with POST /mark_topic_as_read, as the Python library calls it', async () => {
+    const iago = await zulipClient(service, 'iago@zulip.com');
+    const hamlet = await zulipClient(service, 'hamlet@zulip.com');
+    const sent = await hamlet.messages.send({ type: 'stream', to: 'Verona', topic: 'e2e bulk read', content: 'Mark me' });
+    expect(sent.result).toBe('success');
+    const flagsOfSent = async () =>
+      (await iago.messages.retrieve({ anchor: sent.id, num_before: 0, num_after: 0, narrow: [] })).messages.map(
+        (m: { flags: string[] }) => m.flags,
+      );
+    expect(await flagsOfSent()).toEqual([[]]);
+    expect(await iago.callEndpoint('/mark_topic_as_read', 'POST', { stream_id: 3, topic_name: 'e2e bulk read' })).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    expect(await flagsOfSent()).toEqual([['read']]);
+  }, 180000);
 });

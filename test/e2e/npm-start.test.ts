@@ -30,6 +30,8 @@ const startNpmStart = async (port: number): Promise<Started> => {
   delete env.TABLE_PREFIX;
   // npm start turns development mode on itself (the tests' setup does too): its curl must work without it.
   delete env.DEVELOPMENT_MODE;
+  // Unset, the service's own address follows the port.
+  delete env.EXTERNAL_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-local.ts'], {
     cwd: ROOT,
     env,
@@ -78,6 +80,9 @@ describe('npm start', () => {
         body: new URLSearchParams({ username: 'iago@zulip.com' }),
       });
       expect(await response.json()).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
+      // The address it tells clients (the mobile app sends every request there) is its own port's.
+      const settings = await (await fetch(`${base}/server_settings`)).json();
+      expect(settings).toMatchObject({ result: 'success', realm_url: `http://localhost:${port}`, realm_uri: `http://localhost:${port}` });
       // A terminal's Ctrl-C signals the whole foreground process group.
       await expectStopsEverything(started, port, () => process.kill(-started.child.pid!, 'SIGINT'));
     } finally {
