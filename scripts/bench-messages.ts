@@ -43,6 +43,40 @@ const sendRequest = (auth: string, body: Record<string, string>) =>
     requestContext: { http: { method: 'POST' } },
   } as never) as Promise<{ statusCode: number; body: string }>;
 
+/** The organization stream's shards as deployed (serverless.yml, eventsRealmShards). */
+const DEPLOYED_SHARDS = 200;
+
+/**
+ * DynamoDB writes per channel message, request and fan-out job, with the organization's stream in
+ * DEPLOYED_SHARDS shards (the channels benchMessages made): write requests (a BatchWriteItem of 25
+ * items is one) and write units (each item written, its index entries included).
+ */
+const writesPerMessage = async (auth: string, sizes: [number, number, number][]): Promise<void> => {
+  const saved = process.env.EVENTS_REALM_SHARDS;
+  process.env.EVENTS_REALM_SHARDS = String(DEPLOYED_SHARDS);
+  const lines: string[] = [];
+  try {
+    for (const [size, channelId] of sizes) {
+      const n = 3;
+      dbMetrics.reset();
+      for (let i = 0; i < n; i += 1) {
+        const out = await sendRequest(auth, { type: 'stream', to: String(channelId), topic: 't0', content: `writes ${i}` });
+        if (out.statusCode !== 200) throw new Error(`send failed: ${out.body}`);
+        await settleJobs();
+      }
+      const { writeRequests, writeUnits } = dbMetrics.snapshot();
+      lines.push(
+        `${size.toLocaleString('en-US')} subscribers: ${(writeRequests / n).toFixed(1)} write requests, ${(writeUnits / n).toFixed(1)} write units`,
+      );
+    }
+  } finally {
+    if (saved === undefined) delete process.env.EVENTS_REALM_SHARDS;
+    else process.env.EVENTS_REALM_SHARDS = saved;
+  }
+  console.log(`\nWrites per channel message with ${DEPLOYED_SHARDS} organization stream shards (request and fan-out job, 3 sends each):`);
+  for (const line of lines) console.log(`  ${line}`);
+};
+
 export const benchMessages = async (): Promise<void> => {
   const [iago] = await usersStore.listByEmail('iago@zulip.com');
   const auth = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
@@ -105,6 +139,8 @@ export const benchMessages = async (): Promise<void> => {
       `(${((large.writeUnits - small.writeUnits) / (10000 - 10)).toFixed(2)} WCU per added recipient: its row with its index entries; the events are one shared append per organization stream shard), ` +
       'growing linearly with the recipients, as upstream writes one UserMessage row per recipient.',
   );
+
+  await writesPerMessage(auth, sizes);
 
   // Delivery latency: a long-poller waits on Iago's queue; each message to the 10-subscriber channel
   // is sent after a random pause; measured from the send's response to the poller holding it.

@@ -143,7 +143,8 @@ defineJob('messageFanout', doMessageFanout);
  * One `message` event per recipient with its own flags (its own recipient_id in a 1:1 direct
  * message), sent as one shared event when many recipients share versions (lib/events/send.ts). A
  * public channel's message also has a version for everyone else (flags [], taken only by
- * `all_public_streams` queues), so it is always one append to the organization's stream.
+ * `all_public_streams` queues): in the shared event, or, when the recipients' versions go to their
+ * own streams, one append to the shard those queues read.
  */
 const sendMessageEvents = async (d: Delivery): Promise<void> => {
   const { realm, sender, message: m, participants, channel, echo } = d;

@@ -16,6 +16,7 @@ import type { QueueRef, QueueState } from '../store/event-queues';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
+import { publicCopyStream } from './send';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
 
 /**
@@ -44,12 +45,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The two streams a queue reads: its shard of the organization's stream (chosen by its owner's id,
- * kept in its cursors once registered) and its owner's.
+ * or the public-copy shard for an all_public_streams queue: lib/events/send.ts; kept in its
+ * cursors once registered) and its owner's.
  */
-const streamsOf = (q: Pick<QueueDescriptor, 'realmId' | 'userId'> & { cursors?: Record<string, number> }): string[] => {
+const streamsOf = (
+  q: Pick<QueueDescriptor, 'realmId' | 'userId'> & { allPublicStreams?: boolean; cursors?: Record<string, number> },
+): string[] => {
   const userStream = eventKeys.userStream(q.userId);
   const started = q.cursors ? Object.keys(q.cursors).find((s) => s !== userStream) : undefined;
-  return [started ?? eventKeys.realmStream(q.realmId, q.userId % config.realmStreamShards()), userStream];
+  const shard = q.allPublicStreams ? publicCopyStream(q.realmId) : eventKeys.realmStream(q.realmId, q.userId % config.realmStreamShards());
+  return [started ?? shard, userStream];
 };
 
 const isExpired = (q: QueueState): boolean => nowMs() - q.lastConnMs >= q.timeoutSecs * 1000;
@@ -61,9 +66,9 @@ export const registerQueue = async (
 ): Promise<QueueState> => {
   const base = { realmId: user.realmId, userId: user.id };
   // The bell first, so that every user event after the heads read below rings this queue's shard.
-  const [shardStream, userStream] = streamsOf(base);
+  const [shardStream, userStream] = streamsOf({ ...base, allPublicStreams: descriptor.allPublicStreams });
   await streams.addBell(userStream, shardStream);
-  const heads = await streams.getHeads(streamsOf(base), { consistent: true });
+  const heads = await streams.getHeads([shardStream, userStream], { consistent: true });
   const state: QueueState = {
     ...descriptor,
     ...base,

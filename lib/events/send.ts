@@ -9,7 +9,9 @@
 // a queue takes only its owner's version. That costs as many appends as there are shards (1
 // locally, config.realmStreamShards() deployed), so an audience no larger than that, or one whose
 // versions are all different (a direct message between two users: each sees the other as its
-// recipient), is appended to each user's own stream instead.
+// recipient), is appended to each user's own stream instead. A version for everyone else (a public
+// channel's message, for all_public_streams queues) then goes to the one shard those queues read
+// (publicCopyStream), so a message to a small channel costs appends per recipient, not per shard.
 import { mapLimited } from '../concurrency';
 import { nowMs } from '../clock';
 import { config } from '../config';
@@ -34,6 +36,14 @@ export const MAX_SHARED_ITEM_BYTES = 300_000;
 
 const realmStreams = (realmId: number): string[] =>
   Array.from({ length: config.realmStreamShards() }, (_, shard) => eventKeys.realmStream(realmId, shard));
+
+/**
+ * The shard every all_public_streams queue of the organization reads (lib/events/queues.ts), so
+ * that a version for "everyone else" (a public channel's message to those queues) needs one append
+ * there, not one per shard, when the recipients' own versions go to their own streams.
+ * Organization-wide events reach it as every shard.
+ */
+export const publicCopyStream = (realmId: number): string => eventKeys.realmStream(realmId, 0);
 
 /** A JSON round trip, as upstream does in tests: a value that cannot be serialized fails here. */
 const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -140,10 +150,10 @@ const sharedItems = (versions: Versions, lo?: number, hi?: number): SharedEvent[
  * for every other user of the organization (each queue's filters then decide, as for a public
  * channel's message to `all_public_streams` queues); it makes the send one shared append.
  *
- * Writes: with more users than the organization's stream has shards (or with `others`), and some
- * versions shared by several users, one shared item per shard (more only for an audience too large
- * for one item); otherwise one append per user to their own stream. At most FANOUT_CONCURRENCY
- * appends at a time.
+ * Writes: with more users than the organization's stream has shards, and some versions shared by
+ * several users (or `others`), one shared item per shard (more only for an audience too large for
+ * one item); otherwise one append per user to their own stream, and with `others` one item on the
+ * public-copy shard for everyone else. At most FANOUT_CONCURRENCY appends at a time.
  */
 export const sendEventPerRecipient = async (
   realmId: number,
@@ -153,7 +163,7 @@ export const sendEventPerRecipient = async (
   const seen = new Set<number>();
   const unique = deliveries.filter(({ userId }) => !seen.has(userId) && seen.add(userId));
   if (unique.length === 0 && !opts.others) return;
-  if (opts.others || unique.length > config.realmStreamShards()) {
+  if (unique.length > config.realmStreamShards()) {
     const versions = shareVersions(unique, opts.others);
     if (opts.others || versions.groups.length < unique.length) {
       const items = sharedItems(versions);
@@ -161,5 +171,14 @@ export const sendEventPerRecipient = async (
       return;
     }
   }
-  await appendAll(unique.map(({ userId, event }) => ({ stream: eventKeys.userStream(userId), event: serializable(event) })));
+  const own = unique.map(({ userId, event }) => ({ stream: eventKeys.userStream(userId), event: serializable(event) }));
+  // Everyone else's version: on the public-copy shard, leaving out the users served above.
+  const othersItems = opts.others
+    ? sharedItems({
+        base: serializable(opts.others),
+        groups: [{ userIds: unique.map((d) => d.userId), edits: [], none: true }],
+        others: [],
+      })
+    : [];
+  await appendAll([...own, ...othersItems.map((event) => ({ stream: publicCopyStream(realmId), event }))]);
 };

@@ -9,17 +9,26 @@ type CapacityEntry = { CapacityUnits?: number; ReadCapacityUnits?: number; Write
 /** Running totals of DynamoDB requests and consumed capacity in this process. */
 export const dbMetrics = {
   requests: 0,
+  /** The requests that write (Put, Update, Delete, BatchWrite, TransactWrite): a BatchWrite of 25 items is one. */
+  writeRequests: 0,
   readUnits: 0,
   writeUnits: 0,
   byCommand: {} as Record<string, number>,
   reset(): void {
     this.requests = 0;
+    this.writeRequests = 0;
     this.readUnits = 0;
     this.writeUnits = 0;
     this.byCommand = {};
   },
-  snapshot(): { requests: number; readUnits: number; writeUnits: number; byCommand: Record<string, number> } {
-    return { requests: this.requests, readUnits: this.readUnits, writeUnits: this.writeUnits, byCommand: { ...this.byCommand } };
+  snapshot(): { requests: number; writeRequests: number; readUnits: number; writeUnits: number; byCommand: Record<string, number> } {
+    return {
+      requests: this.requests,
+      writeRequests: this.writeRequests,
+      readUnits: this.readUnits,
+      writeUnits: this.writeUnits,
+      byCommand: { ...this.byCommand },
+    };
   },
 };
 
@@ -101,6 +110,7 @@ export const documentClient = (): DynamoDBDocumentClient => {
       if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
       const command = String(context.commandName ?? 'Command');
       dbMetrics.requests += 1;
+      if (WRITE_COMMANDS.test(command)) dbMetrics.writeRequests += 1;
       dbMetrics.byCommand[command] = (dbMetrics.byCommand[command] ?? 0) + 1;
       const result = await next(args);
       recordCapacity(command, (result.output as Record<string, unknown>).ConsumedCapacity);
