@@ -178,7 +178,7 @@ describe('PATCH /realm', () => {
 
   it.each([
     [{ name: 'x'.repeat(41) }, 'name is too long (limit: 40 characters)'],
-    [{ description: 'x'.repeat(1001) }, 'description is too long (limit: 1000 characters)'],
+    [{ name: 'Fine', description: 'x'.repeat(1001) }, 'description is too long (limit: 1000 characters)'],
     [{ enable_read_receipts: 1 }, 'enable_read_receipts is not a boolean'],
     [{ allow_message_editing: 'yes' }, 'allow_message_editing is not valid JSON'],
     [{ waiting_period_threshold: -1 }, 'waiting_period_threshold is too small'],
@@ -187,7 +187,7 @@ describe('PATCH /realm', () => {
     [{ message_content_delete_limit_seconds: '"forever"' }, "Bad value for 'message_content_delete_limit_seconds': forever"],
     [{ name: 'Fine', default_language: 'nope' }, "Invalid language 'nope'"],
     [{ name: 'Fine', message_content_edit_limit_seconds: -5 }, "Bad value for 'message_content_edit_limit_seconds': -5"],
-  ])('refuses %j with upstream’s message and changes nothing', async (params, msg) => {
+  ])('refuses bad value #%# with upstream’s message, and changes nothing', async (params, msg) => {
     const before = await stored();
     const queue = await openQueue('hamlet@zulip.com');
     expectError(await patch('desdemona@zulip.com', params), msg);
