@@ -16,9 +16,12 @@ export const handler = apiHandler(async ({ user, params }) => {
     allow_message_editing: json(bool).optional(),
     message_content_edit_limit_seconds: json(anyJson).optional(),
     message_content_delete_limit_seconds: json(anyJson).optional(),
+    move_messages_within_stream_limit_seconds: json(anyJson).optional(),
+    move_messages_between_streams_limit_seconds: json(anyJson).optional(),
     default_language: rawString().optional(),
     waiting_period_threshold: json(nonNegativeInt).optional(),
     enable_read_receipts: json(bool).optional(),
+    enable_spectator_access: json(bool).optional(),
   });
   return updateRealm(request);
 });

@@ -23,11 +23,14 @@ export type RealmSettingsRequest = {
   name?: string;
   description?: string;
   enable_read_receipts?: boolean;
+  enable_spectator_access?: boolean;
   waiting_period_threshold?: number;
   default_language?: string;
   allow_message_editing?: boolean;
   message_content_edit_limit_seconds?: TimeLimitParam;
   message_content_delete_limit_seconds?: TimeLimitParam;
+  move_messages_within_stream_limit_seconds?: TimeLimitParam;
+  move_messages_between_streams_limit_seconds?: TimeLimitParam;
 };
 
 type SettingName = keyof RealmSettingsRequest;
@@ -43,8 +46,8 @@ type SettingSpec = {
   updateDict?: true;
 };
 
-// Upstream's order: the two deletion and edit limits first (update_realm sets them before the
-// others), then the rest in Realm.property_types order.
+// Upstream's order: the time limits first (update_realm sets them before the others), then the
+// rest (upstream goes through Realm.property_types; here alphabetically).
 const SETTINGS: Record<SettingName, SettingSpec> = {
   message_content_delete_limit_seconds: {
     current: (realm) => messageEditSettings(realm).messageContentDeleteLimitSeconds,
@@ -55,6 +58,14 @@ const SETTINGS: Record<SettingName, SettingSpec> = {
     store: (value) => ({ edit: { messageContentEditLimitSeconds: value as number | null } }),
     updateDict: true,
   },
+  move_messages_within_stream_limit_seconds: {
+    current: (realm) => messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds,
+    store: (value) => ({ edit: { moveMessagesWithinStreamLimitSeconds: value as number | null } }),
+  },
+  move_messages_between_streams_limit_seconds: {
+    current: (realm) => messageEditSettings(realm).moveMessagesBetweenStreamsLimitSeconds,
+    store: (value) => ({ edit: { moveMessagesBetweenStreamsLimitSeconds: value as number | null } }),
+  },
   allow_message_editing: {
     current: (realm) => messageEditSettings(realm).allowMessageEditing,
     store: (value) => ({ edit: { allowMessageEditing: value as boolean } }),
@@ -63,6 +74,10 @@ const SETTINGS: Record<SettingName, SettingSpec> = {
   default_language: { current: realmDefaultLanguage, store: (value) => ({ defaultLanguage: value as string }) },
   description: { current: (realm) => realm.description, store: (value) => ({ description: value as string }) },
   enable_read_receipts: { current: readReceiptsEnabled, store: (value) => ({ enableReadReceipts: value as boolean }) },
+  enable_spectator_access: {
+    current: (realm) => realm.enableSpectatorAccess,
+    store: (value) => ({ enableSpectatorAccess: value as boolean }),
+  },
   name: { current: (realm) => realm.name, store: (value) => ({ name: value as string }) },
   waiting_period_threshold: {
     current: (realm) => realm.waitingPeriodThreshold,
@@ -70,7 +85,12 @@ const SETTINGS: Record<SettingName, SettingSpec> = {
   },
 };
 
-const TIME_LIMITS = new Set<SettingName>(['message_content_edit_limit_seconds', 'message_content_delete_limit_seconds']);
+const TIME_LIMITS = new Set<SettingName>([
+  'message_content_edit_limit_seconds',
+  'message_content_delete_limit_seconds',
+  'move_messages_within_stream_limit_seconds',
+  'move_messages_between_streams_limit_seconds',
+]);
 
 /**
  * Upstream's parse_message_time_limit_setting: "unlimited" is no limit (null), a positive number

@@ -40,7 +40,16 @@ export const getByStringId = async (stringId: string): Promise<Realm | undefined
 
 /** The organization settings PATCH /realm writes. */
 export type RealmSettingsChanges = Partial<
-  Pick<Realm, 'name' | 'description' | 'enableReadReceipts' | 'waitingPeriodThreshold' | 'defaultLanguage' | 'messageEditSettings'>
+  Pick<
+    Realm,
+    | 'name'
+    | 'description'
+    | 'enableReadReceipts'
+    | 'enableSpectatorAccess'
+    | 'waitingPeriodThreshold'
+    | 'defaultLanguage'
+    | 'messageEditSettings'
+  >
 >;
 
 /**

@@ -139,6 +139,41 @@ describe('PATCH /realm', () => {
     expect(state.realm_message_content_edit_limit_seconds).toBeNull();
   });
 
+  it('sets the message move limits, sent as plain updates', async () => {
+    const queue = await openQueue('hamlet@zulip.com');
+    const body = expectSuccess(
+      await patch('iago@zulip.com', {
+        move_messages_within_stream_limit_seconds: '"unlimited"',
+        move_messages_between_streams_limit_seconds: 120,
+      }),
+    );
+    expect(body).toEqual({
+      result: 'success',
+      msg: '',
+      move_messages_within_stream_limit_seconds: null,
+      move_messages_between_streams_limit_seconds: 120,
+    });
+    expect(await queue.drain()).toEqual([
+      { type: 'realm', op: 'update', property: 'move_messages_within_stream_limit_seconds', value: null },
+      { type: 'realm', op: 'update', property: 'move_messages_between_streams_limit_seconds', value: 120 },
+    ]);
+    const state = await realmState();
+    expect(state.realm_move_messages_within_stream_limit_seconds).toBeNull();
+    expect(state.realm_move_messages_between_streams_limit_seconds).toBe(120);
+  });
+
+  it('turns spectator access off and on: register refuses spectators meanwhile', async () => {
+    const spectate = () => call(register, { method: 'POST', path: '/register', params: { fetch_event_types: ['realm'] } });
+    expectSuccess(await spectate());
+    const queue = await openQueue('hamlet@zulip.com');
+    expect(expectSuccess(await patch('iago@zulip.com', { enable_spectator_access: false })).enable_spectator_access).toBe(false);
+    expect(await queue.drain()).toEqual([{ type: 'realm', op: 'update', property: 'enable_spectator_access', value: false }]);
+    expect((await realmState()).realm_enable_spectator_access).toBe(false);
+    expectError(await spectate(), 'Not logged in: API authentication or user session required', 401, 'UNAUTHORIZED');
+    expectSuccess(await patch('iago@zulip.com', { enable_spectator_access: true }));
+    expectSuccess(await spectate());
+  });
+
   it('changes several settings in one request, one event each', async () => {
     const queue = await openQueue('othello@zulip.com');
     const body = expectSuccess(
@@ -150,6 +185,24 @@ describe('PATCH /realm', () => {
       { type: 'realm', op: 'update', property: 'description', value: 'Both at once' },
       { type: 'realm', op: 'update', property: 'name', value: 'Both' },
     ]);
+  });
+
+  it('keeps every one of concurrent changes to settings stored together (the message edit settings)', async () => {
+    const version = (await stored()).settingsVersion ?? 0;
+    const results = await Promise.all([
+      patch('iago@zulip.com', { message_content_edit_limit_seconds: 900 }),
+      patch('desdemona@zulip.com', { message_content_delete_limit_seconds: 901 }),
+      patch('iago@zulip.com', { move_messages_within_stream_limit_seconds: 902 }),
+      patch('iago@zulip.com', { name: 'Raced name' }),
+    ]);
+    results.forEach((r) => expectSuccess(r));
+    const realm = await stored();
+    expect(realm.messageEditSettings).toMatchObject({
+      messageContentEditLimitSeconds: 900,
+      messageContentDeleteLimitSeconds: 901,
+      moveMessagesWithinStreamLimitSeconds: 902,
+    });
+    expect(realm).toMatchObject({ name: 'Raced name', settingsVersion: version + 4 });
   });
 
   it('answers success with nothing changed and no event for a value already set, or no setting at all', async () => {
@@ -187,6 +240,10 @@ describe('PATCH /realm', () => {
     [{ message_content_delete_limit_seconds: '"forever"' }, "Bad value for 'message_content_delete_limit_seconds': forever"],
     [{ name: 'Fine', default_language: 'nope' }, "Invalid language 'nope'"],
     [{ name: 'Fine', message_content_edit_limit_seconds: -5 }, "Bad value for 'message_content_edit_limit_seconds': -5"],
+    [
+      { enable_spectator_access: false, move_messages_between_streams_limit_seconds: '"soon"' },
+      "Bad value for 'move_messages_between_streams_limit_seconds': soon",
+    ],
   ])('refuses bad value #%# with upstream’s message, and changes nothing', async (params, msg) => {
     const before = await stored();
     const queue = await openQueue('hamlet@zulip.com');
