@@ -2,7 +2,10 @@ import { handler as register } from '../../../functions/events/register';
 import { handler as readReceipts } from '../../../functions/messages/read-receipts';
 import { handler as updateMessage } from '../../../functions/messages/update';
 import { handler as update } from '../../../functions/realm/update';
+import { handler as getEvents } from '../../../functions/events/get';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
+import { STATE_BUILDERS } from '../../../lib/state';
+import { realmState as realmStateBuilder } from '../../../lib/state/realm';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
@@ -250,6 +253,36 @@ describe('PATCH /realm', () => {
     expectError(await patch('desdemona@zulip.com', params), msg);
     expect(await stored()).toEqual(before);
     expect(await queue.drain()).toEqual([]);
+  });
+
+  it('reaches a client registering meanwhile exactly once: a rename during its state read is in the state, not again in its queue', async () => {
+    const index = STATE_BUILDERS.indexOf(realmStateBuilder);
+    let renamed = false;
+    STATE_BUILDERS[index] = async (ctx) => {
+      if (!renamed) {
+        renamed = true;
+        expectSuccess(await patch('iago@zulip.com', { name: 'Renamed meanwhile' }));
+      }
+      return realmStateBuilder(ctx);
+    };
+    let body: Record<string, any>;
+    try {
+      body = expectSuccess(
+        await call(register, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { event_types: ['realm'] } }),
+      );
+    } finally {
+      STATE_BUILDERS[index] = realmStateBuilder;
+    }
+    expect(body.realm_name).toBe('Renamed meanwhile');
+    const events = expectSuccess(
+      await call(getEvents, {
+        method: 'GET',
+        path: '/events',
+        as: 'hamlet@zulip.com',
+        params: { queue_id: body.queue_id, last_event_id: body.last_event_id, dont_block: true },
+      }),
+    ).events;
+    expect(events).toEqual([]);
   });
 
   it("leaves another organization's settings and users alone", async () => {
