@@ -2,6 +2,7 @@ import { handler as register } from '../../../functions/events/register';
 import { handler as readReceipts } from '../../../functions/messages/read-receipts';
 import { handler as updateMessage } from '../../../functions/messages/update';
 import { handler as update } from '../../../functions/realm/update';
+import { handler as serverSettings } from '../../../functions/auth/server-settings';
 import { handler as getEvents } from '../../../functions/events/get';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
 import { STATE_BUILDERS } from '../../../lib/state';
@@ -33,6 +34,8 @@ describe('PATCH /realm', () => {
     expect(expectSuccess(await patch('iago@zulip.com', { description: 'About **us**' })).description).toBe('updated');
     expect(await queue.drain()).toEqual([{ type: 'realm', op: 'update', property: 'description', value: 'About **us**' }]);
     expect((await realmState()).realm_description).toBe('About **us**');
+    const shown = expectSuccess(await call(serverSettings, { method: 'GET', path: '/server_settings' }));
+    expect(shown.realm_description).toBe('<p>About <strong>us</strong></p>');
   });
 
   it('turns read receipts off and on again, and GET read_receipts follows', async () => {
