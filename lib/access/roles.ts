@@ -1,6 +1,6 @@
 // Role requirements of whole endpoints, with upstream's decorator messages.
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors';
-import { isAdmin, isGuest, type User } from '../models/user';
+import { isAdmin, isGuest, isOwner, type User } from '../models/user';
 
 /** Upstream's require_member_or_admin: guests and bots are refused. */
 export const requireMemberOrAdmin = (user: User): void => {
@@ -16,4 +16,9 @@ export const requireRealmAdmin = (user: User): void => {
 /** Upstream's human_users_only decorator: bots are refused, before parameters are read. */
 export const requireHumanUser = (user: User): void => {
   if (user.isBot) throw new BadRequestError('This endpoint does not accept bot requests.');
+};
+
+/** Upstream's OrganizationOwnerRequiredError: "Must be an organization owner" (UNAUTHORIZED_PRINCIPAL). */
+export const requireRealmOwner = (user: User): void => {
+  if (!isOwner(user)) throw new UnauthorizedPrincipalError('Must be an organization owner');
 };

@@ -5,6 +5,7 @@ import type { ApiEvent, ClientCapabilities } from '../models/event';
 import { checkEventNarrow, type NarrowTerm } from '../models/narrow';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
+import * as realmsStore from '../store/realms';
 import { STATE_BUILDERS } from '../state';
 import { applyCaughtUpEvents } from '../state/catch-up';
 import type { RegisterOptions, StateContext } from '../state/registry';
@@ -73,10 +74,12 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
       })
     : undefined;
 
-  // A fresh context per read: builders cache what they load in it.
+  // A fresh context per read: builders cache what they load in it. With a queue, each read takes
+  // the organization as stored now (one GetItem): a settings change (PATCH /realm) that landed
+  // before the queue existed, or whose event the catch-up below skips, is then in the state.
   const readState = async (): Promise<Record<string, unknown>[]> => {
     const ctx: StateContext = {
-      realm,
+      realm: queue ? ((await realmsStore.get(realm.id, { consistent: true })) ?? realm) : realm,
       user,
       want: wantFunction(req),
       wantsAll: (req.fetchEventTypes ?? req.eventTypes) === null,

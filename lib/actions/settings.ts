@@ -1,5 +1,6 @@
 import { BadRequestError, RateLimitedError } from '../errors';
 import { sendEvent } from '../events/send';
+import { languageName } from '../models/language';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { AVAILABLE_NOTIFICATION_SOUNDS, settingsOfUser, USER_ITEM_SETTINGS, type ChangeableSetting } from '../models/user-settings';
@@ -21,17 +22,6 @@ export type ChangeSettingsRequest = {
 /** Upstream's PASSWORD_MIN_LENGTH and PASSWORD_MAX_LENGTH (register's password_min_length/max). */
 const PASSWORD_LENGTH = { min: 6, max: 100 };
 const MAX_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
-
-/** A language's own name ("Deutsch" for de), or undefined for a code that names no language. */
-const languageName = (code: string): string | undefined => {
-  if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(code)) return undefined;
-  try {
-    const name = new Intl.DisplayNames([code], { type: 'language', fallback: 'none' }).of(code);
-    return name === undefined || name.toLowerCase() === code.toLowerCase() ? undefined : name;
-  } catch {
-    return undefined;
-  }
-};
 
 const isTimezone = (name: string): boolean => {
   if (name === '') return true;

@@ -23,6 +23,16 @@ export type RemindersEvent =
 
 export type InvitesChangedEvent = { type: 'invites_changed' };
 
+/**
+ * An organization setting changed: `update` with the setting and its new value, or, for the
+ * settings upstream has always sent that way (allow_message_editing,
+ * message_content_edit_limit_seconds), `update_dict` with `property: 'default'` and the changed
+ * settings in `data`.
+ */
+export type RealmEvent =
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> };
+
 export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
 
 export type RealmUserUpdateEvent = {
@@ -188,6 +198,7 @@ export type ApiEvent =
   | DraftsEvent
   | RemindersEvent
   | InvitesChangedEvent
+  | RealmEvent
   | RealmLinkifiersEvent
   | RealmUserUpdateEvent
   | UserSettingsEvent

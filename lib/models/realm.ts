@@ -34,7 +34,18 @@ export type Realm = {
   enableReadReceipts?: boolean;
   /** Message editing settings the organization changed; upstream's defaults otherwise (messageEditSettings()). */
   messageEditSettings?: Partial<MessageEditSettings>;
+  /** The organization's language (upstream's default_language); absent means English. */
+  defaultLanguage?: string;
+  /** Counts the changes of the settings above through PATCH /realm; absent before the first one. */
+  settingsVersion?: number;
 };
+
+/** Upstream's Realm.MAX_REALM_NAME_LENGTH and MAX_REALM_DESCRIPTION_LENGTH. */
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+/** The organization's language: the stored one, else English (upstream's default for a new organization). */
+export const realmDefaultLanguage = (realm: Pick<Realm, 'defaultLanguage'>): string => realm.defaultLanguage ?? 'en';
 
 /**
  * The organization-level group settings register shows, by wire name (without `realm_`), with

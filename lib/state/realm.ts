@@ -8,7 +8,14 @@ import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
 import { messageEditSettings } from '../models/message-edit';
-import { type GroupSettingValue, readReceiptsEnabled, REALM_GROUP_SETTINGS, type Realm, realmUrl } from '../models/realm';
+import {
+  type GroupSettingValue,
+  readReceiptsEnabled,
+  realmDefaultLanguage,
+  REALM_GROUP_SETTINGS,
+  type Realm,
+  realmUrl,
+} from '../models/realm';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
 import type { StateBuilder } from './registry';
@@ -128,7 +135,7 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_message_edit_history_visibility_policy: edit.editHistoryVisibility,
     realm_allow_edit_history: edit.editHistoryVisibility !== 'none',
     realm_enable_read_receipts: readReceiptsEnabled(realm),
-    realm_default_language: 'en',
+    realm_default_language: realmDefaultLanguage(realm),
     realm_welcome_message_custom_text: '',
     realm_digest_emails_enabled: false,
     realm_digest_weekday: 1,

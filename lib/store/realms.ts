@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
-import { stripKeys, type Item } from './common';
+import { sendConditional, stripKeys, type Item } from './common';
 import { keys, lookupKey } from './keys';
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
@@ -15,8 +15,10 @@ export const put = async (realm: Realm): Promise<void> => {
   await documentClient().send(new PutCommand(buildPutRealmInput(realm)));
 };
 
-export const get = async (realmId: number): Promise<Realm | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.realm(realmId) }));
+export const get = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<Realm | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: keys.realm(realmId), ConsistentRead: opts.consistent }),
+  );
   return out.Item ? toRealm(out.Item) : undefined;
 };
 
@@ -34,4 +36,45 @@ export const getByStringId = async (stringId: string): Promise<Realm | undefined
   );
   const item = out.Items?.[0];
   return item ? toRealm(item) : undefined;
+};
+
+/** The organization settings PATCH /realm writes. */
+export type RealmSettingsChanges = Partial<
+  Pick<
+    Realm,
+    | 'name'
+    | 'description'
+    | 'enableReadReceipts'
+    | 'enableSpectatorAccess'
+    | 'waitingPeriodThreshold'
+    | 'defaultLanguage'
+    | 'messageEditSettings'
+  >
+>;
+
+/**
+ * Writes changed organization settings and bumps the settings version, if that version is still
+ * `version` (undefined: never changed); false when another change came first.
+ */
+export const updateSettings = async (realmId: number, version: number | undefined, changes: RealmSettingsChanges): Promise<boolean> => {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+  const names: Record<string, string> = { '#version': 'settingsVersion' };
+  const values: Record<string, unknown> = { ':next': (version ?? 0) + 1 };
+  const sets = entries.map(([name, value], i) => {
+    names[`#a${i}`] = name;
+    values[`:a${i}`] = value;
+    return `#a${i} = :a${i}`;
+  });
+  if (version !== undefined) values[':version'] = version;
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.realm(realmId),
+      UpdateExpression: `SET ${[...sets, '#version = :next'].join(', ')}`,
+      ConditionExpression:
+        version === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#version)' : 'attribute_exists(pk) AND #version = :version',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 };
