@@ -14,6 +14,7 @@ import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
 import { forAdministrators } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
+import { MESSAGES } from '../validation/messages';
 
 /** A time limit as sent: seconds, or "unlimited". */
 type TimeLimitParam = unknown;
@@ -92,12 +93,18 @@ const TIME_LIMITS = new Set<SettingName>([
   'move_messages_between_streams_limit_seconds',
 ]);
 
+const MAX_TIME_LIMIT_SECONDS = 2 ** 31 - 1;
+
 /**
  * Upstream's parse_message_time_limit_setting: "unlimited" is no limit (null), a positive number
  * of seconds is the limit; anything else is "Bad value for '<setting>': <value>".
  */
 const parseTimeLimit = (setting: string, value: unknown): number | null => {
   if (value === 'unlimited') return null;
+  // Upstream stores the limit in a PositiveIntegerField (at most 2^31 − 1); past it, and past what
+  // a JSON number holds exactly, the value is out of range.
+  if (typeof value === 'number' && Number.isInteger(value) && value > MAX_TIME_LIMIT_SECONDS)
+    throw new BadRequestError(MESSAGES.tooLarge(setting));
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
   throw new BadRequestError(`Bad value for '${setting}': ${typeof value === 'string' ? value : JSON.stringify(value)}`);
 };

@@ -245,6 +245,8 @@ describe('PATCH /realm', () => {
     [{ message_content_edit_limit_seconds: 0 }, "Bad value for 'message_content_edit_limit_seconds': 0"],
     [{ message_content_delete_limit_seconds: '"forever"' }, "Bad value for 'message_content_delete_limit_seconds': forever"],
     [{ name: 'Fine', default_language: 'nope' }, "Invalid language 'nope'"],
+    [{ message_content_edit_limit_seconds: 2 ** 31 }, 'message_content_edit_limit_seconds is too large'],
+    [{ move_messages_within_stream_limit_seconds: '9007199254740993' }, 'move_messages_within_stream_limit_seconds is too large'],
     [{ name: 'Fine', message_content_edit_limit_seconds: -5 }, "Bad value for 'message_content_edit_limit_seconds': -5"],
     [
       { enable_spectator_access: false, move_messages_between_streams_limit_seconds: '"soon"' },
