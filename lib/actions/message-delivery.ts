@@ -147,7 +147,13 @@ defineJob('messageFanout', doMessageFanout);
  */
 const sendMessageEvents = async (d: Delivery): Promise<void> => {
   const { realm, sender, message: m, participants, channel, echo } = d;
-  const senderRef: MessageUser = { id: sender.id, email: sender.email, fullName: sender.fullName };
+  const senderRef: MessageUser = {
+    id: sender.id,
+    email: sender.email,
+    fullName: sender.fullName,
+    avatarSource: sender.avatarSource,
+    avatarVersion: sender.avatarVersion,
+  };
   const base = buildMessageObject(m, {
     sender: senderRef,
     realmStringId: realm.stringId,

@@ -1,0 +1,96 @@
+// Avatars (upstream's zerver/views/user_settings.py set_avatar_backend / delete_avatar_backend,
+// zerver/actions/user_settings.py do_change_avatar_fields and zerver/views/users.py avatar):
+// uploading and removing one's own avatar, and where /avatar/{user} sends a client.
+import { BadRequestError, ResourceNotFoundError } from '../errors';
+import {
+  AVATAR_SOURCE_GRAVATAR,
+  AVATAR_SOURCE_UPLOADED,
+  AVATAR_VERSION,
+  avatarUrl,
+  avatarVersionOf,
+  gravatarUrl,
+  INACCESSIBLE_USER_AVATAR_URL,
+  MAX_AVATAR_FILE_SIZE_BYTES,
+  MAX_AVATAR_FILE_SIZE_MIB,
+  uploadedAvatarKey,
+  type AvatarSource,
+} from '../models/avatar';
+import type { UploadedFile } from '../models/attachment';
+import type { Realm } from '../models/realm';
+import type { User } from '../models/user';
+import { sendEvent } from '../events/send';
+import { canAccessUser, userReadContext } from '../state/realm-user';
+import * as filesStore from '../store/files';
+import * as usersStore from '../store/users';
+import { findUserByIdOrEmail } from './users';
+
+/**
+ * Upstream's do_change_avatar_fields: sets the source, bumps the version, and sends the
+ * organization a `realm_user` update with the new avatar fields. Returns the changed user.
+ */
+const changeAvatarFields = async (user: User, source: AvatarSource): Promise<User> => {
+  const version = avatarVersionOf(user) + 1;
+  const changed: User = { ...user, avatarSource: source, avatarVersion: version };
+  await usersStore.update(user.realmId, user.id, { avatarSource: source, avatarVersion: version });
+  const person = {
+    avatar_source: source,
+    avatar_url: avatarUrl(changed),
+    avatar_url_medium: avatarUrl(changed, { medium: true }),
+    avatar_version: version,
+    user_id: user.id,
+  };
+  await sendEvent(user.realmId, { type: 'realm_user', op: 'update', person }, 'realm');
+  return changed;
+};
+
+/**
+ * POST /users/me/avatar: exactly one file ("You must upload exactly one avatar."), at most
+ * MAX_AVATAR_FILE_SIZE_MIB. Writes the image to S3 under the next version's keys (the original as
+ * both the default and the medium size: no image library here resizes it), then switches the user
+ * to it (a crash between the two leaves an unreferenced object, never a reference to a missing
+ * one). Emits the `realm_user` update. Returns the new avatar URL.
+ */
+export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Promise<string> => {
+  if (files.length !== 1) throw new BadRequestError('You must upload exactly one avatar.');
+  const [file] = files;
+  if (file.content.length > MAX_AVATAR_FILE_SIZE_BYTES) {
+    throw new BadRequestError(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`);
+  }
+  const contentType = file.contentType.trim() === '' ? 'application/octet-stream' : file.contentType;
+  const version = avatarVersionOf(user) + 1;
+  for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(user, version, { medium }), file.content, contentType);
+  return avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_UPLOADED));
+};
+
+/**
+ * DELETE /users/me/avatar: back to the Gravatar (a new version, so clients drop the cached
+ * image). Emits the `realm_user` update. Returns the Gravatar URL. The uploaded image is left in
+ * the bucket (the functions may only read and write objects there, not delete them).
+ */
+export const deleteAvatar = async (user: User): Promise<string> => avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_GRAVATAR));
+
+const AVATAR_KEY = /^\d+\/[0-9a-f]{40}(-medium)?\.png$/;
+
+/**
+ * GET /user_avatars/{realm_id}/{file}: an uploaded avatar's bytes and type. Only avatar keys (a
+ * realm id and one hashed name), so that no other upload of the bucket is readable this way;
+ * anything else, or a missing object, is 404 "File not found.".
+ */
+export const readAvatarFile = async (key: string): Promise<{ body: Buffer; contentType: string }> => {
+  const file = AVATAR_KEY.test(key) ? await filesStore.getFileWithContentType(key) : undefined;
+  if (!file) throw new ResourceNotFoundError('File not found.');
+  return file;
+};
+
+/**
+ * GET /avatar/{email_or_id}[/medium] (upstream's avatar view): where the named user's avatar is.
+ * A user of this organization (by id or email): their avatar, or the unknown-user image when a
+ * limited guest may not see them; an unknown email: that email's Gravatar; an unknown id: the
+ * Gravatar of the id as text, as upstream. Reads the user (and, for a limited guest, what it may see).
+ */
+export const avatarRedirectUrl = async (realm: Realm, viewer: User, emailOrId: string, opts: { medium: boolean }): Promise<string> => {
+  const target = await findUserByIdOrEmail(realm, emailOrId);
+  if (!target) return gravatarUrl(emailOrId, { medium: opts.medium, version: AVATAR_VERSION });
+  if (!(await canAccessUser(userReadContext(realm, viewer), target))) return INACCESSIBLE_USER_AVATAR_URL;
+  return avatarUrl(target, { medium: opts.medium });
+};
