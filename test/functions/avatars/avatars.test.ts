@@ -7,6 +7,8 @@ import { handler as serveHandler } from '../../../functions/avatars/serve';
 import { handler as uploadHandler } from '../../../functions/avatars/upload';
 import { handler as deleteHandler } from '../../../functions/avatars/delete';
 import { handler as getUserHandler } from '../../../functions/users/get';
+import { handler as getMessageHandler } from '../../../functions/messages/get';
+import { handler as sendMessageHandler } from '../../../functions/messages/send';
 import { gravatarUrl, INACCESSIBLE_USER_AVATAR_URL, MAX_AVATAR_FILE_SIZE_BYTES } from '../../../lib/models/avatar';
 import * as usersStore from '../../../lib/store/users';
 import { buildEvent, call, expectError, expectSuccess } from '../../helpers/api';
@@ -84,6 +86,29 @@ describe('POST /users/me/avatar', () => {
       await call(getUserHandler, { method: 'GET', path: '/users/10', as: 'othello@zulip.com', pathParameters: { user_id_or_email: '10' } }),
     ).user;
     expect(user).toMatchObject({ avatar_url, avatar_version: Number(/version=(\d+)$/.exec(avatar_url)![1]) });
+  });
+
+  it("shows the uploaded avatar on the user's messages, even to client_gravatar clients", async () => {
+    const { avatar_url } = expectSuccess(await upload(HAMLET, [{ filename: 'me.png', contentType: 'image/png', content: PNG }]));
+    const queue = await openQueue('iago@zulip.com', { eventTypes: ['message'], params: { client_gravatar: true } });
+    const sent = expectSuccess(
+      await call(sendMessageHandler, {
+        method: 'POST',
+        path: '/messages',
+        as: HAMLET,
+        params: { type: 'stream', to: 1, topic: 'castle', content: 'new face' },
+      }),
+    );
+    expect((await queue.drain()).map((e) => e.message.avatar_url)).toEqual([avatar_url]);
+    const fetched = expectSuccess(
+      await call(getMessageHandler, {
+        method: 'GET',
+        path: `/messages/${sent.id}`,
+        as: 'iago@zulip.com',
+        pathParameters: { message_id: String(sent.id) },
+      }),
+    );
+    expect(fetched.message.avatar_url).toBe(avatar_url);
   });
 
   it("refuses no file and two files with upstream's message, changing nothing", async () => {
