@@ -24,23 +24,36 @@ import * as filesStore from '../store/files';
 import * as usersStore from '../store/users';
 import { findUserByIdOrEmail } from './users';
 
+/** How many times a change is tried again after losing a race with another change of the same avatar. */
+const MAX_AVATAR_ATTEMPTS = 3;
+
 /**
- * Upstream's do_change_avatar_fields: sets the source, bumps the version, and sends the
- * organization a `realm_user` update with the new avatar fields. Returns the changed user.
+ * Upstream's do_change_avatar_fields: sets the source and the next version (conditionally on the
+ * version it read: a concurrent change makes it read the user again and take the version after,
+ * with `beforeWrite` run again for it), then sends the organization a `realm_user` update with the
+ * new avatar fields. Returns the changed user.
  */
-const changeAvatarFields = async (user: User, source: AvatarSource): Promise<User> => {
-  const version = avatarVersionOf(user) + 1;
-  const changed: User = { ...user, avatarSource: source, avatarVersion: version };
-  await usersStore.update(user.realmId, user.id, { avatarSource: source, avatarVersion: version });
-  const person = {
-    avatar_source: source,
-    avatar_url: avatarUrl(changed),
-    avatar_url_medium: avatarUrl(changed, { medium: true }),
-    avatar_version: version,
-    user_id: user.id,
-  };
-  await sendEvent(user.realmId, { type: 'realm_user', op: 'update', person }, 'realm');
-  return changed;
+const changeAvatarFields = async (user: User, source: AvatarSource, beforeWrite?: (version: number) => Promise<void>): Promise<User> => {
+  let current = user;
+  for (let attempt = 1; ; attempt += 1) {
+    const version = avatarVersionOf(current) + 1;
+    await beforeWrite?.(version);
+    if (await usersStore.setAvatar(user.realmId, user.id, { avatarSource: source, avatarVersion: version }, avatarVersionOf(current))) {
+      const changed: User = { ...current, avatarSource: source, avatarVersion: version };
+      const person = {
+        avatar_source: source,
+        avatar_url: avatarUrl(changed),
+        avatar_url_medium: avatarUrl(changed, { medium: true }),
+        avatar_version: version,
+        user_id: user.id,
+      };
+      await sendEvent(user.realmId, { type: 'realm_user', op: 'update', person }, 'realm');
+      return changed;
+    }
+    const reread = await usersStore.get(user.realmId, user.id);
+    if (!reread || attempt >= MAX_AVATAR_ATTEMPTS) throw new Error(`avatar of user ${user.id} kept changing concurrently`);
+    current = reread;
+  }
 };
 
 /**
@@ -57,9 +70,10 @@ export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Prom
     throw new BadRequestError(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`);
   }
   const contentType = file.contentType.trim() === '' ? 'application/octet-stream' : file.contentType;
-  const version = avatarVersionOf(user) + 1;
-  for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(user, version, { medium }), file.content, contentType);
-  return avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_UPLOADED));
+  const storeImage = async (version: number): Promise<void> => {
+    for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(user, version, { medium }), file.content, contentType);
+  };
+  return avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_UPLOADED, storeImage));
 };
 
 /**

@@ -130,6 +130,28 @@ export const update = async (
 };
 
 /**
+ * Sets a user's avatar source and version, only if the stored version is still `fromVersion` (an
+ * unset version counts as 1): of two changes made from the same version, one lands and the other
+ * gets false, so no two changes share a version.
+ */
+export const setAvatar = async (
+  realmId: number,
+  userId: number,
+  change: Required<Pick<User, 'avatarSource' | 'avatarVersion'>>,
+  fromVersion: number,
+): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      ConditionExpression: `attribute_exists(pk) AND (#v = :from${fromVersion === 1 ? ' OR attribute_not_exists(#v)' : ''})`,
+      UpdateExpression: 'SET #s = :source, #v = :version',
+      ExpressionAttributeNames: { '#s': 'avatarSource', '#v': 'avatarVersion' },
+      ExpressionAttributeValues: { ':source': change.avatarSource, ':version': change.avatarVersion, ':from': fromVersion },
+    }),
+  );
+
+/**
  * Sets personal settings in the user's `settings` map, one attribute each, so that concurrent
  * changes of different settings do not overwrite each other. Creates the map on first use.
  */

@@ -111,6 +111,20 @@ describe('POST /users/me/avatar', () => {
     expect(fetched.message.avatar_url).toBe(avatar_url);
   });
 
+  it('gives two concurrent uploads two versions, each with its own event', async () => {
+    const before = (await hamlet()).avatarVersion ?? 1;
+    const queue = await openQueue('othello@zulip.com', { eventTypes: ['realm_user'] });
+    const bodies = await Promise.all(
+      [1, 2].map((n) =>
+        upload(HAMLET, [{ filename: `me${n}.png`, contentType: 'image/png', content: Buffer.concat([PNG, Buffer.from([n])]) }]),
+      ),
+    );
+    const urls = bodies.map((b) => expectSuccess(b).avatar_url as string);
+    expect(new Set(urls).size).toBe(2);
+    expect((await hamlet()).avatarVersion).toBe(before + 2);
+    expect((await queue.drain()).map((e) => e.person.avatar_version).sort()).toEqual([before + 1, before + 2]);
+  });
+
   it("refuses no file and two files with upstream's message, changing nothing", async () => {
     const before = await hamlet();
     expectError(await upload(HAMLET, []), 'You must upload exactly one avatar.');
