@@ -9,6 +9,7 @@ import {
   avatarUrl,
   avatarVersionOf,
   gravatarUrl,
+  imageTypeOf,
   INACCESSIBLE_USER_AVATAR_URL,
   MAX_AVATAR_FILE_SIZE_BYTES,
   MAX_AVATAR_FILE_SIZE_MIB,
@@ -58,7 +59,8 @@ const changeAvatarFields = async (user: User, source: AvatarSource, beforeWrite?
 
 /**
  * POST /users/me/avatar: exactly one file ("You must upload exactly one avatar."), at most
- * MAX_AVATAR_FILE_SIZE_MIB. Writes the image to S3 under the next version's keys (the original as
+ * MAX_AVATAR_FILE_SIZE_MIB, a PNG, JPEG, GIF or WebP image ("Could not decode image; did you
+ * upload an image file?"), stored with the type its bytes show. Writes the image to S3 under the next version's keys (the original as
  * both the default and the medium size: no image library here resizes it), then switches the user
  * to it (a crash between the two leaves an unreferenced object, never a reference to a missing
  * one). Emits the `realm_user` update. Returns the new avatar URL.
@@ -69,7 +71,8 @@ export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Prom
   if (file.content.length > MAX_AVATAR_FILE_SIZE_BYTES) {
     throw new BadRequestError(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`);
   }
-  const contentType = file.contentType.trim() === '' ? 'application/octet-stream' : file.contentType;
+  const contentType = imageTypeOf(file.content);
+  if (contentType === undefined) throw new BadRequestError('Could not decode image; did you upload an image file?');
   const storeImage = async (version: number): Promise<void> => {
     for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(user, version, { medium }), file.content, contentType);
   };

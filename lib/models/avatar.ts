@@ -17,6 +17,19 @@ const MEDIUM_AVATAR_SIZE = 500;
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 export const MAX_AVATAR_FILE_SIZE_BYTES = MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024;
 
+/**
+ * The type of an image by its leading bytes (PNG, JPEG, GIF, WebP), or undefined for anything
+ * else. Stands in for upstream's decoding of the upload (there is no image library here), so that
+ * the unauthenticated avatar URLs serve only images, with a type the client did not choose.
+ */
+export const imageTypeOf = (bytes: Buffer): string | undefined => {
+  if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'image/png';
+  if (bytes.subarray(0, 3).equals(Buffer.from('ffd8ff', 'hex'))) return 'image/jpeg';
+  if (['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return undefined;
+};
+
 /** The avatar shown for a user the caller may not access (relative to the organization's URL). */
 export const INACCESSIBLE_USER_AVATAR_URL = '/static/images/unknown-user-avatar.png';
 

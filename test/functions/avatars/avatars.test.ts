@@ -138,9 +138,25 @@ describe('POST /users/me/avatar', () => {
     expect(await hamlet()).toEqual(before);
   });
 
+  it("refuses a file that is not an image with upstream's message, changing nothing", async () => {
+    const before = await hamlet();
+    const result = await upload(HAMLET, [
+      { filename: 'page.png', contentType: 'image/png', content: Buffer.from('<html><script>alert(1)</script>') },
+    ]);
+    expectError(result, 'Could not decode image; did you upload an image file?');
+    expect(await hamlet()).toEqual(before);
+  });
+
+  it('stores the type the bytes show, not the one the client sent', async () => {
+    const jpeg = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), PNG.subarray(8)]);
+    const { avatar_url } = expectSuccess(await upload(HAMLET, [{ filename: 'me.png', contentType: 'text/html', content: jpeg }]));
+    expect((await fetchImage(avatar_url)).headers['Content-Type']).toBe('image/jpeg');
+  });
+
   it("refuses a file over the limit with upstream's message, changing nothing", async () => {
     const before = await hamlet();
-    const result = await upload(HAMLET, [{ filename: 'big.png', content: Buffer.alloc(MAX_AVATAR_FILE_SIZE_BYTES + 1) }]);
+    const big = Buffer.concat([PNG, Buffer.alloc(MAX_AVATAR_FILE_SIZE_BYTES + 1 - PNG.length)]);
+    const result = await upload(HAMLET, [{ filename: 'big.png', content: big }]);
     expectError(result, 'Uploaded file is larger than the allowed limit of 5 MiB');
     expect(await hamlet()).toEqual(before);
   });
