@@ -1,7 +1,7 @@
 // Avatars (upstream's zerver/views/user_settings.py set_avatar_backend / delete_avatar_backend,
 // zerver/actions/user_settings.py do_change_avatar_fields and zerver/views/users.py avatar):
 // uploading and removing one's own avatar, and where /avatar/{user} sends a client.
-import { BadRequestError, ResourceNotFoundError } from '../errors';
+import { BadRequestError, ResourceNotFoundError, UnauthorizedError } from '../errors';
 import {
   AVATAR_SOURCE_GRAVATAR,
   AVATAR_SOURCE_UPLOADED,
@@ -23,7 +23,7 @@ import { sendEvent } from '../events/send';
 import { canAccessUser, userReadContext } from '../state/realm-user';
 import * as filesStore from '../store/files';
 import * as usersStore from '../store/users';
-import { findUserByIdOrEmail } from './users';
+import { findUserByIdOrEmail, isUserIdText } from './users';
 
 /** How many times a change is tried again after losing a race with another change of the same avatar. */
 const MAX_AVATAR_ATTEMPTS = 3;
@@ -101,13 +101,22 @@ export const readAvatarFile = async (key: string): Promise<{ body: Buffer; conte
 
 /**
  * GET /avatar/{email_or_id}[/medium] (upstream's avatar view): where the named user's avatar is.
- * A user of this organization (by id or email): their avatar, or the unknown-user image when a
- * limited guest may not see them; an unknown email: that email's Gravatar; an unknown id: the
- * Gravatar of the id as text, as upstream. Reads the user (and, for a limited guest, what it may see).
+ * Without credentials (a spectator), only by id and only in an organization open to spectators,
+ * else 401 as for any unauthenticated request. A user of this organization (by id or email): their
+ * avatar, or the unknown-user image when a limited guest may not see them; an unknown email: that
+ * email's Gravatar; an unknown id: the Gravatar of the id as text, as upstream. Reads the user
+ * (and, for a limited guest, what it may see).
  */
-export const avatarRedirectUrl = async (realm: Realm, viewer: User, emailOrId: string, opts: { medium: boolean }): Promise<string> => {
+export const avatarRedirectUrl = async (
+  realm: Realm | undefined,
+  viewer: User | undefined,
+  emailOrId: string,
+  opts: { medium: boolean },
+): Promise<string> => {
+  if (!viewer && (!realm || !realm.enableSpectatorAccess || realm.deactivated || !isUserIdText(emailOrId))) throw new UnauthorizedError();
+  if (!realm) throw new UnauthorizedError();
   const target = await findUserByIdOrEmail(realm, emailOrId);
   if (!target) return gravatarUrl(emailOrId, { medium: opts.medium, version: AVATAR_VERSION });
-  if (!(await canAccessUser(userReadContext(realm, viewer), target))) return INACCESSIBLE_USER_AVATAR_URL;
+  if (viewer && !(await canAccessUser(userReadContext(realm, viewer), target))) return INACCESSIBLE_USER_AVATAR_URL;
   return avatarUrl(target, { medium: opts.medium });
 };

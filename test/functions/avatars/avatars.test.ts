@@ -24,9 +24,14 @@ const upload = (as: string, files: FilePart[]) =>
 const remove = (as: string) => call(deleteHandler, { method: 'DELETE', path: '/users/me/avatar', as });
 
 /** GET /avatar/{email_or_id}[/medium] as `as`: the raw response. */
-const fetchAvatar = async (as: string | undefined, emailOrId: string, opts: { medium?: boolean; query?: Record<string, string> } = {}) => {
+const fetchAvatar = async (
+  as: string | undefined,
+  emailOrId: string,
+  opts: { medium?: boolean; query?: Record<string, string>; host?: string } = {},
+) => {
   const path = `/avatar/${emailOrId}${opts.medium ? '/medium' : ''}`;
-  const event = await buildEvent({ method: 'GET', path, as, pathParameters: { email_or_id: emailOrId }, query: opts.query });
+  const headers: Record<string, string> = opts.host ? { host: opts.host } : {};
+  const event = await buildEvent({ method: 'GET', path, as, headers, pathParameters: { email_or_id: emailOrId }, query: opts.query });
   event.rawPath = path;
   return (opts.medium ? redirectMediumHandler : redirectHandler)(event);
 };
@@ -210,8 +215,17 @@ describe('GET /avatar/{email_or_id}', () => {
     expect((await fetchAvatar(HAMLET, '20')).headers.Location).toBe(gravatarUrl('20'));
   });
 
-  it('requires authentication', async () => {
-    const response = await fetchAvatar(undefined, '10');
+  it('lets spectators of an organization open to them ask by id only', async () => {
+    expect((await fetchAvatar(undefined, '12')).headers.Location).toBe(gravatarUrl('othello@zulip.com'));
+    const byEmail = await fetchAvatar(undefined, 'othello@zulip.com');
+    expect({ status: byEmail.statusCode, body: JSON.parse(byEmail.body) }).toEqual({
+      status: 401,
+      body: { result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' },
+    });
+  });
+
+  it('requires authentication in an organization closed to spectators', async () => {
+    const response = await fetchAvatar(undefined, '19', { host: 'lear.localhost:3000' });
     expect(response.statusCode).toBe(401);
   });
 
