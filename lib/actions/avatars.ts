@@ -13,6 +13,7 @@ import {
   INACCESSIBLE_USER_AVATAR_URL,
   MAX_AVATAR_FILE_SIZE_BYTES,
   MAX_AVATAR_FILE_SIZE_MIB,
+  newAvatarPath,
   uploadedAvatarKey,
   type AvatarSource,
 } from '../models/avatar';
@@ -29,23 +30,22 @@ import { findUserByIdOrEmail, isUserIdText } from './users';
 const MAX_AVATAR_ATTEMPTS = 3;
 
 /**
- * Upstream's do_change_avatar_fields: sets the source and the next version (conditionally on the
- * version it read: a concurrent change makes it read the user again and take the version after,
- * with `beforeWrite` run again for it), then sends the organization a `realm_user` update with the
- * new avatar fields. Returns the changed user.
+ * Upstream's do_change_avatar_fields: sets the source (and, for an upload, the image's S3 key
+ * base) and the next version, conditionally on the version it read (a concurrent change makes it
+ * read the user again and take the version after), then sends the organization a `realm_user`
+ * update with the new avatar fields. Returns the changed user.
  */
-const changeAvatarFields = async (user: User, source: AvatarSource, beforeWrite?: (version: number) => Promise<void>): Promise<User> => {
+const changeAvatarFields = async (user: User, change: { avatarSource: AvatarSource; avatarPath?: string }): Promise<User> => {
   let current = user;
   for (let attempt = 1; ; attempt += 1) {
-    const version = avatarVersionOf(current) + 1;
-    await beforeWrite?.(version);
-    if (await usersStore.setAvatar(user.realmId, user.id, { avatarSource: source, avatarVersion: version }, avatarVersionOf(current))) {
-      const changed: User = { ...current, avatarSource: source, avatarVersion: version };
+    const avatarVersion = avatarVersionOf(current) + 1;
+    if (await usersStore.setAvatar(user.realmId, user.id, { ...change, avatarVersion }, avatarVersionOf(current))) {
+      const changed: User = { ...current, ...change, avatarVersion };
       const person = {
-        avatar_source: source,
+        avatar_source: change.avatarSource,
         avatar_url: avatarUrl(changed),
         avatar_url_medium: avatarUrl(changed, { medium: true }),
-        avatar_version: version,
+        avatar_version: avatarVersion,
         user_id: user.id,
       };
       await sendEvent(user.realmId, { type: 'realm_user', op: 'update', person }, 'realm');
@@ -60,10 +60,11 @@ const changeAvatarFields = async (user: User, source: AvatarSource, beforeWrite?
 /**
  * POST /users/me/avatar: exactly one file ("You must upload exactly one avatar."), at most
  * MAX_AVATAR_FILE_SIZE_MIB, a PNG, JPEG, GIF or WebP image ("Could not decode image; did you
- * upload an image file?"), stored with the type its bytes show. Writes the image to S3 under the next version's keys (the original as
- * both the default and the medium size: no image library here resizes it), then switches the user
- * to it (a crash between the two leaves an unreferenced object, never a reference to a missing
- * one). Emits the `realm_user` update. Returns the new avatar URL.
+ * upload an image file?"), stored with the type its bytes show. Writes the image to S3 under a
+ * new random key base (the original as both the default and the medium size: no image library
+ * here resizes it), then switches the user to it (a crash between the two leaves an unreferenced
+ * object, never a reference to a missing one). Emits the `realm_user` update. Returns the new
+ * avatar URL.
  */
 export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Promise<string> => {
   if (files.length !== 1) throw new BadRequestError('You must upload exactly one avatar.');
@@ -73,10 +74,9 @@ export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Prom
   }
   const contentType = imageTypeOf(file.content);
   if (contentType === undefined) throw new BadRequestError('Could not decode image; did you upload an image file?');
-  const storeImage = async (version: number): Promise<void> => {
-    for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(user, version, { medium }), file.content, contentType);
-  };
-  return avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_UPLOADED, storeImage));
+  const avatarPath = newAvatarPath(user.realmId);
+  for (const medium of [false, true]) await filesStore.putFile(uploadedAvatarKey(avatarPath, { medium }), file.content, contentType);
+  return avatarUrl(await changeAvatarFields(user, { avatarSource: AVATAR_SOURCE_UPLOADED, avatarPath }));
 };
 
 /**
@@ -84,7 +84,8 @@ export const checkUploadAvatar = async (user: User, files: UploadedFile[]): Prom
  * image). Emits the `realm_user` update. Returns the Gravatar URL. The uploaded image is left in
  * the bucket (the functions may only read and write objects there, not delete them).
  */
-export const deleteAvatar = async (user: User): Promise<string> => avatarUrl(await changeAvatarFields(user, AVATAR_SOURCE_GRAVATAR));
+export const deleteAvatar = async (user: User): Promise<string> =>
+  avatarUrl(await changeAvatarFields(user, { avatarSource: AVATAR_SOURCE_GRAVATAR }));
 
 const AVATAR_KEY = /^\d+\/[0-9a-f]{40}(-medium)?\.png$/;
 

@@ -153,6 +153,7 @@ const sendMessageEvents = async (d: Delivery): Promise<void> => {
     fullName: sender.fullName,
     avatarSource: sender.avatarSource,
     avatarVersion: sender.avatarVersion,
+    avatarPath: sender.avatarPath,
   };
   const base = buildMessageObject(m, {
     sender: senderRef,

@@ -2,8 +2,7 @@
 // (avatar_source "G", addressed by the hash of the lowercased email) until the user uploads one
 // (avatar_source "U", served from /user_avatars/...). The version grows at every change, so that
 // clients caching by URL fetch the new image.
-import { createHash, createHmac } from 'node:crypto';
-import { config } from '../config';
+import { createHash, randomBytes } from 'node:crypto';
 import type { User } from './user';
 
 export const AVATAR_SOURCE_GRAVATAR = 'G';
@@ -34,7 +33,7 @@ export const imageTypeOf = (bytes: Buffer): string | undefined => {
 export const INACCESSIBLE_USER_AVATAR_URL = '/static/images/unknown-user-avatar.png';
 
 /** What an avatar URL depends on. Users stored before uploads existed have neither field: a Gravatar, version 1. */
-export type AvatarOwner = Pick<User, 'id' | 'realmId' | 'email' | 'avatarSource' | 'avatarVersion'>;
+export type AvatarOwner = Pick<User, 'email' | 'avatarSource' | 'avatarVersion' | 'avatarPath'>;
 
 export const avatarSourceOf = (user: AvatarOwner): AvatarSource => user.avatarSource ?? AVATAR_SOURCE_GRAVATAR;
 export const avatarVersionOf = (user: AvatarOwner): number => user.avatarVersion ?? AVATAR_VERSION;
@@ -47,12 +46,10 @@ export const gravatarUrl = (email: string, opts: { medium?: boolean; version?: n
 };
 
 /**
- * The S3 key of an uploaded avatar without its extension: `<realm id>/<hash>`, the hash keyed
- * with UPLOAD_URL_SECRET over the user id and version (as upstream's salted user_avatar_path), so
- * that nobody can guess another version's address and each upload gets a new one.
+ * A new S3 key base for an uploaded avatar: `<realm id>/<40 random hex digits>`, new at every
+ * upload (so that nobody can guess it, and two uploads never share one), kept on the user.
  */
-const uploadedAvatarBasePath = (user: Pick<User, 'id' | 'realmId'>, version: number): string =>
-  `${user.realmId}/${createHmac('sha256', config.uploadUrlSecret()).update(`${user.id}:${version}`).digest('hex').slice(0, 40)}`;
+export const newAvatarPath = (realmId: number): string => `${realmId}/${randomBytes(20).toString('hex')}`;
 
 /**
  * Whether an avatar URL is a Gravatar (a client_gravatar client computes those itself, so they
@@ -61,8 +58,8 @@ const uploadedAvatarBasePath = (user: Pick<User, 'id' | 'realmId'>, version: num
 export const isGravatarUrl = (url: string | null): boolean => url !== null && url.startsWith('https://secure.gravatar.com/avatar/');
 
 /** The S3 key of one size of an uploaded avatar. */
-export const uploadedAvatarKey = (user: Pick<User, 'id' | 'realmId'>, version: number, opts: { medium?: boolean } = {}): string =>
-  `${uploadedAvatarBasePath(user, version)}${opts.medium ? '-medium' : ''}.png`;
+export const uploadedAvatarKey = (avatarPath: string, opts: { medium?: boolean } = {}): string =>
+  `${avatarPath}${opts.medium ? '-medium' : ''}.png`;
 
 /** Where uploaded avatars are served, at the site root (as upstream's local upload backend). */
 const USER_AVATARS_PREFIX = '/user_avatars/';
@@ -70,7 +67,7 @@ const USER_AVATARS_PREFIX = '/user_avatars/';
 /** A user's avatar URL: the uploaded image, or the Gravatar of the email; versioned either way. */
 export const avatarUrl = (user: AvatarOwner, opts: { medium?: boolean } = {}): string => {
   const version = avatarVersionOf(user);
-  if (avatarSourceOf(user) === AVATAR_SOURCE_UPLOADED)
-    return `${USER_AVATARS_PREFIX}${uploadedAvatarKey(user, version, opts)}?version=${version}`;
+  if (avatarSourceOf(user) === AVATAR_SOURCE_UPLOADED && user.avatarPath !== undefined)
+    return `${USER_AVATARS_PREFIX}${uploadedAvatarKey(user.avatarPath, opts)}?version=${version}`;
   return gravatarUrl(user.email, { ...opts, version });
 };

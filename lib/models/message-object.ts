@@ -18,7 +18,7 @@ import type { User } from './user';
 export type MessageObject = Record<string, unknown> & { id: number; content: string; subject: string };
 
 /** The user fields a message object shows of its sender and DM participants. */
-export type MessageUser = Pick<User, 'id' | 'email' | 'fullName' | 'avatarSource' | 'avatarVersion'>;
+export type MessageUser = Pick<User, 'id' | 'email' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'avatarPath'>;
 
 /**
  * `recipient_id`: this service keeps no recipient table. A channel message uses the channel id; a
@@ -76,7 +76,7 @@ export const buildMessageObject = (
     sender_full_name: ctx.sender.fullName,
     sender_email: ctx.sender.email,
     sender_realm_str: ctx.realmStringId,
-    avatar_url: avatarUrl({ ...ctx.sender, realmId: m.realmId }),
+    avatar_url: avatarUrl(ctx.sender),
     content: m.renderedContent ?? '<p>[Zulip note: Sorry, we could not understand the formatting of your message]</p>',
     content_type: 'text/html',
     client: m.sendingClient ?? 'Internal',

@@ -23,6 +23,8 @@ export type User = {
   avatarSource?: 'G' | 'U';
   /** Grows at every avatar change; unset means 1. */
   avatarVersion?: number;
+  /** The S3 key base of the uploaded avatar (`<realm id>/<random>`), set by the upload. */
+  avatarPath?: string;
 };
 
 /**

@@ -33,7 +33,7 @@ import type { StateBuilder, StateContext } from './registry';
 const LONG_TERM_IDLE_DAYS = 180;
 
 /** Who a spectator is in the user fields: upstream's anonymous guest with id 0. */
-const ANONYMOUS_USER = { id: 0, realmId: 0, email: 'username@example.com', fullName: 'Anonymous User' };
+const ANONYMOUS_USER = { id: 0, email: 'username@example.com', fullName: 'Anonymous User' };
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
