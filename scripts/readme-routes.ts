@@ -15,10 +15,18 @@ type Route = { name: string; method: string; path: string; handler: string; root
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadRoutes } = require('../functions/routes.js') as { loadRoutes: () => Route[] };
 
-/** What the routes outside /api/v1 do (upstream documents them only as URLs in messages). */
-const ROOT_SUMMARIES: Record<string, string> = {
+/**
+ * What the routes the description does not list do: those outside /api/v1 (upstream documents
+ * them only as URLs in messages) and the few API endpoints upstream leaves undocumented.
+ */
+const OWN_SUMMARIES: Record<string, string> = {
   serveUploadedFile: 'An uploaded file itself (for who may read it)',
   serveUploadedFileByToken: 'An uploaded file by a temporary URL, without authentication',
+  getAvatar: "A redirect to a user's avatar (uploaded, or the Gravatar)",
+  getAvatarMedium: "A redirect to a user's medium-size avatar",
+  serveUserAvatar: 'An uploaded avatar image, without authentication',
+  uploadAvatar: 'Upload your avatar',
+  deleteAvatar: 'Remove your avatar (back to the Gravatar)',
 };
 
 const authOf = (route: Route): string => {
@@ -33,9 +41,8 @@ export const renderRoutesTable = (): string => {
   const description = load(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
   const rows = loadRoutes().map((r) => {
     // Routes at the site root (uploaded files) are not API endpoints the description lists.
-    const summary = r.root
-      ? (ROOT_SUMMARIES[r.name] ?? '')
-      : (description.paths[r.path.replace(/\{([a-z_]+)\+\}/g, '{$1}')]?.[r.method.toLowerCase()]?.summary ?? '');
+    const listed = r.root ? undefined : description.paths[r.path.replace(/\{([a-z_]+)\+\}/g, '{$1}')]?.[r.method.toLowerCase()]?.summary;
+    const summary = listed ?? OWN_SUMMARIES[r.name] ?? '';
     return `| ${r.method} | \`${r.root ? '' : '/api/v1'}${r.path}\` | ${summary} | ${authOf(r)} | \`${r.handler.replace(/\.handler$/, '.ts')}\` |`;
   });
   return ['| Method | Path | What it does | Authentication | Handler |', '|---|---|---|---|---|', ...rows].join('\n');

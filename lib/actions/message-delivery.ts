@@ -148,7 +148,14 @@ defineJob('messageFanout', doMessageFanout);
  */
 const sendMessageEvents = async (d: Delivery): Promise<void> => {
   const { realm, sender, message: m, participants, channel, echo } = d;
-  const senderRef: MessageUser = { id: sender.id, email: sender.email, fullName: sender.fullName };
+  const senderRef: MessageUser = {
+    id: sender.id,
+    email: sender.email,
+    fullName: sender.fullName,
+    avatarSource: sender.avatarSource,
+    avatarVersion: sender.avatarVersion,
+    avatarPath: sender.avatarPath,
+  };
   const base = buildMessageObject(m, {
     sender: senderRef,
     realmStringId: realm.stringId,

@@ -7,6 +7,9 @@ import * as messagesStore from '../store/messages';
 import * as usersStore from '../store/users';
 
 const ID = /^\s*[-+]?\d+\s*$/;
+
+/** Whether a path segment naming a user is an id (else it is an email), as upstream's int() decides. */
+export const isUserIdText = (userIdOrEmail: string): boolean => ID.test(userIdOrEmail);
 const DUMMY_EMAIL = /^user(\d+)@/i;
 
 /**
@@ -15,7 +18,7 @@ const DUMMY_EMAIL = /^user(\d+)@/i;
  * and bots included; undefined when there is none here. One read (two for an unknown email).
  */
 export const findUserByIdOrEmail = async (realm: Realm, userIdOrEmail: string): Promise<User | undefined> => {
-  if (ID.test(userIdOrEmail)) {
+  if (isUserIdText(userIdOrEmail)) {
     const user = await usersStore.get(realm.id, Number(userIdOrEmail));
     return user?.realmId === realm.id ? user : undefined;
   }

@@ -53,3 +53,10 @@ export const fileResponse = (file: { name: string; contentType: string }, body: 
   body: body.toString('base64'),
   isBase64Encoded: true,
 });
+
+/** A 302 redirect, as Django's redirect() answers. */
+export const redirectResponse = (location: string): HttpResponse => ({
+  statusCode: 302,
+  headers: { Location: location, 'Content-Type': 'text/html; charset=utf-8' },
+  body: '',
+});

@@ -40,7 +40,8 @@ export type RealmUserUpdateEvent = {
   op: 'update';
   person:
     | { user_id: number; custom_profile_field: { id: number; value: string | null; rendered_value?: string } }
-    | { user_id: number; timezone: string };
+    | { user_id: number; timezone: string }
+    | { user_id: number; avatar_source: 'G' | 'U'; avatar_url: string; avatar_url_medium: string; avatar_version: number };
 };
 
 /** One changed user setting; `language_name` comes with `default_language`. */

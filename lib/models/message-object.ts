@@ -2,7 +2,7 @@
 // show it, built from the stored message and the users it names. Per-viewer adaptations (the
 // viewer's flags, `recipient_id` of a 1:1 conversation, apply_markdown, client_gravatar, the empty
 // topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
-import { gravatarUrl } from './avatar';
+import { avatarUrl, isGravatarUrl } from './avatar';
 import type { Message } from './message';
 import {
   lastEditTimestamp,
@@ -18,7 +18,7 @@ import type { User } from './user';
 export type MessageObject = Record<string, unknown> & { id: number; content: string; subject: string };
 
 /** The user fields a message object shows of its sender and DM participants. */
-export type MessageUser = Pick<User, 'id' | 'email' | 'fullName'>;
+export type MessageUser = Pick<User, 'id' | 'email' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'avatarPath'>;
 
 /**
  * `recipient_id`: this service keeps no recipient table. A channel message uses the channel id; a
@@ -76,7 +76,7 @@ export const buildMessageObject = (
     sender_full_name: ctx.sender.fullName,
     sender_email: ctx.sender.email,
     sender_realm_str: ctx.realmStringId,
-    avatar_url: gravatarUrl(ctx.sender.email),
+    avatar_url: avatarUrl(ctx.sender),
     content: m.renderedContent ?? '<p>[Zulip note: Sorry, we could not understand the formatting of your message]</p>',
     content_type: 'text/html',
     client: m.sendingClient ?? 'Internal',
@@ -125,7 +125,7 @@ export const adaptMessageForViewer = (message: MessageObject, opts: ViewerOption
     out.content = opts.rawContent;
     out.content_type = 'text/x-markdown';
   }
-  if (opts.clientGravatar) out.avatar_url = null;
+  if (opts.clientGravatar && isGravatarUrl(out.avatar_url as string | null)) out.avatar_url = null;
   if (out.type === 'stream' && !opts.allowEmptyTopicName) {
     if (out.subject === '') out.subject = EMPTY_TOPIC_FALLBACK_NAME;
     if (Array.isArray(out.edit_history)) out.edit_history = (out.edit_history as EditHistoryEntry[]).map(namedTopicsOf);

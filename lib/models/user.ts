@@ -19,6 +19,12 @@ export type User = {
   enableDraftsSynchronization: boolean;
   /** Personal settings changed from upstream's defaults (PATCH /settings), by wire name. */
   settings?: Record<string, boolean | number | string>;
+  /** "G" (Gravatar) or "U" (uploaded, POST /users/me/avatar); unset means "G". */
+  avatarSource?: 'G' | 'U';
+  /** Grows at every avatar change; unset means 1. */
+  avatarVersion?: number;
+  /** The S3 key base of the uploaded avatar (`<realm id>/<random>`), set by the upload. */
+  avatarPath?: string;
 };
 
 /**

@@ -4,7 +4,14 @@
 // one section whose size is the organization's, as upstream's is.
 import { nowSeconds } from '../clock';
 import { renderMarkdown } from '../markdown';
-import { AVATAR_SOURCE_GRAVATAR, AVATAR_VERSION, gravatarUrl, INACCESSIBLE_USER_AVATAR_URL } from '../models/avatar';
+import {
+  AVATAR_SOURCE_GRAVATAR,
+  AVATAR_VERSION,
+  avatarSourceOf,
+  avatarUrl,
+  avatarVersionOf,
+  INACCESSIBLE_USER_AVATAR_URL,
+} from '../models/avatar';
 import { isRenderable, type ProfileValue } from '../models/custom-profile-field';
 import { BadRequestError } from '../errors';
 import { dummyUserEmail, type Realm } from '../models/realm';
@@ -107,7 +114,7 @@ const userDict = (
 ): Record<string, unknown> => ({
   email: target.email,
   user_id: target.id,
-  avatar_version: AVATAR_VERSION,
+  avatar_version: avatarVersionOf(target),
   is_admin: isAdmin(target),
   is_owner: isOwner(target),
   is_guest: isGuest(target),
@@ -120,7 +127,9 @@ const userDict = (
   // Every email is visible to every member here (see User.email); spectators see none.
   delivery_email: opts.spectator ? null : target.email,
   // client_gravatar: a Gravatar avatar the client can compute from the visible email is null.
-  ...(opts.includeAvatar ? { avatar_url: opts.clientGravatar ? null : gravatarUrl(target.email) } : {}),
+  ...(opts.includeAvatar
+    ? { avatar_url: opts.clientGravatar && avatarSourceOf(target) === AVATAR_SOURCE_GRAVATAR ? null : avatarUrl(target) }
+    : {}),
   ...(target.isBot
     ? { bot_type: target.botType, bot_owner_id: target.botOwnerId }
     : opts.profileData !== undefined
@@ -212,6 +221,13 @@ export const userObject = async (ctx: StateContext, target: User, opts: UserObje
   return viewDict(view, target);
 };
 
+/**
+ * Upstream's check_can_access_user: whether the caller may see this user (everyone may, but a
+ * guest limited by can_access_all_users_group). Reads nothing for a non-guest.
+ */
+export const canAccessUser = async (ctx: StateContext, target: User): Promise<boolean> =>
+  canSee(await loadUserView(ctx, { includeProfileData: false, clientGravatar: false }), target);
+
 /** A context for reading user objects outside POST /register (no capabilities, no queue). */
 export const userReadContext = (realm: Realm, user: User): StateContext => ({
   realm,
@@ -275,9 +291,9 @@ export const realmUserState: StateBuilder = async (ctx) => {
         ...userDict(bot, { spectator: user === undefined, clientGravatar: false, includeAvatar: true, profileData: undefined }),
         is_system_bot: true,
       })),
-    avatar_source: AVATAR_SOURCE_GRAVATAR,
-    avatar_url: gravatarUrl(me.email),
-    avatar_url_medium: gravatarUrl(me.email, { medium: true }),
+    avatar_source: avatarSourceOf(me),
+    avatar_url: avatarUrl(me),
+    avatar_url_medium: avatarUrl(me, { medium: true }),
     ...permissions,
     is_admin: user ? isAdmin(user) : false,
     is_owner: user ? isOwner(user) : false,

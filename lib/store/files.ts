@@ -30,10 +30,14 @@ export const putFile = async (pathId: string, body: Buffer, contentType: string)
 };
 
 /** A file's bytes, or undefined when the object does not exist. */
-export const getFile = async (pathId: string): Promise<Buffer | undefined> => {
+export const getFile = async (pathId: string): Promise<Buffer | undefined> => (await getFileWithContentType(pathId))?.body;
+
+/** A file's bytes and stored content type, or undefined when the object does not exist. */
+export const getFileWithContentType = async (key: string): Promise<{ body: Buffer; contentType: string } | undefined> => {
   try {
-    const out = await s3Client().send(new GetObjectCommand({ Bucket: config.uploadsBucket(), Key: pathId }));
-    return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: config.uploadsBucket(), Key: key }));
+    const body = out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
+    return { body, contentType: out.ContentType ?? 'application/octet-stream' };
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
     throw error;

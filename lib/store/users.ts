@@ -130,6 +130,30 @@ export const update = async (
 };
 
 /**
+ * Sets a user's avatar source and version (and, for an upload, its S3 key base), only if the
+ * stored version is still `fromVersion` (an unset version counts as 1): of two changes made from
+ * the same version, one lands and the other gets false, so no two changes share a version.
+ */
+export const setAvatar = async (
+  realmId: number,
+  userId: number,
+  change: Required<Pick<User, 'avatarSource' | 'avatarVersion'>> & Pick<User, 'avatarPath'>,
+  fromVersion: number,
+): Promise<boolean> => {
+  const set = buildSetUpdate(Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      ConditionExpression: `attribute_exists(pk) AND (#version = :from${fromVersion === 1 ? ' OR attribute_not_exists(#version)' : ''})`,
+      UpdateExpression: set.UpdateExpression,
+      ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#version': 'avatarVersion' },
+      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':from': fromVersion },
+    }),
+  );
+};
+
+/**
  * Sets personal settings in the user's `settings` map, one attribute each, so that concurrent
  * changes of different settings do not overwrite each other. Creates the map on first use.
  */

@@ -193,7 +193,7 @@ describe('npx serverless package', () => {
     expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
   });
 
-  it('lets only the upload functions use the bucket: serving may GetObject, uploading may PutObject', () => {
+  it('lets only the upload and avatar functions use the bucket: serving may GetObject, uploading may PutObject', () => {
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
     const s3Statements = (roleId: string) =>
       resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) =>
@@ -213,7 +213,13 @@ describe('npx serverless package', () => {
         .filter((r) => r.bucket)
         .map((r) => `${r.name}:${r.bucket}`)
         .sort(),
-    ).toEqual(['serveUploadedFile:read', 'serveUploadedFileByToken:read', 'uploadFile:write']);
+    ).toEqual([
+      'serveUploadedFile:read',
+      'serveUploadedFileByToken:read',
+      'serveUserAvatar:read',
+      'uploadAvatar:write',
+      'uploadFile:write',
+    ]);
   });
 
   describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {

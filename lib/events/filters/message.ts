@@ -6,6 +6,7 @@
 import { matchesEventNarrow, type NarrowedMessage } from '../../models/narrow';
 import type { MessageEvent, QueueDescriptor } from '../../models/event';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
+import { isGravatarUrl } from '../../models/avatar';
 
 type MessagePayload = NarrowedMessage & Record<string, unknown> & { flags?: string[] };
 
@@ -17,7 +18,7 @@ export const messageEventForQueue = (queue: QueueDescriptor, event: MessageEvent
     message.content = raw_content;
     message.content_type = 'text/x-markdown';
   }
-  if (raw_content !== undefined && queue.clientGravatar) message.avatar_url = null;
+  if (raw_content !== undefined && queue.clientGravatar && isGravatarUrl(message.avatar_url as string | null)) message.avatar_url = null;
   if (message.type === 'stream' && message.subject === '' && !queue.capabilities.empty_topic_name)
     message.subject = EMPTY_TOPIC_FALLBACK_NAME;
   const flags = (delivered.flags as string[] | undefined) ?? message.flags ?? [];
