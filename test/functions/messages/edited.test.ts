@@ -7,10 +7,9 @@ import { handler as getOne } from '../../../functions/messages/get';
 import { handler as list } from '../../../functions/messages/list';
 import { handler as update } from '../../../functions/messages/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
-import type { Realm } from '../../../lib/models/realm';
-import * as realmsStore from '../../../lib/store/realms';
 import { call, expectSuccess } from '../../helpers/api';
 import { storeMessage } from '../../helpers/stored-messages';
+import { withRealm } from '../../helpers/realm';
 
 const HAMLET = 'hamlet@zulip.com';
 
@@ -34,16 +33,6 @@ const editFields = (m: Record<string, unknown>) => ({
   last_moved_timestamp: m.last_moved_timestamp,
   edit_history: m.edit_history,
 });
-
-const withRealm = async (changes: Partial<Realm>, body: () => Promise<void>) => {
-  const realm = (await realmsStore.get(2))!;
-  await realmsStore.put({ ...realm, ...changes });
-  try {
-    await body();
-  } finally {
-    await realmsStore.put(realm);
-  }
-};
 
 describe('GET /messages: edited and moved messages', () => {
   it('shows none of the edit fields for a message never edited', async () => {

@@ -4,25 +4,14 @@
 import { handler as history } from '../../../functions/messages/history';
 import { handler as update } from '../../../functions/messages/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
-import type { Realm } from '../../../lib/models/realm';
-import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { storeMessage } from '../../helpers/stored-messages';
+import { withRealm } from '../../helpers/realm';
 
 const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
   call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
 const getHistory = (as: string, messageId: number, params: Record<string, unknown> = {}) =>
   call(history, { method: 'GET', path: `/messages/${messageId}/history`, as, params, pathParameters: { message_id: String(messageId) } });
-
-const withRealm = async (changes: Partial<Realm>, body: () => Promise<void>) => {
-  const realm = (await realmsStore.get(2))!;
-  await realmsStore.put({ ...realm, ...changes });
-  try {
-    await body();
-  } finally {
-    await realmsStore.put(realm);
-  }
-};
 
 describe('GET /messages/{message_id}/history', () => {
   it('lists only the original for a message never edited', async () => {

@@ -7,11 +7,10 @@ import { handler as readReceipts } from '../../../functions/messages/read-receip
 import { handler as reactionsHandler } from '../../../functions/reactions/add';
 import { handler as flagsHandler } from '../../../functions/messages/update-flags';
 import { handler as settingsHandler } from '../../../functions/settings/update';
-import type { Realm } from '../../../lib/models/realm';
-import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { storeMessage } from '../../helpers/stored-messages';
+import { withRealm } from '../../helpers/realm';
 
 const get = (as: string, messageId: number) =>
   call(readReceipts, {
@@ -25,16 +24,6 @@ const markRead = async (as: string, messageId: number) =>
   expectSuccess(
     await call(flagsHandler, { method: 'POST', path: '/messages/flags', as, params: { messages: [messageId], op: 'add', flag: 'read' } }),
   );
-
-const withRealm = async (changes: Partial<Realm>, body: () => Promise<void>) => {
-  const realm = (await realmsStore.get(2))!;
-  await realmsStore.put({ ...realm, ...changes });
-  try {
-    await body();
-  } finally {
-    await realmsStore.put(realm);
-  }
-};
 
 describe('GET /messages/{message_id}/read_receipts', () => {
   it('lists the users who marked a channel message read, ascending, never its sender', async () => {

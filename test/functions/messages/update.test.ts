@@ -8,12 +8,11 @@ import { handler as updateSettings } from '../../../functions/settings/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
-import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
-import type { Realm } from '../../../lib/models/realm';
+import { withRealm } from '../../helpers/realm';
 
 const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
   call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
@@ -29,16 +28,6 @@ const registerState = async (email: string) =>
       params: { fetch_event_types: ['message', 'update_message_flags'], client_capabilities: { empty_topic_name: true } },
     }),
   );
-
-const withRealm = async (changes: Partial<Realm>, body: () => Promise<void>) => {
-  const realm = (await realmsStore.get(2))!;
-  await realmsStore.put({ ...realm, ...changes });
-  try {
-    await body();
-  } finally {
-    await realmsStore.put(realm);
-  }
-};
 
 /** The message item is as stored before: same content, topic and no history. */
 const expectUnchanged = async (before: { id: number; content: string; topic: string }) => {
