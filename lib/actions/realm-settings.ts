@@ -45,53 +45,38 @@ type SettingSpec = {
   current: (realm: Realm) => SettingValue;
   store: (value: SettingValue) => Omit<realmsStore.RealmSettingsChanges, 'messageEditSettings'> | { edit: Partial<MessageEditSettings> };
   updateDict?: true;
+  /** Seconds or "unlimited" (parseTimeLimit). */
+  timeLimit?: true;
 };
+
+/** A setting kept in the organization's message edit settings. */
+const editSetting = (key: keyof MessageEditSettings, flags: Pick<SettingSpec, 'updateDict' | 'timeLimit'> = {}): SettingSpec => ({
+  current: (realm) => messageEditSettings(realm)[key],
+  store: (value) => ({ edit: { [key]: value } }),
+  ...flags,
+});
+
+/** A setting kept as a field of the organization. */
+const realmField = (key: 'name' | 'description' | 'enableSpectatorAccess' | 'waitingPeriodThreshold'): SettingSpec => ({
+  current: (realm) => realm[key],
+  store: (value) => ({ [key]: value }),
+});
 
 // Upstream's order: the time limits first (update_realm sets them before the others), then the
 // rest (upstream goes through Realm.property_types; here alphabetically).
 const SETTINGS: Record<SettingName, SettingSpec> = {
-  message_content_delete_limit_seconds: {
-    current: (realm) => messageEditSettings(realm).messageContentDeleteLimitSeconds,
-    store: (value) => ({ edit: { messageContentDeleteLimitSeconds: value as number | null } }),
-  },
-  message_content_edit_limit_seconds: {
-    current: (realm) => messageEditSettings(realm).messageContentEditLimitSeconds,
-    store: (value) => ({ edit: { messageContentEditLimitSeconds: value as number | null } }),
-    updateDict: true,
-  },
-  move_messages_within_stream_limit_seconds: {
-    current: (realm) => messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds,
-    store: (value) => ({ edit: { moveMessagesWithinStreamLimitSeconds: value as number | null } }),
-  },
-  move_messages_between_streams_limit_seconds: {
-    current: (realm) => messageEditSettings(realm).moveMessagesBetweenStreamsLimitSeconds,
-    store: (value) => ({ edit: { moveMessagesBetweenStreamsLimitSeconds: value as number | null } }),
-  },
-  allow_message_editing: {
-    current: (realm) => messageEditSettings(realm).allowMessageEditing,
-    store: (value) => ({ edit: { allowMessageEditing: value as boolean } }),
-    updateDict: true,
-  },
+  message_content_delete_limit_seconds: editSetting('messageContentDeleteLimitSeconds', { timeLimit: true }),
+  message_content_edit_limit_seconds: editSetting('messageContentEditLimitSeconds', { timeLimit: true, updateDict: true }),
+  move_messages_within_stream_limit_seconds: editSetting('moveMessagesWithinStreamLimitSeconds', { timeLimit: true }),
+  move_messages_between_streams_limit_seconds: editSetting('moveMessagesBetweenStreamsLimitSeconds', { timeLimit: true }),
+  allow_message_editing: editSetting('allowMessageEditing', { updateDict: true }),
   default_language: { current: realmDefaultLanguage, store: (value) => ({ defaultLanguage: value as string }) },
-  description: { current: (realm) => realm.description, store: (value) => ({ description: value as string }) },
+  description: realmField('description'),
   enable_read_receipts: { current: readReceiptsEnabled, store: (value) => ({ enableReadReceipts: value as boolean }) },
-  enable_spectator_access: {
-    current: (realm) => realm.enableSpectatorAccess,
-    store: (value) => ({ enableSpectatorAccess: value as boolean }),
-  },
-  name: { current: (realm) => realm.name, store: (value) => ({ name: value as string }) },
-  waiting_period_threshold: {
-    current: (realm) => realm.waitingPeriodThreshold,
-    store: (value) => ({ waitingPeriodThreshold: value as number }),
-  },
+  enable_spectator_access: realmField('enableSpectatorAccess'),
+  name: realmField('name'),
+  waiting_period_threshold: realmField('waitingPeriodThreshold'),
 };
-
-const TIME_LIMITS = new Set<SettingName>([
-  'message_content_edit_limit_seconds',
-  'message_content_delete_limit_seconds',
-  'move_messages_within_stream_limit_seconds',
-  'move_messages_between_streams_limit_seconds',
-]);
 
 const MAX_TIME_LIMIT_SECONDS = 2 ** 31 - 1;
 
@@ -118,7 +103,7 @@ const checkRequest = (user: User, request: RealmSettingsRequest): Partial<Record
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
     const raw = request[name];
     if (raw === undefined) continue;
-    values[name] = TIME_LIMITS.has(name) ? parseTimeLimit(name, raw) : (raw as SettingValue);
+    values[name] = SETTINGS[name].timeLimit ? parseTimeLimit(name, raw) : (raw as SettingValue);
   }
   return values;
 };
