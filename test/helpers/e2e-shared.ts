@@ -7,11 +7,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
-import { closeClients, documentClient } from '../../lib/store/client';
-import { createTables } from '../../scripts/local-dynamo';
 import { processAlive as alive, startOffline, stopProcessGroupOf } from '../../scripts/local-service';
-import { seedDevRealm } from '../../scripts/seed';
 
 type Registered = { pid: number; port: number; tablePrefix: string; logFile: string };
 
@@ -45,28 +41,6 @@ export const workerOffline = async (env: Record<string, string> = {}): Promise<R
   } finally {
     closeSync(fd);
   }
-};
-
-/** Fresh tables with the development data set under `tablePrefix`, on the shared DynamoDB Local. */
-export const resetTables = async (tablePrefix: string): Promise<void> => {
-  process.env.TABLE_PREFIX = tablePrefix;
-  delete process.env.TABLE_MAIN;
-  delete process.env.TABLE_EVENTS;
-  closeClients();
-  const client = documentClient();
-  await Promise.all(
-    ['main', 'events'].map(async (t) => {
-      const TableName = `${tablePrefix}${t}`;
-      try {
-        await client.send(new DeleteTableCommand({ TableName }));
-      } catch {
-        return; // not there yet
-      }
-      await waitUntilTableNotExists({ client: client as never, maxWaitTime: 30 }, { TableName });
-    }),
-  );
-  await createTables();
-  await seedDevRealm({ fresh: true });
 };
 
 /** The lines serverless-offline printed to `logFile` since `offset`. */

@@ -15,7 +15,8 @@ import { closeClients } from '../../lib/store/client';
 import { freePort } from '../../scripts/local-dynamo';
 import { startLocalGateway, stopLocalGateway } from '../../scripts/local-gateway';
 import { startOffline, stopProcessGroup } from '../../scripts/local-service';
-import { logLinesSince, resetTables, workerOffline } from './e2e-shared';
+import { logLinesSince, workerOffline } from './e2e-shared';
+import { freshTables } from './tables';
 import { basicAuth, encodeValue, responseChecks, type ApiResult, type Encoding } from './api';
 
 // zulip-js installs the form-data package as the global FormData when it loads, and Node's fetch
@@ -116,7 +117,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
       let offlinePort: number;
       if (opts.env) {
         const tablePrefix = `e2e${process.pid}x${randomBytes(3).toString('hex')}-`;
-        await resetTables(tablePrefix);
+        await freshTables(tablePrefix);
         const offline = await startOffline({
           dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
           tables: { main: `${tablePrefix}main`, events: `${tablePrefix}events` },
@@ -127,7 +128,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
         offlinePort = offline.port;
       } else {
         const worker = await workerOffline();
-        await resetTables(worker.tablePrefix);
+        await freshTables(worker.tablePrefix);
         sharedLog = { file: worker.logFile, offset: existsSync(worker.logFile) ? statSync(worker.logFile).size : 0 };
         offlinePort = worker.port;
       }
