@@ -83,9 +83,18 @@ let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 /** The shared document client for the configured endpoint (rebuilt when the endpoint changes). */
 export const documentClient = (): DynamoDBDocumentClient => {
   const endpoint = config.dynamodbEndpoint();
-  const limits = dynamoCallLimits();
-  const key = `${endpoint ?? ''}|${config.region()}|${config.dynamodbMaxSockets()}|${JSON.stringify(limits)}`;
+  // Called for every DynamoDB call: the key is the settings as read, the limits are derived only
+  // when a client is built.
+  const key = [
+    endpoint,
+    config.region(),
+    config.dynamodbMaxSockets(),
+    config.dynamodbConnectionTimeoutMs(),
+    config.dynamodbRequestTimeoutMs(),
+    config.dynamodbMaxAttempts(),
+  ].join('|');
   if (cached?.key === key) return cached.client;
+  const limits = dynamoCallLimits();
   const base = new DynamoDBClient({
     region: config.region(),
     // The SDK's standard retries (throttles, 5xx, timeouts, with backoff), at most maxAttempts attempts.
