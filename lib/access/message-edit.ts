@@ -23,7 +23,9 @@ const realmSettingValue = (realm: Realm, groups: RealmGroups, wireName: string):
 const ALLOWS_EVERYONE: Record<string, boolean> = {
   can_delete_any_message_group: false,
   can_delete_own_message_group: true,
+  can_move_messages_between_channels_group: false,
   can_move_messages_between_topics_group: true,
+  can_move_messages_out_of_channel_group: false,
   can_move_messages_within_channel_group: true,
   can_resolve_topics_group: true,
   can_administer_channel_group: false,
@@ -86,10 +88,60 @@ export const checkCanChangeTopic = (
   }
 };
 
-/** Whether a non-moderator may still move a message sent at `dateSent` within its channel (change_all's per-message check). */
-export const withinTopicMoveLimit = (realm: Realm, user: User, dateSent: number, now: number): boolean =>
-  isModerator(user) ||
-  withinTimeLimit(dateSent, now, messageEditSettings(realm).moveMessagesWithinStreamLimitSeconds, EDIT_LIMIT_GRACE_SECONDS);
+/**
+ * Upstream's channel-change checks of check_update_message, in its order: moving out of the
+ * channel needs an organization administrator, the organization's
+ * can_move_messages_between_channels_group, the channel's administrators or its
+ * can_move_messages_out_of_channel_group ("You don't have permission to move this message"); then
+ * the destination's can_send_message_group ("You do not have permission to post in this
+ * channel."; a bot by its owner); then, below moderators, the organization's limit for moving
+ * between channels plus 20 seconds.
+ */
+export const checkCanMoveToChannel = (
+  realm: Realm,
+  groups: RealmGroups,
+  user: User,
+  source: Channel,
+  destination: Channel,
+  message: Message,
+  now: number,
+): void => {
+  const allowed =
+    isAdmin(user) ||
+    inRealmSetting(realm, groups, user, 'can_move_messages_between_channels_group') ||
+    inChannelSetting(source, groups, user, 'can_administer_channel_group') ||
+    inChannelSetting(source, groups, user, 'can_move_messages_out_of_channel_group');
+  if (!allowed) throw new BadRequestError("You don't have permission to move this message");
+  const poster = user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id;
+  if (!groups.isInSetting(destination.groupSettings.can_send_message_group, poster)) {
+    throw new BadRequestError('You do not have permission to post in this channel.');
+  }
+  if (isModerator(user)) return;
+  const limit = messageEditSettings(realm).moveMessagesBetweenStreamsLimitSeconds;
+  if (!withinTimeLimit(message.dateSent, now, limit, EDIT_LIMIT_GRACE_SECONDS)) {
+    throw new BadRequestError("The time limit for editing this message's channel has passed");
+  }
+};
+
+/**
+ * Whether a non-moderator may still move a message sent at `dateSent` (change_all's per-message
+ * check): within the topic-move limit when the topic changes, the channel-move limit when the
+ * channel changes, the stricter of the two when both do.
+ */
+export const withinMoveLimits = (
+  realm: Realm,
+  user: User,
+  dateSent: number,
+  now: number,
+  moves: { topic: boolean; channel: boolean },
+): boolean => {
+  if (isModerator(user)) return true;
+  const settings = messageEditSettings(realm);
+  return (
+    (!moves.topic || withinTimeLimit(dateSent, now, settings.moveMessagesWithinStreamLimitSeconds, EDIT_LIMIT_GRACE_SECONDS)) &&
+    (!moves.channel || withinTimeLimit(dateSent, now, settings.moveMessagesBetweenStreamsLimitSeconds, EDIT_LIMIT_GRACE_SECONDS))
+  );
+};
 
 /**
  * Upstream's validate_can_delete_message, in its order: the organization's or the channel's

@@ -6,9 +6,9 @@
 // out through the one send path (sendInternalMessage), in upstream's order, after the
 // subscription events.
 import type { Channel } from '../models/channel';
-import type { Realm } from '../models/realm';
+import { realmUrl, type Realm } from '../models/realm';
 import { NOTIFICATION_BOT_EMAIL, type User } from '../models/user';
-import { channelSlug } from '../render/inline';
+import { channelSlug, encodeHashComponent } from '../render/inline';
 import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
 import { sendInternalMessage, type InternalMessageTarget } from './messages-send';
@@ -121,4 +121,69 @@ export const sendNewSubscriptionNotices = async (realm: Realm, n: NewSubscriptio
     return;
   }
   for (const { target, content } of notices) await sendInternalMessage(realm, bot, target, content, [n.actingUser.id]);
+};
+
+/**
+ * Upstream's get_stream_topic_link_syntax: `#**channel>topic**`, or a plain Markdown link when the
+ * channel's name or the topic would break that syntax.
+ */
+const topicLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>, topic: string): string => {
+  const broken = new RegExp(BROKEN_LINK_CHARACTERS.source);
+  if (!broken.test(channel.name) && !broken.test(topic)) return `#**${channel.name}>${topic}**`;
+  const escape = (text: string) => text.replace(BROKEN_LINK_CHARACTERS, (c) => LINK_ESCAPES[c] ?? c);
+  return `[#${escape(channel.name)} > ${escape(topic)}](#narrow/channel/${channelSlug(channel)}/topic/${encodeHashComponent(topic)})`;
+};
+
+export type MessagesMovedNotices = {
+  actingUser: User;
+  /** The first moved message (the one the request named), for the link to it. */
+  messageId: number;
+  from: { channel: Channel; topic: string };
+  to: { channel: Channel; topic: string };
+  movedCount: number;
+  /** Whether every message of the old topic the mover could see moved (upstream's moved_all_visible_messages). */
+  movedAll: boolean;
+  /** Whether the new topic had messages the mover could see before. */
+  newTopicHadMessages: boolean;
+  /** Whether to post in the new topic (send_notification_to_new_thread, and not a plain resolve or unresolve). */
+  toNewTopic: boolean;
+  /** send_notification_to_old_thread. */
+  toOldTopic: boolean;
+};
+
+/**
+ * Notification Bot's breadcrumbs of a move (upstream's send_message_moved_breadcrumbs), in its
+ * order and with its texts: in the new topic, "This topic was moved here from …" (the whole topic
+ * into one without messages), a link to the one moved message, or the count; then in the old
+ * topic, "This topic was moved to …", "A message was moved …" or the count. The mover has them
+ * read. Writes the messages; emits their `message` events.
+ */
+export const sendMessagesMovedNotices = async (realm: Realm, n: MessagesMovedNotices): Promise<void> => {
+  if (!n.toNewTopic && !n.toOldTopic) return;
+  const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
+  if (!bot) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: move notices not sent' }));
+    return;
+  }
+  const user = silentMention(n.actingUser);
+  const oldLocation = topicLinkSyntax(n.from.channel, n.from.topic);
+  const newLocation = topicLinkSyntax(n.to.channel, n.to.topic);
+  if (n.toNewTopic) {
+    const link = `${realmUrl(realm)}/#narrow/channel/${channelSlug(n.to.channel)}/topic/${encodeHashComponent(n.to.topic)}/near/${n.messageId}`;
+    const content =
+      n.movedAll && !n.newTopicHadMessages
+        ? `This topic was moved here from ${oldLocation} by ${user}.`
+        : n.movedCount === 1
+          ? `[A message](${link}) was moved here from ${oldLocation} by ${user}.`
+          : `${n.movedCount} messages were moved here from ${oldLocation} by ${user}.`;
+    await sendInternalMessage(realm, bot, { channel: n.to.channel, topic: n.to.topic }, content, [n.actingUser.id]);
+  }
+  if (n.toOldTopic) {
+    const content = n.movedAll
+      ? `This topic was moved to ${newLocation} by ${user}.`
+      : n.movedCount === 1
+        ? `A message was moved from this topic to ${newLocation} by ${user}.`
+        : `${n.movedCount} messages were moved from this topic to ${newLocation} by ${user}.`;
+    await sendInternalMessage(realm, bot, { channel: n.from.channel, topic: n.from.topic }, content, [n.actingUser.id]);
+  }
 };

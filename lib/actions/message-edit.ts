@@ -3,8 +3,14 @@
 // The rules of who may do what and until when are lib/access/message-edit.ts; the writes are
 // lib/store/message-edits.ts.
 import { createHash } from 'node:crypto';
-import { subscriberViewers } from '../access/channels';
-import { checkCanChangeTopic, checkCanDeleteMessage, checkCanEditContent, withinTopicMoveLimit } from '../access/message-edit';
+import { accessChannelById, subscriberViewers } from '../access/channels';
+import {
+  checkCanChangeTopic,
+  checkCanDeleteMessage,
+  checkCanEditContent,
+  checkCanMoveToChannel,
+  withinMoveLimits,
+} from '../access/message-edit';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
@@ -25,10 +31,13 @@ import {
 } from '../models/message-edit';
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
-import type { User } from '../models/user';
+import { isGuest, type User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import { renderMessage, topicLinks, type TopicLink } from '../render';
 import { renderContent } from './message-render';
+import { sendMessagesMovedNotices } from './channel-notices';
+import { checkNewTopic, checkTopicPolicy } from './messages-send';
+import { doMoveTopicPolicies } from './user-topics';
 import * as channelsStore from '../store/channels';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
@@ -216,15 +225,18 @@ const renderEdit = async (realm: Realm, content: string, topic: string, editor: 
 const EMPTY_TOPIC_ALIASES = ['general chat', '(no topic)'];
 
 /**
- * Upstream's check_update_message for content edits and topic changes within a channel, in its
- * order: access for modification; with content, checkCanEditContent; the topic stripped ("general
- * chat" names the empty topic) and dropped when unchanged; then the payload ("Nothing to change",
- * "Direct messages cannot be moved to channels.", "Direct messages cannot have topics.", "Invalid
- * propagate_mode without topic edit", "General chat cannot be marked as resolved", "Cannot change
- * message content while changing channel", a stale `prev_content_sha256`); moving to another
- * channel answers upstream's refusal ("You don't have permission to move this message": not built
- * yet); then checkCanChangeTopic and, for change_all by a non-moderator, that every message of the
- * topic is within the move limit (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED). Then doUpdateMessage.
+ * Upstream's check_update_message, in its order: access for modification; with content,
+ * checkCanEditContent; the topic stripped ("general chat" names the empty topic) and dropped when
+ * unchanged, and a `stream_id` naming the message's own channel dropped; then the payload
+ * ("Nothing to change", "Direct messages cannot be moved to channels.", "Direct messages cannot
+ * have topics.", "Invalid propagate_mode without topic edit", "General chat cannot be marked as
+ * resolved", "Cannot change message content while changing channel", a stale
+ * `prev_content_sha256`); the destination channel ("Invalid channel ID" unless the user may read
+ * it) and its topics policy; checkCanChangeTopic; checkCanMoveToChannel; for change_all by a
+ * non-moderator, that every message of the topic is within the move limits
+ * (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED); and the destination's can_create_topic_group for a new
+ * topic. A move to another channel takes only the messages the user may read (with protected
+ * history, those they received). Then doUpdateMessage.
  */
 export const checkUpdateMessage = async (realm: Realm, user: User, messageId: number, req: MessageEditRequest): Promise<void> => {
   const now = nowSeconds();
@@ -253,24 +265,47 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
       data: { field_name: 'prev_content_sha256' },
     });
   }
-  if (streamId !== undefined) throw new BadRequestError("You don't have permission to move this message");
 
   let movedIds: number[] = [message.id];
   let links: TopicLink[] = [];
-  if (topic !== undefined && channel !== null) {
-    topic = normalizeTopic(topic, realm.limits.max_topic_length);
+  let destination: Channel | null = null;
+  let resolveToggle = false;
+  if ((topic !== undefined || streamId !== undefined) && channel !== null) {
+    if (topic !== undefined) topic = normalizeTopic(topic, realm.limits.max_topic_length);
+    if (streamId !== undefined) destination = await accessChannelById(user, streamId, 'Invalid channel ID');
+    const target = destination ?? channel;
+    const targetTopic = topic ?? message.topic;
+    checkTopicPolicy(target, targetTopic, realm);
     const groups = await RealmGroups.load(realm.id);
-    const resolveToggle = isResolveToggle(message.topic, topic);
-    checkCanChangeTopic(realm, groups, user, channel, message, { resolveToggle, now });
+    resolveToggle = topic !== undefined && isResolveToggle(message.topic, topic);
+    if (topic !== undefined) checkCanChangeTopic(realm, groups, user, channel, message, { resolveToggle, now });
+    if (destination !== null) checkCanMoveToChannel(realm, groups, user, channel, destination, message, now);
     movedIds = await topicMessagesToMove(message, req.propagateMode);
-    if (req.propagateMode === 'change_all' && !resolveToggle) await checkChangeAllWithinLimit(realm, user, movedIds, now);
-    links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
+    if (destination !== null && !channel.historyPublicToSubscribers) movedIds = await receivedByUser(user, movedIds, message.id);
+    if (req.propagateMode === 'change_all' && !resolveToggle) {
+      await checkChangeAllWithinLimit(realm, user, movedIds, now, { topic: topic !== undefined, channel: destination !== null });
+    }
+    if (!resolveToggle) await checkNewTopic(user, target, targetTopic, groups);
+    if (topic !== undefined) links = topicLinks(topic, sortLinkifiers((await linkifiersStore.readLinkifierList(realm.id)).linkifiers));
   }
   const rendered =
     req.content === undefined
       ? undefined
       : await renderEdit(realm, normalizeMessageContent(stripBody(req.content) || '(deleted)'), topic ?? message.topic, user);
-  await doUpdateMessage(user, { message, channel, movedIds, topic, topicLinks: links, propagateMode: req.propagateMode, rendered, now });
+  await doUpdateMessage(realm, user, {
+    message,
+    channel,
+    destination,
+    movedIds,
+    topic,
+    topicLinks: links,
+    propagateMode: req.propagateMode,
+    resolveToggle,
+    rendered,
+    notifyNewTopic: req.sendNotificationToNewThread,
+    notifyOldTopic: req.sendNotificationToOldThread,
+    now,
+  });
 };
 
 /** The messages a topic change moves: this one, it and later ones of the topic, or the whole topic. */
@@ -281,14 +316,27 @@ const topicMessagesToMove = async (message: Message, mode: PropagateMode): Promi
   return [...new Set([...moved, message.id])].sort((a, b) => a - b);
 };
 
+/** Of `ids`, those the user received (has a row of), and always `accessedId`, which they were allowed to act on. */
+const receivedByUser = async (user: User, ids: number[], accessedId: number): Promise<number[]> => {
+  const rows = await messagesStore.getUserMessagesByIds(user.id, ids);
+  const received = new Set([accessedId, ...rows.map((r) => r.messageId)]);
+  return ids.filter((id) => received.has(id));
+};
+
 /**
  * Upstream's change_all check for a non-moderator: every message of the topic must be within the
- * move limit, else "You only have permission to move the {n}/{total} most recent messages in this
- * topic." with the first id that may move.
+ * move limits (withinMoveLimits), else "You only have permission to move the {n}/{total} most
+ * recent messages in this topic." with the first id that may move.
  */
-const checkChangeAllWithinLimit = async (realm: Realm, user: User, ids: number[], now: number): Promise<void> => {
+const checkChangeAllWithinLimit = async (
+  realm: Realm,
+  user: User,
+  ids: number[],
+  now: number,
+  moves: { topic: boolean; channel: boolean },
+): Promise<void> => {
   const messages = await messagesStore.getMessagesByIds(realm.id, ids);
-  const allowed = messages.filter((m) => withinTopicMoveLimit(realm, user, m.dateSent, now)).sort((a, b) => a.id - b.id);
+  const allowed = messages.filter((m) => withinMoveLimits(realm, user, m.dateSent, now, moves)).sort((a, b) => a.id - b.id);
   if (allowed.length === messages.length) return;
   throw new ApiError(`You only have permission to move the ${allowed.length}/${messages.length} most recent messages in this topic.`, {
     code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED' as ErrorCode,
@@ -303,12 +351,17 @@ const checkChangeAllWithinLimit = async (realm: Realm, user: User, ids: number[]
 type UpdatePlan = {
   message: Message;
   channel: Channel | null;
+  /** The channel the messages move to, or null when they stay in theirs. */
+  destination: Channel | null;
   movedIds: number[];
   topic: string | undefined;
   /** The new topic's links (upstream's topic_links), stored on every moved message. */
   topicLinks: TopicLink[];
   propagateMode: PropagateMode;
+  resolveToggle: boolean;
   rendered: RenderedEdit | undefined;
+  notifyNewTopic: boolean;
+  notifyOldTopic: boolean;
   now: number;
 };
 
@@ -329,64 +382,111 @@ const writeEditOf = async (
 };
 
 /**
- * Writes the edit: the target message's content (re-rendered) and topic with a history entry
- * (`prev_content`/`prev_rendered_content`, `prev_topic`/`topic`), the other moved messages' topic
- * with a move entry each; the rows' topic (the unread summary and the narrows read it) and, after
- * a content edit, their mention flags; the old and new topics' summaries. Emits `update_message`
- * to every user with a row and, for channels whose history subscribers share, every subscriber
- * (with `["read"]` when they have no row), each with their own flags.
+ * Writes the edit: the target message's content (re-rendered), topic and channel with a history
+ * entry (`prev_content`/`prev_rendered_content`, `prev_topic`/`topic`, `prev_stream`/`stream`), the
+ * other moved messages' topic and channel with a move entry each (only those still in the old
+ * conversation); the rows' conversation (the unread summary and the narrows read it) and, after a
+ * content edit, their mention flags; the old and new topics' summaries. A move to another channel
+ * also removes the rows of users who were subscribed to the old channel and are not to the new one,
+ * and into a channel with protected history gives its subscribers read rows (moveAudience). Emits,
+ * in upstream's order: `delete_message` to the users who lose access; `update_message` to every
+ * row holder who keeps theirs and, for channels whose history subscribers share, every subscriber
+ * of the new channel and of the old one (with `["read"]` when they have no row), each with their
+ * own flags; the topic policies' events when the whole topic moved; Notification Bot's notices.
  */
-const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> => {
-  const { message, channel, topic, rendered, now } = plan;
+const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Promise<void> => {
+  const { message, channel, destination, topic, rendered, now } = plan;
   const realmId = editor.realmId;
   const origTopic = message.topic;
+  const moved = channel !== null && (topic !== undefined || destination !== null);
+  const target = destination ?? channel;
+  const targetTopic = topic ?? origTopic;
+  // Before anything moves: whether the new topic has messages of its own (the policies merge then).
+  const targetHadMessages =
+    moved && target !== null ? await editsStore.hasTopicMessagesOtherThan(target.id, targetTopic, plan.movedIds) : false;
+  const moveFields = (m: Message) => ({
+    fields: {
+      ...(topic !== undefined ? { topic, topicLinks: plan.topicLinks } : {}),
+      ...(destination !== null ? { streamId: destination.id } : {}),
+    },
+    entry: {
+      user_id: editor.id,
+      timestamp: now,
+      ...(topic !== undefined ? { prev_topic: m.topic, topic } : {}),
+      ...(destination !== null && m.streamId !== null ? { prev_stream: m.streamId, stream: destination.id } : {}),
+    },
+  });
   const written = await writeEditOf(realmId, message, (m) => {
-    const entry: EditHistoryEntry = { user_id: editor.id, timestamp: now };
-    const fields: Parameters<typeof editsStore.writeMessageEdit>[1] = {};
+    const { fields, entry } = moveFields(m);
     if (rendered) {
       Object.assign(entry, { prev_content: m.content, prev_rendered_content: m.renderedContent ?? '' });
       Object.assign(fields, { content: rendered.content, renderedContent: rendered.html, hasLink: rendered.hasLink });
     }
-    if (topic !== undefined) {
-      Object.assign(entry, { prev_topic: m.topic, topic });
-      Object.assign(fields, { topic, topicLinks: plan.topicLinks });
-    }
-    return { fields, entry };
+    return { fields, entry: entry as EditHistoryEntry };
   });
   if (!written) throw new BadRequestError('Invalid message(s)');
+  // Each moved message as it is now, by id (its topic keeps its own spelling when only the channel changes).
+  const movedMessages = new Map<number, Message>([[message.id, { ...message, topic: targetTopic, streamId: target?.id ?? null }]]);
   const others = plan.movedIds.filter((id) => id !== message.id);
-  if (topic !== undefined && others.length > 0) {
+  if (moved && others.length > 0) {
     const messages = await messagesStore.getMessagesByIds(realmId, others);
     await Promise.all(
       messages.map(async (other) => {
         const full = await editsStore.getEditableMessage(realmId, other.id);
-        if (!full || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
-        await writeEditOf(realmId, full, (m) => ({
-          fields: { topic, topicLinks: plan.topicLinks },
-          entry: { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic },
-        }));
+        if (!full || full.streamId !== channel.id || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
+        const done = await writeEditOf(realmId, full, (m) => {
+          const { fields, entry } = moveFields(m);
+          return { fields, entry: entry as EditHistoryEntry };
+        });
+        if (done) movedMessages.set(done.id, { ...done, topic: topic ?? done.topic, streamId: target!.id });
       }),
     );
   }
+  const movedIds = plan.movedIds.filter((id) => movedMessages.has(id));
 
   const rowsByMessage = new Map(
     await Promise.all(
-      plan.movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const),
+      movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const),
     ),
   );
-  if (topic !== undefined && channel !== null) {
+  const audience =
+    destination !== null && channel !== null
+      ? await moveAudience(realmId, channel, destination, [...new Set([...rowsByMessage.values()].flat().map((r) => r.userId))])
+      : undefined;
+  if (moved && channel !== null && target !== null) {
     await Promise.all(
-      plan.movedIds.map((id) =>
-        editsStore.setTopicOfRows(
-          id,
-          rowsByMessage.get(id)!.map((r) => r.userId),
-          topic,
-        ),
-      ),
+      movedIds.map(async (id) => {
+        const holders = rowsByMessage.get(id)!.map((r) => r.userId);
+        const kept = audience ? holders.filter((u) => !audience.losingRows.has(u)) : holders;
+        await editsStore.setTopicOfRows(id, kept, movedMessages.get(id)!.topic, destination?.id);
+        if (audience) {
+          await editsStore.deleteRowsOfMessage(
+            id,
+            holders.filter((u) => audience.losingRows.has(u)),
+          );
+          const had = new Set(holders);
+          await editsStore.addReadRows(
+            movedMessages.get(id)!,
+            audience.gainingRows.filter((u) => !had.has(u)),
+          );
+        }
+      }),
     );
-    await editsStore.moveTopicSummary(realmId, channel.id, origTopic, topic, plan.movedIds);
+    await editsStore.moveTopicSummary(realmId, channel.id, origTopic, targetTopic, movedIds, target.id);
+    if (!target.historyPublicToSubscribers) {
+      // Each holder's own summary of the new topic (the topics endpoint of a protected channel reads those).
+      const holders = new Set([...rowsByMessage.values()].flat().map((r) => r.userId));
+      for (const id of audience?.losingRows ?? []) holders.delete(id);
+      for (const id of audience?.gainingRows ?? []) holders.add(id);
+      await messagesStore.raiseReceivedTopics(realmId, [...holders], {
+        channelId: target.id,
+        topic: targetTopic,
+        maxMessageId: Math.max(...movedIds),
+      });
+    }
   }
-  const flagsOf = new Map((rowsByMessage.get(message.id) ?? []).map((r) => [r.userId, r.flags]));
+  const targetRows = (rowsByMessage.get(message.id) ?? []).filter((r) => !audience?.losingRows.has(r.userId));
+  const flagsOf = new Map(targetRows.map((r) => [r.userId, r.flags]));
   if (rendered) {
     await Promise.all(
       [...flagsOf.keys()].map(async (userId) => {
@@ -396,18 +496,28 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
     );
   }
 
+  if (audience && channel !== null && audience.losingAccess.length > 0) {
+    const removed: DeleteMessageEvent = {
+      type: 'delete_message',
+      message_ids: movedIds,
+      message_type: 'stream',
+      stream_id: channel.id,
+      topic: origTopic,
+    };
+    await sendDeleteMessageEvents(realmId, removed, audience.losingAccess);
+  }
   const event: UpdateMessageEvent = {
     type: 'update_message',
     user_id: editor.id,
     edit_timestamp: now,
     message_id: message.id,
-    message_ids: plan.movedIds,
+    message_ids: movedIds,
     rendering_only: false,
     flags: [],
     ...(channel !== null ? { stream_name: channel.name, stream_id: channel.id } : {}),
-    ...(topic !== undefined
-      ? { propagate_mode: plan.propagateMode, orig_subject: origTopic, subject: topic, topic_links: plan.topicLinks }
-      : {}),
+    ...(moved ? { propagate_mode: plan.propagateMode } : {}),
+    ...(destination !== null ? { orig_subject: origTopic, new_stream_id: destination.id } : {}),
+    ...(topic !== undefined ? { orig_subject: origTopic, subject: topic, topic_links: plan.topicLinks } : {}),
     ...(rendered
       ? {
           orig_content: message.content,
@@ -420,10 +530,110 @@ const doUpdateMessage = async (editor: User, plan: UpdatePlan): Promise<void> =>
   };
   const receivers = new Map(flagsOf);
   if (channel !== null && channel.historyPublicToSubscribers) {
-    for (const id of await channelsStore.listSubscriberIdsOfChannel(channel.id)) if (!receivers.has(id)) receivers.set(id, ['read']);
+    const subscribers = audience
+      ? audience.notifiedSubscribers
+      : await channelsStore.listSubscriberIdsOfChannel(channel.id);
+    for (const id of subscribers) if (!receivers.has(id)) receivers.set(id, ['read']);
   }
   await sendEventPerRecipient(
     editor.realmId,
     [...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })),
   );
+  if (!moved || channel === null || target === null) return;
+
+  const from = { channel, topic: origTopic };
+  const to = { channel: target, topic: targetTopic };
+  const movedAll = plan.propagateMode === 'change_all' || !(await hasVisibleMessages(editor, channel, origTopic, movedIds));
+  if (movedAll) {
+    await doMoveTopicPolicies(realmId, { from, to, targetHadMessages, losingAccess: new Set(audience?.losingAccess ?? []) });
+  }
+  await sendMessagesMovedNotices(realm, {
+    actingUser: editor,
+    messageId: message.id,
+    from,
+    to,
+    movedCount: movedIds.length,
+    movedAll,
+    newTopicHadMessages: await hasVisibleMessages(editor, target, targetTopic, movedIds),
+    toNewTopic: plan.notifyNewTopic && (destination !== null || (topic !== undefined && !plan.resolveToggle)),
+    toOldTopic: plan.notifyOldTopic,
+  });
+};
+
+/**
+ * A deletion of several messages: the whole event for queues with bulk_message_deletion, and one
+ * event per message for the others (lib/events/filters/delete-message.ts), as upstream's queues
+ * rewrite it per client.
+ */
+const sendDeleteMessageEvents = async (realmId: number, event: DeleteMessageEvent, users: number[]): Promise<void> => {
+  if (event.message_ids.length === 1) {
+    await sendEvent(realmId, event, { users });
+    return;
+  }
+  await sendEvent(realmId, { ...event, for_queues: 'bulk' }, { users });
+  for (const id of event.message_ids) await sendEvent(realmId, { ...event, message_ids: [id], for_queues: 'single' }, { users });
+};
+
+/**
+ * Whether a topic has messages other than `excludeIds` that the user may read: any, in a channel
+ * whose history the user may read; with protected history, only those they received.
+ */
+const hasVisibleMessages = async (user: User, channel: Channel, topic: string, excludeIds: number[]): Promise<boolean> => {
+  const excluded = new Set(excludeIds);
+  const ids = (await editsStore.listMessageIdsOfTopic(channel.id, topic)).filter((id) => !excluded.has(id));
+  if (ids.length === 0) return false;
+  if (channel.historyPublicToSubscribers) return true;
+  return (await messagesStore.getUserMessagesByIds(user.id, ids)).length > 0;
+};
+
+type MoveAudience = {
+  /** Row holders whose rows go: subscribed to the old channel (now or before) and not to the new one. */
+  losingRows: Set<number>;
+  /** Who is told the messages are deleted: those of losingRows who may not read the new channel. */
+  losingAccess: number[];
+  /** Who gets a read row: the new channel's subscribers, when its history is protected. */
+  gainingRows: number[];
+  /** The subscribers told of the move without a row (shared-history old channel). */
+  notifiedSubscribers: number[];
+};
+
+/**
+ * Who a move from `source` to `destination` takes the messages from and gives them to, as
+ * upstream's do_update_message decides. Upstream's "every subscription of the old channel, active
+ * or not" is here its active subscribers and the row holders with any subscription row of it
+ * (one batch read of their old and new subscriptions); a deactivated user still subscribed to the
+ * new channel keeps their rows. A move to a public channel takes access only from guests; to a
+ * private one from everyone not subscribed to it. Into protected history, every current
+ * subscriber gets a row. Guests subscribed to the new channel but not the old one are not told.
+ */
+const moveAudience = async (realmId: number, source: Channel, destination: Channel, holderIds: number[]): Promise<MoveAudience> => {
+  const [oldSubs, newSubs] = await Promise.all([
+    channelsStore.listSubscriberIdsOfChannel(source.id),
+    channelsStore.listSubscriberIdsOfChannel(destination.id),
+  ]);
+  const oldActive = new Set(oldSubs);
+  const newActive = new Set(newSubs);
+  const unknown = holderIds.filter((id) => !oldActive.has(id) && !newActive.has(id));
+  const [oldRows, newRows] = await Promise.all([
+    channelsStore.getSubscriptionsOfUsers(source.id, unknown),
+    channelsStore.getSubscriptionsOfUsers(destination.id, unknown),
+  ]);
+  const oldAll = new Set([...oldSubs, ...oldRows.map((s) => s.userId)]);
+  const newCurrent = new Set([...newSubs, ...newRows.filter((s) => s.active).map((s) => s.userId)]);
+  const losing = [...oldAll].filter((id) => !newCurrent.has(id));
+  const guestsAmong = async (ids: number[]) =>
+    ids.length === 0 ? new Set<number>() : new Set((await usersStore.getMany(realmId, ids)).filter(isGuest).map((u) => u.id));
+  const losingAccess = destination.inviteOnly ? losing : [...(await guestsAmong(losing))];
+  const lost = new Set(losingAccess);
+  const newOnlyGuests = await guestsAmong(newSubs.filter((id) => !oldActive.has(id)));
+  const notifiedSubscribers = [
+    ...newSubs.filter((id) => !lost.has(id) && !newOnlyGuests.has(id)),
+    ...oldSubs.filter((id) => !newActive.has(id) && !lost.has(id)),
+  ];
+  return {
+    losingRows: new Set(losing),
+    losingAccess: losingAccess.sort((a, b) => a - b),
+    gainingRows: destination.historyPublicToSubscribers ? [] : [...newCurrent].sort((a, b) => a - b),
+    notifiedSubscribers,
+  };
 };

@@ -359,7 +359,7 @@ export const sendInternalMessage = async (
 };
 
 /** Upstream's can_create_topic_group: a new topic needs the setting (unless role:everyone). */
-const checkNewTopic = async (sender: User, channel: Channel, topic: string, groups: RealmGroups): Promise<void> => {
+export const checkNewTopic = async (sender: User, channel: Channel, topic: string, groups: RealmGroups): Promise<void> => {
   const setting = channel.groupSettings.can_create_topic_group;
   if (setting === undefined || setting === groups.systemGroup('role:everyone').id) return;
   const poster = sender.isBot && sender.botOwnerId !== null ? sender.botOwnerId : sender.id;
@@ -369,7 +369,7 @@ const checkNewTopic = async (sender: User, channel: Channel, topic: string, grou
 };
 
 /** The channel's effective topics policy on the empty topic (the realm's is allow_empty_topic). */
-const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void => {
+export const checkTopicPolicy = (channel: Channel, topic: string, realm: Realm): void => {
   const policy = channel.topicsPolicy === 'inherit' ? 'allow_empty_topic' : channel.topicsPolicy;
   const displayName = realm.emptyTopicDisplayName || EMPTY_TOPIC_FALLBACK_NAME;
   if (policy === 'disable_empty_topic' && topic === '') {

@@ -42,14 +42,15 @@ const topicOfRequest = (topic: string): string => (topic === EMPTY_TOPIC_FALLBAC
  * again); a policy that is already the requested one, or the removal of a missing one, writes
  * nothing and sends nothing, as upstream. After a change, sends the user's clients the legacy
  * `muted_topics` event (the whole list, for clients that did not ask for `user_topic`), then the
- * `user_topic` event. Returns whether anything changed.
+ * `user_topic` event (only the latter with `skipMutedTopicsEvent`, for a change another one follows
+ * at once). Returns whether anything changed.
  */
-const doSetUserTopicVisibilityPolicy = async (
-  user: User,
-  channel: Channel,
+export const doSetUserTopicVisibilityPolicy = async (
+  user: Pick<User, 'id' | 'realmId'>,
+  channel: Pick<Channel, 'id'>,
   topic: string,
   policy: VisibilityPolicyValue,
-  opts: { lastUpdated?: number } = {},
+  opts: { lastUpdated?: number; skipMutedTopicsEvent?: boolean } = {},
 ): Promise<boolean> => {
   const lastUpdated = opts.lastUpdated ?? nowSeconds();
   const changed = await retryLostRaces(async () => {
@@ -67,12 +68,14 @@ const doSetUserTopicVisibilityPolicy = async (
     return true;
   });
   if (!changed) return false;
-  const [topics, channels] = await Promise.all([
-    userTopicsStore.listUserTopicsOfUser(user.id, { consistent: true }),
-    channelsStore.listChannelsOfRealm(user.realmId),
-  ]);
-  const legacy: MutedTopicsEvent = { type: 'muted_topics', muted_topics: listMutedTopicsOfUser(topics, channels) };
-  await sendEvent(user.realmId, legacy, { users: [user.id] });
+  if (!opts.skipMutedTopicsEvent) {
+    const [topics, channels] = await Promise.all([
+      userTopicsStore.listUserTopicsOfUser(user.id, { consistent: true }),
+      channelsStore.listChannelsOfRealm(user.realmId),
+    ]);
+    const legacy: MutedTopicsEvent = { type: 'muted_topics', muted_topics: listMutedTopicsOfUser(topics, channels) };
+    await sendEvent(user.realmId, legacy, { users: [user.id] });
+  }
   await sendEvent(
     user.realmId,
     { type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: lastUpdated, visibility_policy: policy },
@@ -201,4 +204,59 @@ export const doApplyAutomaticTopicPolicies = async (
     }
   }
   return changed ? policy : undefined;
+};
+
+/** Upstream's get_visibility_policy_after_merge: of the two topics' policies, the most visible one. */
+const mergedPolicy = (orig: VisibilityPolicyValue, target: VisibilityPolicyValue): VisibilityPolicyValue => {
+  const both = [orig, target];
+  if (both.includes(VisibilityPolicy.FOLLOWED)) return VisibilityPolicy.FOLLOWED;
+  if (both.includes(VisibilityPolicy.UNMUTED)) return VisibilityPolicy.UNMUTED;
+  if (both.includes(VisibilityPolicy.INHERIT)) return VisibilityPolicy.INHERIT;
+  return VisibilityPolicy.MUTED;
+};
+
+export type TopicPoliciesMove = {
+  from: { channel: Channel; topic: string };
+  to: { channel: Channel; topic: string };
+  /** Whether the new topic had messages before the move (then each user's two policies merge). */
+  targetHadMessages: boolean;
+  /** Users the move took the messages away from: their policy for the old topic is removed, not moved. */
+  losingAccess: Set<number>;
+};
+
+/**
+ * Carries every user's muting or following of a topic to where the whole topic moved, as upstream's
+ * do_update_message does when all visible messages moved: for each user with a policy for either
+ * topic, the old topic's policy is removed (without the legacy `muted_topics` event, which the new
+ * policy's change sends), and the new topic gets the old one's policy, or the more visible of the
+ * two when the new topic had messages; a user who lost access only loses the old policy. A change
+ * of case within a channel keeps the policies where they are (they are keyed case-insensitively).
+ * Emits `user_topic` (and `muted_topics`) events to each user whose policies changed.
+ */
+export const doMoveTopicPolicies = async (realmId: number, move: TopicPoliciesMove): Promise<void> => {
+  const { from, to } = move;
+  if (from.channel.id === to.channel.id && from.topic.toLowerCase() === to.topic.toLowerCase()) return;
+  const [origPolicies, targetPolicies] = await Promise.all([
+    userTopicsStore.listPoliciesOfTopic(from.channel.id, from.topic),
+    userTopicsStore.listPoliciesOfTopic(to.channel.id, to.topic),
+  ]);
+  const orig = new Map(origPolicies.map((t) => [t.userId, t.visibilityPolicy as VisibilityPolicyValue]));
+  const target = new Map(targetPolicies.map((t) => [t.userId, t.visibilityPolicy as VisibilityPolicyValue]));
+  const now = nowSeconds();
+  const userIds = [...new Set([...orig.keys(), ...target.keys()])].sort((a, b) => a - b);
+  for (const userId of userIds) {
+    const user = { id: userId, realmId };
+    const o = orig.get(userId) ?? VisibilityPolicy.INHERIT;
+    const t = target.get(userId) ?? VisibilityPolicy.INHERIT;
+    if (move.losingAccess.has(userId)) {
+      if (o !== VisibilityPolicy.INHERIT) await doSetUserTopicVisibilityPolicy(user, from.channel, from.topic, VisibilityPolicy.INHERIT);
+      continue;
+    }
+    if (o !== VisibilityPolicy.INHERIT) {
+      await doSetUserTopicVisibilityPolicy(user, from.channel, from.topic, VisibilityPolicy.INHERIT, { lastUpdated: now, skipMutedTopicsEvent: true });
+    }
+    const next = move.targetHadMessages ? mergedPolicy(o, t) : o;
+    if (next === t) continue;
+    await doSetUserTopicVisibilityPolicy(user, to.channel, to.topic, next, { lastUpdated: now });
+  }
 };

@@ -143,6 +143,12 @@ export type DeleteMessageEvent = {
   message_type: 'stream' | 'private';
   stream_id?: number;
   topic?: string;
+  /**
+   * Internal, never delivered: which queues the stored event is for. A deletion of several
+   * messages is stored twice, once whole for queues with bulk_message_deletion (`bulk`) and once
+   * per message for the others (`single`), since one queue entry holds one event.
+   */
+  for_queues?: 'bulk' | 'single';
 };
 
 /** One property of a channel changed (here: `first_message_id` after its first message was deleted). */

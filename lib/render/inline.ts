@@ -98,7 +98,7 @@ const addOnce = <T>(list: T[], value: T): void => {
 
 // upstream's hash encoding of a narrow URL component: percent-encode everything but
 // [A-Za-z0-9_.~-], then "." becomes ".2E" and "%" becomes ".".
-const encodeHashComponent = (text: string): string =>
+export const encodeHashComponent = (text: string): string =>
   encodeURIComponent(text)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/\./g, '%2E')

@@ -36,6 +36,7 @@
 // | received topics (protected) | main        | USER#<uid>              | begins_with UTOPIC#<cid>#   |
 // | a user's topic policy       | main        | USER#<uid>              | = USERTOPIC#<cid>#<lower>   |
 // | topic policies of a user    | main        | USER#<uid>              | begins_with USERTOPIC#      |
+// | policies of a topic         | main.gsi1   | TOPICPOLICIES#<cid>#<lower> | USER#<uid>              |
 // | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
 // | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
 // | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
@@ -168,6 +169,9 @@ export const entityKeys = {
   userTopic: (userId: number, channelId: number, topic: string): Key =>
     fitted('topic', { pk: `USER#${userId}`, sk: `USERTOPIC#${pad(channelId)}#${topic.toLowerCase()}` }),
   userTopicsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'USERTOPIC#' }),
+  /** Every user's policy for one topic of a channel (gsi1), which a move of the whole topic carries along. */
+  policiesOfTopic: (channelId: number, topic: string) =>
+    fitted('topic', { gsi1pk: `TOPICPOLICIES#${channelId}#${topic.toLowerCase()}` }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 
@@ -250,6 +254,9 @@ export const entityKeys = {
     gsi3pk: channelId === null ? `UMCONV#${userId}#D` : `UMCONV#${userId}#C${channelId}`,
     gsi3sk: pad(messageId),
   }),
+  /** A user's policy among its topic's policies: gsi1, TOPICPOLICIES#<cid>#<lowercased topic>, USER#<uid>. */
+  topicPolicy: (channelId: number, topic: string, userId: number) =>
+    fitted('topic', { gsi1pk: `TOPICPOLICIES#${channelId}#${topic.toLowerCase()}`, gsi1sk: `USER#${pad(userId)}` }),
   /** A user's mentioned messages: gsi4, MENTIONED#<uid>, <mid> (while mentioned or wildcard-mentioned). */
   mentionedMessage: (userId: number, messageId: number) => ({ gsi4pk: `MENTIONED#${userId}`, gsi4sk: pad(messageId) }),
   /** Every profile value of a realm, for register's user list: gsi1, PROFILEVALUES#<rid>, <uid>#<fid>. */

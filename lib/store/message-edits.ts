@@ -2,13 +2,13 @@
 // recipients' rows) and deletes (the item, the rows, and the summaries a send raised: the topic
 // summary, the direct-message conversation items, the channel's first message id). The layout and
 // the send's writer are lib/store/messages.ts; this module only changes what it wrote.
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
-import { MAX_RECIPIENT_PARTS } from './messages';
+import { buildUserMessageItem, MAX_RECIPIENT_PARTS, recordRowHolders } from './messages';
 import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
-import { entityKeys } from './keys';
+import { entityKeys, lookupKey } from './keys';
 
 /** The rows of a message among `candidateUserIds` (one BatchGetItem per 100): who received it, with their flags. */
 export const listRowsOfMessage = async (messageId: number, candidateUserIds: number[]): Promise<{ userId: number; flags: string[] }[]> => {
@@ -51,11 +51,23 @@ export const listMessageIdsOfTopic = async (channelId: number, topic: string): P
  */
 export const writeMessageEdit = async (
   m: Message,
-  changes: { content?: string; renderedContent?: string; topic?: string; topicLinks?: { text: string; url: string }[]; hasLink?: boolean },
+  changes: {
+    content?: string;
+    renderedContent?: string;
+    topic?: string;
+    /** A move to another channel: the message leaves its channel's and topic's indexes for the new one's. */
+    streamId?: number;
+    topicLinks?: { text: string; url: string }[];
+    hasLink?: boolean;
+  },
   history: EditHistoryEntry[],
 ): Promise<boolean> => {
   const set: Record<string, unknown> = { ...changes, editHistory: history };
-  if (changes.topic !== undefined && m.streamId !== null) Object.assign(set, entityKeys.topicMessage(m.streamId, changes.topic, m.id));
+  if ((changes.topic !== undefined || changes.streamId !== undefined) && m.streamId !== null) {
+    const channelId = changes.streamId ?? m.streamId;
+    Object.assign(set, entityKeys.topicMessage(channelId, changes.topic ?? m.topic, m.id));
+    if (changes.streamId !== undefined) Object.assign(set, entityKeys.channelMessage(channelId, m.id));
+  }
   const names = Object.keys(set).filter((k) => set[k] !== undefined);
   const readLength = m.editHistory?.length ?? 0;
   return sendConditional(
@@ -76,17 +88,51 @@ export const writeMessageEdit = async (
   );
 };
 
-/** Sets the topic the rows of a moved message copy (the unread summary and the narrows read it). */
-export const setTopicOfRows = async (messageId: number, userIds: number[], topic: string): Promise<void> => {
+/**
+ * Sets the conversation the rows of a moved message copy (the unread summary and the narrows read
+ * it): the topic, and after a move to another channel the channel and the row's place among the
+ * user's rows of a conversation (gsi3).
+ */
+export const setTopicOfRows = async (messageId: number, userIds: number[], topic: string, streamId?: number): Promise<void> => {
   await Promise.all(
-    userIds.map((userId) =>
-      sendConditional(
+    userIds.map((userId) => {
+      const conversation = streamId === undefined ? undefined : entityKeys.userMessageInConversation(userId, streamId, messageId);
+      return sendConditional(
         new UpdateCommand({
           TableName: tableName('main'),
           Key: entityKeys.userMessage(userId, messageId),
-          UpdateExpression: 'SET topic = :t',
+          UpdateExpression: conversation ? 'SET topic = :t, streamId = :s, gsi3pk = :g3' : 'SET topic = :t',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':t': topic },
+          ExpressionAttributeValues: { ':t': topic, ...(conversation ? { ':s': streamId, ':g3': conversation.gsi3pk } : {}) },
+        }),
+      );
+    }),
+  );
+};
+
+/** Removes the rows of a message that moved to a channel whose history these users may not read. */
+export const deleteRowsOfMessage = async (messageId: number, userIds: number[]): Promise<void> => {
+  await batchDelete(
+    'main',
+    userIds.map((userId) => entityKeys.userMessage(userId, messageId)),
+  );
+};
+
+/**
+ * Gives users a read row of a message that moved into a channel with protected history (upstream's
+ * bulk_insert_all_ums with `read`): recorded among its row holders first, then each row written
+ * only where none exists (a row already there keeps its flags). `m` is the message as moved.
+ */
+export const addReadRows = async (m: Message, userIds: number[]): Promise<void> => {
+  if (userIds.length === 0) return;
+  await recordRowHolders(m.realmId, m.id, userIds);
+  await Promise.all(
+    userIds.map((userId) =>
+      sendConditional(
+        new PutCommand({
+          TableName: tableName('main'),
+          Item: buildUserMessageItem(m, userId, ['read']),
+          ConditionExpression: 'attribute_not_exists(pk)',
         }),
       ),
     ),
@@ -195,17 +241,24 @@ export const lowerTopicSummary = async (channelId: number, topic: string, messag
 };
 
 /**
- * After `movedIds` moved from topic `from` to topic `to` of a channel: the old topic's summary
- * names its newest remaining message (or goes), and the new one names the newest moved message
+ * After `movedIds` moved from topic `from` of a channel to topic `to` of it (or of `toChannelId`):
+ * the old topic's summary names its newest remaining message (or goes), and the new one names the newest moved message
  * with the topic as now spelled. A change of case only keeps one summary, respelled when it named
  * a moved message.
  */
-export const moveTopicSummary = async (realmId: number, channelId: number, from: string, to: string, movedIds: number[]): Promise<void> => {
+export const moveTopicSummary = async (
+  realmId: number,
+  channelId: number,
+  from: string,
+  to: string,
+  movedIds: number[],
+  toChannelId: number = channelId,
+): Promise<void> => {
   const maxMoved = Math.max(...movedIds);
   const oldKey = entityKeys.topicSummary(channelId, from);
   const read = await batchGet('main', [oldKey], { consistent: true });
   const summaryMax = read[0] ? Number(read[0].maxMessageId) : undefined;
-  if (from.toLowerCase() === to.toLowerCase()) {
+  if (toChannelId === channelId && from.toLowerCase() === to.toLowerCase()) {
     if (summaryMax === undefined || !movedIds.includes(summaryMax)) return;
     await sendConditional(
       new UpdateCommand({
@@ -222,7 +275,7 @@ export const moveTopicSummary = async (realmId: number, channelId: number, from:
     const newest = await edgeOf('gsi2', entityKeys.messagesOfTopic(channelId, from).gsi2pk, true, movedIds);
     await lowerSummary(oldKey, summaryMax, newest);
   }
-  await raiseTopicSummary(realmId, channelId, to, maxMoved);
+  await raiseTopicSummary(realmId, toChannelId, to, maxMoved);
 };
 
 /** After messages entered a topic (moved in): its summary names the newest, with the topic as now spelled. */
@@ -313,4 +366,11 @@ export const deleteMessage = async (
 export const getEditableMessage = async (realmId: number, messageId: number): Promise<Message | undefined> => {
   const items = await batchGet('main', [entityKeys.message(realmId, messageId)], { consistent: true });
   return items[0] ? (stripKeys(items[0] as Item) as Message) : undefined;
+};
+
+/** Whether a topic of a channel has a message other than `excludeIds` (one index query of at most excludeIds + 1 ids). */
+export const hasTopicMessagesOtherThan = async (channelId: number, topic: string, excludeIds: number[]): Promise<boolean> => {
+  const key = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));
+  if (!key) return false;
+  return (await edgeOf('gsi2', key.gsi2pk, true, excludeIds)) !== undefined;
 };

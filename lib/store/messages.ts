@@ -192,13 +192,18 @@ export const buildMessageRecipientsItems = (m: Pick<Message, 'realmId' | 'id'>, 
  * the message's `RCPT#H` set before the row is written, so a crash between the two leaves an id
  * without a row (harmless), never a row that a delete cannot find.
  */
-export const recordRowHolder = async (realmId: number, messageId: number, userId: number): Promise<void> => {
+export const recordRowHolder = (realmId: number, messageId: number, userId: number): Promise<void> =>
+  recordRowHolders(realmId, messageId, [userId]);
+
+/** recordRowHolder for several users at once (one UpdateItem): the subscribers a move into a channel with protected history gives rows. */
+export const recordRowHolders = async (realmId: number, messageId: number, userIds: number[]): Promise<void> => {
+  if (userIds.length === 0) return;
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: entityKeys.messageRecipients(realmId, messageId, 'H'),
       UpdateExpression: 'ADD userIds :id',
-      ExpressionAttributeValues: { ':id': new Set([userId]) },
+      ExpressionAttributeValues: { ':id': new Set(userIds) },
     }),
   );
 };
@@ -408,6 +413,21 @@ export const writeMessageRows = async (m: Message, recipients: MessageRecipient[
         })
       : undefined;
   await Promise.all([batchPut('main', rows, { concurrency: ROW_BATCH_CONCURRENCY }), summaries]);
+};
+
+/**
+ * Raises users' own summaries of a topic of a channel with protected history to `maxMessageId`
+ * (messages moved into it: each user sees only the topics it holds rows of).
+ */
+export const raiseReceivedTopics = async (
+  realmId: number,
+  userIds: number[],
+  t: { channelId: number; topic: string; maxMessageId: number },
+): Promise<void> => {
+  await mapLimited(userIds, SUMMARY_CONCURRENCY, (userId) => {
+    const { pk, sk, maxMessageId, ...fields } = buildReceivedTopicItem(realmId, userId, t);
+    return raiseItem({ pk: pk as string, sk: sk as string }, 'maxMessageId', maxMessageId as number, fields);
+  });
 };
 
 /** Removes a message's fanoutPending mark (its job is done); a deleted message stays deleted. */

@@ -4,14 +4,37 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredVisibilityPolicy, UserTopic } from '../models/user-topic';
 import { documentClient, tableName } from './client';
-import { queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import { queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys, lookupKey } from './keys';
-import { MAX_USER_OBJECTS } from './limits';
+import { MAX_ORGANIZATION_USERS, MAX_USER_OBJECTS } from './limits';
 
 const toUserTopic = (item: Item): UserTopic => stripKeys(item) as UserTopic;
 
-/** The stored item of a policy. */
-export const buildUserTopicItem = (t: UserTopic): Item => ({ ...entityKeys.userTopic(t.userId, t.channelId, t.topic), ...t });
+/** The stored item of a policy: in its user's partition, and among its topic's policies (gsi1). */
+export const buildUserTopicItem = (t: UserTopic): Item => ({
+  ...entityKeys.userTopic(t.userId, t.channelId, t.topic),
+  ...entityKeys.topicPolicy(t.channelId, t.topic, t.userId),
+  ...t,
+});
+
+/**
+ * Every user's policy for a topic (any spelling of it), from the topic's index (eventually
+ * consistent), at most one per user of the organization.
+ */
+export const listPoliciesOfTopic = async (channelId: number, topic: string): Promise<UserTopic[]> => {
+  const key = lookupKey(() => entityKeys.policiesOfTopic(channelId, topic));
+  if (!key) return [];
+  const items = await queryAll(
+    {
+      TableName: tableName('main'),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': key.gsi1pk },
+    },
+    { max: MAX_ORGANIZATION_USERS },
+  );
+  return items.map(toUserTopic);
+};
 
 /** A user's policy for a topic (any spelling of it), or undefined when none is set. */
 export const getUserTopic = async (

@@ -216,12 +216,6 @@ describe('PATCH /messages/{message_id}: errors before any change', () => {
     ],
     ['marking general chat resolved', 10, { topic: '✔' }, 'General chat cannot be marked as resolved'],
     ['content and a channel at once', 10, { content: 'x', stream_id: 3 }, 'Cannot change message content while changing channel'],
-    [
-      'a move to another channel (not built yet: upstream refuses those without permission)',
-      10,
-      { stream_id: 3 },
-      "You don't have permission to move this message",
-    ],
   ])('refuses %s', async (_case, sender, params, message) => {
     const m = await storeMessage({ sender, channelId: 1 });
     expectError(await patch('hamlet@zulip.com', m.id, params), message);
@@ -271,11 +265,19 @@ describe('PATCH /messages/{message_id}: topics', () => {
         subject: 'two',
         topic_links: [],
       },
+      // Notification Bot's notice in the new topic (send_notification_to_new_thread is true by default).
+      expect.objectContaining({
+        type: 'message',
+        message: expect.objectContaining({
+          subject: 'two',
+          content: expect.stringMatching(/^\[A message\]\(.*\/near\/\d+\) was moved here from #\*\*Denmark>one\*\* by @_\*\*.*\|12\*\*\.$/),
+        }),
+      }),
     ]);
     expect(await topicsOf(1)).toEqual(
       expect.arrayContaining([
         ['one', a.id],
-        ['two', b.id],
+        ['two', expect.any(Number)],
       ]),
     );
   });
@@ -306,7 +308,9 @@ describe('PATCH /messages/{message_id}: topics', () => {
     const a = await storeMessage({ sender: 10, channelId: 1, topic: 'later' });
     const b = await storeMessage({ sender: 10, channelId: 1, topic: 'later' });
     const c = await storeMessage({ sender: 12, channelId: 1, topic: 'Later' });
-    expectSuccess(await patch('hamlet@zulip.com', b.id, { topic: 'after', propagate_mode: 'change_later' }));
+    expectSuccess(
+      await patch('hamlet@zulip.com', b.id, { topic: 'after', propagate_mode: 'change_later', send_notification_to_new_thread: false }),
+    );
     const stored = await Promise.all([a, b, c].map((m) => editsStore.getEditableMessage(2, m.id)));
     expect(stored.map((m) => m!.topic)).toEqual(['later', 'after', 'after']);
     expect(stored[2]!.editHistory).toEqual([{ user_id: 10, timestamp: expect.any(Number), prev_topic: 'Later', topic: 'after' }]);
@@ -323,7 +327,9 @@ describe('PATCH /messages/{message_id}: topics', () => {
     const b = await storeMessage({ sender: 12, channelId: 1, topic: 'whole' });
     const before = await registerState('iago@zulip.com');
     const queue = (await openQueues([11])).get(11)!;
-    expectSuccess(await patch('hamlet@zulip.com', a.id, { topic: 'moved', propagate_mode: 'change_all' }));
+    expectSuccess(
+      await patch('hamlet@zulip.com', a.id, { topic: 'moved', propagate_mode: 'change_all', send_notification_to_new_thread: false }),
+    );
     const [event] = await queue.drain();
     expect(event).toMatchObject({ message_ids: [a.id, b.id], orig_subject: 'whole', subject: 'moved', propagate_mode: 'change_all' });
     // Apply the event to the previous snapshot as a client does: the unread entries change topic.
