@@ -31,7 +31,7 @@ import {
 } from '../models/message-edit';
 import { sortLinkifiers } from '../models/linkifier';
 import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
+import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import { renderMessage, topicLinks, type TopicLink } from '../render';
 import { renderContent } from './message-render';
@@ -530,9 +530,7 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
   };
   const receivers = new Map(flagsOf);
   if (channel !== null && channel.historyPublicToSubscribers) {
-    const subscribers = audience
-      ? audience.notifiedSubscribers
-      : await channelsStore.listSubscriberIdsOfChannel(channel.id);
+    const subscribers = audience ? audience.notifiedSubscribers : await channelsStore.listSubscriberIdsOfChannel(channel.id);
     for (const id of subscribers) if (!receivers.has(id)) receivers.set(id, ['read']);
   }
   await sendEventPerRecipient(
@@ -621,11 +619,13 @@ const moveAudience = async (realmId: number, source: Channel, destination: Chann
   const oldAll = new Set([...oldSubs, ...oldRows.map((s) => s.userId)]);
   const newCurrent = new Set([...newSubs, ...newRows.filter((s) => s.active).map((s) => s.userId)]);
   const losing = [...oldAll].filter((id) => !newCurrent.has(id));
-  const guestsAmong = async (ids: number[]) =>
-    ids.length === 0 ? new Set<number>() : new Set((await usersStore.getMany(realmId, ids)).filter(isGuest).map((u) => u.id));
-  const losingAccess = destination.inviteOnly ? losing : [...(await guestsAmong(losing))];
+  // Who is a guest, from the role groups (in role:everyone, not in role:members), without reading users.
+  const groups = await RealmGroups.load(realmId);
+  const [everyone, members] = [groups.systemGroup('role:everyone').id, groups.systemGroup('role:members').id];
+  const isGuestId = (id: number) => groups.isMember(everyone, id) && !groups.isMember(members, id);
+  const losingAccess = destination.inviteOnly ? losing : losing.filter(isGuestId);
   const lost = new Set(losingAccess);
-  const newOnlyGuests = await guestsAmong(newSubs.filter((id) => !oldActive.has(id)));
+  const newOnlyGuests = new Set(newSubs.filter((id) => !oldActive.has(id) && isGuestId(id)));
   const notifiedSubscribers = [
     ...newSubs.filter((id) => !lost.has(id) && !newOnlyGuests.has(id)),
     ...oldSubs.filter((id) => !newActive.has(id) && !lost.has(id)),

@@ -45,7 +45,7 @@ const topicOfRequest = (topic: string): string => (topic === EMPTY_TOPIC_FALLBAC
  * `user_topic` event (only the latter with `skipMutedTopicsEvent`, for a change another one follows
  * at once). Returns whether anything changed.
  */
-export const doSetUserTopicVisibilityPolicy = async (
+const doSetUserTopicVisibilityPolicy = async (
   user: Pick<User, 'id' | 'realmId'>,
   channel: Pick<Channel, 'id'>,
   topic: string,
@@ -253,7 +253,10 @@ export const doMoveTopicPolicies = async (realmId: number, move: TopicPoliciesMo
       continue;
     }
     if (o !== VisibilityPolicy.INHERIT) {
-      await doSetUserTopicVisibilityPolicy(user, from.channel, from.topic, VisibilityPolicy.INHERIT, { lastUpdated: now, skipMutedTopicsEvent: true });
+      await doSetUserTopicVisibilityPolicy(user, from.channel, from.topic, VisibilityPolicy.INHERIT, {
+        lastUpdated: now,
+        skipMutedTopicsEvent: true,
+      });
     }
     const next = move.targetHadMessages ? mergedPolicy(o, t) : o;
     if (next === t) continue;

@@ -170,8 +170,7 @@ export const entityKeys = {
     fitted('topic', { pk: `USER#${userId}`, sk: `USERTOPIC#${pad(channelId)}#${topic.toLowerCase()}` }),
   userTopicsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'USERTOPIC#' }),
   /** Every user's policy for one topic of a channel (gsi1), which a move of the whole topic carries along. */
-  policiesOfTopic: (channelId: number, topic: string) =>
-    fitted('topic', { gsi1pk: `TOPICPOLICIES#${channelId}#${topic.toLowerCase()}` }),
+  policiesOfTopic: (channelId: number, topic: string) => fitted('topic', { gsi1pk: `TOPICPOLICIES#${channelId}#${topic.toLowerCase()}` }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 

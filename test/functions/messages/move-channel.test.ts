@@ -74,7 +74,9 @@ describe('PATCH /messages/{message_id} with stream_id: refusals, nothing changed
     const realm = (await realmsStore.get(2))!;
     const groupSettings = { ...realm.groupSettings, can_move_messages_between_channels_group: await systemGroupId('role:nobody') };
     await withRealm({ groupSettings }, async () => {
-      await changeChannel(2, 1, { groupSettings: { can_move_messages_out_of_channel_group: { direct_members: [10], direct_subgroups: [] } } });
+      await changeChannel(2, 1, {
+        groupSettings: { can_move_messages_out_of_channel_group: { direct_members: [10], direct_subgroups: [] } },
+      });
       try {
         expectError(await patch('othello@zulip.com', m.id, { stream_id: 3 }), "You don't have permission to move this message");
         await expectUnmoved(m);
@@ -86,7 +88,7 @@ describe('PATCH /messages/{message_id} with stream_id: refusals, nothing changed
     expect((await messagesStore.getMessage(2, m.id))!.streamId).toBe(3);
   });
 
-  it("refuses a destination whose can_send_message_group leaves the user out", async () => {
+  it('refuses a destination whose can_send_message_group leaves the user out', async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, topic: 'no posting' });
     await changeChannel(2, 2, { groupSettings: { can_send_message_group: await systemGroupId('role:administrators') } });
     try {
@@ -145,7 +147,7 @@ describe('PATCH /messages/{message_id} with stream_id: refusals, nothing changed
 });
 
 describe('PATCH /messages/{message_id} with stream_id: the move', () => {
-  it("moves one message to a public channel: the item, every row, the topics and history, and tells each side", async () => {
+  it('moves one message to a public channel: the item, every row, the topics and history, and tells each side', async () => {
     const m = await storeMessage({ sender: 10, channelId: 1, topic: 'travel' });
     const stays = await storeMessage({ sender: 10, channelId: 1, topic: 'travel' });
     const queues = await openQueues([12, 8, 13]);
@@ -183,7 +185,9 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     expect(events[13].map((e) => e.type)).toEqual(['message']);
     const notice = events[13][0].message;
     expect(notice.sender_email).toBe('notification-bot@zulip.com');
-    expect(notice.content).toMatch(/^\[A message\]\(http:\/\/localhost:3000\/#narrow\/channel\/3-Verona\/topic\/travel\/near\/\d+\) was moved here from #\*\*Denmark>travel\*\* by @_\*\*King Hamlet\|10\*\*\.$/);
+    expect(notice.content).toMatch(
+      /^\[A message\]\(http:\/\/localhost:3000\/#narrow\/channel\/3-Verona\/topic\/travel\/near\/\d+\) was moved here from #\*\*Denmark>travel\*\* by @_\*\*King Hamlet\|10\*\*\.$/,
+    );
     expect(events[12][1].message.id).toBe(notice.id);
   });
 
@@ -225,7 +229,9 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     expect(a.id).toBeLessThan(b.id);
     const newest = async (c: number, t: string) =>
       (await messagesStore.getMessagesByIds(2, (await messagesStore.listNewestMessageIdsOfTopic(c, t)).slice(0, 1)))[0].content;
-    expect(await newest(3, 'existing')).toMatch(/^\[A message\]\(http:\/\/localhost:3000\/#narrow\/channel\/3-Verona\/topic\/existing\/near\/\d+\) was moved here from #\*\*Denmark>partly\*\* by @_\*\*King Hamlet\|10\*\*\.$/);
+    expect(await newest(3, 'existing')).toMatch(
+      /^\[A message\]\(http:\/\/localhost:3000\/#narrow\/channel\/3-Verona\/topic\/existing\/near\/\d+\) was moved here from #\*\*Denmark>partly\*\* by @_\*\*King Hamlet\|10\*\*\.$/,
+    );
     expect(await newest(1, 'partly')).toBe('A message was moved from this topic to #**Verona>existing** by @_**King Hamlet|10**.');
   });
 
@@ -258,6 +264,19 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     );
     // The topic is in the new channel's topics of those who received it.
     expect((await messagesStore.listReceivedTopicsOfChannel(9, 6)).map((t) => t.topic)).toContain('secret');
+  });
+
+  it('moves to a public channel: a guest not subscribed there loses access, other non-subscribers keep it without a row', async () => {
+    const m = await storeMessage({ sender: 10, channelId: 3, topic: 'to denmark' });
+    const queues = await openQueues([13, 8, 12]);
+    expectSuccess(await patch('hamlet@zulip.com', m.id, { stream_id: 1, send_notification_to_new_thread: false }));
+    const events = await drainQueues(queues);
+    expect(events[13]).toEqual([{ type: 'delete_message', message_id: m.id, message_type: 'stream', stream_id: 3, topic: 'to denmark' }]);
+    expect(await messagesStore.getUserMessage(13, m.id)).toBeUndefined();
+    // Cordelia, not subscribed to Denmark, loses her row (as upstream) but may still read the public channel: told, as read.
+    expect(await messagesStore.getUserMessage(8, m.id)).toBeUndefined();
+    expect(events[8]).toEqual([expect.objectContaining({ type: 'update_message', new_stream_id: 1, flags: ['read'] })]);
+    expect(events[12]).toEqual([expect.objectContaining({ type: 'update_message', new_stream_id: 1, flags: [] })]);
   });
 
   it("gives the protected channel's subscribers without a row a read row", async () => {
@@ -309,7 +328,12 @@ describe('PATCH /messages/{message_id}: topic policies move with the whole topic
     await userTopicsStore.createUserTopic({ userId: 9, channelId: 6, topic: 'merged', visibilityPolicy: 1, lastUpdated: NOW });
     await userTopicsStore.createUserTopic({ userId: 12, channelId: 1, topic: 'merging', visibilityPolicy: 1, lastUpdated: NOW });
     expectSuccess(
-      await patch('hamlet@zulip.com', m.id, { stream_id: 6, topic: 'merged', propagate_mode: 'change_all', send_notification_to_new_thread: false }),
+      await patch('hamlet@zulip.com', m.id, {
+        stream_id: 6,
+        topic: 'merged',
+        propagate_mode: 'change_all',
+        send_notification_to_new_thread: false,
+      }),
     );
     expect(await userTopicsStore.getUserTopic(9, 6, 'merged')).toMatchObject({ visibilityPolicy: 3 });
     expect(await userTopicsStore.getUserTopic(9, 1, 'merging')).toBeUndefined();
