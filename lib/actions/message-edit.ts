@@ -13,6 +13,7 @@ import {
 } from '../access/message-edit';
 import { RealmGroups } from '../access/user-groups';
 import { nowSeconds } from '../clock';
+import { mapLimited } from '../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent, sendEventPerRecipient } from '../events/send';
 import type { Channel } from '../models/channel';
@@ -47,6 +48,9 @@ import * as usersStore from '../store/users';
 
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: Message; flags: string[] | undefined; channel: Channel | null };
+
+/** How many moved messages one request writes at a time (their items, then their rows). */
+const MOVE_CONCURRENCY = 16;
 
 /**
  * How long an edit or delete waits for a message's fan-out job (well inside the function's 10 s
@@ -430,23 +434,23 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
   const others = plan.movedIds.filter((id) => id !== message.id);
   if (moved && others.length > 0) {
     const messages = await messagesStore.getMessagesByIds(realmId, others);
-    await Promise.all(
-      messages.map(async (other) => {
-        const full = await editsStore.getEditableMessage(realmId, other.id);
-        if (!full || full.streamId !== channel.id || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
-        const done = await writeEditOf(realmId, full, (m) => {
-          const { fields, entry } = moveFields(m);
-          return { fields, entry: entry as EditHistoryEntry };
-        });
-        if (done) movedMessages.set(done.id, { ...done, topic: topic ?? done.topic, streamId: target!.id });
-      }),
-    );
+    await mapLimited(messages, MOVE_CONCURRENCY, async (other) => {
+      const full = await editsStore.getEditableMessage(realmId, other.id);
+      if (!full || full.streamId !== channel.id || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
+      const done = await writeEditOf(realmId, full, (m) => {
+        const { fields, entry } = moveFields(m);
+        return { fields, entry: entry as EditHistoryEntry };
+      });
+      if (done) movedMessages.set(done.id, { ...done, topic: topic ?? done.topic, streamId: target!.id });
+    });
   }
   const movedIds = plan.movedIds.filter((id) => movedMessages.has(id));
 
   const rowsByMessage = new Map(
-    await Promise.all(
-      movedIds.map(async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const),
+    await mapLimited(
+      movedIds,
+      MOVE_CONCURRENCY,
+      async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const,
     ),
   );
   const audience =
@@ -454,24 +458,22 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
       ? await moveAudience(realmId, channel, destination, [...new Set([...rowsByMessage.values()].flat().map((r) => r.userId))])
       : undefined;
   if (moved && channel !== null && target !== null) {
-    await Promise.all(
-      movedIds.map(async (id) => {
-        const holders = rowsByMessage.get(id)!.map((r) => r.userId);
-        const kept = audience ? holders.filter((u) => !audience.losingRows.has(u)) : holders;
-        await editsStore.setTopicOfRows(id, kept, movedMessages.get(id)!.topic, destination?.id);
-        if (audience) {
-          await editsStore.deleteRowsOfMessage(
-            id,
-            holders.filter((u) => audience.losingRows.has(u)),
-          );
-          const had = new Set(holders);
-          await editsStore.addReadRows(
-            movedMessages.get(id)!,
-            audience.gainingRows.filter((u) => !had.has(u)),
-          );
-        }
-      }),
-    );
+    await mapLimited(movedIds, MOVE_CONCURRENCY, async (id) => {
+      const holders = rowsByMessage.get(id)!.map((r) => r.userId);
+      const kept = audience ? holders.filter((u) => !audience.losingRows.has(u)) : holders;
+      await editsStore.setTopicOfRows(id, kept, movedMessages.get(id)!.topic, destination?.id);
+      if (audience) {
+        await editsStore.deleteRowsOfMessage(
+          id,
+          holders.filter((u) => audience.losingRows.has(u)),
+        );
+        const had = new Set(holders);
+        await editsStore.addReadRows(
+          movedMessages.get(id)!,
+          audience.gainingRows.filter((u) => !had.has(u)),
+        );
+      }
+    });
     await editsStore.moveTopicSummary(realmId, channel.id, origTopic, targetTopic, movedIds, target.id);
     if (!target.historyPublicToSubscribers) {
       // Each holder's own summary of the new topic (the topics endpoint of a protected channel reads those).
@@ -506,6 +508,17 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
     };
     await sendDeleteMessageEvents(realmId, removed, audience.losingAccess);
   }
+  // Whether every message of the old topic the editor could see moved (upstream's
+  // moved_all_visible_messages): then the topic policies follow, before the update is sent.
+  const from = channel !== null ? { channel, topic: origTopic } : undefined;
+  const to = target !== null ? { channel: target, topic: targetTopic } : undefined;
+  const movedAll =
+    !moved || channel === null
+      ? undefined
+      : plan.propagateMode === 'change_all' || !(await hasVisibleMessages(editor, channel, origTopic, movedIds));
+  if (movedAll && from && to) {
+    await doMoveTopicPolicies(realmId, { from, to, targetHadMessages, losingAccess: new Set(audience?.losingAccess ?? []) });
+  }
   const event: UpdateMessageEvent = {
     type: 'update_message',
     user_id: editor.id,
@@ -537,14 +550,7 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
     editor.realmId,
     [...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })),
   );
-  if (!moved || channel === null || target === null) return;
-
-  const from = { channel, topic: origTopic };
-  const to = { channel: target, topic: targetTopic };
-  const movedAll = plan.propagateMode === 'change_all' || !(await hasVisibleMessages(editor, channel, origTopic, movedIds));
-  if (movedAll) {
-    await doMoveTopicPolicies(realmId, { from, to, targetHadMessages, losingAccess: new Set(audience?.losingAccess ?? []) });
-  }
+  if (movedAll === undefined || !from || !to || target === null) return;
   await sendMessagesMovedNotices(realm, {
     actingUser: editor,
     messageId: message.id,
@@ -569,7 +575,9 @@ const sendDeleteMessageEvents = async (realmId: number, event: DeleteMessageEven
     return;
   }
   await sendEvent(realmId, { ...event, for_queues: 'bulk' }, { users });
-  for (const id of event.message_ids) await sendEvent(realmId, { ...event, message_ids: [id], for_queues: 'single' }, { users });
+  await mapLimited(event.message_ids, MOVE_CONCURRENCY, (id) =>
+    sendEvent(realmId, { ...event, message_ids: [id], for_queues: 'single' }, { users }),
+  );
 };
 
 /**

@@ -247,10 +247,13 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     const deleted = { type: 'delete_message', message_type: 'stream', stream_id: 1, topic: 'secret' };
     expect((await drainQueues(bulk))[12]).toEqual([{ ...deleted, message_ids: [a.id, b.id] }]);
     // A queue without bulk_message_deletion gets one event per message, as upstream's queues rewrite it.
-    expect(events[12]).toEqual([
-      { ...deleted, message_id: a.id },
-      { ...deleted, message_id: b.id },
-    ]);
+    expect(events[12]).toHaveLength(2);
+    expect(events[12]).toEqual(
+      expect.arrayContaining([
+        { ...deleted, message_id: a.id },
+        { ...deleted, message_id: b.id },
+      ]),
+    );
     expect(events[9]).toEqual([
       expect.objectContaining({ type: 'update_message', message_ids: [a.id, b.id], new_stream_id: 6, flags: [] }),
     ]);
