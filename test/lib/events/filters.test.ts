@@ -61,6 +61,23 @@ describe('message edit and deletion events', () => {
     });
   });
 
+  it('gives a deletion of several messages stored for bulk queues only to them, and its per-message copies only to the others', () => {
+    const bulkQueue = queue({ capabilities: { bulk_message_deletion: true, empty_topic_name: true } });
+    const singleQueue = queue({ capabilities: { empty_topic_name: true } });
+    const whole: ApiEvent = { ...deletion, message_ids: [40, 41], for_queues: 'bulk' } as ApiEvent;
+    const one: ApiEvent = { ...deletion, message_ids: [41], for_queues: 'single' } as ApiEvent;
+    expect(eventForQueue(bulkQueue, whole)).toEqual({ ...deletion, message_ids: [40, 41] });
+    expect(eventForQueue(singleQueue, whole)).toBeNull();
+    expect(eventForQueue(bulkQueue, one)).toBeNull();
+    expect(eventForQueue(singleQueue, one)).toEqual({
+      type: 'delete_message',
+      message_id: 41,
+      message_type: 'stream',
+      stream_id: 3,
+      topic: '',
+    });
+  });
+
   it('shows the empty topic of a deletion as "general chat" to queues without empty_topic_name', () => {
     expect(eventForQueue(queue({ capabilities: { bulk_message_deletion: true } }), deletion)).toEqual({
       ...deletion,
