@@ -1,0 +1,11 @@
+// PATCH /users/{user_id}: an administrator changes a user's name or role.
+import { checkUpdateUser } from '../../lib/actions/manage-users';
+import { apiHandler } from '../../lib/http/api-handler';
+import { json, rawString } from '../../lib/http/params';
+import { ROLE_VALUES } from '../../lib/models/user';
+import { intIn } from '../../lib/validation/validators';
+
+export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
+  const p = params({ full_name: rawString().optional(), role: json(intIn(ROLE_VALUES)).optional() });
+  await checkUpdateUser(user, realm, pathInt('user_id_or_email'), { fullName: p.full_name, role: p.role });
+});
