@@ -30,7 +30,6 @@ import {
 import type { Message } from '../lib/models/message';
 import { renderMessage, type RenderInput } from '../lib/render';
 
-
 type Fixture = typeof fixture;
 const EXTRA_USER_FIRST_ID = 100000;
 const VERONA = 3;

@@ -36,7 +36,7 @@ type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean };
  * user"; a bot too unless `allowBots`), active unless `allowDeactivated` ("User is deactivated"),
  * whom the caller may administer ("Insufficient permission"). Read consistently.
  */
-export const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
+const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
   const target = await usersStore.get(caller.realmId, userId, { consistent: true });
   if (!target || target.realmId !== caller.realmId) throw new BadRequestError('No such user');
   if (target.isBot && !opts.allowBots) throw new BadRequestError('No such user');
@@ -104,7 +104,7 @@ export const checkUpdateUser = async (caller: User, realm: Realm, userId: number
  * system groups. Emits `realm_user` update {role} to the organization, then `user_group`
  * remove_members / add_members for the groups left and joined.
  */
-export const doChangeUserRole = async (realm: Realm, target: User, role: Role): Promise<void> => {
+const doChangeUserRole = async (realm: Realm, target: User, role: Role): Promise<void> => {
   const from = await retryLostRaces(async () => {
     const current = (await usersStore.get(target.realmId, target.id, { consistent: true }))!;
     if (current.role === role) return undefined;
@@ -116,8 +116,14 @@ export const doChangeUserRole = async (realm: Realm, target: User, role: Role): 
   const before = systemGroupNamesForRole(realm, target, from);
   const after = systemGroupNamesForRole(realm, target, role);
   const [leftIds, joinedIds] = await Promise.all([
-    systemGroupIds(realm.id, before.filter((n) => !after.includes(n))),
-    systemGroupIds(realm.id, after.filter((n) => !before.includes(n))),
+    systemGroupIds(
+      realm.id,
+      before.filter((n) => !after.includes(n)),
+    ),
+    systemGroupIds(
+      realm.id,
+      after.filter((n) => !before.includes(n)),
+    ),
   ]);
   for (const groupId of leftIds) await doRemoveGroupMember(realm.id, groupId, target.id);
   for (const groupId of joinedIds) await doAddGroupMember(realm.id, groupId, target.id);
@@ -127,14 +133,15 @@ export const doChangeUserRole = async (realm: Realm, target: User, role: Role): 
  * Upstream's do_change_full_name: writes the name and its mention index key together (a
  * concurrent change is read again). Emits `realm_user` update {full_name} to the organization.
  */
-export const doChangeFullName = async (realm: Realm, target: User, fullName: string): Promise<void> => {
+const doChangeFullName = async (realm: Realm, target: User, fullName: string): Promise<void> => {
   const changed = await retryLostRaces(async () => {
     const current = (await usersStore.get(target.realmId, target.id, { consistent: true }))!;
     if (current.fullName === fullName) return false;
     if (!(await usersStore.setFullName(target.realmId, target.id, current.fullName, fullName))) throw new LostRaceError();
     return true;
   });
-  if (changed) await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, 'realm');
+  if (changed)
+    await sendEvent(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, 'realm');
 };
 
 /**
@@ -195,7 +202,7 @@ const notifyPeers = async (realmId: number, op: 'peer_add' | 'peer_remove', user
  * bot they own the same way. Emits `realm_user` update {is_active: false} to the organization and
  * `subscription` peer_remove per channel to who sees its subscribers.
  */
-export const doDeactivateUser = async (realm: Realm, target: User): Promise<void> => {
+const doDeactivateUser = async (realm: Realm, target: User): Promise<void> => {
   if (!(await usersStore.setIf(target.realmId, target.id, 'isActive', true, false))) throw new BadRequestError('User is deactivated');
   const subs = await channelsStore.listSubscriptionsOfUser(target.id);
   const changed = await channelsStore.setSubscriptionsUserActive(subs, false);
@@ -233,7 +240,7 @@ export const checkReactivateUser = async (caller: User, realm: Realm, userId: nu
  * subscriber index. Emits `realm_user` update {is_active: true} to the organization and
  * `subscription` peer_add per channel to who sees its subscribers.
  */
-export const doReactivateUser = async (realm: Realm, target: User): Promise<void> => {
+const doReactivateUser = async (realm: Realm, target: User): Promise<void> => {
   if (!(await usersStore.setIf(target.realmId, target.id, 'isActive', false, true))) throw new BadRequestError('User is already active.');
   const subs = await channelsStore.listSubscriptionsOfUser(target.id);
   const changed = await channelsStore.setSubscriptionsUserActive(subs, true);

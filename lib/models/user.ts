@@ -50,8 +50,8 @@ export const isModerator = (user: User): boolean => user.role <= Role.MODERATOR;
 export const isGuest = (user: User): boolean => user.role === Role.GUEST;
 
 /** Upstream's UserProfile.MAX_NAME_LENGTH and MIN_NAME_LENGTH. */
-export const MAX_NAME_LENGTH = 100;
-export const MIN_NAME_LENGTH = 2;
+const MAX_NAME_LENGTH = 100;
+const MIN_NAME_LENGTH = 2;
 
 /** Characters upstream refuses in a name (NAME_INVALID_CHARS), besides control and other unassigned characters. */
 const NAME_INVALID_CHARS = /[*`\\>"@\p{C}]/u;

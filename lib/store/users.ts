@@ -1,7 +1,17 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { batchGet, buildSetUpdate, queryAll, queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
+import {
+  batchGet,
+  buildSetUpdate,
+  queryAll,
+  queryPrefix,
+  sendConditional,
+  sendTransaction,
+  stripKeys,
+  type Item,
+  type TransactItem,
+} from './common';
 import { keys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_USERS } from './limits';
 import { buildPasswordItem } from './passwords';

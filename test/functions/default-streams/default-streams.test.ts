@@ -8,8 +8,10 @@ import * as defaultChannelsStore from '../../../lib/store/default-channels';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
-const post = (as: string, streamId: unknown) => call(add, { method: 'POST', path: '/default_streams', as, params: { stream_id: streamId } });
-const del = (as: string, streamId: unknown) => call(remove, { method: 'DELETE', path: '/default_streams', as, params: { stream_id: streamId } });
+const post = (as: string, streamId: unknown) =>
+  call(add, { method: 'POST', path: '/default_streams', as, params: { stream_id: streamId } });
+const del = (as: string, streamId: unknown) =>
+  call(remove, { method: 'DELETE', path: '/default_streams', as, params: { stream_id: streamId } });
 const stored = () => defaultChannelsStore.listDefaultChannelIds(2, { consistent: true });
 const registered = async (as: string) =>
   expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['default_streams'] } }))
@@ -35,7 +37,7 @@ describe('POST /default_streams', () => {
     expect(await stored()).toEqual([]);
   });
 
-  it('answers upstream\'s message for a stream_id that is not an integer', async () => {
+  it("answers upstream's message for a stream_id that is not an integer", async () => {
     expectError(await post('iago@zulip.com', 'Denmark'), 'stream_id is not valid JSON');
     expect(await stored()).toEqual([]);
   });

@@ -58,9 +58,7 @@ describe('POST /users', () => {
     expect(body.user_id).toBe(user.id);
     expect(user).toMatchObject({ fullName: 'New Person', role: Role.MEMBER, isActive: true, isBot: false });
     expect(await verifyPassword(VALID.password, await passwordsStore.getPasswordHash(user.id))).toBe(true);
-    const own = expectSuccess(
-      await call(me, { method: 'GET', path: '/users/me', authorization: basicAuth(user.email, user.apiKey) }),
-    );
+    const own = expectSuccess(await call(me, { method: 'GET', path: '/users/me', authorization: basicAuth(user.email, user.apiKey) }));
     expect(own.user_id).toBe(user.id);
 
     const events = await hamlet.drain();
