@@ -25,6 +25,7 @@ export const EMAIL_IN_USE = 'Email is already in use.';
 const SIGNUPS_TOPIC = 'signups';
 
 export type NewUserRequest = {
+  /** Already checked by the caller (a valid address of at most 254 bytes: it is part of a key). */
   email: string;
   /** Already checked (checkFullName); stored as given. */
   fullName: string;

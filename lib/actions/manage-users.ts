@@ -18,8 +18,11 @@ import { LostRaceError, retryLostRaces } from './retry';
 
 /** Django's EmailValidator, reduced: a local part, an @, a dotted domain or localhost. */
 const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
-/** Upstream's UserProfile email field: at most 254 characters. */
-const MAX_EMAIL_LENGTH = 254;
+/**
+ * Upstream's UserProfile email field: at most 254 characters. Counted in UTF-8 bytes here, so
+ * that the email lock's key (keys.userEmailLock) always fits.
+ */
+const MAX_EMAIL_BYTES = 254;
 /** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
 const PASSWORD_MIN_LENGTH = 6;
 
@@ -65,7 +68,7 @@ export const checkCreateUser = forAdministrators(async (caller: User, realm: Rea
   if (caller.canCreateUsers !== true) throw new BadRequestError('User not authorized to create users');
   const fullName = checkFullName(p.fullName);
   const email = p.email.trim();
-  if ([...email].length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) throw new BadRequestError('Bad name or username');
+  if (Buffer.byteLength(email, 'utf8') > MAX_EMAIL_BYTES || !EMAIL_PATTERN.test(email)) throw new BadRequestError('Bad name or username');
   if (await usersStore.isEmailTaken(realm.id, email)) throw new BadRequestError(EMAIL_IN_USE);
   if ([...p.password].length < PASSWORD_MIN_LENGTH) throw new BadRequestError('The password is too weak.');
   const user = await doCreateUser(realm, { email, fullName, role: Role.MEMBER, password: p.password, actingUser: caller });

@@ -39,6 +39,7 @@ describe('POST /users', () => {
     ['Invalid format!', { full_name: 'Hamlet|10' }],
     ['Bad name or username', { email: 'not-an-email' }],
     ['Bad name or username', { email: `${'x'.repeat(250)}@zulip.com` }],
+    ['Bad name or username', { email: `${'😀'.repeat(250)}@zulip.com` }],
     ['Email is already in use.', { email: 'HAMLET@zulip.com' }],
     ['The password is too weak.', { password: 'abc' }],
   ])('answers "%s" and creates nobody', async (msg, change) => {
