@@ -12,6 +12,7 @@ import { generateApiKey } from '../passwords';
 import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
 import { doCreateUser, EMAIL_IN_USE } from './create-user';
+import { checkUpdateProfileDataOf, type ProfileDataItem } from './custom-profile-data';
 import { doAddGroupMember, doRemoveGroupMember, systemGroupIds, systemGroupNamesForRole } from './group-membership';
 import { forAdministrators, forHumans } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
@@ -75,7 +76,7 @@ export const checkCreateUser = forAdministrators(async (caller: User, realm: Rea
   return user.id;
 });
 
-export type UpdateUserParams = { fullName?: string; role?: number };
+export type UpdateUserParams = { fullName?: string; role?: number; profileData?: ProfileDataItem[] };
 
 /**
  * PATCH /users/{user_id} (upstream's update_user_backend): the target through accessUserForAdmin
@@ -83,8 +84,8 @@ export type UpdateUserParams = { fullName?: string; role?: number };
  * ("Must be an organization owner"), any other change an administrator ("Must be an
  * organization administrator"), and the only owner keeps the role ("The owner permission cannot
  * be removed from the only organization owner."); then doChangeUserRole. A new, non-blank full
- * name: checkFullName, then doChangeFullName. Each change is made after its own checks, as
- * upstream's.
+ * name: checkFullName, then doChangeFullName. Profile data: checkUpdateProfileDataOf. Each change
+ * is made after its own checks, as upstream's.
  */
 export const checkUpdateUser = async (caller: User, realm: Realm, userId: number, p: UpdateUserParams): Promise<void> => {
   const target = await accessUserForAdmin(caller, userId, { allowDeactivated: true, allowBots: true });
@@ -99,6 +100,7 @@ export const checkUpdateUser = async (caller: User, realm: Realm, userId: number
   if (p.fullName !== undefined && p.fullName !== target.fullName && p.fullName.trim() !== '') {
     await doChangeFullName(realm, target, checkFullName(p.fullName));
   }
+  if (p.profileData !== undefined) await checkUpdateProfileDataOf(caller, target, realm, p.profileData);
 };
 
 /**

@@ -11,6 +11,7 @@ import { handler as reactivate } from '../../../functions/users/reactivate';
 import { handler as regenerate } from '../../../functions/users/regenerate-api-key';
 import { handler as update } from '../../../functions/users/update';
 import * as channelsStore from '../../../lib/store/channels';
+import * as fieldsStore from '../../../lib/store/custom-profile-fields';
 import * as groupsStore from '../../../lib/store/user-groups';
 import * as usersStore from '../../../lib/store/users';
 import { basicAuth, call, expectError, expectSuccess } from '../../helpers/api';
@@ -123,6 +124,41 @@ describe('PATCH /users/{user_id}', () => {
     expectSuccess(await patch('desdemona@zulip.com', 12, { role: 400 }));
     expect((await stored(12)).role).toBe(400);
     expect((await groupNamed('role:owners')).members).toEqual([9]);
+  });
+});
+
+describe('PATCH /users/{user_id} profile_data', () => {
+  const valueOf = async (userId: number, fieldId: number) => (await fieldsStore.getValues(userId, [fieldId]))[0]?.value;
+
+  it.each([
+    ['Field id 999 not found.', [{ id: 999, value: 'x' }]],
+    ["'7' is not a valid choice for 'Favorite editor'.", [{ id: 4, value: '7' }]],
+    ['Birthday is not a date', [{ id: 5, value: 'yesterday' }]],
+  ])('answers "%s" and changes nothing, not even the valid items before it', async (msg, items) => {
+    expectError(await patch('iago@zulip.com', 10, { profile_data: [{ id: 1, value: '+1-555' }, ...items] }), msg);
+    expect(await valueOf(10, 1)).toBe('+0-11-23-5813');
+  });
+
+  it('sets a field the user may not edit themselves, and removes one with an empty value; the organization is told', async () => {
+    const othello = await openQueue('othello@zulip.com');
+    expectSuccess(
+      await patch('iago@zulip.com', 10, {
+        profile_data: [
+          { id: 10, value: 'A-0010' },
+          { id: 3, value: '' },
+        ],
+      }),
+    );
+    expect(await valueOf(10, 10)).toBe('A-0010');
+    expect(await valueOf(10, 3)).toBeUndefined();
+    expect(await othello.drain()).toEqual([
+      {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: 10, custom_profile_field: { id: 10, value: 'A-0010', rendered_value: '<p>A-0010</p>' } },
+      },
+      { type: 'realm_user', op: 'update', person: { user_id: 10, custom_profile_field: { id: 3, value: null } } },
+    ]);
   });
 });
 
