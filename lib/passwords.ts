@@ -1,7 +1,7 @@
 // Password hashing: scrypt from node:crypto, salted per password, with its cost parameters stored
 // in the hash (`scrypt$<N>$<r>$<p>$<salt>$<hash>`, base64) so a stored hash is verified with the
 // parameters it was made with. Nothing here logs or returns a password.
-import { createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { config } from './config';
 
 type CostParams = { N: number; r: number; p: number };
@@ -67,3 +67,8 @@ export const needsRehash = (stored: string): boolean => {
  */
 export const devPassword = (email: string): string =>
   createHmac('sha256', config.devPasswordSecret()).update(email.toLowerCase()).digest('base64url').slice(0, 20);
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new API key: 32 random alphanumeric characters, as upstream's generate_api_key. */
+export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');

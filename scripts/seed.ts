@@ -2,7 +2,6 @@
 // an item that already exists is left as it is (API keys included), so seeding twice leaves the
 // same data. `--extra-users N` (or EXTRA_USERS) adds N generated members of 'zulip', subscribed
 // to Verona, with presence rows spread over the last 20 days: the data set for scale work.
-import { randomInt } from 'node:crypto';
 import fixture from '../seed/dev-realm.json';
 import { nowSeconds } from '../lib/clock';
 import type { GroupSettingValue, Realm } from '../lib/models/realm';
@@ -11,10 +10,10 @@ import { generateConfirmationKey } from '../lib/models/invite';
 import { batchGet, batchPut, raiseAtLeast, raiseCounter, type Item } from '../lib/store/common';
 import { entityKeys as ek, keys, type Key } from '../lib/store/keys';
 import { buildPresenceItem } from '../lib/store/presence';
-import { buildUserItem } from '../lib/store/users';
+import { buildEmailLockItem, buildUserItem } from '../lib/store/users';
 import { buildChannelNameItem, buildSubscriptionItem } from '../lib/store/channels';
 import { buildPasswordItem } from '../lib/store/passwords';
-import { DEV_PASSWORD_COST, devPassword, hashPassword } from '../lib/passwords';
+import { DEV_PASSWORD_COST, devPassword, generateApiKey, hashPassword } from '../lib/passwords';
 import { renderMarkdown } from '../lib/markdown';
 import { isRenderable, type FieldType } from '../lib/models/custom-profile-field';
 import type { DraftType } from '../lib/models/draft';
@@ -30,11 +29,6 @@ import {
 } from '../lib/store/messages';
 import type { Message } from '../lib/models/message';
 import { renderMessage, type RenderInput } from '../lib/render';
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A random 32-character alphanumeric API key, as upstream generates them. */
-export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
 
 type Fixture = typeof fixture;
 const EXTRA_USER_FIRST_ID = 100000;
@@ -475,7 +469,7 @@ const extraUserItems = (count: number, now: number): { items: Item[]; ids: numbe
     const id = EXTRA_USER_FIRST_ID + i;
     ids.push(id);
     const user = generatedMember(id, `extrauser${i}@zulip.com`, `Extra User ${i}`);
-    items.push(buildUserItem(user));
+    items.push(buildUserItem(user), buildEmailLockItem(user));
     items.push({ ...subscriptionItem(id, VERONA, true), realmId: 2 });
     const connected = now - Math.floor((((i * 7919) % 1000) / 1000) * 20 * 86400);
     items.push(presenceItem(user, connected, connected, firstUpdateId + i));
@@ -525,7 +519,9 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   const log = opts.log ?? (() => undefined);
   const extra = extraUserItems(opts.extraUsers ?? 0, now);
   const fixtureUsers = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map(toUser);
-  const users = [...fixtureUsers, ...fixture.system_bots.map(toSystemBot)].map(buildUserItem);
+  const allUsers = [...fixtureUsers, ...fixture.system_bots.map(toSystemBot)];
+  // Each user with the lock that keeps its email unique in its organization (lib/actions/create-user.ts).
+  const users = allUsers.flatMap((u) => [buildUserItem(u), buildEmailLockItem(u)]);
   const items = [
     ...realmItems(),
     ...users,

@@ -240,13 +240,55 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     if (!(await channelsStore.createChannels(created))) throw new LostRaceError();
   }
 
+  const callerColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
+  const { subscribed, already } = await writeSubscriptions(caller, [...authorized, ...created], created, subscribers, groups, callerColors);
+
+  // Upstream sends no "subscribed you" messages when one request subscribes many users.
+  const directMessages = req.sendNewSubscriptionMessages && subscribed.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
+  const subscriberById = new Map(subscribers.map((u) => [u.id, u]));
+  await sendNewSubscriptionNotices(realm, {
+    actingUser: caller,
+    subscribed: [...subscribed.entries()].map(([id, channelNames]) => ({ user: subscriberById.get(id)!, channelNames })),
+    created,
+    announce: req.announce,
+    directMessages,
+  });
+
+  const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
+  return {
+    subscribed: byUser(subscribed),
+    already_subscribed: byUser(already),
+    ...(req.authorizationErrorsFatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+    ...(req.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
+  };
+};
+
+/**
+ * Upstream's bulk_add_subscriptions, without permission checks (its callers made them): writes
+ * each user's subscription to each channel (new or reactivated rows, with the channel's
+ * subscriberCount; a lost race reads the rows again), then emits `stream` create to those who
+ * could not see a channel before (or to its watchers, for channels this request created, listed
+ * in `created`), `subscription` add to each new subscriber, and `subscription` peer_add per
+ * channel to the other users who may see its subscribers. Returns, per user id, the names of the
+ * channels they were subscribed to and of those they already were.
+ */
+const writeSubscriptions = async (
+  caller: User,
+  channels: Channel[],
+  created: Channel[],
+  subscribers: User[],
+  groups: RealmGroups,
+  callerColors: Set<string>,
+): Promise<{ subscribed: Map<number, string[]>; already: Map<number, string[]> }> => {
+  const groupList = groups.groups;
+  const now = nowSeconds();
   const subscribed = new Map<number, string[]>();
   const already = new Map<number, string[]>();
   const addEvents = new Map<number, Record<string, unknown>[]>();
   const streamCreates: { channel: Channel; watchers: Watchers }[] = [];
   const peerAdds: { channel: Channel; added: number[]; watchers: Watchers }[] = [];
 
-  for (const channel of [...authorized, ...created]) {
+  for (const channel of channels) {
     const isNew = created.includes(channel);
     let added: User[] = [];
     const written = new Map<number, Subscription>();
@@ -260,14 +302,13 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
             );
       const rowOf = new Map(rows.map((r) => [r.userId, r]));
       const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
-      const usedColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
       const writes = pending.map((u) => {
         const old = rowOf.get(u.id);
         const sub = old
           ? { ...old, active: true }
           : newSubscription(
               { userId: u.id, channelId: channel.id, realmId: u.realmId },
-              pickColor(channel.id, u.id === caller.id ? usedColors : undefined),
+              pickColor(channel.id, u.id === caller.id ? callerColors : undefined),
             );
         return { sub, existed: old !== undefined };
       });
@@ -327,24 +368,21 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     await sendToWatchers(caller.realmId, event, watchers);
   }
 
-  // Upstream sends no "subscribed you" messages when one request subscribes many users.
-  const directMessages = req.sendNewSubscriptionMessages && subscribed.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
-  const subscriberById = new Map(subscribers.map((u) => [u.id, u]));
-  await sendNewSubscriptionNotices(realm, {
-    actingUser: caller,
-    subscribed: [...subscribed.entries()].map(([id, channelNames]) => ({ user: subscriberById.get(id)!, channelNames })),
-    created,
-    announce: req.announce,
-    directMessages,
-  });
+  return { subscribed, already };
+};
 
-  const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
-  return {
-    subscribed: byUser(subscribed),
-    already_subscribed: byUser(already),
-    ...(req.authorizationErrorsFatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
-    ...(req.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
-  };
+/**
+ * Subscribes users (a new account) to existing channels of the organization, as upstream's
+ * bulk_add_subscriptions when an account is created: no permission checks (the caller decided
+ * the channels), archived channels left out. Emits what writeSubscriptions emits.
+ */
+export const doAddSubscriptions = async (realm: Realm, actingUser: User, channels: Channel[], subscribers: User[]): Promise<void> => {
+  const active = channels.filter((c) => !c.isArchived);
+  if (active.length === 0 || subscribers.length === 0) return;
+  await retryLostRaces(async () => {
+    const groups = await RealmGroups.load(realm.id);
+    await writeSubscriptions(actingUser, active, [], subscribers, groups, new Set());
+  });
 };
 
 /** Upstream's defaults for a channel's permission settings when its creator does not set them. */

@@ -180,3 +180,31 @@ export const checkRemoveProfileData = forHumans(async (user: User, realm: Realm,
   for (const id of fieldIds) targets.set(id, { field: checkFieldAccess(user, fields, id), next: null });
   await doUpdateValues(user, realm, [...targets.values()]);
 });
+
+/**
+ * PATCH /users/{user_id}'s profile_data (upstream's update_user_backend): an administrator (or a
+ * bot's owner, whom the caller's access check let through) sets another user's values. Every
+ * item is checked before anything is written, as for one's own (field of this organization,
+ * editable unless the caller is an administrator, value valid for the field's type); a null or
+ * empty value removes the value. Then doUpdateValues for the target: one transaction and one
+ * `realm_user` `update` event per changed field, to the organization.
+ */
+export const checkUpdateProfileDataOf = async (caller: User, target: User, realm: Realm, items: ProfileDataItem[]): Promise<void> => {
+  const fields = new Map(
+    (
+      await fieldsStore.getFields(
+        caller.realmId,
+        items.map((i) => i.id),
+      )
+    ).map((f) => [f.id, f]),
+  );
+  const targets = new Map<number, Target>();
+  for (const item of items) {
+    const field = checkFieldAccess(caller, fields, item.id);
+    const empty = item.value === null || item.value.length === 0;
+    const next = empty ? null : await checkFieldValue(field, item.value!);
+    targets.delete(field.id);
+    targets.set(field.id, { field, next });
+  }
+  await doUpdateValues(target, realm, [...targets.values()]);
+};

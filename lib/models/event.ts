@@ -41,8 +41,17 @@ export type RealmUserUpdateEvent = {
   person:
     | { user_id: number; custom_profile_field: { id: number; value: string | null; rendered_value?: string } }
     | { user_id: number; timezone: string }
-    | { user_id: number; avatar_source: 'G' | 'U'; avatar_url: string; avatar_url_medium: string; avatar_version: number };
+    | { user_id: number; avatar_source: 'G' | 'U'; avatar_url: string; avatar_url_medium: string; avatar_version: number }
+    | { user_id: number; full_name: string }
+    | { user_id: number; role: number }
+    | { user_id: number; is_active: boolean };
 };
+
+/** A new user (upstream's notify_created_user): the user object as realm_users shapes it. */
+export type RealmUserAddEvent = { type: 'realm_user'; op: 'add'; person: ApiObject };
+
+/** The organization's default channels changed: all their ids (feature level 330). */
+export type DefaultStreamsEvent = { type: 'default_streams'; default_streams: number[] };
 
 /** One changed user setting; `language_name` comes with `default_language`. */
 export type UserSettingsEvent = { type: 'user_settings'; op: 'update'; property: string; value: unknown; language_name?: string };
@@ -84,7 +93,8 @@ export type UserGroupEvent =
   /** `deactivated` (internal, removed before delivery): the group's state when it was renamed. */
   | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown>; deactivated?: boolean }
   | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
-  | { type: 'user_group'; op: 'remove'; group_id: number };
+  | { type: 'user_group'; op: 'remove'; group_id: number }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] };
 
 /**
  * A new message, with the receiving user's own flags, and `local_message_id` for the sending
@@ -208,6 +218,8 @@ export type ApiEvent =
   | RealmEvent
   | RealmLinkifiersEvent
   | RealmUserUpdateEvent
+  | RealmUserAddEvent
+  | DefaultStreamsEvent
   | UserSettingsEvent
   | UserStatusEvent
   | DeviceEvent

@@ -28,6 +28,8 @@ export type Realm = {
   demoOrganizationScheduledDeletionDate: number | null;
   /** The channel Notification Bot announces new channels in (upstream's new_stream_announcements_stream), if any. */
   newStreamAnnouncementsStreamId?: number | null;
+  /** The channel Notification Bot announces new users in (upstream's signup_announcements_stream), if any. */
+  signupAnnouncementsStreamId?: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
   /** Whether members may see who read a message (upstream's enable_read_receipts); absent means on. */

@@ -1,5 +1,9 @@
+import { BadRequestError } from '../errors';
+
 export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
+/** Every role, as upstream's UserProfile.ROLE_TYPES. */
+export const ROLE_VALUES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST] as const;
 
 export type User = {
   id: number;
@@ -25,6 +29,11 @@ export type User = {
   avatarVersion?: number;
   /** The S3 key base of the uploaded avatar (`<realm id>/<random>`), set by the upload. */
   avatarPath?: string;
+  /**
+   * Upstream's can_create_users: an administrator who may create accounts through POST /users.
+   * Set only by an operator (upstream's change_user_role management command); absent means no.
+   */
+  canCreateUsers?: boolean;
 };
 
 /**
@@ -39,3 +48,25 @@ export const isAdmin = (user: User): boolean => user.role <= Role.ADMINISTRATOR;
 export const isOwner = (user: User): boolean => user.role <= Role.OWNER;
 export const isModerator = (user: User): boolean => user.role <= Role.MODERATOR;
 export const isGuest = (user: User): boolean => user.role === Role.GUEST;
+
+/** Upstream's UserProfile.MAX_NAME_LENGTH and MIN_NAME_LENGTH. */
+const MAX_NAME_LENGTH = 100;
+const MIN_NAME_LENGTH = 2;
+
+/** Characters upstream refuses in a name (NAME_INVALID_CHARS), besides control and other unassigned characters. */
+const NAME_INVALID_CHARS = /[*`\\>"@\p{C}]/u;
+
+/**
+ * Upstream's check_full_name: the name stripped, at most 100 and at least 2 characters ("Name too
+ * long!", "Name too short!"), none of *`\\>"@ nor control characters ("Invalid characters in
+ * name!"), and not ending in |<digits> as sent ("Invalid format!", which would read as a mention's
+ * id). Returns the stripped name.
+ */
+export const checkFullName = (raw: string): string => {
+  const name = raw.trim();
+  if ([...name].length > MAX_NAME_LENGTH) throw new BadRequestError('Name too long!');
+  if ([...name].length < MIN_NAME_LENGTH) throw new BadRequestError('Name too short!');
+  if (NAME_INVALID_CHARS.test(name)) throw new BadRequestError('Invalid characters in name!');
+  if (/\|\d+$/.test(raw)) throw new BadRequestError('Invalid format!');
+  return name;
+};

@@ -1,9 +1,11 @@
 // Register sections for features this service has no data for yet (muted users, custom
-// emoji, domains, playgrounds, default channels, integrations, billing, video-call tokens). Clients
-// require their keys, so each is present when wanted, with the value of an organization that has
-// none of these objects; and the bots the caller administers, from the user list.
+// emoji, domains, playgrounds, default channel groups, integrations, billing, video-call tokens).
+// Clients require their keys, so each is present when wanted, with the value of an organization
+// that has none of these objects; the bots the caller administers, from the user list; and the
+// organization's default channels.
 import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
-import { isAdmin } from '../models/user';
+import { isAdmin, isGuest } from '../models/user';
+import * as defaultChannelsStore from '../store/default-channels';
 import { realmUsers } from './context';
 import type { StateBuilder } from './registry';
 
@@ -15,7 +17,6 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
-  default_streams: { realm_default_streams: [] },
   default_stream_groups: { realm_default_stream_groups: [] },
   video_calls: { has_zoom_token: false },
   realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
@@ -57,4 +58,14 @@ export const realmBotsState: StateBuilder = async (ctx) => {
         services: [],
       })),
   };
+};
+
+/**
+ * "default_streams": the ids of the organization's default channels (feature level 330), read
+ * consistently; none for guests and spectators, as upstream.
+ */
+export const defaultStreamsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('default_streams')) return {};
+  if (!ctx.user || isGuest(ctx.user)) return { realm_default_streams: [] };
+  return { realm_default_streams: await defaultChannelsStore.listDefaultChannelIds(ctx.realm.id, { consistent: true }) };
 };

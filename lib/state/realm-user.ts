@@ -137,6 +137,13 @@ const userDict = (
       : {}),
 });
 
+/**
+ * A user as a `realm_user` add event carries them (upstream's notify_created_user): the object
+ * realm_users holds, with the avatar URL and no profile data yet.
+ */
+export const newUserObject = (user: User): Record<string, unknown> =>
+  userDict(user, { spectator: false, clientGravatar: false, includeAvatar: true, profileData: {} });
+
 /** What decides the user objects a caller gets: who it may see, profile data, avatars. */
 type UserView = {
   spectator: boolean;

@@ -185,7 +185,7 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_owner_full_content_access: false,
     realm_moderation_request_channel_id: -1,
     realm_new_stream_announcements_stream_id: realm.newStreamAnnouncementsStreamId ?? -1,
-    realm_signup_announcements_stream_id: -1,
+    realm_signup_announcements_stream_id: realm.signupAnnouncementsStreamId ?? -1,
     realm_zulip_update_announcements_stream_id: -1,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     settings_send_digest_emails: false,

@@ -201,3 +201,39 @@ export const updateSubscriptionSettings = async (userId: number, channelId: numb
     }),
   );
 };
+
+/**
+ * Marks a user's active subscription rows as those of a deactivated user (`isUserActive` false:
+ * out of the subscriber index) or of a reactivated one (back in it), each row in one transaction
+ * with its channel's subscriberCount moved by one, conditioned on the row being active and in the
+ * other state. Returns the rows changed (a row changed meanwhile is left as it is).
+ */
+export const setSubscriptionsUserActive = async (subs: Subscription[], isUserActive: boolean): Promise<Subscription[]> => {
+  const changed: Subscription[] = [];
+  for (const sub of subs.filter((s) => s.active && (s.isUserActive !== false) !== isUserActive)) {
+    const next: Subscription = { ...sub, isUserActive };
+    const loss = await sendTransaction([
+      {
+        Put: {
+          TableName: tableName('main'),
+          Item: buildSubscriptionItem(next),
+          ConditionExpression: isUserActive
+            ? 'active = :t AND isUserActive = :f'
+            : 'active = :t AND (attribute_not_exists(isUserActive) OR isUserActive = :t)',
+          ExpressionAttributeValues: { ':t': true, ...(isUserActive ? { ':f': false } : {}) },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName('main'),
+          Key: entityKeys.channel(sub.realmId, sub.channelId),
+          UpdateExpression: 'ADD subscriberCount :d',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':d': isUserActive ? 1 : -1 },
+        },
+      },
+    ]);
+    if (!loss) changed.push(next);
+  }
+  return changed;
+};

@@ -10,6 +10,8 @@
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
 // | users by email (all realms) | main.gsi2   | EMAIL#<lowercased>      | begins_with REALM#          |
 // | users by full name          | main.gsi3   | USERNAME#<rid>#<lowercased> | USER#<uid>              |
+// | email lock of a user        | main        | REALM#<rid>             | = EMAILLOCK#<lowercased>    |
+// | default channels of a realm | main        | REALM#<rid>             | = DEFAULTCHANNELS           |
 // | id counter of an entity     | main        | COUNTER#<entity>        | = COUNTER                   |
 // | drafts of a user            | main        | USER#<uid>              | begins_with DRAFT#          |
 // | newest drafts of a user     | main.gsi1   | DRAFTS#<uid>            | <edit time µs>#<id>, desc   |
@@ -122,6 +124,11 @@ export const keys = {
   /** The users of one organization with a full name, compared case-insensitively (mentions name users so). */
   userByName: (realmId: number, fullName: string, userId: number) =>
     fitted('username', { gsi3pk: `USERNAME#${realmId}#${fullName.toLowerCase()}`, gsi3sk: `USER#${userId}` }),
+  /**
+   * The lock that keeps an email unique within an organization (upstream's unique delivery email
+   * per realm): created with the user in one transaction, never removed (emails do not change).
+   */
+  userEmailLock: (realmId: number, email: string) => fitted('email', { pk: `REALM#${realmId}`, sk: `EMAILLOCK#${email.toLowerCase()}` }),
 
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 } as const;
@@ -281,6 +288,8 @@ export const entityKeys = {
   // limit (a username's or a client address's logins, with a TTL), and a bot's storage (one item
   // per key, plus the running total of its size).
   password: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PASSWORD' }),
+  /** The organization's default channels (upstream's DefaultStream rows): one item holding their ids. */
+  defaultChannels: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'DEFAULTCHANNELS' }),
   /** `entity` is request text (a username, an address): one longer than a hash is named by its sha256, so any fits. */
   rateLimit: (domain: string, entity: string): Key =>
     fitted('username', {

@@ -3,11 +3,11 @@
 // anonymous groups need no items of their own. Every write that starts *using* a group (a setting
 // or a subgroup that names it) raises that group's `version` in the same transaction, on the
 // condition that it is still active; a deactivation is conditioned on the version its checks read.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { GroupSettingValue } from '../models/realm';
 import type { GroupSettingName, UserGroup } from '../models/user-group';
 import { documentClient, tableName } from './client';
-import { queryPrefix, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
+import { queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
 import { MAX_ORGANIZATION_GROUPS } from './limits';
 
@@ -189,3 +189,33 @@ export const reactivateGroup = (realmId: number, groupId: number): Promise<void>
       },
     },
   ]);
+
+/**
+ * Adds users to a group's direct members (those already in it are left out of `userIds` by the
+ * caller), if its member list is still the one read (`expectedCount` members): false when a
+ * concurrent change came first, for the caller to read again.
+ */
+export const addGroupMembers = (realmId: number, groupId: number, userIds: number[], expectedCount: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.userGroup(realmId, groupId),
+      UpdateExpression: 'SET #members = list_append(#members, :ids), #ver = if_not_exists(#ver, :zero) + :one',
+      ConditionExpression: 'attribute_exists(pk) AND size(#members) = :n',
+      ExpressionAttributeNames: { '#members': 'members', '#ver': 'version' },
+      ExpressionAttributeValues: { ':ids': userIds, ':n': expectedCount, ':zero': 0, ':one': 1 },
+    }),
+  );
+
+/** Removes one direct member, at `index` of the member list as read, if it is still there (false otherwise). */
+export const removeGroupMember = (realmId: number, groupId: number, userId: number, index: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.userGroup(realmId, groupId),
+      UpdateExpression: `REMOVE #members[${index}] SET #ver = if_not_exists(#ver, :zero) + :one`,
+      ConditionExpression: `attribute_exists(pk) AND #members[${index}] = :id`,
+      ExpressionAttributeNames: { '#members': 'members', '#ver': 'version' },
+      ExpressionAttributeValues: { ':id': userId, ':zero': 0, ':one': 1 },
+    }),
+  );

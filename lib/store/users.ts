@@ -1,9 +1,20 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INTERNAL_REALM_ID, type User } from '../models/user';
 import { documentClient, tableName } from './client';
-import { batchGet, buildSetUpdate, queryAll, queryPrefix, sendConditional, stripKeys, type Item } from './common';
+import {
+  batchGet,
+  buildSetUpdate,
+  queryAll,
+  queryPrefix,
+  sendConditional,
+  sendTransaction,
+  stripKeys,
+  type Item,
+  type TransactItem,
+} from './common';
 import { keys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_USERS } from './limits';
+import { buildPasswordItem } from './passwords';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
 
@@ -16,12 +27,46 @@ export const buildUserItem = (user: User): Item => ({
   ...user,
 });
 
+/** The item that holds a user's email taken in their organization (keys.userEmailLock). */
+export const buildEmailLockItem = (user: Pick<User, 'realmId' | 'id' | 'email'>): Item => ({
+  ...keys.userEmailLock(user.realmId, user.email),
+  realmId: user.realmId,
+  userId: user.id,
+});
+
+/**
+ * Creates a user with its email lock (and its password hash, if any) in one transaction: of two
+ * creations of one email in an organization (in any case), one commits and the other writes
+ * nothing. 'taken': the email is in use; 'conflict': another transaction held the lock at that
+ * moment (retry to learn which).
+ */
+export const createUser = async (user: User, passwordHash?: string): Promise<'created' | 'taken' | 'conflict'> => {
+  const items: TransactItem[] = [
+    { Put: { TableName: tableName('main'), Item: buildEmailLockItem(user), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName('main'), Item: buildUserItem(user), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...(passwordHash === undefined ? [] : [{ Put: { TableName: tableName('main'), Item: buildPasswordItem(user.id, passwordHash) } }]),
+  ];
+  const loss = await sendTransaction(items);
+  if (!loss) return 'created';
+  return loss.reasons[0] === 'ConditionalCheckFailed' ? 'taken' : 'conflict';
+};
+
+/** Whether an email is taken in an organization (its lock exists), read consistently. */
+export const isEmailTaken = async (realmId: number, email: string): Promise<boolean> => {
+  const key = lookupKey(() => keys.userEmailLock(realmId, email));
+  if (!key) return false;
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: key, ConsistentRead: true }));
+  return out.Item !== undefined;
+};
+
 export const put = async (user: User): Promise<void> => {
   await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: buildUserItem(user) }));
 };
 
-export const get = async (realmId: number, userId: number): Promise<User | undefined> => {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: keys.user(realmId, userId) }));
+export const get = async (realmId: number, userId: number, opts: { consistent?: boolean } = {}): Promise<User | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: keys.user(realmId, userId), ConsistentRead: opts.consistent ?? false }),
+  );
   return out.Item ? toUser(out.Item) : undefined;
 };
 
@@ -115,7 +160,8 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
 export const update = async (
   realmId: number,
   userId: number,
-  // Not the keys' attributes: a new API key, email or full name would also need its index key rewritten.
+  // Not the keys' attributes: a new API key or full name rewrites its index key too (setApiKey,
+  // setFullName); emails never change (their lock, buildEmailLockItem).
   changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email' | 'fullName'>>,
 ): Promise<void> => {
   if (Object.keys(changes).length === 0) return;
@@ -125,6 +171,63 @@ export const update = async (
       Key: keys.user(realmId, userId),
       ConditionExpression: 'attribute_exists(pk)',
       ...buildSetUpdate(changes),
+    }),
+  );
+};
+
+/**
+ * Sets an attribute of a user only if it still has the value the caller read (false otherwise:
+ * a concurrent change came first). For role and activation changes, whose checks (the last
+ * owner, already active) were made on the value read.
+ */
+export const setIf = async <K extends 'role' | 'isActive'>(
+  realmId: number,
+  userId: number,
+  attribute: K,
+  from: User[K],
+  to: User[K],
+): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      UpdateExpression: 'SET #a = :to',
+      ConditionExpression: 'attribute_exists(pk) AND #a = :from',
+      ExpressionAttributeNames: { '#a': attribute },
+      ExpressionAttributeValues: { ':to': to, ':from': from },
+    }),
+  );
+
+/**
+ * Changes a user's full name and its name index key (gsi3, mentions by name) together, if the
+ * name is still `from`: the index then finds the user under the new name only.
+ */
+export const setFullName = async (realmId: number, userId: number, from: string, to: string): Promise<boolean> => {
+  const name = keys.userByName(realmId, to, userId);
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      UpdateExpression: 'SET fullName = :to, gsi3pk = :pk, gsi3sk = :sk',
+      ConditionExpression: 'attribute_exists(pk) AND fullName = :from',
+      ExpressionAttributeValues: { ':to': to, ':from': from, ':pk': name.gsi3pk, ':sk': name.gsi3sk },
+    }),
+  );
+};
+
+/**
+ * Replaces a user's API key and its authentication index key (gsi1) together, if the key is
+ * still `from`: from then on the old key finds no user.
+ */
+export const setApiKey = async (realmId: number, userId: number, from: string, to: string): Promise<boolean> => {
+  const k = keys.userByApiKey(to);
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, userId),
+      UpdateExpression: 'SET apiKey = :to, gsi1pk = :pk, gsi1sk = :sk',
+      ConditionExpression: 'attribute_exists(pk) AND apiKey = :from',
+      ExpressionAttributeValues: { ':to': to, ':from': from, ':pk': k.gsi1pk, ':sk': k.gsi1sk },
     }),
   );
 };

@@ -5,7 +5,10 @@
 // treats the text as a lookup of something that does not exist, exactly that answer; and leaves
 // both tables as they were.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import * as usersStore from '../../lib/store/users';
 import { handler as fetchApiKey } from '../../functions/auth/fetch-api-key';
+import { handler as createUser } from '../../functions/users/create';
+import { handler as updateUser } from '../../functions/users/update';
 import { handler as getBotStorage } from '../../functions/bot-storage/get';
 import { handler as removeBotStorage } from '../../functions/bot-storage/remove';
 import { handler as getStreamId } from '../../functions/channels/get-id';
@@ -114,6 +117,39 @@ const CASES: Case[] = [
     name: 'an API request whose Basic credentials carry a long email',
     send: (t) => call(getOwnUser, { method: 'GET', path: '/users/me', authorization: basicAuth(email(t), 'a'.repeat(32)) }),
     expect: error('Invalid API key', 401, 'UNAUTHORIZED'),
+  },
+  {
+    name: 'POST /users with a long email',
+    send: (t) =>
+      call(createUser, {
+        method: 'POST',
+        path: '/users',
+        as: 'iago@zulip.com',
+        params: { email: email(t), password: 'a-passphrase', full_name: 'Long Email' },
+      }),
+    expect: error('Bad name or username'),
+  },
+  {
+    name: 'POST /users with a long full name (a key of the name index)',
+    send: (t) =>
+      call(createUser, {
+        method: 'POST',
+        path: '/users',
+        as: 'iago@zulip.com',
+        params: { email: 'long-name@zulip.com', password: 'a-passphrase', full_name: t },
+      }),
+    expect: error('Name too long!'),
+  },
+  {
+    name: 'PATCH /users/{user_id} with a long full name (a key of the name index)',
+    send: (t) =>
+      callPath(
+        updateUser,
+        '/users/{user_id_or_email}',
+        { user_id_or_email: '12' },
+        { method: 'PATCH', as: 'iago@zulip.com', params: { full_name: t } },
+      ),
+    expect: error('Name too long!'),
   },
   {
     name: 'GET /users/{email} with a long email',
@@ -306,6 +342,9 @@ const CASES: Case[] = [
     expect: error('Invalid token'),
   },
 ];
+
+// POST /users needs an administrator with can_create_users (set before the tables are compared).
+beforeAll(() => usersStore.update(2, 11, { canCreateUsers: true }));
 
 describe('request text too long for a DynamoDB key', () => {
   let before: unknown[];

@@ -1,0 +1,7 @@
+// DELETE /users/me: a user deactivates their own account.
+import { checkDeactivateOwnUser } from '../../lib/actions/manage-users';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, realm }) => {
+  await checkDeactivateOwnUser(user, realm);
+});

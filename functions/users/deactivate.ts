@@ -1,0 +1,7 @@
+// DELETE /users/{user_id}: an administrator deactivates a user.
+import { checkDeactivateUser } from '../../lib/actions/manage-users';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, realm, pathInt }) => {
+  await checkDeactivateUser(user, realm, pathInt('user_id_or_email'));
+});

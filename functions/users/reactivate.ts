@@ -1,0 +1,7 @@
+// POST /users/{user_id}/reactivate
+import { checkReactivateUser } from '../../lib/actions/manage-users';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, realm, pathInt }) => {
+  await checkReactivateUser(user, realm, pathInt('user_id_or_email'));
+});

@@ -1,0 +1,109 @@
+// Creating an account, as upstream's do_create_user: the one path every way in takes (POST /users
+// today; sign-up pages, invitations and bots later), so that each new account gets the same
+// groups, subscriptions, events and notices.
+import { nowSeconds } from '../clock';
+import { BadRequestError } from '../errors';
+import { sendEvent } from '../events/send';
+import type { Channel } from '../models/channel';
+import type { Realm } from '../models/realm';
+import { NOTIFICATION_BOT_EMAIL, Role, type User } from '../models/user';
+import { generateApiKey, hashPassword } from '../passwords';
+import { newUserObject } from '../state/realm-user';
+import * as channelsStore from '../store/channels';
+import { allocateIds } from '../store/common';
+import * as defaultChannelsStore from '../store/default-channels';
+import * as usersStore from '../store/users';
+import { doAddSubscriptions } from './channels';
+import { doAddGroupMember, systemGroupIds, systemGroupNamesForRole } from './group-membership';
+import { sendInternalMessage } from './messages-send';
+import { LostRaceError, retryLostRaces } from './retry';
+
+/** Upstream's message for an email already taken in the organization (any case). */
+export const EMAIL_IN_USE = 'Email is already in use.';
+
+/** Upstream's topic of the new-user notices in the signup announcements channel. */
+const SIGNUPS_TOPIC = 'signups';
+
+export type NewUserRequest = {
+  /** Already checked by the caller (a valid address of at most 254 bytes: it is part of a key). */
+  email: string;
+  /** Already checked (checkFullName); stored as given. */
+  fullName: string;
+  role: Role;
+  /** The password to set, hashed here; none for an account that signs in otherwise (bots). */
+  password?: string;
+  /** A bot: its type and owner. Bots join no channels and get no notices. */
+  bot?: { botType: number; ownerId: number | null };
+  /** Channels to join besides the organization's default channels (an invitation's). */
+  channelIds?: number[];
+  /** User groups to join besides the role's system groups (an invitation's). */
+  groupIds?: number[];
+  /** Whether to join the default channels (an invitation may say not to); true by default. */
+  includeDefaultChannels?: boolean;
+  timezone?: string;
+  /** Who creates the account (an administrator); the new user themselves when signing up. */
+  actingUser?: User;
+};
+
+/**
+ * Creates an account, as upstream's do_create_user. Writes, in order: the user with its email lock
+ * and password hash in one transaction ("Email is already in use." when the email, in any case,
+ * is taken in the organization, also by a concurrent creation: exactly one of them succeeds); the
+ * direct membership of the role's system group (and role:fullmembers for a member past the
+ * organization's waiting period) and of `groupIds`; for a human, the subscriptions to the default
+ * channels and `channelIds` (archived ones left out). Emits `realm_user` add to the organization,
+ * `user_group` add_members per group, the subscription events (`subscription` add to the new user,
+ * peer_add to those who see each channel's subscribers), and for a human Notification Bot's
+ * "{user} joined this organization." in the signup announcements channel, if the organization has
+ * one. Returns the new user. No permission checks: the caller made them.
+ */
+export const doCreateUser = async (realm: Realm, req: NewUserRequest): Promise<User> => {
+  const id = await allocateIds('user');
+  const user: User = {
+    id,
+    realmId: realm.id,
+    email: req.email,
+    fullName: req.fullName,
+    role: req.role,
+    isBot: req.bot !== undefined,
+    botType: req.bot?.botType ?? null,
+    botOwnerId: req.bot?.ownerId ?? null,
+    isActive: true,
+    timezone: req.timezone ?? '',
+    dateJoined: nowSeconds(),
+    apiKey: generateApiKey(),
+    presenceEnabled: true,
+    enableDraftsSynchronization: true,
+  };
+  const hash = req.password === undefined ? undefined : await hashPassword(req.password);
+  await retryLostRaces(async () => {
+    const outcome = await usersStore.createUser(user, hash);
+    if (outcome === 'taken') throw new BadRequestError(EMAIL_IN_USE);
+    if (outcome === 'conflict') throw new LostRaceError();
+  });
+
+  await sendEvent(realm.id, { type: 'realm_user', op: 'add', person: newUserObject(user) }, 'realm');
+  const groupIds = [...(await systemGroupIds(realm.id, systemGroupNamesForRole(realm, user, user.role))), ...(req.groupIds ?? [])];
+  for (const groupId of [...new Set(groupIds)]) await doAddGroupMember(realm.id, groupId, user.id);
+  if (user.isBot) return user;
+
+  const defaults = req.includeDefaultChannels === false ? [] : await defaultChannelsStore.listDefaultChannelIds(realm.id);
+  const channelIds = [...new Set([...defaults, ...(req.channelIds ?? [])])];
+  const channels = (await Promise.all(channelIds.map((cid) => channelsStore.getChannel(realm.id, cid)))).filter(
+    (c): c is Channel => c !== undefined,
+  );
+  await doAddSubscriptions(realm, req.actingUser ?? user, channels, [user]);
+  await sendSignupNotice(realm, user);
+  return user;
+};
+
+/** Upstream's notify_new_user: Notification Bot's notice in the signup announcements channel, if any (and not archived). */
+const sendSignupNotice = async (realm: Realm, user: User): Promise<void> => {
+  if (realm.signupAnnouncementsStreamId == null) return;
+  const [channel, bot] = await Promise.all([
+    channelsStore.getChannel(realm.id, realm.signupAnnouncementsStreamId),
+    usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL),
+  ]);
+  if (!channel || channel.isArchived || !bot) return;
+  await sendInternalMessage(realm, bot, { channel, topic: SIGNUPS_TOPIC }, `@_**${user.fullName}|${user.id}** joined this organization.`);
+};
