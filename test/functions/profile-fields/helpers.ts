@@ -21,7 +21,7 @@ export const updateField = (as: string, fieldId: number | string, params: Record
   call(update, { ...atField('PATCH', fieldId), as, params });
 export const deleteField = (as: string, fieldId: number | string) => call(remove, { ...atField('DELETE', fieldId), as });
 export const reorderFields = (as: string, order: unknown) =>
-  call(reorder, { method: 'PATCH', path: '/realm/profile_fields', as, params: { order } });
+  call(reorder, { method: 'PATCH', path: '/realm/profile_fields', as, params: order === undefined ? {} : { order } });
 
 /** The organization's stored fields, in display order (strongly consistent). */
 export const storedFields = async (realmId = 2): Promise<CustomProfileField[]> =>
