@@ -1,5 +1,5 @@
 // Register sections for features this service has no data for yet (muted users, custom
-// emoji, domains, playgrounds, default channels, integrations, billing, video-call tokens). Clients
+// emoji, playgrounds, default channels, integrations, billing, video-call tokens). Clients
 // require their keys, so each is present when wanted, with the value of an organization that has
 // none of these objects; and the bots the caller administers, from the user list.
 import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
@@ -11,7 +11,6 @@ import type { StateBuilder } from './registry';
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   muted_users: { muted_users: [] },
   realm_emoji: { realm_emoji: {} },
-  realm_domains: { realm_domains: [] },
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
