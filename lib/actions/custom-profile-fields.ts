@@ -34,10 +34,18 @@ const stringDict: Validator<Record<string, string>> = (value, path) => {
   return d as Record<string, string>;
 };
 
-/** The `field_data` parameter (upstream's check_profile_field_data). */
+/**
+ * Our bound on a field's stored field_data (upstream has none; its text column has no limit): the
+ * field is one DynamoDB item of at most 400 KB, and every `custom_profile_fields` event carries
+ * every field, so thousands of dropdown choices are refused with a 400 rather than failing the write.
+ */
+const FIELD_DATA_MAX_LENGTH = 50_000;
+
+/** The `field_data` parameter (upstream's check_profile_field_data), within FIELD_DATA_MAX_LENGTH once encoded. */
 export const profileFieldData: Validator<ProfileFieldData> = (value, path) => {
   const d = dict(value, path);
   for (const [k, v] of Object.entries(d)) union(stringDict, str)(v, `${path}["${k}"]`);
+  if (JSON.stringify(d).length > FIELD_DATA_MAX_LENGTH) throw new BadRequestError(MESSAGES.tooLong(path, FIELD_DATA_MAX_LENGTH));
   return d as ProfileFieldData;
 };
 

@@ -111,6 +111,14 @@ describe('POST /realm/profile_fields', () => {
       'Only 2 custom profile fields can be displayed in the profile summary.',
     ],
     ['field_data that is no object', { field_data: [] }, 'field_data is not a dict'],
+    [
+      'field_data too large to store',
+      {
+        field_type: 3,
+        field_data: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`c${i}`, { text: `Choice ${i}`, order: `${i}` }])),
+      },
+      'field_data is too long (limit: 50000 characters)',
+    ],
     ['a field_type that is no integer', { field_type: '"1"' }, 'field_type is not an integer'],
     ['a required flag that is no boolean', { required: 1 }, 'required is not a boolean'],
   ])('refuses %s and creates nothing', async (_what, params, msg) => {
@@ -147,6 +155,16 @@ describe('POST /realm/profile_fields', () => {
     const before = await storedFields();
     expectError(await create({ name: 'Nope' }, email), 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
     expect(await storedFields()).toEqual(before);
+  });
+
+  it('lets only one of two concurrent creates with the same label succeed', async () => {
+    const results = await Promise.all([create({ name: 'Desk' }), create({ name: 'Desk' })]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expectError(
+      results.find((r) => r.status === 400)!,
+      'A field with that label already exists.',
+    );
+    expect((await storedFields()).filter((f) => f.name === 'Desk')).toHaveLength(1);
   });
 
   it('lets the same label exist in another organization', async () => {
