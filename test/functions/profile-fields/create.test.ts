@@ -1,5 +1,6 @@
+import { handler as register } from '../../../functions/events/register';
 import { createField, listFields, storedFields } from './helpers';
-import { expectError, expectSuccess } from '../../helpers/api';
+import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
 const ADMIN = 'iago@zulip.com';
@@ -170,5 +171,18 @@ describe('POST /realm/profile_fields', () => {
   it('lets the same label exist in another organization', async () => {
     expectSuccess(await create({ name: 'Phone number' }, 'king@lear.org'));
     expect((await storedFields(3)).map((f) => f.name)).toEqual(['Title', 'Phone number']);
+  });
+
+  it('shows the new field in register’s custom_profile_fields', async () => {
+    const { id } = expectSuccess(await create({ name: 'Office' }));
+    const body = expectSuccess(
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: 'hamlet@zulip.com',
+        params: { fetch_event_types: ['custom_profile_fields'] },
+      }),
+    );
+    expect(body.custom_profile_fields.at(-1)).toMatchObject({ id, name: 'Office', order: id });
   });
 });
