@@ -44,7 +44,8 @@ const URL_PATTERN = new RegExp(
     `(?::\\d{1,5})?(?:[/?#]\\S*)?$`,
   'i',
 );
-const isValidUrl = (text: string): boolean => {
+/** Django's URLValidator (as upstream's check_url): profile values of Link fields, external account URL patterns. */
+export const isValidUrl = (text: string): boolean => {
   if (text.length > 2048 || !URL_PATTERN.test(text)) return false;
   const ipv4 = /^[a-z]+:\/\/(?:[^@/]*@)?((?:\d{1,3}\.){3}\d{1,3})(?:[:/?#]|$)/i.exec(text);
   return !ipv4 || ipv4[1].split('.').every((octet) => Number(octet) <= 255);

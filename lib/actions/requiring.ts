@@ -2,7 +2,7 @@
 // the check lives in the action and a second entry point cannot skip it, while a handler can still
 // refuse before it reads its parameters, as upstream's decorators (require_realm_admin,
 // human_users_only, draft_endpoint) run before its parameter parsing.
-import { requireHumanUser, requireMemberOrAdmin, requireRealmAdmin } from '../access/roles';
+import { requireHumanUser, requireMemberOrAdmin, requireRealmAdmin, requireRealmOwner } from '../access/roles';
 import type { User } from '../models/user';
 
 type Act<A extends unknown[], R, S = User> = (subject: S, ...args: A) => Promise<R>;
@@ -32,6 +32,9 @@ export const requiring = <S, A extends unknown[], R>(require: (subject: S) => vo
 
 /** An action for administrators (upstream's require_realm_admin: "Must be an organization administrator"). */
 export const forAdministrators = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireRealmAdmin, act);
+
+/** An action for organization owners (upstream's require_realm_owner: "Must be an organization owner"). */
+export const forOwners = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireRealmOwner, act);
 
 /** An action for members and administrators (upstream's require_member_or_admin): guests and bots are refused. */
 export const forMembers = <A extends unknown[], R>(act: Act<A, R>) => requiring(requireMemberOrAdmin, act);

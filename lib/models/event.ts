@@ -35,6 +35,14 @@ export type RealmEvent =
 
 export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
 
+/** The organization's custom profile fields changed: every field, in display order. */
+export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: ApiObject[] };
+
+/** An allowed email domain was added, changed or removed. */
+export type RealmDomainsEvent =
+  | { type: 'realm_domains'; op: 'add' | 'change'; realm_domain: { domain: string; allow_subdomains: boolean } }
+  | { type: 'realm_domains'; op: 'remove'; domain: string };
+
 export type RealmUserUpdateEvent = {
   type: 'realm_user';
   op: 'update';
@@ -217,6 +225,8 @@ export type ApiEvent =
   | InvitesChangedEvent
   | RealmEvent
   | RealmLinkifiersEvent
+  | CustomProfileFieldsEvent
+  | RealmDomainsEvent
   | RealmUserUpdateEvent
   | RealmUserAddEvent
   | DefaultStreamsEvent

@@ -16,6 +16,7 @@ import { remindersState } from './reminders';
 import { userStatusState } from './user-status';
 import { devicesState } from './devices';
 import { userTopicsState } from './user-topics';
+import { realmDomainsState } from './realm-domains';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -49,4 +50,6 @@ export const STATE_BUILDERS: StateBuilder[] = [
   devicesState,
   // Topic muting and following (issue 16 item 4).
   userTopicsState,
+  // Organization administration (issue 24).
+  realmDomainsState,
 ];

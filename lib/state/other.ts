@@ -1,5 +1,5 @@
 // Register sections for features this service has no data for yet (muted users, custom
-// emoji, domains, playgrounds, default channel groups, integrations, billing, video-call tokens).
+// emoji, playgrounds, default channel groups, integrations, billing, video-call tokens).
 // Clients require their keys, so each is present when wanted, with the value of an organization
 // that has none of these objects; the bots the caller administers, from the user list; and the
 // organization's default channels.
@@ -13,7 +13,6 @@ import type { StateBuilder } from './registry';
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   muted_users: { muted_users: [] },
   realm_emoji: { realm_emoji: {} },
-  realm_domains: { realm_domains: [] },
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },

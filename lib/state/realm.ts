@@ -7,6 +7,7 @@ import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../models/channel';
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
+import { DEFAULT_EXTERNAL_ACCOUNTS } from '../models/custom-profile-field';
 import { messageEditSettings } from '../models/message-edit';
 import {
   type GroupSettingValue,
@@ -68,11 +69,6 @@ const legacyPolicy = (
 ): number => {
   const group = typeof value === 'number' ? groups.find((g) => g.id === value) : undefined;
   return (group?.isSystemGroup ? table[group.name] : undefined) ?? fallback;
-};
-
-const DEFAULT_EXTERNAL_ACCOUNTS = {
-  github: { name: 'GitHub', text: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
-  twitter: { name: 'Twitter', text: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
 };
 
 const GIF_RATING_POLICY_OPTIONS = {
@@ -187,7 +183,7 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_new_stream_announcements_stream_id: realm.newStreamAnnouncementsStreamId ?? -1,
     realm_signup_announcements_stream_id: realm.signupAnnouncementsStreamId ?? -1,
     realm_zulip_update_announcements_stream_id: -1,
-    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+    realm_default_external_accounts: structuredClone(DEFAULT_EXTERNAL_ACCOUNTS),
     settings_send_digest_emails: false,
 
     max_stream_name_length: realm.limits.max_stream_name_length,

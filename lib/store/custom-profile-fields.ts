@@ -1,11 +1,15 @@
 // Custom profile fields (realm partition, FIELD#<id>) and users' values for them (user partition,
 // PROFILE#<field id>). A field id of another organization is simply not under the caller's realm
-// key, so it reads as missing.
+// key, so it reads as missing. Every change of the field list (create, update, delete, reorder) is
+// one transaction conditioned on the list's version item (FIELDVERSION) and raising it, so the
+// checks that span the list (unique names, the profile-summary limit, a complete reorder) hold
+// against concurrent changes.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomProfileField, FieldType, ProfileValue } from '../models/custom-profile-field';
-import { tableName } from './client';
-import { batchGet, queryAll, queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
+import { documentClient, tableName } from './client';
+import { batchDelete, batchGet, queryAll, queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
 import { entityKeys } from './keys';
-import { MAX_ORGANIZATION_PROFILE_VALUES, MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
+import { MAX_ORGANIZATION_PROFILE_VALUES, MAX_ORGANIZATION_SETTINGS_OBJECTS, MAX_ORGANIZATION_USERS } from './limits';
 
 const toField = (item: Item): CustomProfileField => ({
   id: Number(item.id),
@@ -33,6 +37,7 @@ const toValue = (item: Item): ProfileValue => ({
 export const buildProfileValueItem = (v: ProfileValue): Item => ({
   ...entityKeys.profileValue(v.userId, v.fieldId),
   ...entityKeys.profileValueInRealm(v.realmId, v.userId, v.fieldId),
+  ...entityKeys.profileValueOfField(v.realmId, v.fieldId, v.userId),
   userId: v.userId,
   fieldId: v.fieldId,
   realmId: v.realmId,
@@ -41,11 +46,92 @@ export const buildProfileValueItem = (v: ProfileValue): Item => ({
 });
 
 /** Every field of an organization, in display order. */
-export const listFieldsOfRealm = async (realmId: number): Promise<CustomProfileField[]> => {
+export const listFieldsOfRealm = async (realmId: number, opts: { consistent?: boolean } = {}): Promise<CustomProfileField[]> => {
   const k = entityKeys.customProfileField(realmId, 0);
-  const fields = (await queryPrefix('main', k.pk, 'FIELD#', { max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(toField);
+  const fields = (await queryPrefix('main', k.pk, 'FIELD#', { ...opts, max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(toField);
   return fields.sort((a, b) => a.order - b.order || a.id - b.id);
 };
+
+/** The field list changed since it was read (its version moved on). */
+export class FieldsChangedError extends Error {
+  constructor() {
+    super('the custom profile field list changed');
+    this.name = 'FieldsChangedError';
+  }
+}
+
+export type FieldList = { version: number; fields: CustomProfileField[] };
+
+/** The organization's fields in display order, with the version they were read at (strongly consistent). */
+export const readFieldList = async (realmId: number): Promise<FieldList> => {
+  // The version first: a write between the two reads leaves the version stale, never newer.
+  const head = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.customProfileFieldVersion(realmId), ConsistentRead: true }),
+  );
+  return { version: Number(head.Item?.version ?? 0), fields: await listFieldsOfRealm(realmId, { consistent: true }) };
+};
+
+export const buildFieldItem = (f: CustomProfileField): Item => ({
+  ...entityKeys.customProfileField(f.realmId, f.id),
+  id: f.id,
+  realmId: f.realmId,
+  name: f.name,
+  type: f.type,
+  order: f.order,
+  hint: f.hint,
+  fieldData: f.fieldData,
+  displayInProfileSummary: f.displayInProfileSummary,
+  useForUserMatching: f.useForUserMatching,
+  required: f.required,
+  editableByUser: f.editableByUser,
+});
+
+/** One change of the field list: fields to write whole, fields to delete (each must exist). */
+export type FieldWrite = { put?: CustomProfileField[]; remove?: number[] };
+
+/** The transaction for one change of the list read at `version` (at most MAX_TRANSACTION_ITEMS - 1 fields). */
+export const buildFieldWriteInput = (realmId: number, version: number, write: FieldWrite): TransactItem[] => [
+  {
+    Update: {
+      TableName: tableName('main'),
+      Key: entityKeys.customProfileFieldVersion(realmId),
+      UpdateExpression: 'SET #v = :next',
+      ConditionExpression: 'attribute_not_exists(#v) OR #v = :expected',
+      ExpressionAttributeNames: { '#v': 'version' },
+      ExpressionAttributeValues: { ':expected': version, ':next': version + 1 },
+    },
+  },
+  ...(write.put ?? []).map((f): TransactItem => ({ Put: { TableName: tableName('main'), Item: buildFieldItem(f) } })),
+  ...(write.remove ?? []).map((id): TransactItem => ({
+    Delete: { TableName: tableName('main'), Key: entityKeys.customProfileField(realmId, id), ConditionExpression: 'attribute_exists(pk)' },
+  })),
+];
+
+/** Applies a change to the list read at `version`; throws FieldsChangedError if it moved on. */
+export const writeFields = async (realmId: number, version: number, write: FieldWrite): Promise<void> => {
+  if (await sendTransaction(buildFieldWriteInput(realmId, version, write))) throw new FieldsChangedError();
+};
+
+/** Every user's value of one field (the index is eventually consistent): at most one per user. */
+export const listValuesOfField = async (realmId: number, fieldId: number): Promise<ProfileValue[]> =>
+  (
+    await queryAll(
+      {
+        TableName: tableName('main'),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': entityKeys.valuesOfProfileField(realmId, fieldId).gsi2pk },
+      },
+      { max: MAX_ORGANIZATION_USERS },
+    )
+  ).map(toValue);
+
+/** Deletes these values unconditionally (the values of a deleted field). */
+export const deleteValues = async (values: Pick<ProfileValue, 'userId' | 'fieldId'>[]): Promise<void> =>
+  batchDelete(
+    'main',
+    values.map((v) => entityKeys.profileValue(v.userId, v.fieldId)),
+  );
 
 /** The fields of an organization among these ids (ids of other organizations are left out). */
 export const getFields = async (realmId: number, fieldIds: number[]): Promise<CustomProfileField[]> => {

@@ -16,7 +16,10 @@
 // | drafts of a user            | main        | USER#<uid>              | begins_with DRAFT#          |
 // | newest drafts of a user     | main.gsi1   | DRAFTS#<uid>            | <edit time µs>#<id>, desc   |
 // | profile fields of a realm   | main        | REALM#<rid>             | begins_with FIELD#          |
+// | profile field list version  | main        | REALM#<rid>             | = FIELDVERSION              |
 // | profile values of a user    | main        | USER#<uid>              | = PROFILE#<fid> (batch get) |
+// | values of a profile field   | main.gsi2   | FIELDVALUES#<rid>#<fid> | <uid>                       |
+// | allowed email domains       | main        | REALM#<rid>             | begins_with DOMAIN# / = DOMAIN#<domain> |
 // | channels of a realm         | main        | REALM#<rid>             | begins_with CHANNEL#        |
 // | channel name lock           | main        | REALM#<rid>             | = CHANNELNAME#<lowercased>  |
 // | user groups of a realm      | main        | REALM#<rid>             | begins_with GROUP#          |
@@ -68,7 +71,7 @@ const MAX_SORT_KEY_BYTES = 1024;
 
 /** What request text a key holds, for the error that says it does not fit. */
 type KeyText =
-  'email' | 'subdomain' | 'API key' | 'topic' | 'channel name' | 'group name' | 'username' | 'upload path' | 'queue id' | 'view';
+  'email' | 'subdomain' | 'API key' | 'topic' | 'channel name' | 'group name' | 'username' | 'upload path' | 'queue id' | 'view' | 'domain';
 
 /**
  * Request text made a key longer than DynamoDB accepts (it refuses the request with a validation
@@ -207,6 +210,11 @@ export const entityKeys = {
   groupName: (realmId: number, name: string): Key => fitted('group name', { pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
   linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
+  customProfileFieldVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'FIELDVERSION' }),
+  /** An allowed email domain (lowercased by its validation; at most 255 characters, as upstream checks). */
+  realmDomain: (realmId: number, domain: string): Key => fitted('domain', { pk: `REALM#${realmId}`, sk: `DOMAIN#${domain}` }),
+  realmDomainsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'DOMAIN#' }),
+  valuesOfProfileField: (realmId: number, fieldId: number) => ({ gsi2pk: `FIELDVALUES#${realmId}#${fieldId}` }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
   scheduledMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCHED#' }),
 
@@ -269,6 +277,11 @@ export const entityKeys = {
   profileValueInRealm: (realmId: number, userId: number, fieldId: number) => ({
     gsi1pk: `PROFILEVALUES#${realmId}`,
     gsi1sk: `${pad(userId)}#${pad(fieldId)}`,
+  }),
+  /** The values of one profile field (deleting the field, removing a dropdown choice): gsi2, FIELDVALUES#<rid>#<fid>, <uid>. */
+  profileValueOfField: (realmId: number, fieldId: number, userId: number) => ({
+    gsi2pk: `FIELDVALUES#${realmId}#${fieldId}`,
+    gsi2sk: pad(userId),
   }),
   /** Presence rows of a realm by update id: gsi1, PRESENCE#<rid>, <last_update_id>. */
   presenceByUpdateId: (realmId: number, lastUpdateId: number) => ({ gsi1pk: `PRESENCE#${realmId}`, gsi1sk: pad(lastUpdateId) }),

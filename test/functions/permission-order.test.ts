@@ -10,6 +10,13 @@ import { handler as deleteLinkifier } from '../../functions/linkifiers/delete';
 import { handler as reorderLinkifiers } from '../../functions/linkifiers/reorder';
 import { handler as updateLinkifier } from '../../functions/linkifiers/update';
 import { handler as updatePresence } from '../../functions/presence/update';
+import { handler as createProfileField } from '../../functions/profile-fields/create';
+import { handler as deleteProfileField } from '../../functions/profile-fields/delete';
+import { handler as reorderProfileFields } from '../../functions/profile-fields/reorder';
+import { handler as updateProfileField } from '../../functions/profile-fields/update';
+import { handler as createRealmDomain } from '../../functions/realm-domains/create';
+import { handler as deleteRealmDomain } from '../../functions/realm-domains/delete';
+import { handler as updateRealmDomain } from '../../functions/realm-domains/update';
 import { handler as deleteProfileData } from '../../functions/profile-data/delete';
 import { handler as updateProfileData } from '../../functions/profile-data/update';
 import { handler as listGroups } from '../../functions/user-groups/list';
@@ -17,6 +24,7 @@ import { handler as updateGroup } from '../../functions/user-groups/update';
 import { call, expectError, type CallOptions, type Handler } from '../helpers/api';
 
 const ADMIN: [string, number, string] = ['Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL'];
+const OWNER: [string, number, string] = ['Must be an organization owner', 400, 'UNAUTHORIZED_PRINCIPAL'];
 const GUEST: [string, number, string] = ['Not allowed for guest users', 400, 'BAD_REQUEST'];
 const BOT: [string, number, string] = ['This endpoint does not accept bot requests.', 400, 'BAD_REQUEST'];
 const DRAFTS_OFF: [string, number, string] = ['User has disabled synchronizing drafts.', 400, 'BAD_REQUEST'];
@@ -47,6 +55,43 @@ const cases: [string, Handler, CallOptions, [string, number, string]][] = [
     reorderLinkifiers,
     { method: 'PATCH', path: '/realm/linkifiers', as: 'hamlet@zulip.com', params: { ordered_linkifier_ids: '[' } },
     ADMIN,
+  ],
+  [
+    'POST /realm/profile_fields without parameters',
+    createProfileField,
+    { method: 'POST', path: '/realm/profile_fields', as: 'hamlet@zulip.com' },
+    ADMIN,
+  ],
+  [
+    'PATCH /realm/profile_fields with an order that is no JSON',
+    reorderProfileFields,
+    { method: 'PATCH', path: '/realm/profile_fields', as: 'hamlet@zulip.com', params: { order: '[' } },
+    ADMIN,
+  ],
+  [
+    'PATCH /realm/profile_fields/{field_id} with an id that is no number',
+    updateProfileField,
+    { ...withPath('PATCH', '/realm/profile_fields/{field_id}', 'field_id', 'x'), as: 'hamlet@zulip.com' },
+    ADMIN,
+  ],
+  [
+    'DELETE /realm/profile_fields/{field_id} with an id that is no number',
+    deleteProfileField,
+    { ...withPath('DELETE', '/realm/profile_fields/{field_id}', 'field_id', 'x'), as: 'hamlet@zulip.com' },
+    ADMIN,
+  ],
+  ['POST /realm/domains without parameters', createRealmDomain, { method: 'POST', path: '/realm/domains', as: 'iago@zulip.com' }, OWNER],
+  [
+    'PATCH /realm/domains/{domain} without allow_subdomains',
+    updateRealmDomain,
+    { ...withPath('PATCH', '/realm/domains/{domain}', 'domain', 'nowhere.com'), as: 'iago@zulip.com' },
+    OWNER,
+  ],
+  [
+    'DELETE /realm/domains/{domain} of a domain it does not have',
+    deleteRealmDomain,
+    { ...withPath('DELETE', '/realm/domains/{domain}', 'domain', 'nowhere.com'), as: 'iago@zulip.com' },
+    OWNER,
   ],
   [
     'GET /user_groups with a flag that is no JSON',

@@ -1,0 +1,8 @@
+// DELETE /realm/profile_fields/{field_id}
+import { checkRemoveCustomProfileField } from '../../lib/actions/custom-profile-fields';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, pathInt }) => {
+  const removeField = checkRemoveCustomProfileField.authorize(user);
+  await removeField(pathInt('field_id'));
+});

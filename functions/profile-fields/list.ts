@@ -1,0 +1,5 @@
+// GET /realm/profile_fields
+import { listCustomProfileFields } from '../../lib/actions/custom-profile-fields';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user }) => ({ custom_fields: await listCustomProfileFields(user) }));

@@ -1,0 +1,8 @@
+// DELETE /realm/domains/{domain}
+import { checkRemoveRealmDomain } from '../../lib/actions/realm-domains';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, pathString }) => {
+  const removeDomain = checkRemoveRealmDomain.authorize(user);
+  await removeDomain(pathString('domain'));
+});

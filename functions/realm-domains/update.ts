@@ -1,0 +1,12 @@
+// PATCH /realm/domains/{domain}
+import { checkChangeRealmDomain } from '../../lib/actions/realm-domains';
+import { apiHandler } from '../../lib/http/api-handler';
+import { json } from '../../lib/http/params';
+import { bool } from '../../lib/validation/validators';
+
+export const handler = apiHandler(async ({ user, params, pathString }) => {
+  const changeDomain = checkChangeRealmDomain.authorize(user);
+  const domain = pathString('domain');
+  const { allow_subdomains } = params({ allow_subdomains: json(bool) });
+  await changeDomain(domain, allow_subdomains);
+});
