@@ -127,7 +127,7 @@ const STREAM_CONSUMERS = {
           arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
           startingPosition: 'LATEST',
           batchSize: 100,
-          maximumBatchingWindow: 5,
+          batchWindow: 5,
           maximumRetryAttempts: 10,
           bisectBatchOnFunctionError: true,
           destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },

@@ -33,12 +33,13 @@ export type ShardPosition = { shardId: string; after?: string; at?: string };
 
 /**
  * Records of a stream's shards, in order, from each position to the end of what the shard holds
- * now (or up to and including `until`), with where to read on next time.
+ * now (or up to and including `until`), with where to read on next time; with `shardsOnly`, only
+ * the shards of `all` (each from its start).
  */
 export const readStream = async (
   streamArn: string,
   positions: ShardPosition[] | 'all',
-  opts: { until?: string } = {},
+  opts: { until?: string; shardsOnly?: boolean } = {},
 ): Promise<{ records: _Record[]; next: ShardPosition[] }> => {
   const { streams } = clients();
   try {
@@ -46,6 +47,7 @@ export const readStream = async (
     if (from === 'all') {
       const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
       from = shards.map((s) => ({ shardId: s.ShardId! }));
+      if (opts.shardsOnly) return { records: [], next: from };
     }
     const records: _Record[] = [];
     const next: ShardPosition[] = [];
