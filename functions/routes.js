@@ -99,7 +99,45 @@ const routeTable = (routes = loadRoutes()) => {
  * the timeout its worst case needs: messageFanout writes up to a channel's subscriber count of rows.
  */
 const JOBS = {
-  messageFanout: { handler: 'functions/jobs/message-fanout.handler', timeout: 120, maximumRetryAttempts: 2 },
+  messageFanout: {
+    handler: 'functions/jobs/message-fanout.handler',
+    timeout: 120,
+    maximumRetryAttempts: 2,
+    // A run that failed every attempt: kept for `npm run replay-deliveries`, and alarmed.
+    destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+  },
+};
+
+/**
+ * Functions fed by a table's stream. deliveryRecovery finishes the deliveries of sends whose
+ * request died before handing them on (lib/actions/message-delivery.ts): only new messages that
+ * have a pending delivery reach it (the filter), in batches collected for up to 5 s; it waits out
+ * the sending request's lease (15 s) itself, hence its timeout. A failing batch is retried,
+ * halved, up to 10 times, then its place in the stream goes to the dead-letter queue (kept 14
+ * days; the stream keeps records 24 hours, the time an operator has to replay it).
+ */
+const STREAM_CONSUMERS = {
+  deliveryRecovery: {
+    handler: 'functions/jobs/delivery-recovery.handler',
+    timeout: 60,
+    events: [
+      {
+        stream: {
+          type: 'dynamodb',
+          arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+          startingPosition: 'LATEST',
+          batchSize: 100,
+          batchWindow: 5,
+          maximumRetryAttempts: 10,
+          bisectBatchOnFunctionError: true,
+          destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+          filterPatterns: [
+            { eventName: ['INSERT'], dynamodb: { NewImage: { pendingDelivery: { M: { owner: { S: [{ exists: true }] } } } } } },
+          ],
+        },
+      },
+    ],
+  },
 };
 
 /** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
@@ -135,7 +173,7 @@ const functions = async ({ resolveVariable }) => {
       events,
     };
   }
-  Object.assign(out, JOBS);
+  Object.assign(out, JOBS, STREAM_CONSUMERS);
   out[FALLBACK] = {
     handler: 'functions/fallback/unmatched.handler',
     timeout: DEFAULT_TIMEOUT,
@@ -193,4 +231,16 @@ const stageThrottling = async ({ resolveVariable }) => {
  */
 const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
 
-module.exports = { API_PREFIX, BUCKET_ROLES, JOBS, METHODS, loadRoutes, routeTable, functions, plugins, stageThrottling, timeoutOf };
+module.exports = {
+  API_PREFIX,
+  BUCKET_ROLES,
+  JOBS,
+  METHODS,
+  STREAM_CONSUMERS,
+  loadRoutes,
+  routeTable,
+  functions,
+  plugins,
+  stageThrottling,
+  timeoutOf,
+};

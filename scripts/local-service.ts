@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config } from '../lib/config';
 import { closeClients, tableName } from '../lib/store/client';
+import { startStreamPoller, type StreamPoller } from './local-stream';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
 import { startLocalGateway, stopLocalGateway } from './local-gateway';
 import { startLocalS3, type LocalS3 } from './local-s3';
@@ -144,7 +145,7 @@ export type OfflineOptions = {
  * it stops when this process dies). Resolves once it answers HTTP; rejects (after stopping it) if
  * it exits or does not answer in time.
  */
-export const startOffline = async (opts: OfflineOptions): Promise<{ child: ChildProcess; port: number }> => {
+export const startOffline = async (opts: OfflineOptions): Promise<{ child: ChildProcess; port: number; lambdaPort: number }> => {
   const offlinePort = await freePort();
   const lambdaPort = await freePort();
   const env: Record<string, string> = {
@@ -208,7 +209,7 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     await stopProcessGroup(child);
     throw error;
   }
-  return { child, port: offlinePort };
+  return { child, port: offlinePort, lambdaPort };
 };
 
 /**
@@ -225,15 +226,18 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   let s3: LocalS3 | undefined;
   let offline: ChildProcess | undefined;
   let gateway: Server | undefined;
+  let poller: StreamPoller | undefined;
   // Stops run one after the other: a later call also stops what was started after an earlier one.
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [g, o, d, s] = [gateway, offline, dynamo, s3];
+      const [g, o, d, s, p] = [gateway, offline, dynamo, s3, poller];
+      poller = undefined;
       gateway = undefined;
       offline = undefined;
       dynamo = undefined;
       s3 = undefined;
+      await p?.stop();
       if (g) await stopLocalGateway(g);
       if (o) await stopProcessGroup(o);
       closeClients();
@@ -291,7 +295,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
 
     checkAborted();
     const port = opts.port || (await freePort());
-    const { port: offlinePort } = await startOffline({
+    const { port: offlinePort, lambdaPort } = await startOffline({
       dynamodbEndpoint: endpoint,
       tables: { main: tableName('main'), events: tableName('events') },
       env: { EXTERNAL_URL: externalUrlFor(port), ...opts.env },
@@ -301,6 +305,12 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
     });
     checkAborted();
     gateway = await startLocalGateway(port, offlinePort);
+    // Lambda's event source on the main table's stream: deliveries a request could not finish.
+    poller = await startStreamPoller({
+      lambdaEndpoint: `http://localhost:${lambdaPort}`,
+      functionName: 'chat-local-deliveryRecovery',
+      log,
+    });
     const baseUrl = `http://localhost:${port}/api/v1`;
     return { baseUrl, port, dynamodbEndpoint: endpoint, stop };
   } catch (error) {

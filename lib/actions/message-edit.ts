@@ -61,14 +61,18 @@ const FANOUT_POLL_MS = 50;
 
 /**
  * accessMessage (lib/access/messages.ts, the one rule) with the message read with its edit
- * history. `modifying`: a message whose rows a fan-out job is still writing (fanoutPending,
+ * history. `modifying`: a message whose rows a fan-out job is still writing (pendingDelivery,
  * lib/actions/message-delivery.ts) is waited for, up to FANOUT_WAIT_MS, so that an edit or a
  * delete reaches every row and precedes no recipient's `message` event.
  */
 const accessEditableMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<AccessedMessage> => {
   const load = () => accessMessage(user, messageId, { ...opts, load: editsStore.getEditableMessage });
   let accessed = await load();
-  for (let waited = 0; opts.modifying && accessed.message.fanoutPending && waited < FANOUT_WAIT_MS; waited += FANOUT_POLL_MS) {
+  for (
+    let waited = 0;
+    opts.modifying && accessed.message.pendingDelivery?.rowsWritten === false && waited < FANOUT_WAIT_MS;
+    waited += FANOUT_POLL_MS
+  ) {
     await new Promise((resolve) => setTimeout(resolve, FANOUT_POLL_MS));
     accessed = await load();
   }

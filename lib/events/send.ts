@@ -66,9 +66,32 @@ const sendStamp = (): number => {
   return lastStamp;
 };
 
-const appendAll = async (appends: { stream: string; event: ApiEvent }[]): Promise<void> => {
+/**
+ * The identity of a delivery's events, so that it can be finished by another process after an
+ * interruption without sending anything twice: each append is stored with an `eid` made of `id`
+ * and its place among the delivery's appends to its stream. With `resumeSince` (ms:
+ * no earlier delivery of these events began before it), each stream is first read back to that
+ * time, and the appends an earlier delivery made are left out.
+ */
+export type DeliveryIdentity = { id: string; resumeSince?: number };
+
+const appendAll = async (appends: { stream: string; event: ApiEvent }[], identity?: DeliveryIdentity): Promise<void> => {
   const ts = sendStamp();
-  await mapLimited(appends, FANOUT_CONCURRENCY, ({ stream, event }) => streams.append(stream, event, nowMs, ts));
+  const perStream = new Map<string, number>();
+  let tagged = appends.map((a) => {
+    const n = perStream.get(a.stream) ?? 0;
+    perStream.set(a.stream, n + 1);
+    return { ...a, eid: identity ? `${identity.id}#${n}` : undefined };
+  });
+  if (identity?.resumeSince !== undefined) {
+    const since = identity.resumeSince;
+    const done = new Set<string>();
+    await mapLimited([...perStream.keys()], FANOUT_CONCURRENCY, async (stream) => {
+      for (const eid of await streams.recentIdentities(stream, since)) done.add(`${stream} ${eid}`);
+    });
+    tagged = tagged.filter((a) => !done.has(`${a.stream} ${a.eid!}`));
+  }
+  await mapLimited(tagged, FANOUT_CONCURRENCY, ({ stream, event, eid }) => streams.append(stream, event, nowMs, ts, eid));
 };
 
 /**
@@ -158,7 +181,7 @@ const sharedItems = (versions: Versions, lo?: number, hi?: number): SharedEvent[
 export const sendEventPerRecipient = async (
   realmId: number,
   deliveries: { userId: number; event: ApiEvent }[],
-  opts: { others?: ApiEvent } = {},
+  opts: { others?: ApiEvent; identity?: DeliveryIdentity } = {},
 ): Promise<void> => {
   const seen = new Set<number>();
   const unique = deliveries.filter(({ userId }) => !seen.has(userId) && seen.add(userId));
@@ -167,7 +190,10 @@ export const sendEventPerRecipient = async (
     const versions = shareVersions(unique, opts.others);
     if (opts.others || versions.groups.length < unique.length) {
       const items = sharedItems(versions);
-      await appendAll(realmStreams(realmId).flatMap((stream) => items.map((event) => ({ stream, event }))));
+      await appendAll(
+        realmStreams(realmId).flatMap((stream) => items.map((event) => ({ stream, event }))),
+        opts.identity,
+      );
       return;
     }
   }
@@ -180,5 +206,5 @@ export const sendEventPerRecipient = async (
         others: [],
       })
     : [];
-  await appendAll([...own, ...othersItems.map((event) => ({ stream: publicCopyStream(realmId), event }))]);
+  await appendAll([...own, ...othersItems.map((event) => ({ stream: publicCopyStream(realmId), event }))], opts.identity);
 };

@@ -32,10 +32,31 @@ export type Message = {
   /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
   reactions?: StoredReactions;
   /**
-   * Set while the rows and events of a send to many recipients are still being written by its job
-   * (lib/actions/message-fanout.ts), which removes it when done; edits and deletes wait for that.
+   * The delivery a send still owes its recipients (their rows, if not written with the message, and
+   * their `message` events), written with the message and removed once every recipient has it
+   * (lib/actions/message-delivery.ts); edits and deletes wait while rows are missing.
    */
-  fanoutPending?: boolean;
+  pendingDelivery?: PendingDelivery;
+};
+
+/**
+ * What finishing a send's delivery needs, kept on the message until it is done, so that any
+ * process can finish it: the recipients' flags as the most common set (`flags`) and the sets that
+ * differ (`exceptions`: the sender, mentioned users), each with its users as runs of ids
+ * (lib/events/fanout.ts encodeUserIds); the sending client's queue and local id; whether the
+ * recipients' rows were written with the message. The recipients themselves are the message's
+ * recipients record. `owner` and `leaseUntil` (ms): who is delivering and until when nobody else
+ * may; `attempts`: deliveries started so far (a later one first looks for the events an earlier
+ * one wrote).
+ */
+export type PendingDelivery = {
+  flags: string[];
+  exceptions: { flags: string[]; users: string }[];
+  echo: { queueId?: string; localId?: string };
+  rowsWritten: boolean;
+  owner: string;
+  leaseUntil: number;
+  attempts: number;
 };
 
 /** A recipient of a new message and its flags (`read` for the sender, mentions, …). */

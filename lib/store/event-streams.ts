@@ -95,6 +95,8 @@ export const writeAt = async (
   prevAllocMs: number,
   /** The event's place in send order across streams (queues merge their two streams by it). */
   ts: number = nowMs,
+  /** The event's identity, for a later delivery of the same events to find it (recentIdentities). */
+  eid?: string,
 ): Promise<boolean> => {
   return sendConditional(
     new PutCommand({
@@ -105,6 +107,7 @@ export const writeAt = async (
         ts,
         prevAllocMs,
         ...(event ? { event } : { tombstone: true }),
+        ...(eid !== undefined ? { eid } : {}),
         expiresAt: Math.floor(nowMs / 1000) + STREAM_EVENT_TTL_SECONDS,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -116,16 +119,52 @@ export const writeAt = async (
  * Appends an event to a stream, taking a new number if a reader tombstoned the first one, then
  * rings the stream's bells.
  */
-export const append = async (stream: string, event: ApiEvent, nowMs: () => number, ts?: number): Promise<number> => {
+export const append = async (stream: string, event: ApiEvent, nowMs: () => number, ts?: number, eid?: string): Promise<number> => {
   for (let attempt = 0; ; attempt += 1) {
     const { seq, bells, prevAllocMs } = await allocateRinging(stream, nowMs());
     const now = nowMs();
-    if (await writeAt(stream, seq, event, now, prevAllocMs, ts ?? now)) {
+    if (await writeAt(stream, seq, event, now, prevAllocMs, ts ?? now, eid)) {
       await Promise.all(bells.map(ring));
       return seq;
     }
     if (attempt >= 5) throw new Error(`could not append to ${stream}`);
   }
+};
+
+/** The most events recentIdentities reads back from one stream: a delivery resumed within minutes finds its own far sooner. */
+const MAX_RECENT_EVENTS = 5_000;
+
+/**
+ * The identities (`eid`) of the events appended to a stream at or after `sinceTs` (their `ts`),
+ * newest first until an older one: what an earlier, interrupted delivery wrote there.
+ */
+export const recentIdentities = async (stream: string, sinceTs: number): Promise<Set<string>> => {
+  const found = new Set<string>();
+  const k = eventKeys.streamEventsAfter(stream, 0);
+  let read = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('events'),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :after AND :end',
+        ExpressionAttributeValues: { ':pk': k.pk, ':after': k.skAfter, ':end': k.skEnd },
+        ProjectionExpression: 'eid, ts',
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: 500,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (Number(item.ts) < sinceTs) return found;
+      if (typeof item.eid === 'string') found.add(item.eid);
+    }
+    read += out.Items?.length ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start && read < MAX_RECENT_EVENTS);
+  if (start) throw new Error(`${stream}: more than ${MAX_RECENT_EVENTS} events since ${sinceTs}`);
+  return found;
 };
 
 /** The heads of several streams in one request (a missing head is a stream with no event: seq 0). */

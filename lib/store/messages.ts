@@ -8,6 +8,7 @@ import {
   type DmConversation,
   type Message,
   type MessageRecipient,
+  type PendingDelivery,
   type TopicSummary,
   type UnreadMessage,
   type UserMessage,
@@ -430,14 +431,46 @@ export const raiseReceivedTopics = async (
   });
 };
 
-/** Removes a message's fanoutPending mark (its job is done); a deleted message stays deleted. */
-export const clearFanoutPending = async (realmId: number, messageId: number): Promise<void> => {
+/**
+ * Takes over a message's pending delivery: until `leaseUntil` (ms) nobody else may deliver it.
+ * Allowed when its lease has run out (its deliverer died or gave up) or when `from` owns it (the
+ * request hands its delivery to its job). `pending` is the delivery as read (consistently); false
+ * when it changed meanwhile (another deliverer claimed or finished it) or the lease is still held.
+ */
+export const claimPendingDelivery = async (
+  m: Message & { pendingDelivery: PendingDelivery },
+  claim: { owner: string; leaseUntil: number; now: number; from?: string },
+): Promise<boolean> => {
+  const pending = m.pendingDelivery;
+  if (pending.leaseUntil >= claim.now && pending.owner !== claim.from) return false;
+  return sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.message(m.realmId, m.id),
+      UpdateExpression: 'SET pendingDelivery.#owner = :me, pendingDelivery.leaseUntil = :until, pendingDelivery.attempts = :next',
+      ConditionExpression: 'pendingDelivery.attempts = :prev AND pendingDelivery.#owner = :was',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+      ExpressionAttributeValues: {
+        ':me': claim.owner,
+        ':until': claim.leaseUntil,
+        ':next': pending.attempts + 1,
+        ':prev': pending.attempts,
+        ':was': pending.owner,
+      },
+    }),
+  );
+};
+
+/** Removes a message's pending delivery once every recipient has it, if `owner` still holds it; a deleted message stays deleted. */
+export const clearPendingDelivery = async (realmId: number, messageId: number, owner: string): Promise<void> => {
   await sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: entityKeys.message(realmId, messageId),
-      UpdateExpression: 'REMOVE fanoutPending',
-      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: 'REMOVE pendingDelivery',
+      ConditionExpression: 'pendingDelivery.#owner = :me',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+      ExpressionAttributeValues: { ':me': owner },
     }),
   );
 };

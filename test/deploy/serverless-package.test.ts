@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
+import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
 import { tableName } from '../../lib/store/client';
 import { buildEvent } from '../helpers/api';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { JOBS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
-  JOBS: Record<string, { handler: string }>;
+const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
+  JOBS: Record<string, { handler: string; timeout: number }>;
+  STREAM_CONSUMERS: Record<string, { handler: string; timeout: number }>;
   loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' }[];
   routeTable: () => Record<string, string[]>;
 };
@@ -103,6 +105,33 @@ describe('npx serverless package', () => {
     expect(invoke).toEqual([{ Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [{ 'Fn::Join': [':', arnParts] }] }]);
     // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
     expect(JSON.stringify(resources.IamRoleLambdaExecution)).not.toMatch(/LambdaFunction/);
+  });
+
+  it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {
+    expect(resources.MainTable.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const fn = resources.DeliveryRecoveryLambdaFunction.Properties;
+    expect(fn.Handler).toBe(STREAM_CONSUMERS.deliveryRecovery.handler);
+    const mapping = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!.Properties;
+    expect(mapping).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      MaximumRetryAttempts: 10,
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+    });
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
+    const invokeConfig = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventInvokeConfig')!.Properties;
+    expect(invokeConfig.DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } });
+    expect(resources.DeliveryDeadLetterAlarm.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: 'OperatorAlarmTopic' }],
+    });
+    // A deliverer stopped by its function's timeout has lost its lease by then: the next may take over.
+    expect(fn.Timeout * 1000).toBeGreaterThan(REQUEST_LEASE_MS);
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Timeout * 1000).toBeLessThan(REQUEST_LEASE_MS);
+    expect(JOBS.messageFanout.timeout * 1000).toBeLessThan(JOB_LEASE_MS);
   });
 
   it('gives the fallback the route table, to tell 405 from 404', () => {

@@ -24,8 +24,12 @@ export const dropTables = async (tablePrefix: string): Promise<void> => {
   );
 };
 
-/** Points this process at `tablePrefix` and gives it fresh tables with the development data set. */
-export const freshTables = async (tablePrefix: string): Promise<void> => {
+/**
+ * Points this process at `tablePrefix` and gives it fresh tables with the development data set;
+ * with `streams`, with the tables' streams (scripts/local-dynamo.ts createTables), for a file
+ * that reads them.
+ */
+export const freshTables = async (tablePrefix: string, opts: { streams?: boolean } = {}): Promise<void> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint))
     throw new Error(`tests refuse a non-local DynamoDB endpoint: ${endpoint}`);
@@ -34,6 +38,6 @@ export const freshTables = async (tablePrefix: string): Promise<void> => {
   delete process.env.TABLE_EVENTS;
   closeClients();
   await dropTables(tablePrefix);
-  await createTables();
+  await createTables({ streams: opts.streams ?? false });
   await seedDevRealm({ fresh: true });
 };

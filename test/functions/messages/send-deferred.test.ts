@@ -1,7 +1,7 @@
 // POST /messages past MESSAGE_INLINE_RECIPIENTS (set to 2 here, so that Denmark's 7 subscribers
 // take the large-send path): the request writes the message and the sender's row and answers; the
 // messageFanout job (in this process: lib/store/jobs.ts) then writes every other row and sends every
-// recipient's event, and only then clears the message's fanoutPending mark. Denmark (1) has
+// recipient's event, and only then removes the message's pending delivery. Denmark (1) has
 // subscribers 7, 9, 10, 11, 12, 14, 15; Hamlet is 10, Iago 11, Othello 12.
 import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
@@ -45,7 +45,7 @@ describe('POST /messages to more recipients than a send writes itself', () => {
     const { id } = expectSuccess(
       await send({ type: 'stream', to: 1, topic: 'castle', content: 'early', read_by_sender: true }, { settleJobs: false }),
     );
-    expect(await messagesStore.getMessage(REALM, id, { consistent: true })).toMatchObject({ id, fanoutPending: true });
+    expect(await messagesStore.getMessage(REALM, id, { consistent: true })).toMatchObject({ id, pendingDelivery: { rowsWritten: false } });
     expect(await rowsOf(id)).toEqual({ 10: ['read'] });
     expect(await streams.getHeads(streamNames, { consistent: true })).toEqual(before);
     await settleJobs();
@@ -72,7 +72,7 @@ describe('POST /messages to more recipients than a send writes itself', () => {
     expect(await messagesIn(hamlet)).toEqual([{ id, flags: ['read'], local_message_id: '7.01' }]);
     expect(await messagesIn(iago)).toEqual([{ id, flags: ['mentioned'], local_message_id: undefined }]);
     expect(await messagesIn(othello)).toEqual([{ id, flags: [], local_message_id: undefined }]);
-    expect((await messagesStore.getMessage(REALM, id, { consistent: true }))!.fanoutPending).toBeUndefined();
+    expect((await messagesStore.getMessage(REALM, id, { consistent: true }))!.pendingDelivery).toBeUndefined();
   });
 
   it('sends the same events and writes the same rows as a send that writes them all itself', async () => {
@@ -120,7 +120,7 @@ describe('POST /messages to more recipients than a send writes itself', () => {
     const { id } = expectSuccess(await send({ type: 'stream', to: 1, topic: 'castle', content: 'once' }));
     const othello = await openQueue('othello@zulip.com');
     const before = await rowsOf(id);
-    await doMessageFanout({ realmId: REALM, messageId: id, flags: ['starred'], exceptions: [], echo: {} });
+    await doMessageFanout({ realmId: REALM, messageId: id });
     expect(await rowsOf(id)).toEqual(before);
     expect(await messagesIn(othello)).toEqual([]);
   });
