@@ -8,9 +8,10 @@
 // the one DynamoDB item (400 KB) that holds its content and HTML; where the HTML with emoji spans
 // would pass MAX_HTML_BYTES_WITH_EMOJI, the content renders with its emoji left as typed.
 // Emoticons (`:)`) become emoji for a sender whose translate_emoticons setting is on.
-// Not rendered (left as the text typed): TeX ($$…$$ and ```math),
-// <time:…> timestamps, tables, image previews, bare domains without a scheme or www. (upstream
-// links those of known top-level domains); code blocks are not highlighted.
+// TeX ($$…$$ and ```math) renders through KaTeX (tex.ts), <time:…> as upstream's <time> (timestamp.ts),
+// tables, spoilers and nested quotes as upstream's fence rules; bare domains of known top-level
+// domains are linked. Measured against upstream's own test data: test/lib/render/upstream-cases.test.ts
+// (what still differs, and why: upstream-differences.ts). Code blocks are not highlighted.
 import { renderBlocks } from './blocks';
 import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline } from './inline';
 import type { RenderInput, RenderReferences, RenderResult } from './types';

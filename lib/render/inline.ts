@@ -6,6 +6,9 @@
 // see into, and the text inside an element (a link's label, a strong span) is processed only by
 // the patterns after the one that made it, exactly as upstream's inline processor does.
 import { EMOTICON_CONVERSIONS, isZulipExtraEmoji, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../emoji';
+import tlds from 'tlds';
+import { renderTex } from './tex';
+import { timestampDatetime } from './timestamp';
 import { linkifierRegex, type LinkifierMatch, type LinkifierRegex } from '../validation/linkifier-pattern';
 import { expandUriTemplate } from '../validation/uri-template';
 import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
@@ -43,6 +46,8 @@ export type InlineState = {
   emoji: boolean;
   /** The sender's translate_emoticons setting. */
   translateEmoticons: boolean;
+  /** The organization's URL, without a trailing slash (links to it render relative). */
+  realmUrl: string | undefined;
   held: string[];
   mentionedUserIds: Set<number>;
   mentionedGroupIds: Set<number>;
@@ -82,6 +87,7 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, emoji
     profileFlavour,
     emoji,
     translateEmoticons: input.translateEmoticons ?? false,
+    realmUrl: input.realmUrl?.replace(/\/+$/, ''),
     held: [],
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -203,8 +209,19 @@ const sanitizeUrl = (url: string): string | null => {
   return ['http', 'https', 'ftp', 'mailto', 'file', 'tel', 'sms'].includes(scheme) ? url : null;
 };
 
+/**
+ * A link into the organization's own views or uploads (`<realm URL>/#…`, `<realm URL>/user_uploads/…`)
+ * made relative, as upstream does, so that it opens in the same client.
+ */
+const localLink = (state: InlineState, href: string): string => {
+  if (state.realmUrl === undefined) return href;
+  const prefix = `${state.realmUrl}/`;
+  return href.startsWith(`${prefix}#`) || href.startsWith(`${prefix}user_uploads/`) ? href.slice(prefix.length) : href;
+};
+
 const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => string): string | null => {
-  const href = sanitizeUrl(m[2]);
+  const sanitized = sanitizeUrl(m[2]);
+  const href = sanitized === null ? null : localLink(state, sanitized);
   if (href === null || m[2] === '') return null;
   state.hasLink = true;
   const label = m[1].trim() === '' ? state.escape(m[2]) : inner(m[1]);
@@ -212,14 +229,21 @@ const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => s
 };
 
 // Bare URLs in messages, as upstream's web-link pattern finds them: after the start, a space or
-// one of '"(,: and <, a URL with a scheme (or starting with www.) whose path may hold balanced
-// parentheses (three levels), or an email address; it must be followed by sentence punctuation
-// and then a space or the end, which stay outside the link. Bare domains without www. (upstream
-// links those of known top-level domains) are not linked.
+// one of '"(,: and <, a URL with a scheme, or a domain whose last label is a known top-level
+// domain (the IANA list of the `tlds` package, as upstream's; less the file extensions upstream
+// leaves alone), with an optional path that may hold balanced parentheses (seven levels deep), or
+// an email address; it must be followed by sentence punctuation and then a space or the end,
+// which stay outside the link.
+const NOT_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);
+const TLD_ALTERNATIVES = tlds
+  .filter((t) => !NOT_TLDS.has(t))
+  .sort((a, b) => b.length - a.length)
+  .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
 const NO_PARENS = `[^\\s()"\\uE000-\\uE01F]`;
-const PAREN_PATH = `(?:${NO_PARENS}|\\((?:${NO_PARENS}|\\((?:${NO_PARENS}|\\(${NO_PARENS}*\\))*\\))*\\))*?`;
+const PAREN_PATH = Array.from({ length: 7 }).reduce<string>((inner) => `${NO_PARENS}*?(?:\\(${inner}\\)${NO_PARENS}*?)*`, `${NO_PARENS}*`);
 const WEB_LINK = new RegExp(
-  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/|www\\.)[\\w.:@-]+?(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
+  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/[\\w.:@-]+?|(?:[\\w-]+\\.)+(?:${TLD_ALTERNATIVES}))(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
   'gi',
 );
 
@@ -235,7 +259,7 @@ const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after
   const [url, rest] = state.profileFlavour ? splitTrailingPunctuation(m[0]) : [m[0], ''];
   if (/^(?:https?|ftp):\/\/$/i.test(url)) return null;
   state.hasLink = true;
-  const href = /^www\./i.test(url) ? `http://${url}` : /^[^:/]+@/.test(url) ? `mailto:${url}` : url;
+  const href = localLink(state, /^(?:https?|ftp):\/\//i.test(url) ? url : /^[^:/]+@/.test(url) ? `mailto:${url}` : `http://${url}`);
   // Trailing punctuation stays text, for the patterns after this one (a closing ** of bold).
   return { html: `<a href="${escapeAttribute(href)}">${state.escape(url)}</a>`, after: rest };
 };
@@ -243,6 +267,21 @@ const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after
 const PATTERNS: Pattern[] = [
   // Inline code: the text as written, spaces kept.
   { regex: /(?<!\\)(`+)(.+?)(?<!`)\1(?!`)/g, render: (s, m) => `<code>${s.escape(m[2])}</code>` },
+  // Inline TeX (upstream's): $$…$$ on one line, not starting with _ (the $$_$$ smiley), not next to
+  // a third $; what KaTeX refuses shows as typed in a tex-error span.
+  {
+    regex: /\B(?<!\$)\$\$([^\n_$](?:\\\$|[^$\n])*)\$\$(?!\$)\B/g,
+    render: (s, m) => renderTex(m[1], false) ?? `<span class="tex-error">${s.escape(m[0])}</span>`,
+  },
+  // <time:…>: an HTML5 time in UTC, its text as typed; upstream's timestamp-error when it is not a time.
+  {
+    regex: /<time:([^>]*?)>/g,
+    render: (s, m) => {
+      const datetime = timestampDatetime(m[1]);
+      if (datetime === undefined) return `<span class="timestamp-error">Invalid time format: ${s.escape(m[1])}</span>`;
+      return `<time datetime="${datetime}">${s.escape(m[1])}</time>`;
+    },
+  },
   { regex: /\*\*\*(?!\s)([^*\n]+)(?<!\s)\*\*\*/g, render: (_s, m, inner) => `<strong><em>${inner(m[1])}</em></strong>` },
   { regex: /(?<![^\s'"({[/<])@(_?)\*\*([^*]+)\*\*/g, render: userMention, makesLink: true },
   { regex: /(?<![^\s'"(,:<])#\*\*([^*>]+)>([^*]*)@(\d+)\*\*/g, render: messageLink, makesLink: true },

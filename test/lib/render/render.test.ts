@@ -11,7 +11,7 @@ const NONE: RenderInput = { users: [], groups: [], channels: [], linkifiers: [] 
 const html = (content: string, input: RenderInput = NONE): string => renderMessage(content, input).html;
 
 // Cases from upstream's zerver/tests/fixtures/markdown_test_cases.json (input → expected_output),
-// limited to the syntax this renderer covers (no TeX, timestamps, tables, highlighting).
+// a few by hand; all of them run in upstream-cases.test.ts.
 describe('renderMessage renders upstream Markdown test cases exactly', () => {
   it.each([
     ['empty', '', ''],
