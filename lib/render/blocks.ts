@@ -6,7 +6,12 @@
 import { escapeAttribute } from './inline';
 import { renderTex } from './tex';
 
-export type InlineRenderer = (text: string) => string;
+/**
+ * Renders a block's inline text. `previews()` hands over the image previews (upstream's
+ * message_inline_image divs) of the image links rendered since the last call, each URL once a
+ * message, none for links inside a block quote (`quoteDepth` > 0), as upstream.
+ */
+export type InlineRenderer = ((text: string) => string) & { previews: () => string[]; quoteDepth: number };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ ]*\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?$/;
 const HEADING = /^#{1,6}[ \t]+/;
@@ -109,7 +114,7 @@ const parseTable = (lines: string[], start: number, inline: InlineRenderer): [st
   }
   const head = `<thead>\n<tr>\n${header.map((h, column) => cell('th', h, column)).join('\n')}\n</tr>\n</thead>`;
   const body = rows.length === 0 ? '' : `\n<tbody>\n${rows.join('\n')}\n</tbody>`;
-  return [`<table>\n${head}${body}\n</table>`, end];
+  return [`<table>\n${head}${body}\n</table>${inline.previews().join('')}`, end];
 };
 
 /** Fenced blocks whose content is Markdown, so that fences inside them nest. */
@@ -129,6 +134,28 @@ const fenceEnd = (lines: string[], from: number, marker: string, container: bool
     j = nested ? fenceEnd(lines, j + 1, nested[1], CONTAINERS.has(nested[2])) + 1 : j + 1;
   }
   return lines.length;
+};
+
+/** A block quote's content: its links get no image previews. */
+const quoted = (lines: string[], inline: InlineRenderer): string => {
+  inline.quoteDepth += 1;
+  try {
+    return renderBlocks(lines, inline).join('\n');
+  } finally {
+    inline.quoteDepth -= 1;
+  }
+};
+
+/**
+ * A paragraph, then the previews of its image links; a paragraph that is nothing but one image's
+ * bare URL is replaced by the preview, as upstream does.
+ */
+const paragraph = (text: string, inline: InlineRenderer): string => {
+  const html = inline(text);
+  const previews = inline.previews();
+  const bare = /^<a href="[^"]*">([^<]*)<\/a>$/.exec(html);
+  if (previews.length === 1 && bare && bare[1] === escapeAttribute(text.trim()).replace(/&quot;/g, '"')) return previews[0];
+  return `<p>${html}</p>${previews.length === 0 ? '' : `\n${previews.join('')}`}`;
 };
 
 /** Whether a line ends a paragraph (starts another block). */
@@ -189,9 +216,10 @@ const parseList = (lines: string[], start: number, inline: InlineRenderer): [str
   const open = kind === 'ol' && startNumber !== 1 ? `<ol start="${startNumber}">` : `<${kind}>`;
   const html = items.map((item) => {
     const text = inline(item.text.join('\n'));
+    const previews = inline.previews().join('');
     const children = item.children.filter((c) => c !== '');
-    if (loose) return `<li>\n<p>${text}</p>\n${children.map((c) => `${c}\n`).join('')}</li>`;
-    return `<li>${text}${children.map((c) => `${c}\n`).join('')}</li>`;
+    if (loose) return `<li>\n<p>${text}</p>\n${previews}${children.map((c) => `${c}\n`).join('')}</li>`;
+    return `<li>${text}${previews}${children.map((c) => `${c}\n`).join('')}</li>`;
   });
   return [`${open}\n${html.join('\n')}\n</${kind}>`, i];
 };
@@ -237,7 +265,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       const j = fenceEnd(lines, i + 1, fence[1], CONTAINERS.has(language));
       const body = lines.slice(i + 1, j);
       if (language === 'quote' || language === 'quoted') {
-        out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+        out.push(`<blockquote>\n${quoted(body, inline)}\n</blockquote>`);
       } else if (language === 'math') {
         out.push(...mathBlock(body));
       } else if (language === 'spoiler') {
@@ -274,7 +302,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
     }
     if (HEADING.test(line)) {
       const level = /^#+/.exec(line)![0].length;
-      out.push(`<h${level}>${inline(line.replace(/^#+[ \t]+/, '').replace(/[ \t#]*$/, ''))}</h${level}>`);
+      out.push(`<h${level}>${inline(line.replace(/^#+[ \t]+/, '').replace(/[ \t#]*$/, ''))}</h${level}>${inline.previews().join('')}`);
       i += 1;
       continue;
     }
@@ -288,7 +316,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       while (i < lines.length && !isBlank(lines[i]) && !FENCE.test(lines[i])) body.push(lines[i++].replace(/^ {0,3}> ?/, ''));
       // A quote of nothing but empty ">" lines is text, as upstream renders it.
       if (body.every(isBlank)) out.push(`<p>${inline(body.map(() => '>').join('\n'))}</p>`);
-      else out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+      else out.push(`<blockquote>\n${quoted(body, inline)}\n</blockquote>`);
       continue;
     }
     if (LIST_ITEM.test(line)) {
@@ -299,7 +327,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
     }
     const text: string[] = [];
     while (i < lines.length && !isBlank(lines[i]) && (text.length === 0 || !startsBlock(lines[i]))) text.push(lines[i++]);
-    out.push(`<p>${inline(text.join('\n').replace(/^\s+/, ''))}</p>`);
+    out.push(paragraph(text.join('\n').replace(/^\s+/, ''), inline));
   }
   return out;
 };

@@ -13,7 +13,7 @@
 // domains are linked. Measured against upstream's own test data: test/lib/render/upstream-cases.test.ts
 // (what still differs, and why: upstream-differences.ts). Code blocks are not highlighted.
 import { renderBlocks } from './blocks';
-import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline } from './inline';
+import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline, takePreviews } from './inline';
 import type { RenderInput, RenderReferences, RenderResult } from './types';
 
 export * from './types';
@@ -22,7 +22,11 @@ const NO_INPUT: RenderInput = { users: [], groups: [], channels: [], linkifiers:
 
 const renderWith = (content: string, state: InlineState): string => {
   const lines = content.replace(PLACEHOLDER_CHARS, '').replace(/\r\n?/g, '\n').split('\n');
-  return renderBlocks(lines, (text) => renderInline(state, text)).join('\n');
+  const inline = Object.assign((text: string) => renderInline(state, text), {
+    previews: () => takePreviews(state, inline.quoteDepth === 0),
+    quoteDepth: 0,
+  });
+  return renderBlocks(lines, inline).join('\n');
 };
 
 /** The most HTML, in UTF-8 bytes, that emoji spans may bring a rendering to (see the header). */

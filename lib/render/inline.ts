@@ -46,6 +46,10 @@ export type InlineState = {
   emoji: boolean;
   /** The sender's translate_emoticons setting. */
   translateEmoticons: boolean;
+  /** Image links rendered and not yet handed to the block renderer (takePreviews). */
+  imageLinks: { href: string; title: string | undefined }[];
+  /** The image URLs previewed so far: each once a message. */
+  previewed: Set<string>;
   /** The organization's URL, without a trailing slash (links to it render relative). */
   realmUrl: string | undefined;
   held: string[];
@@ -88,6 +92,8 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, emoji
     emoji,
     translateEmoticons: input.translateEmoticons ?? false,
     realmUrl: input.realmUrl?.replace(/\/+$/, ''),
+    imageLinks: [],
+    previewed: new Set(),
     held: [],
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -209,6 +215,52 @@ const sanitizeUrl = (url: string): string | null => {
   return ['http', 'https', 'ftp', 'mailto', 'file', 'tel', 'sms'].includes(scheme) ? url : null;
 };
 
+// Image previews, as upstream's inline image preview renders them (without fetching anything):
+// a link whose path ends in an image extension gets a message_inline_image div after its block,
+// the image through upstream's /thumbnail URL, the link's label (if it has one) as the title.
+const IMAGE_EXTENSIONS = ['.bmp', '.gif', '.jpe', '.jpeg', '.jpg', '.png', '.webp'];
+/** The most images one message previews (upstream's limit of inline previews per message). */
+const MAX_PREVIEWS = 24;
+
+const isImageUrl = (href: string): boolean => {
+  if (!/^(?:https?:\/\/|\/|user_uploads\/)/i.test(href)) return false;
+  let url: URL;
+  try {
+    url = new URL(href, 'http://relative.invalid/');
+  } catch {
+    return false;
+  }
+  // pasteboard.co's page URLs end in an image extension but are pages.
+  if (url.hostname === 'pasteboard.co') return false;
+  const path = url.pathname.toLowerCase();
+  return IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext));
+};
+
+/** Python's urllib.parse.quote(text, safe=''): everything but letters, digits and _.-~ escaped. */
+const quoteAll = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+const previewHtml = ({ href, title }: { href: string; title: string | undefined }): string => {
+  const thumbnail = (size: string) => `/thumbnail?url=${quoteAll(href)}&amp;size=${size}`;
+  const titleAttr = title === undefined ? '' : ` title="${escapeAttribute(title)}"`;
+  return `<div class="message_inline_image"><a href="${escapeAttribute(href)}"${titleAttr}><img data-src-fullsize="${thumbnail('full')}" src="${thumbnail('thumbnail')}"></a></div>`;
+};
+
+/**
+ * The preview divs of the image links rendered since the last call (each URL once a message);
+ * `keep` false drops them (links in a block quote get no preview).
+ */
+export const takePreviews = (state: InlineState, keep: boolean): string[] => {
+  const links = state.imageLinks;
+  state.imageLinks = [];
+  if (!keep) return [];
+  return links.flatMap((l) => {
+    if (state.previewed.has(l.href) || state.previewed.size >= MAX_PREVIEWS) return [];
+    state.previewed.add(l.href);
+    return [previewHtml(l)];
+  });
+};
+
 /**
  * A link into the organization's own views or uploads (`<realm URL>/#…`, `<realm URL>/user_uploads/…`)
  * made relative, as upstream does, so that it opens in the same client.
@@ -224,6 +276,7 @@ const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => s
   const href = sanitized === null ? null : localLink(state, sanitized);
   if (href === null || m[2] === '') return null;
   state.hasLink = true;
+  if (!state.profileFlavour && isImageUrl(href)) state.imageLinks.push({ href, title: m[1].trim() === '' ? undefined : m[1] });
   const label = m[1].trim() === '' ? state.escape(m[2]) : inner(m[1]);
   return `<a href="${escapeAttribute(href)}">${label}</a>`;
 };
@@ -260,6 +313,7 @@ const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after
   if (/^(?:https?|ftp):\/\/$/i.test(url)) return null;
   state.hasLink = true;
   const href = localLink(state, /^(?:https?|ftp):\/\//i.test(url) ? url : /^[^:/]+@/.test(url) ? `mailto:${url}` : `http://${url}`);
+  if (!state.profileFlavour && isImageUrl(href)) state.imageLinks.push({ href, title: undefined });
   // Trailing punctuation stays text, for the patterns after this one (a closing ** of bold).
   return { html: `<a href="${escapeAttribute(href)}">${state.escape(url)}</a>`, after: rest };
 };

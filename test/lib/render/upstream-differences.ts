@@ -12,11 +12,4 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   codeblock_hilite_shebang_feature_with_path: `${HIGHLIGHTING} (upstream guesses Python from the #! line)`,
   emoji_sequence_one: "the emoji name table (lib/emoji, from zulip-terminal's copy) has no ZWJ sequences such as woman_shrugging",
   emoji_sequence_two: "the emoji name table (lib/emoji, from zulip-terminal's copy) has no ZWJ sequences such as eye_in_speech_bubble",
-  inline_image: 'image previews are not rendered',
-  two_inline_images: 'image previews are not rendered',
-  deduplicate_inline_previews: 'image previews are not rendered',
-  bulleted_list_inlining: 'image previews are not rendered',
-  only_inline_image: 'image previews are not rendered',
-  only_named_inline_image: 'image previews are not rendered',
-  spoiler_with_inline_image: 'image previews are not rendered',
 };
