@@ -11,7 +11,7 @@ import { renderTex } from './tex';
  * message_inline_image divs) of the image links rendered since the last call, each URL once a
  * message, none for links inside a block quote (`quoteDepth` > 0), as upstream.
  */
-export type InlineRenderer = ((text: string) => string) & { previews: () => string[]; quoteDepth: number };
+export type InlineRenderer = ((text: string) => string) & { previews: () => string[]; quoteDepth: number; rich: boolean };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ ]*\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?$/;
 const HEADING = /^#{1,6}[ \t]+/;
@@ -266,7 +266,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       const body = lines.slice(i + 1, j);
       if (language === 'quote' || language === 'quoted') {
         out.push(`<blockquote>\n${quoted(body, inline)}\n</blockquote>`);
-      } else if (language === 'math') {
+      } else if (language === 'math' && inline.rich) {
         out.push(...mathBlock(body));
       } else if (language === 'spoiler') {
         const header = renderBlocks([fence[3] ?? ''], inline)

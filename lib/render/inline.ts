@@ -42,8 +42,8 @@ export type InlineState = {
    * one only when sentence punctuation and then a space or the end follow, as upstream.
    */
   profileFlavour: boolean;
-  /** Whether emoji become spans (see MAX_HTML_BYTES_WITH_EMOJI in index.ts). */
-  emoji: boolean;
+  /** Whether emoji become spans and TeX renders (see MAX_HTML_BYTES_RICH in index.ts). */
+  rich: boolean;
   /** The sender's translate_emoticons setting. */
   translateEmoticons: boolean;
   /** Image links rendered and not yet handed to the block renderer (takePreviews). */
@@ -76,7 +76,7 @@ export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): Inline
 export const linkifierUrl = (urlTemplate: string, groups: LinkifierMatch['groups']): string => expandUriTemplate(urlTemplate, groups);
 
 /** The state for one rendering. */
-export const newInlineState = (input: RenderInput, profileFlavour = false, emoji = true): InlineState => {
+export const newInlineState = (input: RenderInput, profileFlavour = false, rich = true): InlineState => {
   const usersByName = new Map<string, RenderUser[]>();
   for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
   const linkifiers = compileLinkifiers(input.linkifiers);
@@ -89,7 +89,7 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, emoji
     linkifiers,
     escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
     profileFlavour,
-    emoji,
+    rich,
     translateEmoticons: input.translateEmoticons ?? false,
     realmUrl: input.realmUrl?.replace(/\/+$/, ''),
     imageLinks: [],
@@ -325,7 +325,7 @@ const PATTERNS: Pattern[] = [
   // a third $; what KaTeX refuses shows as typed in a tex-error span.
   {
     regex: /\B(?<!\$)\$\$([^\n_$](?:\\\$|[^$\n])*)\$\$(?!\$)\B/g,
-    render: (s, m) => renderTex(m[1], false) ?? `<span class="tex-error">${s.escape(m[0])}</span>`,
+    render: (s, m) => (s.rich ? (renderTex(m[1], false) ?? `<span class="tex-error">${s.escape(m[0])}</span>`) : null),
   },
   // <time:…>: an HTML5 time in UTC, its text as typed; upstream's timestamp-error when it is not a time.
   {
@@ -475,6 +475,6 @@ const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text:
 /** The HTML of one block's inline text (already stripped of placeholder characters). */
 export const renderInline = (state: InlineState, text: string): string => {
   const early = state.profileFlavour ? PATTERNS.map((p) => (p.render === autolink ? { ...p, regex: LENIENT_WEB_LINK } : p)) : PATTERNS;
-  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS, ...(state.emoji ? EMOJI_PATTERNS : [])];
+  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS, ...(state.rich ? EMOJI_PATTERNS : [])];
   return finish(state, applyFrom(state, patterns, 0, text, false));
 };
