@@ -9,6 +9,7 @@ import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
 import { benchRegister } from './bench-register';
+import { benchRender } from './bench-render';
 import { benchTopics } from './bench-topics';
 import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
@@ -26,6 +27,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   topics: benchTopics,
   subscriptions: benchSubscriptions,
   bounded: benchBounded,
+  render: benchRender,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -210,7 +210,7 @@ type RenderedEdit = { content: string; html: string; mentionFlagsOf: (userId: nu
  * @**stream**) or a topic wildcard (@**topic**).
  */
 const renderEdit = async (realm: Realm, content: string, topic: string, editor: User): Promise<RenderedEdit> => {
-  const result = await renderContent(realm.id, content, topic, {
+  const result = await renderContent(realm, content, topic, {
     groups: () => RealmGroups.load(realm.id),
     linkifiers: linkifiersStore.readLinkifierList(realm.id).then((list) => list.linkifiers),
     translateEmoticons: settingsOfUser(editor).translate_emoticons,

@@ -5,11 +5,16 @@
 // names compare case-insensitively, and a mention needs the group's members), the channels it
 // links by name (their name locks), and the organization's linkifiers.
 import { RealmGroups } from '../access/user-groups';
+import { BadRequestError } from '../errors';
 import type { Channel } from '../models/channel';
+import { MAX_MESSAGE_LENGTH } from '../models/message-content';
+import { realmUrl, type Realm } from '../models/realm';
 import { sortLinkifiers, type Linkifier } from '../models/linkifier';
 import type { User } from '../models/user';
+import { settingsOfUser } from '../models/user-settings';
 import { referencesIn, renderMessage, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
+import * as linkifiersStore from '../store/linkifiers';
 import * as usersStore from '../store/users';
 
 /**
@@ -45,9 +50,11 @@ const mentionedUsers = async (realmId: number, names: string[], ids: number[]): 
 /**
  * Loads what `content` refers to and renders it. Channels are linked only when the author may see
  * them without a subscription read: public and web-public ones (a private channel's link is left
- * as text). `topic`: the message's topic, for its links ('' for a direct message).
+ * as text). `topic`: the message's topic, for its links ('' for a direct message). Links to the
+ * organization's own URL render relative, as upstream's.
  */
-export const renderContent = async (realmId: number, content: string, topic: string, sources: RenderSources): Promise<RenderedContent> => {
+export const renderContent = async (realm: Realm, content: string, topic: string, sources: RenderSources): Promise<RenderedContent> => {
+  const realmId = realm.id;
   const refs = referencesIn(content);
   const channelNames = [...refs.channelNames, ...refs.topics.map((t) => t.channelName)];
   const [users, groups, channels, linkifiers] = await Promise.all([
@@ -63,6 +70,25 @@ export const renderContent = async (realmId: number, content: string, topic: str
     linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
     latestInTopic: new Map<string, number>(),
     translateEmoticons: sources.translateEmoticons,
+    realmUrl: realmUrl(realm),
   };
   return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers), groups };
+};
+
+/** The most content, in characters, POST /messages/render renders (upstream's limit on the HTML). */
+const MAX_PREVIEW_LENGTH = 100 * MAX_MESSAGE_LENGTH;
+
+/**
+ * POST /messages/render: the HTML `content` would be sent as by `user` (the composers' preview),
+ * from the same renderer as a send, with the user's emoticon setting; nothing is stored.
+ */
+export const previewRender = async (user: User, realm: Realm, content: string): Promise<{ rendered: string }> => {
+  if (content.length > MAX_PREVIEW_LENGTH) throw new BadRequestError('Unable to render message');
+  const { html } = await renderContent(realm, content, '', {
+    groups: () => RealmGroups.load(realm.id),
+    linkifiers: linkifiersStore.readLinkifierList(realm.id).then((list) => list.linkifiers),
+    translateEmoticons: settingsOfUser(user).translate_emoticons,
+  });
+  if (html.length > MAX_PREVIEW_LENGTH) throw new BadRequestError('Unable to render message');
+  return { rendered: html };
 };

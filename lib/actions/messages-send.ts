@@ -183,7 +183,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
   }
   // 4. Rendering and mention permissions.
-  const rendered = await renderContent(realm.id, content, channel ? topic : '', {
+  const rendered = await renderContent(realm, content, channel ? topic : '', {
     groups,
     linkifiers: linkifiersRead,
     translateEmoticons: settingsOfUser(sender).translate_emoticons,
@@ -321,7 +321,7 @@ export const sendInternalMessage = async (
   const topic = 'channel' in target ? target.topic : '';
   const participants = 'user' in target ? [bot, target.user].sort((a, b) => a.id - b.id) : [];
   const text = normalizeMessageContent(content);
-  const rendered = await renderContent(realm.id, text, topic, {
+  const rendered = await renderContent(realm, text, topic, {
     groups,
     linkifiers: linkifiersStore.listLinkifiersOfRealm(realm.id),
     translateEmoticons: settingsOfUser(bot).translate_emoticons,

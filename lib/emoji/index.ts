@@ -69,6 +69,8 @@ export const emojiApiData = (): { code_to_names: Record<string, readonly string[
   code_to_names: Object.fromEntries(data().codeToNames),
 });
 
+const ZWJ_TAIL = /^(?:\u200d\p{Extended_Pictographic}[\p{Emoji_Modifier}\ufe0f]*)+/u;
+
 /** A Unicode emoji found in a text: where it is, the characters, and its code if upstream names it. */
 export type EmojiInText = { index: number; text: string; code: string | undefined };
 
@@ -87,9 +89,12 @@ export const unicodeEmojiIn = (text: string): EmojiInText[] => {
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
+    // A sequence joined on by U+200D to more emoji is one emoji the data does not know (🍋‍🟪):
+    // upstream leaves the whole run as text, not its first part as an emoji.
+    const joined = ZWJ_TAIL.exec(text.slice(i + seq.length))?.[0] ?? '';
     const code = emojiCodeOf([...seq].map((c) => c.codePointAt(0)!.toString(16)).join('-'));
-    found.push({ index: i, text: seq, code: codeToNames.has(code) ? code : undefined });
-    i += seq.length;
+    found.push({ index: i, text: seq + joined, code: joined === '' && codeToNames.has(code) ? code : undefined });
+    i += seq.length + joined.length;
   }
   return found;
 };

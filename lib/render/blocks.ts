@@ -4,8 +4,14 @@
 // indentation, loose when items are separated by blank lines), and paragraphs whose single
 // newlines become <br>. Blocks are joined by "\n", as upstream serializes them.
 import { escapeAttribute } from './inline';
+import { renderTex } from './tex';
 
-export type InlineRenderer = (text: string) => string;
+/**
+ * Renders a block's inline text. `previews()` hands over the image previews (upstream's
+ * message_inline_image divs) of the image links rendered since the last call, each URL once a
+ * message, none for links inside a block quote (`quoteDepth` > 0), as upstream.
+ */
+export type InlineRenderer = ((text: string) => string) & { previews: () => string[]; quoteDepth: number; rich: boolean };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ ]*\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?$/;
 const HEADING = /^#{1,6}[ \t]+/;
@@ -32,6 +38,124 @@ const codeBlock = (lines: string[], language: string): string => {
     .replace(/'/g, '&#39;');
   const lang = language === '' ? '' : ` data-code-language="${escapeAttribute(language)}"`;
   return `<div class="codehilite"${lang}><pre><span></span><code>${code}\n</code></pre></div>`;
+};
+
+/**
+ * A ```math block as upstream renders it: each paragraph (split at blank lines) in display mode,
+ * its own <p>; TeX that KaTeX refuses shows as typed (HTML-escaped, quotes too) in a tex-error span.
+ */
+const mathBlock = (lines: string[]): string[] =>
+  lines
+    .join('\n')
+    .split('\n\n')
+    .filter((tex) => tex.trim() !== '')
+    .map((tex) => {
+      const html = renderTex(tex, true) ?? `<span class="tex-error">${escapeAttribute(tex).replace(/'/g, '&#x27;')}</span>`;
+      return `<p>${html}</p>`;
+    });
+
+// Tables (Python-Markdown's tables extension, as upstream enables it): a block that starts with a
+// header row holding a |, then a separator row of dashes (with : for alignment), then body rows
+// up to a blank line. Cells split at | outside code spans; a row with fewer cells than the header
+// gets empty ones, extra cells are dropped.
+const TABLE_SEPARATOR = /^ *\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+
+const tableCells = (row: string): string[] => {
+  let text = row.trim();
+  if (text.startsWith('|')) text = text.slice(1);
+  if (text.endsWith('|') && !text.endsWith('\\|')) text = text.slice(0, -1);
+  const cells: string[] = [];
+  let cell = '';
+  let ticks = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '\\' && text[i + 1] === '|') {
+      cell += '|';
+      i += 1;
+    } else if (c === '`') {
+      let run = 0;
+      while (text[i + run] === '`') run += 1;
+      ticks = ticks === 0 ? run : ticks === run ? 0 : ticks;
+      cell += '`'.repeat(run);
+      i += run - 1;
+    } else if (c === '|' && ticks === 0) {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+};
+
+const isTableStart = (lines: string[], i: number): boolean =>
+  lines[i].includes('|') &&
+  i + 1 < lines.length &&
+  TABLE_SEPARATOR.test(lines[i + 1]) &&
+  (lines[i + 1].includes('|') || tableCells(lines[i]).length === 1);
+
+/** The table starting at lines[start] (isTableStart): its HTML and the index after it. */
+const parseTable = (lines: string[], start: number, inline: InlineRenderer): [string, number] => {
+  const header = tableCells(lines[start]);
+  const aligns = tableCells(lines[start + 1]).map((spec) => {
+    const left = spec.startsWith(':');
+    const right = spec.endsWith(':');
+    return left && right ? 'center' : left ? 'left' : right ? 'right' : undefined;
+  });
+  const cell = (tag: 'th' | 'td', text: string, column: number): string => {
+    const align = aligns[column] === undefined ? '' : ` style="text-align: ${aligns[column]};"`;
+    return `<${tag}${align}>${inline(text)}</${tag}>`;
+  };
+  let end = start + 2;
+  const rows: string[] = [];
+  while (end < lines.length && !isBlank(lines[end])) {
+    const cells = tableCells(lines[end]);
+    rows.push(`<tr>\n${header.map((_h, column) => cell('td', cells[column] ?? '', column)).join('\n')}\n</tr>`);
+    end += 1;
+  }
+  const head = `<thead>\n<tr>\n${header.map((h, column) => cell('th', h, column)).join('\n')}\n</tr>\n</thead>`;
+  const body = rows.length === 0 ? '' : `\n<tbody>\n${rows.join('\n')}\n</tbody>`;
+  return [`<table>\n${head}${body}\n</table>${inline.previews().join('')}`, end];
+};
+
+/** Fenced blocks whose content is Markdown, so that fences inside them nest. */
+const CONTAINERS = new Set(['quote', 'quoted', 'spoiler']);
+
+/**
+ * The index of the line that closes a fence opened with `marker` (lines.length when none does):
+ * the first line that is the marker alone. Inside a quote or spoiler, another fence (one with a
+ * language, or of other characters) opens a nested block whose own closing line is skipped, as
+ * in upstream's fence processor.
+ */
+const fenceEnd = (lines: string[], from: number, marker: string, container: boolean): number => {
+  let j = from;
+  while (j < lines.length) {
+    if (lines[j].trim() === marker) return j;
+    const nested = container ? FENCE.exec(lines[j]) : null;
+    j = nested ? fenceEnd(lines, j + 1, nested[1], CONTAINERS.has(nested[2])) + 1 : j + 1;
+  }
+  return lines.length;
+};
+
+/** A block quote's content: its links get no image previews. */
+const quoted = (lines: string[], inline: InlineRenderer): string => {
+  inline.quoteDepth += 1;
+  try {
+    return renderBlocks(lines, inline).join('\n');
+  } finally {
+    inline.quoteDepth -= 1;
+  }
+};
+
+/**
+ * A paragraph, then the previews of its image links; a paragraph that is nothing but one image's
+ * bare URL is replaced by the preview, as upstream does.
+ */
+const paragraph = (text: string, inline: InlineRenderer): string => {
+  const html = inline(text);
+  const previews = inline.previews();
+  const bare = /^<a href="[^"]*">([^<]*)<\/a>$/.exec(html);
+  if (previews.length === 1 && bare && bare[1] === escapeAttribute(text.trim()).replace(/&quot;/g, '"')) return previews[0];
+  return `<p>${html}</p>${previews.length === 0 ? '' : `\n${previews.join('')}`}`;
 };
 
 /** Whether a line ends a paragraph (starts another block). */
@@ -92,9 +216,10 @@ const parseList = (lines: string[], start: number, inline: InlineRenderer): [str
   const open = kind === 'ol' && startNumber !== 1 ? `<ol start="${startNumber}">` : `<${kind}>`;
   const html = items.map((item) => {
     const text = inline(item.text.join('\n'));
+    const previews = inline.previews().join('');
     const children = item.children.filter((c) => c !== '');
-    if (loose) return `<li>\n<p>${text}</p>\n${children.map((c) => `${c}\n`).join('')}</li>`;
-    return `<li>${text}${children.map((c) => `${c}\n`).join('')}</li>`;
+    if (loose) return `<li>\n<p>${text}</p>\n${previews}${children.map((c) => `${c}\n`).join('')}</li>`;
+    return `<li>${text}${previews}${children.map((c) => `${c}\n`).join('')}</li>`;
   });
   return [`${open}\n${html.join('\n')}\n</${kind}>`, i];
 };
@@ -136,12 +261,13 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
     }
     const fence = FENCE.exec(line);
     if (fence) {
-      const body: string[] = [];
-      let j = i + 1;
-      while (j < lines.length && lines[j].trim() !== fence[1]) body.push(lines[j++]);
       const language = fence[2];
+      const j = fenceEnd(lines, i + 1, fence[1], CONTAINERS.has(language));
+      const body = lines.slice(i + 1, j);
       if (language === 'quote' || language === 'quoted') {
-        out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+        out.push(`<blockquote>\n${quoted(body, inline)}\n</blockquote>`);
+      } else if (language === 'math' && inline.rich) {
+        out.push(...mathBlock(body));
       } else if (language === 'spoiler') {
         const header = renderBlocks([fence[3] ?? ''], inline)
           .map((b) => `${b}\n`)
@@ -166,10 +292,17 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       out.push(codeBlock(body, ''));
       continue;
     }
+    const blockStart = afterBlank;
     afterBlank = false;
+    if (blockStart && isTableStart(lines, i)) {
+      const [html, end] = parseTable(lines, i, inline);
+      out.push(html);
+      i = end;
+      continue;
+    }
     if (HEADING.test(line)) {
       const level = /^#+/.exec(line)![0].length;
-      out.push(`<h${level}>${inline(line.replace(/^#+[ \t]+/, '').replace(/[ \t#]*$/, ''))}</h${level}>`);
+      out.push(`<h${level}>${inline(line.replace(/^#+[ \t]+/, '').replace(/[ \t#]*$/, ''))}</h${level}>${inline.previews().join('')}`);
       i += 1;
       continue;
     }
@@ -183,7 +316,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
       while (i < lines.length && !isBlank(lines[i]) && !FENCE.test(lines[i])) body.push(lines[i++].replace(/^ {0,3}> ?/, ''));
       // A quote of nothing but empty ">" lines is text, as upstream renders it.
       if (body.every(isBlank)) out.push(`<p>${inline(body.map(() => '>').join('\n'))}</p>`);
-      else out.push(`<blockquote>\n${renderBlocks(body, inline).join('\n')}\n</blockquote>`);
+      else out.push(`<blockquote>\n${quoted(body, inline)}\n</blockquote>`);
       continue;
     }
     if (LIST_ITEM.test(line)) {
@@ -194,7 +327,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
     }
     const text: string[] = [];
     while (i < lines.length && !isBlank(lines[i]) && (text.length === 0 || !startsBlock(lines[i]))) text.push(lines[i++]);
-    out.push(`<p>${inline(text.join('\n').replace(/^\s+/, ''))}</p>`);
+    out.push(paragraph(text.join('\n').replace(/^\s+/, ''), inline));
   }
   return out;
 };

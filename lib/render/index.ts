@@ -4,15 +4,17 @@
 // referencesIn() says what that input must contain, so a caller can load it in one batch.
 //
 // Emoji (`:name:` and Unicode emoji) render as upstream's spans, by upstream's names (lib/emoji).
-// Deliberate difference: a span is some 100 bytes, so a message of thousands of emoji would not fit
-// the one DynamoDB item (400 KB) that holds its content and HTML; where the HTML with emoji spans
-// would pass MAX_HTML_BYTES_WITH_EMOJI, the content renders with its emoji left as typed.
+// Deliberate difference: a span is some 100 bytes and a KaTeX formula some 400 or more, so a
+// message of thousands of emoji or formulas would not fit the one DynamoDB item (400 KB) that
+// holds its content and HTML; where the HTML with emoji spans and TeX would pass
+// MAX_HTML_BYTES_RICH, the content renders with its emoji and TeX left as typed (a math block as code).
 // Emoticons (`:)`) become emoji for a sender whose translate_emoticons setting is on.
-// Not rendered (left as the text typed): TeX ($$…$$ and ```math),
-// <time:…> timestamps, tables, image previews, bare domains without a scheme or www. (upstream
-// links those of known top-level domains); code blocks are not highlighted.
+// TeX ($$…$$ and ```math) renders through KaTeX (tex.ts), <time:…> as upstream's <time> (timestamp.ts),
+// tables, spoilers and nested quotes as upstream's fence rules; bare domains of known top-level
+// domains are linked. Measured against upstream's own test data: test/lib/render/upstream-cases.test.ts
+// (what still differs, and why: upstream-differences.ts). Code blocks are not highlighted.
 import { renderBlocks } from './blocks';
-import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline } from './inline';
+import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline, takePreviews } from './inline';
 import type { RenderInput, RenderReferences, RenderResult } from './types';
 
 export * from './types';
@@ -21,24 +23,29 @@ const NO_INPUT: RenderInput = { users: [], groups: [], channels: [], linkifiers:
 
 const renderWith = (content: string, state: InlineState): string => {
   const lines = content.replace(PLACEHOLDER_CHARS, '').replace(/\r\n?/g, '\n').split('\n');
-  return renderBlocks(lines, (text) => renderInline(state, text)).join('\n');
+  const inline = Object.assign((text: string) => renderInline(state, text), {
+    previews: () => takePreviews(state, inline.quoteDepth === 0),
+    quoteDepth: 0,
+    rich: state.rich,
+  });
+  return renderBlocks(lines, inline).join('\n');
 };
 
-/** The most HTML, in UTF-8 bytes, that emoji spans may bring a rendering to (see the header). */
-export const MAX_HTML_BYTES_WITH_EMOJI = 200_000;
+/** The most HTML, in UTF-8 bytes, that emoji spans and TeX may bring a rendering to (see the header). */
+export const MAX_HTML_BYTES_RICH = 200_000;
 
-/** Renders with emoji spans unless that makes the HTML too large to store; then without them. */
-const renderStored = (content: string, stateFor: (emoji: boolean) => InlineState): { html: string; state: InlineState } => {
+/** Renders with emoji spans and TeX unless that makes the HTML too large to store; then without them. */
+const renderStored = (content: string, stateFor: (rich: boolean) => InlineState): { html: string; state: InlineState } => {
   const state = stateFor(true);
   const html = renderWith(content, state);
-  if (Buffer.byteLength(html) <= MAX_HTML_BYTES_WITH_EMOJI) return { html, state };
+  if (Buffer.byteLength(html) <= MAX_HTML_BYTES_RICH) return { html, state };
   const plain = stateFor(false);
   return { html: renderWith(content, plain), state: plain };
 };
 
 /** Renders message content to upstream's HTML, with what the send path needs for flags. */
 export const renderMessage = (content: string, input: RenderInput): RenderResult => {
-  const { html, state } = renderStored(content, (emoji) => newInlineState(input, false, emoji));
+  const { html, state } = renderStored(content, (rich) => newInlineState(input, false, rich));
   return {
     html,
     mentionedUserIds: [...state.mentionedUserIds],
@@ -62,7 +69,6 @@ export const referencesIn = (content: string): RenderReferences => {
  * profile-field values have always been stored in: quotes in text escaped, bare URLs linked
  * wherever they end (see lib/markdown.ts).
  */
-export const renderPlainMarkdown = (content: string): string =>
-  renderStored(content, (emoji) => newInlineState(NO_INPUT, true, emoji)).html;
+export const renderPlainMarkdown = (content: string): string => renderStored(content, (rich) => newInlineState(NO_INPUT, true, rich)).html;
 
 export { topicLinks, type TopicLink } from './topic-links';

@@ -6,6 +6,9 @@
 // see into, and the text inside an element (a link's label, a strong span) is processed only by
 // the patterns after the one that made it, exactly as upstream's inline processor does.
 import { EMOTICON_CONVERSIONS, isZulipExtraEmoji, unicodeEmojiCode, unicodeEmojiIn, unicodeEmojiNames } from '../emoji';
+import tlds from 'tlds';
+import { renderTex } from './tex';
+import { timestampDatetime } from './timestamp';
 import { linkifierRegex, type LinkifierMatch, type LinkifierRegex } from '../validation/linkifier-pattern';
 import { expandUriTemplate } from '../validation/uri-template';
 import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
@@ -39,10 +42,16 @@ export type InlineState = {
    * one only when sentence punctuation and then a space or the end follow, as upstream.
    */
   profileFlavour: boolean;
-  /** Whether emoji become spans (see MAX_HTML_BYTES_WITH_EMOJI in index.ts). */
-  emoji: boolean;
+  /** Whether emoji become spans and TeX renders (see MAX_HTML_BYTES_RICH in index.ts). */
+  rich: boolean;
   /** The sender's translate_emoticons setting. */
   translateEmoticons: boolean;
+  /** Image links rendered and not yet handed to the block renderer (takePreviews). */
+  imageLinks: { href: string; title: string | undefined }[];
+  /** The image URLs previewed so far: each once a message. */
+  previewed: Set<string>;
+  /** The organization's URL, without a trailing slash (links to it render relative). */
+  realmUrl: string | undefined;
   held: string[];
   mentionedUserIds: Set<number>;
   mentionedGroupIds: Set<number>;
@@ -67,7 +76,7 @@ export const compileLinkifiers = (linkifiers: RenderInput['linkifiers']): Inline
 export const linkifierUrl = (urlTemplate: string, groups: LinkifierMatch['groups']): string => expandUriTemplate(urlTemplate, groups);
 
 /** The state for one rendering. */
-export const newInlineState = (input: RenderInput, profileFlavour = false, emoji = true): InlineState => {
+export const newInlineState = (input: RenderInput, profileFlavour = false, rich = true): InlineState => {
   const usersByName = new Map<string, RenderUser[]>();
   for (const u of input.users) usersByName.set(u.fullName.toLowerCase(), [...(usersByName.get(u.fullName.toLowerCase()) ?? []), u]);
   const linkifiers = compileLinkifiers(input.linkifiers);
@@ -80,8 +89,11 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, emoji
     linkifiers,
     escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
     profileFlavour,
-    emoji,
+    rich,
     translateEmoticons: input.translateEmoticons ?? false,
+    realmUrl: input.realmUrl?.replace(/\/+$/, ''),
+    imageLinks: [],
+    previewed: new Set(),
     held: [],
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -203,23 +215,88 @@ const sanitizeUrl = (url: string): string | null => {
   return ['http', 'https', 'ftp', 'mailto', 'file', 'tel', 'sms'].includes(scheme) ? url : null;
 };
 
+// Image previews, as upstream's inline image preview renders them (without fetching anything):
+// a link whose path ends in an image extension gets a message_inline_image div after its block,
+// the image through upstream's /thumbnail URL, the link's label (if it has one) as the title.
+const IMAGE_EXTENSIONS = ['.bmp', '.gif', '.jpe', '.jpeg', '.jpg', '.png', '.webp'];
+/** The most images one message previews (upstream's limit of inline previews per message). */
+const MAX_PREVIEWS = 24;
+
+const isImageUrl = (href: string): boolean => {
+  if (!/^(?:https?:\/\/|\/|user_uploads\/)/i.test(href)) return false;
+  let url: URL;
+  try {
+    url = new URL(href, 'http://relative.invalid/');
+  } catch {
+    return false;
+  }
+  // pasteboard.co's page URLs end in an image extension but are pages.
+  if (url.hostname === 'pasteboard.co') return false;
+  const path = url.pathname.toLowerCase();
+  return IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext));
+};
+
+/** Python's urllib.parse.quote(text, safe=''): everything but letters, digits and _.-~ escaped. */
+const quoteAll = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+const previewHtml = ({ href, title }: { href: string; title: string | undefined }): string => {
+  const thumbnail = (size: string) => `/thumbnail?url=${quoteAll(href)}&amp;size=${size}`;
+  const titleAttr = title === undefined ? '' : ` title="${escapeAttribute(title)}"`;
+  return `<div class="message_inline_image"><a href="${escapeAttribute(href)}"${titleAttr}><img data-src-fullsize="${thumbnail('full')}" src="${thumbnail('thumbnail')}"></a></div>`;
+};
+
+/**
+ * The preview divs of the image links rendered since the last call (each URL once a message);
+ * `keep` false drops them (links in a block quote get no preview).
+ */
+export const takePreviews = (state: InlineState, keep: boolean): string[] => {
+  const links = state.imageLinks;
+  state.imageLinks = [];
+  if (!keep) return [];
+  return links.flatMap((l) => {
+    if (state.previewed.has(l.href) || state.previewed.size >= MAX_PREVIEWS) return [];
+    state.previewed.add(l.href);
+    return [previewHtml(l)];
+  });
+};
+
+/**
+ * A link into the organization's own views or uploads (`<realm URL>/#…`, `<realm URL>/user_uploads/…`)
+ * made relative, as upstream does, so that it opens in the same client.
+ */
+const localLink = (state: InlineState, href: string): string => {
+  if (state.realmUrl === undefined) return href;
+  const prefix = `${state.realmUrl}/`;
+  return href.startsWith(`${prefix}#`) || href.startsWith(`${prefix}user_uploads/`) ? href.slice(prefix.length) : href;
+};
+
 const link = (state: InlineState, m: RegExpExecArray, inner: (text: string) => string): string | null => {
-  const href = sanitizeUrl(m[2]);
+  const sanitized = sanitizeUrl(m[2]);
+  const href = sanitized === null ? null : localLink(state, sanitized);
   if (href === null || m[2] === '') return null;
   state.hasLink = true;
+  if (!state.profileFlavour && isImageUrl(href)) state.imageLinks.push({ href, title: m[1].trim() === '' ? undefined : m[1] });
   const label = m[1].trim() === '' ? state.escape(m[2]) : inner(m[1]);
   return `<a href="${escapeAttribute(href)}">${label}</a>`;
 };
 
 // Bare URLs in messages, as upstream's web-link pattern finds them: after the start, a space or
-// one of '"(,: and <, a URL with a scheme (or starting with www.) whose path may hold balanced
-// parentheses (three levels), or an email address; it must be followed by sentence punctuation
-// and then a space or the end, which stay outside the link. Bare domains without www. (upstream
-// links those of known top-level domains) are not linked.
+// one of '"(,: and <, a URL with a scheme, or a domain whose last label is a known top-level
+// domain (the IANA list of the `tlds` package, as upstream's; less the file extensions upstream
+// leaves alone), with an optional path that may hold balanced parentheses (seven levels deep), or
+// an email address; it must be followed by sentence punctuation and then a space or the end,
+// which stay outside the link.
+const NOT_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);
+const TLD_ALTERNATIVES = tlds
+  .filter((t) => !NOT_TLDS.has(t))
+  .sort((a, b) => b.length - a.length)
+  .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
 const NO_PARENS = `[^\\s()"\\uE000-\\uE01F]`;
-const PAREN_PATH = `(?:${NO_PARENS}|\\((?:${NO_PARENS}|\\((?:${NO_PARENS}|\\(${NO_PARENS}*\\))*\\))*\\))*?`;
+const PAREN_PATH = Array.from({ length: 7 }).reduce<string>((inner) => `${NO_PARENS}*?(?:\\(${inner}\\)${NO_PARENS}*?)*`, `${NO_PARENS}*`);
 const WEB_LINK = new RegExp(
-  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/|www\\.)[\\w.:@-]+?(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
+  `(?<![^\\s'"(,:<])(?:(?:(?:https?|ftp):\\/\\/[\\w.:@-]+?|(?:[\\w-]+\\.)+(?:${TLD_ALTERNATIVES}))(?:\\/${PAREN_PATH})?|[\\w.-]+@[\\w.-]+\\.\\w+)(?=[!:;?),.'">]*(?:$|\\s))`,
   'gi',
 );
 
@@ -235,7 +312,8 @@ const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after
   const [url, rest] = state.profileFlavour ? splitTrailingPunctuation(m[0]) : [m[0], ''];
   if (/^(?:https?|ftp):\/\/$/i.test(url)) return null;
   state.hasLink = true;
-  const href = /^www\./i.test(url) ? `http://${url}` : /^[^:/]+@/.test(url) ? `mailto:${url}` : url;
+  const href = localLink(state, /^(?:https?|ftp):\/\//i.test(url) ? url : /^[^:/]+@/.test(url) ? `mailto:${url}` : `http://${url}`);
+  if (!state.profileFlavour && isImageUrl(href)) state.imageLinks.push({ href, title: undefined });
   // Trailing punctuation stays text, for the patterns after this one (a closing ** of bold).
   return { html: `<a href="${escapeAttribute(href)}">${state.escape(url)}</a>`, after: rest };
 };
@@ -243,6 +321,21 @@ const autolink = (state: InlineState, m: RegExpExecArray): { html: string; after
 const PATTERNS: Pattern[] = [
   // Inline code: the text as written, spaces kept.
   { regex: /(?<!\\)(`+)(.+?)(?<!`)\1(?!`)/g, render: (s, m) => `<code>${s.escape(m[2])}</code>` },
+  // Inline TeX (upstream's): $$…$$ on one line, not starting with _ (the $$_$$ smiley), not next to
+  // a third $; what KaTeX refuses shows as typed in a tex-error span.
+  {
+    regex: /\B(?<!\$)\$\$([^\n_$](?:\\\$|[^$\n])*)\$\$(?!\$)\B/g,
+    render: (s, m) => (s.rich ? (renderTex(m[1], false) ?? `<span class="tex-error">${s.escape(m[0])}</span>`) : null),
+  },
+  // <time:…>: an HTML5 time in UTC, its text as typed; upstream's timestamp-error when it is not a time.
+  {
+    regex: /<time:([^>]*?)>/g,
+    render: (s, m) => {
+      const datetime = timestampDatetime(m[1]);
+      if (datetime === undefined) return `<span class="timestamp-error">Invalid time format: ${s.escape(m[1])}</span>`;
+      return `<time datetime="${datetime}">${s.escape(m[1])}</time>`;
+    },
+  },
   { regex: /\*\*\*(?!\s)([^*\n]+)(?<!\s)\*\*\*/g, render: (_s, m, inner) => `<strong><em>${inner(m[1])}</em></strong>` },
   { regex: /(?<![^\s'"({[/<])@(_?)\*\*([^*]+)\*\*/g, render: userMention, makesLink: true },
   { regex: /(?<![^\s'"(,:<])#\*\*([^*>]+)>([^*]*)@(\d+)\*\*/g, render: messageLink, makesLink: true },
@@ -382,6 +475,6 @@ const applyFrom = (state: InlineState, patterns: Pattern[], start: number, text:
 /** The HTML of one block's inline text (already stripped of placeholder characters). */
 export const renderInline = (state: InlineState, text: string): string => {
   const early = state.profileFlavour ? PATTERNS.map((p) => (p.render === autolink ? { ...p, regex: LENIENT_WEB_LINK } : p)) : PATTERNS;
-  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS, ...(state.emoji ? EMOJI_PATTERNS : [])];
+  const patterns = [...early, ...linkifierPatterns(state), ...LATE_PATTERNS, ...(state.rich ? EMOJI_PATTERNS : [])];
   return finish(state, applyFrom(state, patterns, 0, text, false));
 };

@@ -10,8 +10,8 @@ export type TopicLink = { text: string; url: string };
 type Candidate = TopicLink & { index: number };
 
 // Upstream splits a topic at these characters and links a segment that starts with a URL, up to
-// its trailing sentence punctuation. As in message content, bare domains without a scheme or www.
-// are not linked (upstream links those of known top-level domains).
+// its trailing sentence punctuation. Unlike message content (inline.ts), bare domains without a
+// scheme or www. are not linked here yet (upstream links those of known top-level domains).
 const SPLITTER = /[ !;),'"]/;
 const RAW_URL = /^((?:(?:https?|ftp):\/\/|www\.)[^\s<>]+?)[:?.>]*$/i;
 

@@ -21,6 +21,11 @@ export type RenderInput = {
   latestInTopic?: ReadonlyMap<string, number>;
   /** The sender's `translate_emoticons` setting: emoticons such as `:)` become emoji. */
   translateEmoticons?: boolean;
+  /**
+   * The organization's URL (`https://chat.example.com`): links to its `#narrow/...` views render
+   * relative (`#narrow/...`), as upstream renders them.
+   */
+  realmUrl?: string;
 };
 
 /** The key of latestInTopic: topics compare case-insensitively, as upstream. */

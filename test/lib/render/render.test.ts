@@ -1,17 +1,10 @@
-import {
-  MAX_HTML_BYTES_WITH_EMOJI,
-  referencesIn,
-  renderMessage,
-  renderPlainMarkdown,
-  topicKey,
-  type RenderInput,
-} from '../../../lib/render';
+import { MAX_HTML_BYTES_RICH, referencesIn, renderMessage, renderPlainMarkdown, topicKey, type RenderInput } from '../../../lib/render';
 
 const NONE: RenderInput = { users: [], groups: [], channels: [], linkifiers: [] };
 const html = (content: string, input: RenderInput = NONE): string => renderMessage(content, input).html;
 
 // Cases from upstream's zerver/tests/fixtures/markdown_test_cases.json (input → expected_output),
-// limited to the syntax this renderer covers (no TeX, timestamps, tables, highlighting).
+// a few by hand; all of them run in upstream-cases.test.ts.
 describe('renderMessage renders upstream Markdown test cases exactly', () => {
   it.each([
     ['empty', '', ''],
@@ -595,7 +588,17 @@ describe('renderMessage emoji', () => {
     expect(renderPlainMarkdown(many)).toBe(`<p>${many}</p>`);
     const fewer = '😀'.repeat(1000);
     expect(html(fewer)).toBe(`<p>${span('1f600', 'grinning', ':grinning:').repeat(1000)}</p>`);
-    expect(Buffer.byteLength(html(fewer))).toBeLessThan(MAX_HTML_BYTES_WITH_EMOJI);
+    expect(Buffer.byteLength(html(fewer))).toBeLessThan(MAX_HTML_BYTES_RICH);
+  });
+
+  it('leaves TeX as typed where KaTeX would make the HTML too large to store', () => {
+    const many = '$$x$$ '.repeat(1600).trim();
+    expect(html(many)).toBe(`<p>${many}</p>`);
+    expect(html(`${many}\n\n\`\`\`math\ny\n\`\`\``)).toMatch(
+      /<div class="codehilite" data-code-language="math"><pre><span><\/span><code>y\n<\/code><\/pre><\/div>$/,
+    );
+    expect(Buffer.byteLength(html('$$x$$ '.repeat(100)))).toBeLessThan(MAX_HTML_BYTES_RICH);
+    expect(html('$$x$$ '.repeat(100))).toContain('class="katex"');
   });
 
   it('renders emoji in profile-field texts too', () => {
