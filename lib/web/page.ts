@@ -74,7 +74,7 @@ export const layout = (opts: {
       <body>
         <header>
           <div>
-            <a class="brand" href="/">Zulip</a>${opts.realmName !== undefined && html` <span class="realm">${opts.realmName}</span>`}
+            <a class="brand" href="/login/">Zulip</a>${opts.realmName !== undefined && html` <span class="realm">${opts.realmName}</span>`}
           </div>
           ${opts.signedIn && logoutForm(opts.signedIn)}
         </header>
