@@ -4,11 +4,11 @@ import { revealApiKey } from '../../lib/actions/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { realmUrl } from '../../lib/models/realm';
 import { accountPage, apiKeyPage } from '../../lib/web/account-page';
-import { seeOther } from '../../lib/web/page';
+import { redirectTo } from '../../lib/web/page';
 import { pageHandler } from '../../lib/web/page-handler';
 
 export const handler = pageHandler(async (ctx) => {
-  if (!ctx.session) return seeOther('/login/');
+  if (!ctx.session) return redirectTo('/login/');
   const { password } = ctx.params({ password: rawString() });
   const { user } = ctx.session;
   const site = realmUrl(ctx.realm);

@@ -3,9 +3,8 @@
 import { logInWithPassword, logOut } from '../../lib/actions/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
-import { setCookie } from '../../lib/web/cookies';
 import { html } from '../../lib/web/html';
-import { box, postForm, seeOther } from '../../lib/web/page';
+import { box, postForm, redirectTo } from '../../lib/web/page';
 import { pageHandler, type PageContext } from '../../lib/web/page-handler';
 import { realmUrl } from '../../lib/models/realm';
 
@@ -43,10 +42,10 @@ const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[
   );
 
 export const handler = pageHandler(async (ctx) => {
-  if (ctx.event.requestContext.http.method !== 'POST') return ctx.session ? seeOther('/accounts/') : loginForm(ctx);
+  if (ctx.event.requestContext.http.method !== 'POST') return ctx.session ? redirectTo('/accounts/') : loginForm(ctx);
   const { username, password } = ctx.params({ username: rawString(), password: rawString() });
   const login = await logInWithPassword(ctx.realm, username, password, ctx.sourceIp);
   if ('formError' in login) return loginForm(ctx, { username, errors: [login.formError] });
   if (ctx.session) await logOut(ctx.session);
-  return seeOther('/accounts/', [setCookie(SESSION_COOKIE, login.token, SESSION_LIFETIME_SECONDS)]);
+  return redirectTo('/accounts/', [ctx.cookie(SESSION_COOKIE, login.token, SESSION_LIFETIME_SECONDS)]);
 });

@@ -19,23 +19,25 @@ export const requestCookies = (event: CookieEvent): Record<string, string> => {
   return out;
 };
 
-/** Whether cookies must be Secure: the service is served over HTTPS (its EXTERNAL_URL). */
-const secureCookies = (): boolean => new URL(config.externalUrl()).protocol === 'https:';
+/**
+ * Whether the request's cookies must be Secure: the service is served over HTTPS (its
+ * EXTERNAL_URL), or this request came over HTTPS (API Gateway's X-Forwarded-Proto; a deployed
+ * stage's endpoint is HTTPS only).
+ */
+export const isSecureRequest = (event: CookieEvent): boolean =>
+  new URL(config.externalUrl()).protocol === 'https:' || event.headers?.['x-forwarded-proto']?.toLowerCase() === 'https';
 
 /**
  * A Set-Cookie value for this host only (no Domain: an organization's cookies never reach
  * another's subdomain), HttpOnly (no script reads it; the pages have none), SameSite=Lax (not sent
  * on another site's POST), Secure behind HTTPS. `maxAgeSeconds` 0 deletes the cookie.
  */
-export const setCookie = (name: string, value: string, maxAgeSeconds?: number): string =>
+export const setCookie = (name: string, value: string, opts: { secure: boolean; maxAgeSeconds?: number }): string =>
   [
     `${name}=${value}`,
     'Path=/',
-    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
+    ...(opts.maxAgeSeconds === undefined ? [] : [`Max-Age=${opts.maxAgeSeconds}`]),
     'HttpOnly',
     'SameSite=Lax',
-    ...(secureCookies() ? ['Secure'] : []),
+    ...(opts.secure ? ['Secure'] : []),
   ].join('; ');
-
-/** A Set-Cookie value that deletes the cookie. */
-export const clearCookie = (name: string): string => setCookie(name, '', 0);

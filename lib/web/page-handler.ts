@@ -16,7 +16,7 @@ import { bodyParser } from '../http/middleware/body-parser';
 import { RequestParams, type ParamSpec, type Values } from '../http/params';
 import { requestIdOf } from '../http/request-id';
 import type { HttpResponse } from '../http/response';
-import { clearCookie, requestCookies, setCookie } from './cookies';
+import { isSecureRequest, requestCookies, setCookie } from './cookies';
 import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from './csrf';
 import { html, type SafeHtml } from './html';
 import { box, CSRF_FIELD, htmlResponse, layout, type FormContext } from './page';
@@ -37,6 +37,8 @@ export type PageContext = {
   form: FormContext;
   /** Declared form fields (the body, then the query string), as the API's parameters. */
   params: <S extends Record<string, ParamSpec<any>>>(spec: S) => Values<S>;
+  /** A Set-Cookie value for this response (HttpOnly, SameSite=Lax, Secure behind HTTPS); `maxAgeSeconds` 0 deletes it. */
+  cookie: (name: string, value: string, maxAgeSeconds?: number) => string;
   /** A page in the shared layout (the organization's name, and the signed-in person's log-out button). */
   page: (statusCode: number, title: string, content: SafeHtml, cookies?: string[]) => HttpResponse;
 };
@@ -138,12 +140,14 @@ export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => 
         const failure = csrfFailure(cookies[CSRF_COOKIE], raw[CSRF_FIELD], binding);
         if (failure !== undefined) return csrfFailurePage(failure, event.rawPath ?? '/');
       }
+      const secure = isSecureRequest(event);
+      const cookie = (name: string, value: string, maxAgeSeconds?: number) => setCookie(name, value, { secure, maxAgeSeconds });
       const existing = cookies[CSRF_COOKIE];
       const csrfToken = isValidCsrfToken(existing, binding) ? existing! : newCsrfToken(binding);
       const setCookies = [
-        ...(csrfToken !== existing ? [setCookie(CSRF_COOKIE, csrfToken)] : []),
+        ...(csrfToken !== existing ? [cookie(CSRF_COOKIE, csrfToken)] : []),
         // A session cookie that names no (live) session is removed, so the browser stops sending it.
-        ...(cookies[SESSION_COOKIE] !== undefined && !session ? [clearCookie(SESSION_COOKIE)] : []),
+        ...(cookies[SESSION_COOKIE] !== undefined && !session ? [cookie(SESSION_COOKIE, '', 0)] : []),
       ];
       const params = new RequestParams(raw);
       const form: FormContext = { csrfToken };
@@ -155,6 +159,7 @@ export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => 
         session,
         form,
         params: (spec) => params.parse(spec),
+        cookie,
         page: (statusCode, title, content, pageCookies = []) =>
           htmlResponse(
             statusCode,

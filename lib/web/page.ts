@@ -151,7 +151,7 @@ export const htmlResponse = (statusCode: number, page: SafeHtml, cookies: string
 });
 
 /** A 302 to a path of this site (never elsewhere: no open redirect), with cookies to set. */
-export const seeOther = (path: string, cookies: string[] = []): HttpResponse => {
+export const redirectTo = (path: string, cookies: string[] = []): HttpResponse => {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`not a local path: ${path}`);
   return {
     statusCode: 302,

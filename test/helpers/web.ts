@@ -31,6 +31,8 @@ export type PageResult = {
   /** The Set-Cookie values of the response. */
   setCookies: string[];
   body: string;
+  /** The body with its layout whitespace squashed (markupOf), for comparing markup. */
+  markup: string;
   /** The hidden CSRF field's value in the page, if it has a form. */
   csrfToken: string | undefined;
 };
@@ -41,6 +43,7 @@ export type PageRequest = {
   cookies?: Record<string, string>;
   host?: string;
   sourceIp?: string;
+  headers?: Record<string, string>;
 };
 
 /** One request to a page, without a cookie jar. */
@@ -51,7 +54,7 @@ export const callPage = async (pagePath: string, req: PageRequest = {}): Promise
     params: req.form,
     encoding: method === 'GET' ? 'query' : 'form',
     sourceIp: req.sourceIp,
-    headers: { ...(req.host ? { host: req.host } : {}) },
+    headers: { ...(req.host ? { host: req.host } : {}), ...(req.headers ?? {}) },
   });
   const cookieList = Object.entries(req.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
   const pageEvent: APIGatewayProxyEventV2 = {
@@ -68,6 +71,7 @@ export const callPage = async (pagePath: string, req: PageRequest = {}): Promise
     headers: response.headers,
     setCookies: response.cookies ?? [],
     body,
+    markup: markupOf(body),
     csrfToken: /name="csrfmiddlewaretoken" value="([^"]*)"/.exec(body)?.[1],
   };
 };
@@ -108,6 +112,17 @@ export class PageClient {
     if (result.status !== 302) throw new Error(`login of ${username} failed: ${result.status} ${result.body}`);
   }
 }
+
+/**
+ * Markup with its layout whitespace squashed: runs of whitespace become one space, none is kept
+ * inside a tag before its end, and a void element's ` />` is `>`, so that tests do not depend on how
+ * Prettier lays out the pages' templates.
+ */
+export const markupOf = (body: string): string =>
+  body
+    .replace(/\s+/g, ' ')
+    .replace(/\s*\/?>/g, '>')
+    .replace(/>\s+</g, '><');
 
 /** The text of a page: tags removed, entities decoded, whitespace collapsed. */
 export const pageText = (body: string): string =>

@@ -36,9 +36,9 @@ describe('GET /accounts/', () => {
     expect(text).toContain('Email iago@zulip.com');
     expect(text).toContain('Organization Zulip Dev (http://localhost:3000)');
     expect(text).toContain('Please re-enter your password to confirm your identity.');
-    expect(page.body).toContain('<label for="id_password">Your password</label>');
-    expect(page.body).toContain('<form method="post" action="/logout/">');
-    expect(page.body).not.toContain(await iagoKey());
+    expect(page.markup).toContain('<label for="id_password">Your password</label>');
+    expect(page.markup).toContain('<form method="post" action="/logout/">');
+    expect(page.markup).not.toContain(await iagoKey());
   });
 
   it('gives the signed-in person a CSRF token bound to their session', async () => {
@@ -58,10 +58,10 @@ describe('POST /accounts/api_key/', () => {
     const page = await browser.submit('/accounts/api_key/', { password: devPassword(IAGO) });
     expect(page.status).toBe(200);
     const key = await iagoKey();
-    expect(page.body).toContain(`<code class="key" id="api_key_value">${key}</code>`);
+    expect(page.markup).toContain(`<code class="key" id="api_key_value">${key}</code>`);
     const link =
       /<a class="button" id="download_zuliprc" download="zuliprc" href="data:application\/octet-stream;charset=utf-8,([^"]*)">Download zuliprc<\/a>/.exec(
-        page.body,
+        page.markup,
       );
     expect(decodeURIComponent(link![1])).toBe(`[api]\nemail=iago@zulip.com\nkey=${key}\nsite=http://localhost:3000\n`);
   });
@@ -69,7 +69,7 @@ describe('POST /accounts/api_key/', () => {
   it("names the organization's own URL in the zuliprc of a subdomain's user", async () => {
     const browser = await signedIn('king@lear.org', 'lear.localhost:3000');
     const page = await browser.submit('/accounts/api_key/', { password: devPassword('king@lear.org') });
-    const link = /download="zuliprc" href="data:application\/octet-stream;charset=utf-8,([^"]*)"/.exec(page.body);
+    const link = /download="zuliprc" href="data:application\/octet-stream;charset=utf-8,([^"]*)"/.exec(page.markup);
     expect(decodeURIComponent(link![1])).toContain('\nsite=http://lear.localhost:3000\n');
   });
 
@@ -78,7 +78,7 @@ describe('POST /accounts/api_key/', () => {
     const page = await browser.submit('/accounts/api_key/', { password: 'wrong' });
     expect(page.status).toBe(200);
     expect(pageText(page.body)).toContain('Password is incorrect.');
-    expect(page.body).not.toContain(await iagoKey());
+    expect(page.markup).not.toContain(await iagoKey());
   });
 
   it('counts wrong passwords against the login limit', async () => {
@@ -87,7 +87,7 @@ describe('POST /accounts/api_key/', () => {
     await browser.submit('/accounts/api_key/', { password: 'wrong' });
     const page = await browser.submit('/accounts/api_key/', { password: devPassword(IAGO) });
     expect(pageText(page.body)).toContain("You're making too many attempts to sign in.");
-    expect(page.body).not.toContain(await iagoKey());
+    expect(page.markup).not.toContain(await iagoKey());
   });
 
   it('sends a signed-out person to the login page', async () => {
@@ -103,7 +103,7 @@ describe('POST /accounts/api_key/', () => {
     const page = await callPage('/accounts/api_key/', { form: { password: devPassword(IAGO) }, cookies: browser.cookies });
     expect(page.status).toBe(403);
     expect(pageText(page.body)).toContain('Reason: CSRF token missing.');
-    expect(page.body).not.toContain(await iagoKey());
+    expect(page.markup).not.toContain(await iagoKey());
     expect((await rateLimitsStore.getAttempts('authenticate_by_username', `2:${IAGO}`)).times).toEqual([]);
   });
 

@@ -26,13 +26,13 @@ describe('GET /login/', () => {
     expect(page.status).toBe(200);
     expect(page.headers['Content-Type']).toBe('text/html; charset=utf-8');
     expect(page.headers['Cache-Control']).toBe('no-store');
-    expect(page.body).toContain('<title>Log in | Zulip</title>');
-    expect(page.body).toContain('<h1>Log in to Zulip</h1>');
-    expect(page.body).toContain('<label for="id_username">Email</label>');
-    expect(page.body).toContain('<input id="id_username" name="username" type="email" autocomplete="username" required autofocus>');
-    expect(page.body).toContain('<label for="id_password">Password</label>');
-    expect(page.body).toContain('<form method="post" action="/login/" name="login_form" id="login_form">');
-    expect(page.body).not.toContain('<script');
+    expect(page.markup).toContain('<title>Log in | Zulip</title>');
+    expect(page.markup).toContain('<h1>Log in to Zulip</h1>');
+    expect(page.markup).toContain('<label for="id_username">Email</label>');
+    expect(page.markup).toContain('<input id="id_username" name="username" type="email" autocomplete="username" required autofocus>');
+    expect(page.markup).toContain('<label for="id_password">Password</label>');
+    expect(page.markup).toContain('<form method="post" action="/login/" name="login_form" id="login_form">');
+    expect(page.markup).not.toContain('<script');
     expect(page.csrfToken).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   });
 
@@ -54,6 +54,11 @@ describe('GET /login/', () => {
     expect(page.setCookies[0]).toMatch(/; Secure$/);
   });
 
+  it('marks cookies Secure when the request came over HTTPS (API Gateway)', async () => {
+    const page = await callPage('/login/', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(page.setCookies[0]).toMatch(/; Secure$/);
+  });
+
   it('names the organization of the host', async () => {
     const page = await callPage('/login/', { host: 'lear.localhost:3000' });
     expect(pageText(page.body)).toContain('Lear & Co.');
@@ -63,14 +68,14 @@ describe('GET /login/', () => {
     const page = await callPage('/login/', { host: 'nowhere.localhost:3000' });
     expect(page.status).toBe(404);
     expect(pageText(page.body)).toContain('There is no Zulip organization hosted at this subdomain.');
-    expect(page.body).not.toContain('csrfmiddlewaretoken');
+    expect(page.markup).not.toContain('csrfmiddlewaretoken');
   });
 
   it('tells that a deactivated organization is deactivated, without a form', async () => {
     await withRealm({ deactivated: true }, async () => {
       const page = await callPage('/login/');
       expect(pageText(page.body)).toContain('The organization you are trying to join, Zulip Dev, has been deactivated.');
-      expect(page.body).not.toContain('<form');
+      expect(page.markup).not.toContain('<form');
     });
   });
 
@@ -111,8 +116,8 @@ describe('POST /login/', () => {
     const result = await browser.submit('/login/', { username: IAGO, password: 'wrong' });
     expect(result.status).toBe(200);
     expect(pageText(result.body)).toContain(INVALID_LOGIN);
-    expect(result.body).toContain('role="alert"');
-    expect(result.body).toContain('value="iago@zulip.com"');
+    expect(result.markup).toContain('role="alert"');
+    expect(result.markup).toContain('value="iago@zulip.com"');
     expect(cookieNamed(result.setCookies, 'sessionid')).toBeUndefined();
     expect((await browser.get('/accounts/')).status).toBe(302);
   });
@@ -135,8 +140,8 @@ describe('POST /login/', () => {
     const browser = new PageClient();
     await browser.get('/login/');
     const result = await browser.submit('/login/', { username: '"><script>alert(1)</script>', password: 'x' });
-    expect(result.body).not.toContain('<script>');
-    expect(result.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(result.markup).not.toContain('<script>');
+    expect(result.markup).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
   it('tells a deactivated user so, after the right password only', async () => {
