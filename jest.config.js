@@ -17,6 +17,7 @@ const base = { testEnvironment: 'node', rootDir: __dirname, transform, transform
 const UNIT = [
   '<rootDir>/test/lib/models/**/*.test.ts',
   '<rootDir>/test/lib/render/**/*.test.ts',
+  '<rootDir>/test/lib/web/**/*.test.ts',
   '<rootDir>/test/lib/validation/**/*.test.ts',
   '<rootDir>/test/lib/emoji/**/*.test.ts',
   '<rootDir>/test/lib/markdown.test.ts',

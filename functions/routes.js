@@ -8,8 +8,10 @@ const path = require('node:path');
 const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
-// The last segment may be greedy (`{filename+}`: the rest of the path, slashes included).
+// The last segment may be greedy (`{filename+}`: the rest of the path, slashes included). A page at
+// the site root may end with a slash, as upstream's pages do (`/login/`).
 const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))$/;
+const PAGE_PATH_PATTERN = /^(\/[A-Za-z0-9_.-]+)+\/$/;
 
 /** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
 const DEFAULT_TIMEOUT = 10;
@@ -59,7 +61,8 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (unknown.length > 0)
       throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}; a route has only ${ROUTE_FIELDS.join(', ')}`);
     if (!METHODS.includes(route.method)) throw new Error(`${where}: method must be one of ${METHODS.join(', ')}`);
-    if (typeof route.path !== 'string' || !PATH_PATTERN.test(route.path) || route.path.startsWith(API_PREFIX)) {
+    const pathOk = PATH_PATTERN.test(route.path) || (route.root === true && PAGE_PATH_PATTERN.test(route.path));
+    if (typeof route.path !== 'string' || !pathOk || route.path.startsWith(API_PREFIX)) {
       throw new Error(`${where}: path must look like /drafts/{draft_id}, without ${API_PREFIX}`);
     }
     if (route.memorySize !== undefined && !(Number.isInteger(route.memorySize) && route.memorySize >= 128 && route.memorySize <= 10240)) {

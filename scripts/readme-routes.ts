@@ -27,12 +27,19 @@ const OWN_SUMMARIES: Record<string, string> = {
   serveUserAvatar: 'An uploaded avatar image, without authentication',
   uploadAvatar: 'Upload your avatar',
   deleteAvatar: 'Remove your avatar (back to the Gravatar)',
+  webLoginPage: 'Web page: the login form',
+  webLogin: 'Web page: sign in with email and password (starts a session)',
+  webLogout: 'Web page: sign out (ends the session)',
+  webAccountPage: 'Web page: your account, and the form that shows your API key',
+  webApiKey: 'Web page: your API key and zuliprc, after you re-enter your password',
 };
 
 const authOf = (route: Route): string => {
   const source = readFileSync(resolve(ROOT, `${route.handler.replace(/\.[^.]+$/, '')}.ts`), 'utf8');
   if (/\bpublicApiHandler\(/.test(source)) return 'none';
   if (/\boptionalAuthApiHandler\(/.test(source)) return 'optional';
+  // A web page: the session cookie when signed in, and a CSRF token on every POST (lib/web).
+  if (/\bpageHandler\(/.test(source)) return 'session cookie';
   return 'required';
 };
 

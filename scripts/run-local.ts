@@ -71,6 +71,9 @@ const main = async (): Promise<void> => {
   console.log(`The chat service is ready (DynamoDB at ${service.dynamodbEndpoint}). Press Ctrl-C to stop.`);
   console.log('Try:');
   console.log(`  curl -sS -X POST ${service.baseUrl}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
+  console.log(
+    `  ${new URL(service.baseUrl).origin}/login/ in a browser (password: DEVELOPMENT_MODE=on npm run password -- iago@zulip.com)`,
+  );
 };
 
 main().catch((error) => {

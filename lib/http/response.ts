@@ -1,7 +1,14 @@
 import { contentDisposition, isInlineMimeType } from '../models/attachment';
 import { gzipSync } from 'node:zlib';
 
-export type HttpResponse = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
+/** A Lambda response of API Gateway's payload 2.0: `cookies` are sent as one Set-Cookie header each. */
+export type HttpResponse = {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded?: boolean;
+  cookies?: string[];
+};
 
 /**
  * Bodies at least this large are gzipped for clients that accept it: a large organization's

@@ -60,6 +60,8 @@
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | attachment + its claims    | main        | ATTACHMENT#<path id>    | = ATTACHMENT, begins_with CLAIM# (one query) |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
+// | web session by cookie       | main        | SESSION#<sha256 of token> | = SESSION (TTL)           |
+// | web sessions of a user      | main.gsi1   | SESSIONS#<uid>          | <sha256 of token>           |
 
 import { createHash } from 'node:crypto';
 
@@ -318,6 +320,10 @@ export const entityKeys = {
   attachment: (pathId: string): Key => fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
   attachmentClaim: (pathId: string, messageId: number): Key =>
     fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
+  /** A web session (lib/web/session.ts), named by the sha256 of its cookie's token: the table never holds a usable token. */
+  session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** The sessions of a user (gsi1), for ending them all at once. */
+  sessionOfUser: (userId: number, tokenHash: string) => ({ gsi1pk: `SESSIONS#${userId}`, gsi1sk: tokenHash }),
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */
   userStatus: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `STATUS#${pad(userId)}` }),
   userStatusesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'STATUS#' }),

@@ -140,21 +140,28 @@ describe('npx serverless package', () => {
     expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
   });
 
-  it("throttles the HTTP API stage's routes, POST /fetch_api_key lower, after that route exists", () => {
+  it("throttles the HTTP API stage's routes, the password logins (POST /fetch_api_key, POST /login/) lower, after their routes exist", () => {
     const stage = resources.HttpApiStage as Resource & { DependsOn?: string[] };
     expect(stage.Type).toBe('AWS::ApiGatewayV2::Stage');
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
-    expect(stage.Properties.RouteSettings).toEqual({ 'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 } });
-    expect(stage.DependsOn).toHaveLength(1);
-    expect(resources[stage.DependsOn![0]]).toMatchObject({
-      Type: 'AWS::ApiGatewayV2::Route',
-      Properties: { RouteKey: 'POST /api/v1/fetch_api_key' },
+    expect(stage.Properties.RouteSettings).toEqual({
+      'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'POST /login/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
+    expect(stage.DependsOn!.map((name) => resources[name])).toEqual([
+      expect.objectContaining({
+        Type: 'AWS::ApiGatewayV2::Route',
+        Properties: expect.objectContaining({ RouteKey: 'POST /api/v1/fetch_api_key' }),
+      }),
+      expect.objectContaining({ Type: 'AWS::ApiGatewayV2::Route', Properties: expect.objectContaining({ RouteKey: 'POST /login/' }) }),
+    ]);
   });
 
   it("gives the password functions the memory of OWASP's scrypt cost (128 MiB a hash) and the CPU to hash within their timeout", () => {
     expect(resources.FetchApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
     expect(resources.UpdateSettingsLambdaFunction.Properties.MemorySize).toBe(1024);
+    expect(resources.WebLoginLambdaFunction.Properties.MemorySize).toBe(1024);
+    expect(resources.WebApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
   });
 
   it("gives GET /events a timeout above the long-poll bound and below API Gateway's 30 s", () => {

@@ -127,12 +127,13 @@ describe('functions/routes.js', () => {
       expect(HttpApiStage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     });
 
-    it('gives POST /fetch_api_key its own lower limit, after its route exists', async () => {
+    it('gives the password logins (POST /fetch_api_key, POST /login/) their own lower limit, after their routes exist', async () => {
       const { HttpApiStage } = await routesModule.stageThrottling(throttled);
       expect(HttpApiStage.Properties.RouteSettings).toEqual({
         'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /login/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
-      expect(HttpApiStage.DependsOn).toEqual(['HttpApiRoutePostApiV1Fetchapikey']);
+      expect(HttpApiStage.DependsOn).toEqual(['HttpApiRoutePostApiV1Fetchapikey', 'HttpApiRoutePostLogin']);
     });
 
     it('refuses a default limit that is not positive', async () => {

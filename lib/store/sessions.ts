@@ -1,0 +1,42 @@
+// Web sessions (the `sessionid` cookie of the server-rendered pages): one item per session, keyed
+// by the sha256 of the cookie's random token, so that the table never holds a token that would
+// sign anyone in. Each expires through the table's TTL attribute; DynamoDB deletes expired items
+// late (DynamoDB Local never), so a read checks the expiry itself.
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client';
+import { entityKeys } from './keys';
+
+export type StoredSession = { tokenHash: string; userId: number; realmId: number; createdAt: number; expiresAt: number };
+
+export const buildSessionItem = (s: StoredSession) => ({
+  ...entityKeys.session(s.tokenHash),
+  ...entityKeys.sessionOfUser(s.userId, s.tokenHash),
+  userId: s.userId,
+  realmId: s.realmId,
+  createdAt: s.createdAt,
+  expiresAt: s.expiresAt,
+});
+
+/** Writes a new session (its token is fresh random bytes: no condition needed). */
+export const putSession = async (s: StoredSession): Promise<void> => {
+  await documentClient().send(new PutCommand({ TableName: tableName('main'), Item: buildSessionItem(s) }));
+};
+
+/** The session of a token hash, expired or not (the caller compares `expiresAt` with the clock). */
+export const getSession = async (tokenHash: string): Promise<StoredSession | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.session(tokenHash) }));
+  const item = out.Item;
+  if (!item) return undefined;
+  return {
+    tokenHash,
+    userId: item.userId as number,
+    realmId: item.realmId as number,
+    createdAt: item.createdAt as number,
+    expiresAt: item.expiresAt as number,
+  };
+};
+
+/** Ends a session (idempotent: an absent one is already ended). */
+export const deleteSession = async (tokenHash: string): Promise<void> => {
+  await documentClient().send(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.session(tokenHash) }));
+};

@@ -1,0 +1,194 @@
+// The wrapper of every server-rendered page, as lib/http/api-handler.ts is of every API endpoint:
+//   header normalizer → error page (outermost onError) → body parser → the host's organization →
+//   the session → CSRF check of a POST → the page,
+// whose response gets the cookies the request needs: a CSRF token when it had no valid one, and
+// the deletion of a session cookie that names no session. An error is a page that says what
+// happened (an ApiError's status and message; anything else a logged 500).
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { config } from '../config';
+import { ApiError } from '../errors';
+import { SESSION_COOKIE } from '../models/session';
+import type { Realm } from '../models/realm';
+import { realmForHost } from '../http/auth';
+import { bodyParser } from '../http/middleware/body-parser';
+import { RequestParams, type ParamSpec, type Values } from '../http/params';
+import { requestIdOf } from '../http/request-id';
+import type { HttpResponse } from '../http/response';
+import { isSecureRequest, requestCookies, setCookie } from './cookies';
+import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from './csrf';
+import { html, type SafeHtml } from './html';
+import { box, CSRF_FIELD, htmlResponse, layout, type FormContext } from './page';
+import { sessionOf, type WebSession } from './session';
+
+type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+
+export type PageContext = {
+  event: Event;
+  requestId: string;
+  /** The address API Gateway saw the request come from (the login limits count per address). */
+  sourceIp: string;
+  /** The organization the host names (a page of an organization is served only where one is). */
+  realm: Realm;
+  /** The signed-in person, if any. */
+  session: WebSession | undefined;
+  /** What this response's forms need (the CSRF token). */
+  form: FormContext;
+  /** Declared form fields (the body, then the query string), as the API's parameters. */
+  params: <S extends Record<string, ParamSpec<any>>>(spec: S) => Values<S>;
+  /** A Set-Cookie value for this response (HttpOnly, SameSite=Lax, Secure behind HTTPS); `maxAgeSeconds` 0 deletes it. */
+  cookie: (name: string, value: string, maxAgeSeconds?: number) => string;
+  /** A page in the shared layout (the organization's name, and the signed-in person's log-out button). */
+  page: (statusCode: number, title: string, content: SafeHtml, cookies?: string[]) => HttpResponse;
+};
+
+/** A page that explains an error: its heading, what happened, and what to do. */
+const messagePage = (
+  statusCode: number,
+  opts: { title: string; heading?: string; paragraphs: (string | SafeHtml)[]; realmName?: string; cookies?: string[] },
+): HttpResponse =>
+  htmlResponse(
+    statusCode,
+    layout({
+      title: opts.title,
+      realmName: opts.realmName,
+      content: box(opts.heading ?? opts.title, html`${opts.paragraphs.map((p) => html`<p>${p}</p>`)}`),
+    }),
+    opts.cookies,
+  );
+
+/** Django's CSRF failure page (403), with the reason, and what to do. */
+const csrfFailurePage = (reason: string, path: string): HttpResponse =>
+  messagePage(403, {
+    title: 'Forbidden',
+    heading: 'CSRF verification failed. Request aborted.',
+    paragraphs: [
+      'You are seeing this message because this site requires a CSRF cookie when submitting forms. This cookie is required for security reasons, to ensure that your browser is not being hijacked by third parties.',
+      'If you have configured your browser to disable cookies, please re-enable them, at least for this site.',
+      html`<a href="${path}">Reload the page</a> and submit the form again.`,
+      `Reason: ${reason}`,
+    ],
+  });
+
+const pageErrorHandler = (): middy.MiddlewareObj<Event, HttpResponse> => ({
+  onError: async (request) => {
+    const { error } = request;
+    if (error instanceof ApiError) {
+      request.response = messagePage(error.statusCode, { title: 'Error', paragraphs: [error.message] });
+      return;
+    }
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        msg: 'unhandled exception',
+        requestId: requestIdOf(request.context),
+        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      }),
+    );
+    request.response = messagePage(500, {
+      title: 'Error',
+      heading: 'Internal server error',
+      paragraphs: ['Something went wrong. Please try again later.'],
+    });
+  },
+});
+
+const rawParams = (event: Event): Record<string, string> => {
+  const fromBody = (event.body && typeof event.body === 'object' ? event.body : {}) as Record<string, string>;
+  return { ...(event.queryStringParameters ?? {}), ...fromBody } as Record<string, string>;
+};
+
+const cookieName = (setCookieValue: string): string => setCookieValue.slice(0, setCookieValue.indexOf('='));
+
+/** Adds the cookies the wrapper decided on, unless the page set the same ones itself. */
+const withCookies = (response: HttpResponse, cookies: string[]): HttpResponse => {
+  const own = new Set((response.cookies ?? []).map(cookieName));
+  const extra = cookies.filter((c) => !own.has(cookieName(c)));
+  return extra.length === 0 ? response : { ...response, cookies: [...(response.cookies ?? []), ...extra] };
+};
+
+/** A page of the organization the request's host names. */
+export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => {
+  const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
+    .use(httpHeaderNormalizer())
+    .use(pageErrorHandler())
+    .use(bodyParser())
+    .handler(async (event, context) => {
+      const realm = await realmForHost(event.headers?.host);
+      if (!realm) {
+        return messagePage(404, {
+          title: 'Organization not found',
+          paragraphs: ['There is no Zulip organization hosted at this subdomain.'],
+        });
+      }
+      if (realm.deactivated) {
+        return messagePage(200, {
+          title: 'Deactivated organization',
+          paragraphs: [
+            `The organization you are trying to join, ${realm.name}, has been deactivated.`,
+            'Please contact the administrator of this server to reactivate it.',
+          ],
+        });
+      }
+      const cookies = requestCookies(event);
+      const session = await sessionOf(cookies[SESSION_COOKIE], realm);
+      const binding = session?.tokenHash ?? '';
+      const raw = rawParams(event);
+      const method = event.requestContext?.http?.method ?? 'GET';
+      if (method === 'POST') {
+        const failure = csrfFailure(cookies[CSRF_COOKIE], raw[CSRF_FIELD], binding);
+        if (failure !== undefined) return csrfFailurePage(failure, event.rawPath ?? '/');
+      }
+      const secure = isSecureRequest(event);
+      const cookie = (name: string, value: string, maxAgeSeconds?: number) => setCookie(name, value, { secure, maxAgeSeconds });
+      const existing = cookies[CSRF_COOKIE];
+      const csrfToken = isValidCsrfToken(existing, binding) ? existing! : newCsrfToken(binding);
+      const setCookies = [
+        ...(csrfToken !== existing ? [cookie(CSRF_COOKIE, csrfToken)] : []),
+        // A session cookie that names no (live) session is removed, so the browser stops sending it.
+        ...(cookies[SESSION_COOKIE] !== undefined && !session ? [cookie(SESSION_COOKIE, '', 0)] : []),
+      ];
+      const params = new RequestParams(raw);
+      const form: FormContext = { csrfToken };
+      const ctx: PageContext = {
+        event,
+        requestId: requestIdOf(context),
+        sourceIp: event.requestContext?.http?.sourceIp ?? '',
+        realm,
+        session,
+        form,
+        params: (spec) => params.parse(spec),
+        cookie,
+        page: (statusCode, title, content, pageCookies = []) =>
+          htmlResponse(
+            statusCode,
+            layout({
+              title,
+              content,
+              realmName: realm.name,
+              signedIn: session && { fullName: session.user.fullName, csrfToken },
+            }),
+            pageCookies,
+          ),
+      };
+      return withCookies(await fn(ctx), setCookies);
+    });
+
+  return async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
+    const started = Date.now();
+    const response = await core(event as unknown as Event, context ?? ({} as Context));
+    if (config.requestLog()) {
+      console.log(
+        JSON.stringify({
+          level: 'info',
+          route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
+          status: response.statusCode,
+          durationMs: Date.now() - started,
+          requestId: requestIdOf(context),
+        }),
+      );
+    }
+    return response;
+  };
+};
