@@ -8,8 +8,9 @@ const path = require('node:path');
 const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
-// The last segment may be greedy (`{filename+}`: the rest of the path, slashes included).
-const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))$/;
+// The last segment may be greedy (`{filename+}`: the rest of the path, slashes included). A page
+// at the site root may end with a slash, as upstream's pages do (`/emails/`).
+const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))\/?$/;
 
 /** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
 const DEFAULT_TIMEOUT = 10;
@@ -67,6 +68,8 @@ const loadRoutes = (functionsDir = __dirname) => {
     }
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
+    if (route.path.endsWith('/') && !route.root)
+      throw new Error(`${where}: only a page at the site root (root: true) may end with a slash`);
     if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES)) throw new Error(`${where}: bucket must be read, write or absent`);
     if (route.throttle !== undefined && !isThrottle(route.throttle)) {
       throw new Error(`${where}: throttle must be {"rate": requests a second, "burst": a whole number of requests}, both positive`);
