@@ -27,6 +27,7 @@ const OWN_SUMMARIES: Record<string, string> = {
   serveUserAvatar: 'An uploaded avatar image, without authentication',
   uploadAvatar: 'Upload your avatar',
   deleteAvatar: 'Remove your avatar (back to the Gravatar)',
+  devEmails: 'The emails sent through the local SES store (development mode only)',
 };
 
 const authOf = (route: Route): string => {

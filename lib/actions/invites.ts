@@ -210,7 +210,7 @@ const existingUserError = async (realmId: number, email: string): Promise<Invita
 };
 
 /** The /join/<key>/ link of an email invitation, at the organization's own URL. */
-export const emailInviteLink = (realm: Realm, invite: EmailInvite): string => `${realmUrl(realm)}/join/${invite.confirmationKey}/`;
+const emailInviteLink = (realm: Realm, invite: EmailInvite): string => `${realmUrl(realm)}/join/${invite.confirmationKey}/`;
 
 /** Upstream's do_send_user_invite_email, without the count: the invitation email, sent through SES. */
 const sendInvitationEmail = async (realm: Realm, referrer: User, invite: EmailInvite): Promise<void> => {

@@ -55,7 +55,7 @@ export const sendEmail = async (email: OutgoingEmail): Promise<string | undefine
 };
 
 /** The most emails the local store's list returns (newest first): a page, not a mailbox. */
-export const MAX_LISTED_EMAILS = 200;
+const MAX_LISTED_EMAILS = 200;
 
 type StoredEmail = {
   messageId?: unknown;
