@@ -74,6 +74,7 @@ const main = async (): Promise<void> => {
   console.log(`The chat service is ready (DynamoDB at ${service.dynamodbEndpoint}). Press Ctrl-C to stop.`);
   console.log('Try:');
   console.log(`  curl -sS -X POST ${service.baseUrl}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
+  if (process.env.DEVELOPMENT_MODE === 'on') console.log(`Emails sent (invitations): http://localhost:${service.port}/emails/`);
 };
 
 main().catch((error) => {
