@@ -70,6 +70,8 @@ const loadRoutes = (functionsDir = __dirname) => {
     }
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
+    if (route.path.endsWith('/') && !route.root)
+      throw new Error(`${where}: only a page at the site root (root: true) may end with a slash`);
     if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES)) throw new Error(`${where}: bucket must be read, write or absent`);
     if (route.throttle !== undefined && !isThrottle(route.throttle)) {
       throw new Error(`${where}: throttle must be {"rate": requests a second, "burst": a whole number of requests}, both positive`);

@@ -79,6 +79,13 @@ export const config = {
   devPasswordSecret: (): string => secretFromEnv('DEV_PASSWORD_SECRET'),
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
   s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
+  /** An SES-compatible endpoint (the local store, aws-ses-v2-local); unset means the SDK's regional SES. */
+  sesEndpoint: (): string | undefined => process.env.SES_ENDPOINT || undefined,
+  /**
+   * The address emails are sent from (EMAIL_SENDER; in a deployment an identity SES has verified).
+   * Unset: noreply@ the service's host, as upstream's noreply address.
+   */
+  emailSender: (): string => process.env.EMAIL_SENDER || `noreply@${new URL(config.externalUrl()).hostname}`,
   /**
    * The Lambda function of a background job (lib/store/jobs.ts): MESSAGE_FANOUT_FUNCTION for
    * messageFanout. Unset: the job runs in this process (the handler tests and the benchmarks).
@@ -95,6 +102,11 @@ export const config = {
   uploadsBucket: (): string => process.env.UPLOADS_BUCKET || 'chat-local-uploads',
   /** The secret that signs temporary file URLs (GET /user_uploads/temporary/...). */
   uploadUrlSecret: (): string => secretFromEnv('UPLOAD_URL_SECRET'),
+  /**
+   * Invitation emails an organization may send in a UTC day (upstream's max_invites, whose default
+   * INVITES_DEFAULT_REALM_DAILY_MAX is 100): each costs an email from the service's address.
+   */
+  invitesDailyMax: (): number => Math.max(0, Math.floor(intFromEnv('INVITES_DAILY_MAX', 100))),
   /**
    * Password logins allowed per username in a window, as upstream's authenticate_by_username (a
    * successful login clears the username's count, so these are failures in a row).

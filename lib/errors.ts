@@ -23,6 +23,7 @@ export const ErrorCode = {
   PUSH_SERVICE_NOT_CONFIGURED: 'PUSH_SERVICE_NOT_CONFIGURED',
   REACTION_ALREADY_EXISTS: 'REACTION_ALREADY_EXISTS',
   REACTION_DOES_NOT_EXIST: 'REACTION_DOES_NOT_EXIST',
+  INVITATION_FAILED: 'INVITATION_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -57,6 +58,25 @@ export class BadRequestError extends ApiError {
   constructor(message: string, data?: ErrorData) {
     super(message, { data });
     this.name = 'BadRequestError';
+  }
+}
+
+/** One refused address of POST /invites: the address, why, and whether its account is deactivated. */
+export type InvitationSkip = [email: string, reason: string, deactivated: boolean];
+
+/** Upstream's InvitationError (INVITATION_FAILED): which addresses failed and whether any invitation went out. */
+export class InvitationError extends ApiError {
+  constructor(message: string, errors: InvitationSkip[], opts: { sentInvitations: boolean; dailyLimitReached?: boolean }) {
+    super(message, {
+      code: ErrorCode.INVITATION_FAILED,
+      data: {
+        errors,
+        sent_invitations: opts.sentInvitations,
+        license_limit_reached: false,
+        daily_limit_reached: opts.dailyLimitReached ?? false,
+      },
+    });
+    this.name = 'InvitationError';
   }
 }
 

@@ -16,6 +16,7 @@ import { startStreamPoller, type StreamPoller } from './local-stream';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
 import { startLocalGateway, stopLocalGateway } from './local-gateway';
 import { startLocalS3, type LocalS3 } from './local-s3';
+import { startLocalSes, type LocalSes } from './local-ses';
 import { seedDevRealm } from './seed';
 
 const ROOT = resolve(__dirname, '..');
@@ -28,6 +29,8 @@ export type LocalServiceOptions = {
   dynamodbEndpoint?: string;
   /** Use this S3 endpoint (or AWS's S3 when "aws") instead of starting the local S3 store. */
   s3Endpoint?: string;
+  /** Use this SES endpoint (or AWS's SES when "aws") instead of starting the local SES store. */
+  sesEndpoint?: string;
   /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
   dataDir?: string;
   extraUsers?: number;
@@ -158,6 +161,7 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     TABLE_EVENTS: opts.tables.events,
     UPLOADS_BUCKET: config.uploadsBucket(),
     ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
+    ...(process.env.SES_ENDPOINT ? { SES_ENDPOINT: process.env.SES_ENDPOINT } : {}),
     // Background jobs are asynchronous invocations of their functions, as deployed, through
     // serverless-offline's Lambda endpoint (serverless.yml names the functions).
     LAMBDA_ENDPOINT: `http://localhost:${lambdaPort}`,
@@ -175,6 +179,7 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     // Development mode is whatever this process's DEVELOPMENT_MODE says (npm start turns it on).
     ...(env.DEVELOPMENT_MODE ? [`developmentMode=${env.DEVELOPMENT_MODE}`] : []),
     ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
+    ...(env.EMAIL_SENDER ? [`emailSender=${env.EMAIL_SENDER}`] : []),
   ];
   const args = [
     SERVERLESS_BIN,
@@ -224,6 +229,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   const log = opts.log ?? (() => undefined);
   let dynamo: LocalDynamo | undefined;
   let s3: LocalS3 | undefined;
+  let ses: LocalSes | undefined;
   let offline: ChildProcess | undefined;
   let gateway: Server | undefined;
   let poller: StreamPoller | undefined;
@@ -231,17 +237,19 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [g, o, d, s, p] = [gateway, offline, dynamo, s3, poller];
+      const [g, o, d, s, e, p] = [gateway, offline, dynamo, s3, ses, poller];
       poller = undefined;
       gateway = undefined;
       offline = undefined;
       dynamo = undefined;
       s3 = undefined;
+      ses = undefined;
       await p?.stop();
       if (g) await stopLocalGateway(g);
       if (o) await stopProcessGroup(o);
       closeClients();
       await s?.stop();
+      await e?.stop();
       await d?.stop();
     });
     return stopped;
@@ -283,6 +291,17 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       s3 = await startLocalS3();
       checkAborted();
       log(`Local S3 store at ${s3.endpoint} (bucket ${config.uploadsBucket()}, files in a temporary folder)`);
+    }
+    if (opts.sesEndpoint === 'aws') {
+      delete process.env.SES_ENDPOINT;
+      log(`Sending email through SES as ${config.emailSender()}`);
+    } else if (opts.sesEndpoint) {
+      process.env.SES_ENDPOINT = opts.sesEndpoint;
+      log(`Using SES at ${opts.sesEndpoint}`);
+    } else {
+      ses = await startLocalSes();
+      checkAborted();
+      log(`Local SES store at ${ses.endpoint} (emails kept in memory; listed at /emails/ in development mode)`);
     }
     closeClients();
     await waitForDynamo();

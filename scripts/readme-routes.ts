@@ -32,6 +32,7 @@ const OWN_SUMMARIES: Record<string, string> = {
   webLogout: 'Web page: sign out (ends the session)',
   webAccountPage: 'Web page: your account, and the form that shows your API key',
   webApiKey: 'Web page: your API key and zuliprc, after you re-enter your password',
+  devEmails: 'The emails sent through the local SES store (development mode only)',
 };
 
 const authOf = (route: Route): string => {

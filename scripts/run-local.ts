@@ -4,7 +4,9 @@
 // serverless-offline. Ctrl-C (SIGINT) or SIGTERM stops everything it started.
 //
 // Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), S3_ENDPOINT (unset:
-// start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, DYNAMODB_PERSIST=1
+// start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, SES_ENDPOINT (unset: start the
+// local SES store, whose emails development mode lists at /emails/; "aws": AWS's SES) and
+// EMAIL_SENDER, DYNAMODB_PERSIST=1
 // or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N,
 // DEVELOPMENT_MODE (unset: on; `off` runs without the development login, and then needs
 // DEV_PASSWORD_SECRET for the seed).
@@ -29,7 +31,7 @@ const main = async (): Promise<void> => {
   const abort = new AbortController();
   const shutdown = async (reason: string, exitCode = 0): Promise<void> => {
     if (abort.signal.aborted) return;
-    console.log(`\n${reason}: stopping serverless-offline, the local S3 store and DynamoDB Local...`);
+    console.log(`\n${reason}: stopping serverless-offline, the local S3 and SES stores and DynamoDB Local...`);
     abort.abort();
     // A start in progress stops what it started and rejects; a finished one is stopped here.
     const service = await starting?.catch(() => undefined);
@@ -55,6 +57,7 @@ const main = async (): Promise<void> => {
       port,
       dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
       s3Endpoint: process.env.S3_ENDPOINT || undefined,
+      sesEndpoint: process.env.SES_ENDPOINT || undefined,
       dataDir: persist ? DATA_DIR : undefined,
       extraUsers,
       log: (line) => console.log(line),
@@ -74,6 +77,7 @@ const main = async (): Promise<void> => {
   console.log(
     `  ${new URL(service.baseUrl).origin}/login/ in a browser (password: DEVELOPMENT_MODE=on npm run password -- iago@zulip.com)`,
   );
+  if (process.env.DEVELOPMENT_MODE === 'on') console.log(`Emails sent (invitations): http://localhost:${service.port}/emails/`);
 };
 
 main().catch((error) => {

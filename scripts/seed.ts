@@ -388,18 +388,23 @@ const userGroupItems = (extraMemberIds: number[]): Item[] =>
   });
 
 const inviteItems = (): Item[] =>
-  fixture.multiuse_invites.map((i) => ({
-    ...ek.multiuseInvite(i.realm_id, i.id),
-    id: i.id,
-    realmId: i.realm_id,
-    referredBy: i.referred_by,
-    invitedAs: i.invited_as,
-    streamIds: i.stream_ids,
-    dateCreated: i.date_created,
-    expiryDate: null,
-    status: i.status,
-    confirmationKey: generateConfirmationKey(),
-  }));
+  fixture.multiuse_invites.map((i) => {
+    const confirmationKey = generateConfirmationKey();
+    return {
+      ...ek.multiuseInvite(i.realm_id, i.id),
+      // Found by its link's key (/join/<key>/), as a link created through the API is.
+      ...ek.inviteByConfirmationKey(confirmationKey),
+      id: i.id,
+      realmId: i.realm_id,
+      referredBy: i.referred_by,
+      invitedAs: i.invited_as,
+      streamIds: i.stream_ids,
+      dateCreated: i.date_created,
+      expiryDate: null,
+      status: i.status,
+      confirmationKey,
+    };
+  });
 
 const scheduledMessageItems = (): Item[] =>
   fixture.scheduled_messages.map((s) => {

@@ -1,6 +1,6 @@
 // Invitation links as the API shows them: the link is built from the address the client used,
 // so it works on whatever host serves this organization.
-import type { MultiuseInvite } from '../../lib/models/invite';
+import type { EmailInvite, MultiuseInvite } from '../../lib/models/invite';
 
 type Headers = Record<string, string | undefined> | undefined;
 
@@ -24,4 +24,16 @@ export const toApiInvite = (invite: MultiuseInvite, headers: Headers): Record<st
   link_url: inviteLink(invite, headers),
   invited_as: invite.invitedAs,
   is_multiuse: true,
+});
+
+/** An email invitation's entry of GET /invites (upstream's prereg user dict). */
+export const toApiEmailInvite = (invite: EmailInvite): Record<string, unknown> => ({
+  email: invite.email,
+  invited_by_user_id: invite.referredBy,
+  invited: invite.dateCreated,
+  expiry_date: invite.expiryDate,
+  id: invite.id,
+  invited_as: invite.invitedAs,
+  is_multiuse: false,
+  notify_referrer_on_join: invite.notifyReferrerOnJoin,
 });

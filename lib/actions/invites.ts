@@ -4,13 +4,25 @@ import { nowSeconds } from '../clock';
 import { accessChannelById } from '../access/channels';
 import { requireMemberOrAdmin } from '../access/roles';
 import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../access/user-groups';
-import { BadRequestError, UnauthorizedPrincipalError } from '../errors';
+import { config } from '../config';
+import { BadRequestError, InvitationError, UnauthorizedPrincipalError, type InvitationSkip } from '../errors';
 import { sendEvent } from '../events/send';
-import { generateConfirmationKey, INVITE_AS, type MultiuseInvite } from '../models/invite';
-import type { Realm } from '../models/realm';
-import { isAdmin, isOwner, type User } from '../models/user';
+import {
+  generateConfirmationKey,
+  INVITE_AS,
+  invitationEmail,
+  isValidEmailAddress,
+  parseInviteeEmails,
+  type EmailInvite,
+  type MultiuseInvite,
+} from '../models/invite';
+import { realmUrl, type Realm } from '../models/realm';
+import { INTERNAL_REALM_ID, isAdmin, isOwner, type User } from '../models/user';
 import { allocateIds } from '../store/common';
+import { sendEmail } from '../store/emails';
 import * as invitesStore from '../store/invites';
+import { MAX_ORGANIZATION_PENDING_INVITATIONS } from '../store/limits';
+import * as usersStore from '../store/users';
 import { forMembers } from './requiring';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
@@ -52,17 +64,27 @@ const notifyInvitesChanged = async (realmId: number, referrerId: number): Promis
   await sendEvent(realmId, { type: 'invites_changed' }, { users: [...recipients].sort((a, b) => a - b) });
 };
 
+const isEmailInviteExpired = (invite: EmailInvite, now: number): boolean => invite.expiryDate !== null && invite.expiryDate < now;
+
 /**
- * GET /invites: the unexpired, unrevoked links the caller can manage: every link of the
- * organization for an administrator, the caller's own links otherwise. Guests and bots are refused.
+ * GET /invites (upstream's do_get_invites_controlled_by_user): the unexpired email invitations and
+ * the unexpired, unrevoked links the caller can manage: every one of the organization for an
+ * administrator, the caller's own otherwise. Guests and bots are refused.
  */
-export const listManageableInvites = async (user: User): Promise<MultiuseInvite[]> => {
+export const listManageableInvites = async (user: User): Promise<{ emailInvites: EmailInvite[]; multiuseInvites: MultiuseInvite[] }> => {
   requireMemberOrAdmin(user);
   const now = nowSeconds();
-  return (await invitesStore.listInvitesOfRealm(user.realmId))
-    .filter((invite) => invite.status === 'active' && !isExpired(invite, now))
-    .filter((invite) => isAdmin(user) || invite.referredBy === user.id)
-    .sort((a, b) => a.id - b.id);
+  const [emailInvites, multiuseInvites] = await Promise.all([
+    invitesStore.listEmailInvitesOfRealm(user.realmId),
+    invitesStore.listInvitesOfRealm(user.realmId),
+  ]);
+  const manageable = (invite: { referredBy: number }) => isAdmin(user) || invite.referredBy === user.id;
+  return {
+    emailInvites: emailInvites.filter((invite) => !isEmailInviteExpired(invite, now) && manageable(invite)).sort((a, b) => a.id - b.id),
+    multiuseInvites: multiuseInvites
+      .filter((invite) => invite.status === 'active' && !isExpired(invite, now) && manageable(invite))
+      .sort((a, b) => a.id - b.id),
+  };
 };
 
 export type CreateInviteRequest = {
@@ -156,4 +178,158 @@ export const accessMultiuseInvite = async (user: User, inviteId: number): Promis
 export const doRevokeMultiuseInvite = async (invite: MultiuseInvite): Promise<void> => {
   if (!(await invitesStore.revokeInvite(invite.realmId, invite.id))) throw new BadRequestError('Invitation has already been revoked');
   await notifyInvitesChanged(invite.realmId, invite.referredBy);
+};
+
+const DAILY_LIMIT_MESSAGE =
+  'To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.';
+
+const dailyLimitError = (): InvitationError =>
+  new InvitationError(DAILY_LIMIT_MESSAGE, [], { sentInvitations: false, dailyLimitReached: true });
+
+/** Upstream's check_invite_limit, as a check only: would `count` more emails pass the organization's day? */
+const checkInviteLimit = async (realmId: number, count: number, now: number): Promise<void> => {
+  if ((await invitesStore.getInvitesSentOnDay(realmId, now)) + count > config.invitesDailyMax()) throw dailyLimitError();
+};
+
+/** Counts `count` emails against the day (re-checking the limit in the write) or refuses with the daily-limit error. */
+const countInviteEmails = async (realmId: number, count: number, now: number): Promise<void> => {
+  if (count > 0 && !(await invitesStore.countInvitesSent(realmId, now, count, config.invitesDailyMax()))) throw dailyLimitError();
+};
+
+/**
+ * Upstream's get_existing_user_errors for one address: a system bot's address, an account of the
+ * organization (active: "Already has an account.", deactivated: "Account has been deactivated."),
+ * or nothing for an address free to invite.
+ */
+const existingUserError = async (realmId: number, email: string): Promise<InvitationSkip | undefined> => {
+  const accounts = await usersStore.listByEmail(email);
+  if (accounts.some((u) => u.realmId === INTERNAL_REALM_ID)) return [email, 'Reserved for system bots.', false];
+  const account = accounts.find((u) => u.realmId === realmId);
+  if (!account) return undefined;
+  return account.isActive ? [email, 'Already has an account.', false] : [email, 'Account has been deactivated.', true];
+};
+
+/** The /join/<key>/ link of an email invitation, at the organization's own URL. */
+const emailInviteLink = (realm: Realm, invite: EmailInvite): string => `${realmUrl(realm)}/join/${invite.confirmationKey}/`;
+
+/** Upstream's do_send_user_invite_email, without the count: the invitation email, sent through SES. */
+const sendInvitationEmail = async (realm: Realm, referrer: User, invite: EmailInvite): Promise<void> => {
+  const content = invitationEmail({
+    referrerName: referrer.fullName,
+    referrerEmail: referrer.email,
+    realmName: realm.name,
+    joinUrl: emailInviteLink(realm, invite),
+  });
+  await sendEmail({ to: [invite.email], ...content });
+};
+
+export type EmailInviteRequest = CreateInviteRequest & {
+  /** invitee_emails as sent: addresses separated by commas or newlines. */
+  inviteeEmails: string;
+  notifyReferrerOnJoin: boolean;
+};
+
+/**
+ * POST /invites (upstream's invite_users_backend and do_invite_users). Checks, in upstream's
+ * order: a member or administrator, allowed by can_invite_users_group ("Insufficient
+ * permission"), the role it grants, at least one address, the channels, the groups, the day's
+ * limit of invitation emails, each address's form ("Invalid address.": nothing is sent), and
+ * existing accounts (skipped; when every address is skipped, nothing is sent). Writes one
+ * invitation per remaining address (an address already invited gets another, as upstream's),
+ * emails each its /join/<key>/ link, and emits invites_changed. Returns the skipped addresses:
+ * the caller reports them with the invitations sent to the others.
+ */
+export const checkInviteUsersByEmail = forMembers(
+  async (user: User, realm: Realm, request: EmailInviteRequest): Promise<InvitationSkip[]> => {
+    const groups = await RealmGroups.load(realm.id);
+    if (!hasRealmPermission(realm, groups, user, 'can_invite_users_group')) throw new BadRequestError('Insufficient permission');
+    const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
+    checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
+    if (request.inviteeEmails === '') throw new BadRequestError('You must specify at least one email address.');
+    const emails = parseInviteeEmails(request.inviteeEmails);
+    await checkInviteChannels(user, realm, groups, request.streamIds);
+    checkInviteGroups(user, realm, groups, request.groupIds);
+
+    const now = nowSeconds();
+    await checkInviteLimit(realm.id, emails.length, now);
+    const errors: InvitationSkip[] = [];
+    const candidates: string[] = [];
+    for (const email of emails) {
+      if (email === '') continue;
+      if (isValidEmailAddress(email)) candidates.push(email);
+      else errors.push([email, 'Invalid address.', false]);
+    }
+    const found = await Promise.all(candidates.map((email) => existingUserError(realm.id, email)));
+    const skipped = found.filter((e): e is InvitationSkip => e !== undefined);
+    const validated = candidates.filter((_, i) => found[i] === undefined);
+    if (errors.length > 0) {
+      throw new InvitationError("Some emails did not validate, so we didn't send any invitations.", [...errors, ...skipped], {
+        sentInvitations: false,
+      });
+    }
+    if (skipped.length > 0 && skipped.length === emails.length) {
+      throw new InvitationError("We weren't able to invite anyone.", skipped, { sentInvitations: false });
+    }
+    if (validated.length > 0) {
+      const pending = await invitesStore.listEmailInvitesOfRealm(realm.id);
+      if (pending.length + validated.length > MAX_ORGANIZATION_PENDING_INVITATIONS) throw dailyLimitError();
+      await countInviteEmails(realm.id, validated.length, now);
+      const firstId = await allocateIds('emailInvite', validated.length);
+      const invites: EmailInvite[] = validated.map((email, i) => ({
+        id: firstId + i,
+        realmId: realm.id,
+        email,
+        referredBy: user.id,
+        invitedAs: request.invitedAs,
+        streamIds: [...new Set(request.streamIds)],
+        groupIds: [...new Set(request.groupIds)],
+        includeRealmDefaultSubscriptions: request.includeRealmDefaultSubscriptions,
+        notifyReferrerOnJoin: request.notifyReferrerOnJoin,
+        dateCreated: now,
+        expiryDate: request.expiresInMinutes === null ? null : now + request.expiresInMinutes * 60,
+        confirmationKey: generateConfirmationKey(),
+      }));
+      // The rows first: an email never links to an invitation that was not written.
+      await invitesStore.putEmailInvites(invites);
+      await Promise.all(invites.map((invite) => sendInvitationEmail(realm, user, invite)));
+    }
+    await notifyInvitesChanged(realm.id, user.id);
+    return skipped;
+  },
+);
+
+/**
+ * Upstream's access_invite_by_id: the email invitation exists in the caller's organization ("No
+ * such invitation"), and the caller sent it or may manage it (role-based permissions with an
+ * administrator required). Guests and bots are refused first.
+ */
+export const accessEmailInvite = async (user: User, inviteId: number): Promise<EmailInvite> => {
+  requireMemberOrAdmin(user);
+  const invite = await invitesStore.getEmailInvite(user.realmId, inviteId, { consistent: true });
+  if (!invite) throw new BadRequestError('No such invitation');
+  if (invite.referredBy !== user.id) checkRoleBasedPermissions(invite.invitedAs, user, { requireAdmin: true });
+  return invite;
+};
+
+/**
+ * Revokes an accessed email invitation: deletes it (its link then names nothing), conditionally,
+ * so the loser of two concurrent revocations gets "No such invitation". Emits invites_changed to
+ * the administrators and the inviter.
+ */
+export const doRevokeEmailInvite = async (invite: EmailInvite): Promise<void> => {
+  if (!(await invitesStore.deleteEmailInvite(invite.realmId, invite.id))) throw new BadRequestError('No such invitation');
+  await notifyInvitesChanged(invite.realmId, invite.referredBy);
+};
+
+/**
+ * POST /invites/{id}/resend (upstream's do_send_user_invite_email with a new event time): counts
+ * one email against the organization's day (the daily-limit error past it), then emails the same
+ * link again on behalf of the inviter. No event: the invitation did not change.
+ */
+export const doResendEmailInvite = async (realm: Realm, invite: EmailInvite): Promise<void> => {
+  const now = nowSeconds();
+  await countInviteEmails(realm.id, 1, now);
+  const referrer = await usersStore.get(realm.id, invite.referredBy);
+  if (!referrer) throw new BadRequestError('No such invitation');
+  await sendInvitationEmail(realm, referrer, invite);
 };

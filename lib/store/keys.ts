@@ -27,6 +27,9 @@
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
+// | email invitations of a realm | main      | REALM#<rid>             | begins_with EMAILINVITE#    |
+// | invitation by link key      | main.gsi1   | CONFIRMATION#<key>      | = INVITE (either kind)      |
+// | invitation emails of a day  | main        | REALM#<rid>             | = INVITESSENT#<YYYY-MM-DD>  |
 // | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
 // | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
 // | subscriptions of a user     | main        | USER#<uid>              | begins_with SUB#            |
@@ -73,7 +76,18 @@ const MAX_SORT_KEY_BYTES = 1024;
 
 /** What request text a key holds, for the error that says it does not fit. */
 type KeyText =
-  'email' | 'subdomain' | 'API key' | 'topic' | 'channel name' | 'group name' | 'username' | 'upload path' | 'queue id' | 'view' | 'domain';
+  | 'email'
+  | 'subdomain'
+  | 'API key'
+  | 'topic'
+  | 'channel name'
+  | 'group name'
+  | 'username'
+  | 'upload path'
+  | 'queue id'
+  | 'view'
+  | 'domain'
+  | 'confirmation key';
 
 /**
  * Request text made a key longer than DynamoDB accepts (it refuses the request with a validation
@@ -147,6 +161,10 @@ export const entityKeys = {
   customProfileField: (realmId: number, fieldId: number): Key => ({ pk: `REALM#${realmId}`, sk: `FIELD#${pad(fieldId)}` }),
   linkifier: (realmId: number, linkifierId: number): Key => ({ pk: `REALM#${realmId}`, sk: `LINKIFIER#${pad(linkifierId)}` }),
   multiuseInvite: (realmId: number, inviteId: number): Key => ({ pk: `REALM#${realmId}`, sk: `INVITE#${pad(inviteId)}` }),
+  emailInvite: (realmId: number, inviteId: number): Key => ({ pk: `REALM#${realmId}`, sk: `EMAILINVITE#${pad(inviteId)}` }),
+  /** The gsi1 keys of an invitation (either kind) by the key of its /join/<key>/ link. */
+  inviteByConfirmationKey: (confirmationKey: string) =>
+    fitted('confirmation key', { gsi1pk: `CONFIRMATION#${confirmationKey}`, gsi1sk: 'INVITE' }),
   /** A message: its own partition (docs/data-model.md, "Messages: keys, indexes, …"). */
   message: (realmId: number, messageId: number): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: 'MSG' }),
   /**
@@ -218,6 +236,9 @@ export const entityKeys = {
   realmDomainsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'DOMAIN#' }),
   valuesOfProfileField: (realmId: number, fieldId: number) => ({ gsi2pk: `FIELDVALUES#${realmId}#${fieldId}` }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
+  emailInvitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMAILINVITE#' }),
+  /** Invitation emails an organization sent on one UTC day (`YYYY-MM-DD`): `sent`, with a TTL. */
+  invitesSentOnDay: (realmId: number, day: string): Key => ({ pk: `REALM#${realmId}`, sk: `INVITESSENT#${day}` }),
   scheduledMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCHED#' }),
 
   // Register snapshot (issue 8): prefixes of the realm and user partitions, and a user's direct

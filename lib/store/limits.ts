@@ -12,6 +12,11 @@ export const MAX_ORGANIZATION_CHANNELS = 10_000;
 export const MAX_ORGANIZATION_GROUPS = 10_000;
 /** Linkifiers, custom profile fields, channel folders, invitation links of one organization. */
 export const MAX_ORGANIZATION_SETTINGS_OBJECTS = 10_000;
+/**
+ * Pending email invitations of one organization (GET /invites reads them all): POST /invites
+ * refuses invitations past it, with upstream's daily-limit error.
+ */
+export const MAX_ORGANIZATION_PENDING_INVITATIONS = 10_000;
 /** Profile values of one organization: every user's value of every field (register's user list). */
 export const MAX_ORGANIZATION_PROFILE_VALUES = 1_000_000;
 /**

@@ -29,3 +29,17 @@ const render = (value: Interpolated): string => {
  */
 export const html = (strings: TemplateStringsArray, ...values: Interpolated[]): SafeHtml =>
   new SafeHtml(strings.reduce((out, s, i) => out + s + (i < values.length ? render(values[i]!) : ''), ''));
+
+/** A whole HTML document around an already-escaped body. */
+export const htmlPage = (title: string, body: string): string =>
+  [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    '</head>',
+    `<body>\n${body}\n</body>`,
+    '</html>',
+  ].join('\n');

@@ -4,6 +4,7 @@
 import { handler as createDrafts } from '../../functions/drafts/create';
 import { handler as deleteDraft } from '../../functions/drafts/delete';
 import { handler as updateDraft } from '../../functions/drafts/update';
+import { handler as sendInvites } from '../../functions/invites/create';
 import { handler as createInvite } from '../../functions/invites/create-multiuse';
 import { handler as createLinkifier } from '../../functions/linkifiers/create';
 import { handler as deleteLinkifier } from '../../functions/linkifiers/delete';
@@ -105,6 +106,7 @@ const cases: [string, Handler, CallOptions, [string, number, string]][] = [
     { ...withPath('PATCH', '/user_groups/{user_group_id}', 'user_group_id', '14'), as: 'polonius@zulip.com', params: { deactivated: 'x' } },
     GUEST,
   ],
+  ['POST /invites without parameters', sendInvites, { method: 'POST', path: '/invites', as: 'polonius@zulip.com' }, GUEST],
   [
     'POST /invites/multiuse with a role that is no JSON',
     createInvite,

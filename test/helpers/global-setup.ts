@@ -1,15 +1,16 @@
-// Starts one DynamoDB Local (in memory, on a free port) and one local S3 store (with the uploads
-// bucket) for the whole run, shared by every test file of every project that needs them: handler
+// Starts one DynamoDB Local (in memory, on a free port), one local S3 store (with the uploads
+// bucket) and one local SES store (emails in memory) for the whole run, shared by every test file of every project that needs them: handler
 // test files create their own tables on it (per-file-tables.ts), end-to-end files their worker's
 // (e2e.ts). Each project that needs them names this file as its globalSetup; jest runs a project's
 // only when one of its tests runs, and the second project to start finds them running.
 import { randomBytes } from 'node:crypto';
 import { startDynamoLocal, type LocalDynamo } from '../../scripts/local-dynamo';
 import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
+import { startLocalSes, type LocalSes } from '../../scripts/local-ses';
 import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
 
-type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; starting?: Promise<void> };
+type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; ses?: LocalSes; starting?: Promise<void> };
 /** jest loads each project's globalSetup module on its own: the state lives on globalThis. */
 export const shared = (): Shared => ((globalThis as { __chatTests?: Shared }).__chatTests ??= {});
 
@@ -31,6 +32,7 @@ export default async (): Promise<void> => {
     process.env.DEVELOPMENT_MODE = 'on';
     closeClients();
     state.s3 = await startLocalS3();
+    state.ses = await startLocalSes();
   })();
   await state.starting;
 };
