@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { escapeHtml } from '../web/html';
+import { escapeHtml } from './html';
 
 /** A reusable invitation link. Revocation keeps the row with status 'revoked'. */
 export type MultiuseInvite = {

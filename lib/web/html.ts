@@ -1,5 +1,8 @@
 // HTML built from templates with every interpolated value escaped: `html` returns SafeHtml, and
 // only SafeHtml (or a list of it) is inserted as it is. A page never concatenates strings into HTML.
+import { escapeHtml } from '../models/html';
+
+export { escapeHtml };
 
 /** Markup that is already safe to insert (built by `html`, or escaped). */
 export class SafeHtml {
@@ -8,11 +11,6 @@ export class SafeHtml {
     return this.value;
   }
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text as HTML: safe in element content and in quoted attribute values. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 type Interpolated = SafeHtml | string | number | undefined | null | false | readonly Interpolated[];
 
