@@ -1,12 +1,40 @@
 // PATCH /realm: change organization settings (the ones lib/actions/realm-settings.ts serves).
 import { checkUpdateRealm } from '../../lib/actions/realm-settings';
+import type { SettingChange } from '../../lib/actions/user-groups';
 import { apiHandler } from '../../lib/http/api-handler';
-import { json, rawString } from '../../lib/http/params';
-import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH } from '../../lib/models/realm';
+import { json, rawString, type ParamSpec } from '../../lib/http/params';
+import {
+  MAX_REALM_DESCRIPTION_LENGTH,
+  MAX_REALM_NAME_LENGTH,
+  MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
+  REALM_GROUP_SETTINGS,
+  REALM_PROPERTIES,
+  type RealmPropertyName,
+  type RealmPropertyValue,
+} from '../../lib/models/realm';
 import { bool, int, nonNegativeInt, str, string, union } from '../../lib/validation/validators';
+import { settingChange } from '../user-groups/params';
 
 /** A time limit: seconds or "unlimited", upstream's Json[int | str]; the action checks which. */
 const timeLimit = union(int, str);
+
+/** How each simple setting is sent: JSON booleans and integers, raw text. */
+const PROPERTY_PARAMS: Record<RealmPropertyName, ParamSpec<RealmPropertyValue | undefined>> = {
+  ...(Object.fromEntries(Object.keys(REALM_PROPERTIES).map((name) => [name, json(bool).optional()])) as Record<
+    RealmPropertyName,
+    ParamSpec<RealmPropertyValue | undefined>
+  >),
+  video_chat_provider: json(int).optional(),
+  default_code_block_language: rawString().optional(),
+  welcome_message_custom_text: rawString(string({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH })).optional(),
+};
+
+const GROUP_SETTING_PARAMS: Record<string, ParamSpec<SettingChange | undefined>> = Object.fromEntries(
+  Object.keys(REALM_GROUP_SETTINGS).map((name) => [name, json(settingChange).optional()]),
+);
+
+const defined = <T>(values: Record<string, T | undefined>): Record<string, T> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, T>;
 
 export const handler = apiHandler(async ({ user, params }) => {
   const updateRealm = checkUpdateRealm.authorize(user);
@@ -23,5 +51,7 @@ export const handler = apiHandler(async ({ user, params }) => {
     enable_read_receipts: json(bool).optional(),
     enable_spectator_access: json(bool).optional(),
   });
-  return updateRealm(request);
+  const properties = defined(params(PROPERTY_PARAMS));
+  const groupSettings = defined(params(GROUP_SETTING_PARAMS));
+  return updateRealm({ ...request, properties, groupSettings });
 });

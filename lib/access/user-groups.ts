@@ -7,13 +7,15 @@ import { isGuest, type User } from '../models/user';
 import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-group';
 import * as groupsStore from '../store/user-groups';
 
-/** Realm settings whose value may not be role:everyone (so guests never hold them). */
-const REALM_SETTINGS_DENYING_EVERYONE = new Set([
-  'can_manage_all_groups',
-  'can_create_groups',
-  'can_create_multiuse_invite_group',
-  'can_invite_users_group',
-]);
+/**
+ * Realm settings (by stored name) whose value may not be role:everyone (upstream's
+ * allow_everyone_group=False), so guests never hold them.
+ */
+const REALM_SETTINGS_DENYING_EVERYONE = new Set(
+  Object.values(REALM_GROUP_SETTINGS)
+    .filter((s) => !s.allowEveryone)
+    .map((s) => s.stored),
+);
 
 /** The groups of one organization, indexed for membership checks. */
 export class RealmGroups {

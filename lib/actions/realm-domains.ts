@@ -3,7 +3,7 @@
 // question a sign-up or an email change asks of them (upstream's email_allowed_for_realm).
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import type { Realm } from '../models/realm';
+import { realmProperty, type Realm } from '../models/realm';
 import {
   candidateDomains,
   domainError,
@@ -16,6 +16,8 @@ import {
 import type { User } from '../models/user';
 import { allocateIds } from '../store/common';
 import * as domainsStore from '../store/realm-domains';
+import * as realmsStore from '../store/realms';
+import { doSetRealmProperty } from './realm-settings';
 import { forOwners } from './requiring';
 
 const noEntry = (domain: string) => new BadRequestError(`No entry found for domain ${domain}.`);
@@ -58,10 +60,19 @@ export const checkChangeRealmDomain = forOwners(async (user: User, domain: strin
 
 /**
  * DELETE /realm/domains/{domain}, for owners: "No entry found for domain <domain>." unless the
- * organization has it (a concurrent delete included). Sends `realm_domains` `remove`.
+ * organization has it (a concurrent delete included). When it was the last domain of an
+ * organization that restricts emails to its domains, the restriction is lifted (a `realm`
+ * `update` event for emails_restricted_to_domains). Sends `realm_domains` `remove`.
  */
 export const checkRemoveRealmDomain = forOwners(async (user: User, domain: string): Promise<void> => {
   if (!(await domainsStore.removeDomain(user.realmId, domain))) throw noEntry(domain);
+  // Upstream's do_remove_realm_domain: restricting emails to no domain at all means nothing, so
+  // removing the last one lifts the restriction (with its realm update event, sent first).
+  if ((await domainsStore.listDomainsOfRealm(user.realmId, { consistent: true })).length === 0) {
+    const realm = await realmsStore.get(user.realmId, { consistent: true });
+    if (realm && realmProperty(realm, 'emails_restricted_to_domains'))
+      await doSetRealmProperty(user.realmId, 'emails_restricted_to_domains', false);
+  }
   await sendEvent(user.realmId, { type: 'realm_domains', op: 'remove', domain }, 'realm');
 });
 

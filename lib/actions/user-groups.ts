@@ -62,7 +62,7 @@ const checkActiveUserIds = async (realmId: number, userIds: number[]): Promise<v
 };
 
 /** Upstream's parse_group_setting_value: one lone subgroup is that group; an empty anonymous group is role:nobody. */
-const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): GroupSettingValue => {
+export const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): GroupSettingValue => {
   if (typeof value === 'number') return value;
   if (value.direct_members.length === 0 && value.direct_subgroups.length === 1) return value.direct_subgroups[0];
   if (value.direct_members.length === 0 && value.direct_subgroups.length === 0) return groups.systemGroup('role:nobody').id;
@@ -70,32 +70,47 @@ const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): G
 };
 
 /** The named groups a setting value refers to (the group, or an anonymous group's subgroups). */
-const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
+export const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
+
+/** Which values a group setting takes (upstream's GroupPermissionSetting). */
+export type GroupSettingRules = { allowNobody: boolean; allowEveryone: boolean; allowedSystemGroups?: string[] };
 
 /**
  * Upstream's access_user_group_for_setting: a group id must name an active group of the
- * organization allowed for the setting; an anonymous group needs active users and active groups.
+ * organization allowed for the setting (check_setting_configuration_for_system_groups); an
+ * anonymous group needs active users and active groups. A setting that takes only some system
+ * groups takes no other group ("'<setting>' must be a system user group.").
  */
-const checkSettingValue = async (
+export const checkGroupSettingValue = async (
   realmId: number,
   groups: RealmGroups,
-  setting: GroupSettingName,
+  setting: string,
   value: GroupSettingValue,
+  rules: GroupSettingRules,
 ): Promise<void> => {
+  const systemOnly = rules.allowedSystemGroups !== undefined;
   if (typeof value === 'number') {
     const group = groups.byId.get(value);
     if (!group) throw new BadRequestError('Invalid user group');
     if (group.deactivated) throw new BadRequestError('User group is deactivated.');
-    if (group.isSystemGroup && group.name === 'role:internet')
-      throw new BadRequestError(`'${setting}' setting cannot be set to 'role:internet' group.`);
-    if (group.isSystemGroup && group.name === 'role:everyone' && !GROUP_SETTING_ALLOWS_EVERYONE[setting]) {
-      throw new BadRequestError(`'${setting}' setting cannot be set to 'role:everyone' group.`);
-    }
+    if (systemOnly && !group.isSystemGroup) throw new BadRequestError(`'${setting}' must be a system user group.`);
+    if (!group.isSystemGroup) return;
+    const refused =
+      group.name === 'role:internet' ||
+      (group.name === 'role:nobody' && !rules.allowNobody) ||
+      (group.name === 'role:everyone' && !rules.allowEveryone) ||
+      (rules.allowedSystemGroups !== undefined && !rules.allowedSystemGroups.includes(group.name));
+    if (refused) throw new BadRequestError(`'${setting}' setting cannot be set to '${group.name}' group.`);
     return;
   }
+  if (systemOnly) throw new BadRequestError(`'${setting}' must be a system user group.`);
   await checkActiveUserIds(realmId, value.direct_members);
   checkSubgroupIds(groups, value.direct_subgroups);
 };
+
+/** A user group's own setting (every one of them takes role:nobody). */
+const checkSettingValue = (realmId: number, groups: RealmGroups, setting: GroupSettingName, value: GroupSettingValue): Promise<void> =>
+  checkGroupSettingValue(realmId, groups, setting, value, { allowNobody: true, allowEveryone: GROUP_SETTING_ALLOWS_EVERYONE[setting] });
 
 /** Subgroup ids: groups of the organization ("Invalid user group ID: N"), not deactivated. */
 const checkSubgroupIds = (groups: RealmGroups, ids: number[]): void => {
@@ -105,10 +120,10 @@ const checkSubgroupIds = (groups: RealmGroups, ids: number[]): void => {
 };
 
 /** Group ids whose use must be recorded on the groups themselves (system groups are never deactivated). */
-const usedNonSystemGroups = (groups: RealmGroups, ids: number[]): number[] =>
+export const usedNonSystemGroups = (groups: RealmGroups, ids: number[]): number[] =>
   [...new Set(ids)].filter((id) => groups.byId.get(id)?.isSystemGroup === false);
 
-const sameSettingValue = (a: GroupSettingValue, b: GroupSettingValue): boolean => {
+export const sameSettingValue = (a: GroupSettingValue, b: GroupSettingValue): boolean => {
   if (typeof a === 'number' || typeof b === 'number') return a === b;
   const same = (x: number[], y: number[]) => x.length === y.length && new Set([...x, ...y]).size === new Set(x).size;
   return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);

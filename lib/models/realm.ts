@@ -38,6 +38,8 @@ export type Realm = {
   messageEditSettings?: Partial<MessageEditSettings>;
   /** The organization's language (upstream's default_language); absent means English. */
   defaultLanguage?: string;
+  /** The simple settings PATCH /realm changed (REALM_PROPERTIES, by wire name); defaults otherwise. */
+  properties?: Partial<Record<RealmPropertyName, RealmPropertyValue>>;
   /** Counts the changes of the settings above through PATCH /realm; absent before the first one. */
   settingsVersion?: number;
 };
@@ -49,36 +51,122 @@ export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
 /** The organization's language: the stored one, else English (upstream's default for a new organization). */
 export const realmDefaultLanguage = (realm: Pick<Realm, 'defaultLanguage'>): string => realm.defaultLanguage ?? 'en';
 
+/** Upstream's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH. */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
+
+/** Upstream's Realm.VIDEO_CHAT_PROVIDERS this server offers (no Zoom or BigBlueButton credentials). */
+export const VIDEO_CHAT_PROVIDERS = { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } };
+
+export type RealmPropertyValue = boolean | number | string;
+
 /**
- * The organization-level group settings register shows, by wire name (without `realm_`), with
- * the stored setting's name and upstream's default system group for an organization that has
- * not set it.
+ * The simple organization settings (upstream's Realm.property_types) this service stores in
+ * `properties`, by wire name, with upstream's default for a new organization. Register reports
+ * each as `realm_<name>`; PATCH /realm changes them with a `realm` `update` event.
  */
-export const REALM_GROUP_SETTINGS: Record<string, { stored: string; defaultGroup: string }> = {
-  can_access_all_users_group: { stored: 'can_access_all_users_group', defaultGroup: 'role:everyone' },
-  can_add_custom_emoji_group: { stored: 'can_add_custom_emoji_group', defaultGroup: 'role:members' },
-  can_add_subscribers_group: { stored: 'can_add_subscribers_group', defaultGroup: 'role:members' },
-  can_create_bots_group: { stored: 'can_create_bots_group', defaultGroup: 'role:members' },
-  can_create_groups: { stored: 'can_create_groups', defaultGroup: 'role:members' },
-  can_create_private_channel_group: { stored: 'can_create_private_channel_group', defaultGroup: 'role:members' },
-  can_create_public_channel_group: { stored: 'can_create_public_channel_group', defaultGroup: 'role:members' },
-  can_create_web_public_channel_group: { stored: 'can_create_web_public_channel_group', defaultGroup: 'role:owners' },
-  can_create_write_only_bots_group: { stored: 'can_create_write_only_bots_group', defaultGroup: 'role:members' },
-  can_delete_any_message_group: { stored: 'can_delete_any_message_group', defaultGroup: 'role:administrators' },
-  can_delete_own_message_group: { stored: 'can_delete_own_message_group', defaultGroup: 'role:everyone' },
-  can_invite_users_group: { stored: 'can_invite_users_group', defaultGroup: 'role:members' },
-  can_manage_all_groups: { stored: 'can_manage_all_groups', defaultGroup: 'role:owners' },
-  can_manage_billing_group: { stored: 'can_manage_billing_group', defaultGroup: 'role:administrators' },
-  can_mention_many_users_group: { stored: 'can_mention_many_users_group', defaultGroup: 'role:administrators' },
-  can_move_messages_between_channels_group: { stored: 'can_move_messages_between_channels_group', defaultGroup: 'role:members' },
-  can_move_messages_between_topics_group: { stored: 'can_move_messages_between_topics_group', defaultGroup: 'role:everyone' },
-  can_resolve_topics_group: { stored: 'can_resolve_topics_group', defaultGroup: 'role:everyone' },
-  can_set_delete_message_policy_group: { stored: 'can_set_delete_message_policy_group', defaultGroup: 'role:moderators' },
-  can_set_topics_policy_group: { stored: 'can_set_topics_policy_group', defaultGroup: 'role:moderators' },
-  can_summarize_topics_group: { stored: 'can_summarize_topics_group', defaultGroup: 'role:everyone' },
-  create_multiuse_invite_group: { stored: 'can_create_multiuse_invite_group', defaultGroup: 'role:administrators' },
-  direct_message_initiator_group: { stored: 'direct_message_initiator_group', defaultGroup: 'role:everyone' },
-  direct_message_permission_group: { stored: 'direct_message_permission_group', defaultGroup: 'role:everyone' },
+export const REALM_PROPERTIES = {
+  avatar_changes_disabled: false,
+  default_code_block_language: '',
+  digest_emails_enabled: false,
+  disallow_disposable_email_addresses: true,
+  email_changes_disabled: false,
+  emails_restricted_to_domains: false,
+  enable_guest_user_dm_warning: true,
+  enable_guest_user_indicator: true,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  invite_required: true,
+  message_content_allowed_in_email_notifications: true,
+  name_changes_disabled: false,
+  require_unique_names: false,
+  send_welcome_emails: true,
+  video_chat_provider: VIDEO_CHAT_PROVIDERS.jitsi_meet.id,
+  want_advertise_in_communities_directory: false,
+  welcome_message_custom_text: '',
+} satisfies Record<string, RealmPropertyValue>;
+
+export type RealmPropertyName = keyof typeof REALM_PROPERTIES;
+
+/** An organization's value of a simple setting: the stored one, else upstream's default. */
+export const realmProperty = <K extends RealmPropertyName>(realm: Pick<Realm, 'properties'>, name: K): (typeof REALM_PROPERTIES)[K] =>
+  (realm.properties?.[name] ?? REALM_PROPERTIES[name]) as (typeof REALM_PROPERTIES)[K];
+
+/**
+ * The settings only owners may change (upstream's update_realm raises
+ * OrganizationOwnerRequiredError for these), by wire name.
+ */
+export const REALM_OWNER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+  'invite_required',
+  'create_multiuse_invite_group',
+  'can_create_groups',
+  'can_invite_users_group',
+  'can_manage_all_groups',
+  'emails_restricted_to_domains',
+  'disallow_disposable_email_addresses',
+  'waiting_period_threshold',
+]);
+
+/**
+ * An organization-level group setting (upstream's GroupPermissionSetting): the stored setting's
+ * name, upstream's default system group for an organization that has not set it, and which
+ * values it takes (role:nobody and role:everyone; only system groups, only some of them).
+ */
+export type RealmGroupSetting = {
+  stored: string;
+  defaultGroup: string;
+  allowNobody: boolean;
+  allowEveryone: boolean;
+  /** Only these system groups (upstream's require_system_group with allowed_system_groups). */
+  allowedSystemGroups?: string[];
+};
+
+const groupSetting = (
+  stored: string,
+  defaultGroup: string,
+  allow: { nobody?: boolean; everyone?: boolean; systemGroups?: string[] } = {},
+): RealmGroupSetting => ({
+  stored,
+  defaultGroup,
+  allowNobody: allow.nobody ?? true,
+  allowEveryone: allow.everyone ?? false,
+  ...(allow.systemGroups ? { allowedSystemGroups: allow.systemGroups } : {}),
+});
+
+/**
+ * The organization-level group settings register shows, by wire name (without `realm_`), as
+ * upstream's Realm.REALM_PERMISSION_GROUP_SETTINGS declares them.
+ */
+export const REALM_GROUP_SETTINGS: Record<string, RealmGroupSetting> = {
+  can_access_all_users_group: groupSetting('can_access_all_users_group', 'role:everyone', {
+    nobody: false,
+    everyone: true,
+    systemGroups: ['role:everyone', 'role:members'],
+  }),
+  can_add_custom_emoji_group: groupSetting('can_add_custom_emoji_group', 'role:members'),
+  can_add_subscribers_group: groupSetting('can_add_subscribers_group', 'role:members'),
+  can_create_bots_group: groupSetting('can_create_bots_group', 'role:members'),
+  can_create_groups: groupSetting('can_create_groups', 'role:members'),
+  can_create_private_channel_group: groupSetting('can_create_private_channel_group', 'role:members'),
+  can_create_public_channel_group: groupSetting('can_create_public_channel_group', 'role:members'),
+  can_create_web_public_channel_group: groupSetting('can_create_web_public_channel_group', 'role:owners', {
+    systemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
+  }),
+  can_create_write_only_bots_group: groupSetting('can_create_write_only_bots_group', 'role:members'),
+  can_delete_any_message_group: groupSetting('can_delete_any_message_group', 'role:administrators'),
+  can_delete_own_message_group: groupSetting('can_delete_own_message_group', 'role:everyone', { everyone: true }),
+  can_invite_users_group: groupSetting('can_invite_users_group', 'role:members'),
+  can_manage_all_groups: groupSetting('can_manage_all_groups', 'role:owners', { nobody: false }),
+  can_manage_billing_group: groupSetting('can_manage_billing_group', 'role:administrators', { nobody: false }),
+  can_mention_many_users_group: groupSetting('can_mention_many_users_group', 'role:administrators', { everyone: true }),
+  can_move_messages_between_channels_group: groupSetting('can_move_messages_between_channels_group', 'role:members'),
+  can_move_messages_between_topics_group: groupSetting('can_move_messages_between_topics_group', 'role:everyone', { everyone: true }),
+  can_resolve_topics_group: groupSetting('can_resolve_topics_group', 'role:everyone', { everyone: true }),
+  can_set_delete_message_policy_group: groupSetting('can_set_delete_message_policy_group', 'role:moderators'),
+  can_set_topics_policy_group: groupSetting('can_set_topics_policy_group', 'role:moderators', { everyone: true }),
+  can_summarize_topics_group: groupSetting('can_summarize_topics_group', 'role:everyone', { everyone: true }),
+  create_multiuse_invite_group: groupSetting('can_create_multiuse_invite_group', 'role:administrators'),
+  direct_message_initiator_group: groupSetting('direct_message_initiator_group', 'role:everyone', { everyone: true }),
+  direct_message_permission_group: groupSetting('direct_message_permission_group', 'role:everyone', { everyone: true }),
 };
 
 /** Whether the organization shows who read a message (upstream's enable_read_receipts; on unless turned off). */

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
-import { sendConditional, stripKeys, type Item } from './common';
+import { sendConditional, sendTransaction, stripKeys, type Item } from './common';
+import { buildUseGroupItem } from './user-groups';
 import { keys, lookupKey } from './keys';
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
@@ -49,14 +50,24 @@ export type RealmSettingsChanges = Partial<
     | 'waitingPeriodThreshold'
     | 'defaultLanguage'
     | 'messageEditSettings'
+    | 'properties'
+    | 'groupSettings'
   >
 >;
 
 /**
  * Writes changed organization settings and bumps the settings version, if that version is still
- * `version` (undefined: never changed); false when another change came first.
+ * `version` (undefined: never changed); false when another change came first. `usedGroupIds`
+ * (groups a new group setting names) are marked used in the same transaction, on the condition
+ * that they are still active (buildUseGroupItem), so a concurrent deactivation of one of them
+ * loses (false as well: the caller checks again on fresh data).
  */
-export const updateSettings = async (realmId: number, version: number | undefined, changes: RealmSettingsChanges): Promise<boolean> => {
+export const updateSettings = async (
+  realmId: number,
+  version: number | undefined,
+  changes: RealmSettingsChanges,
+  usedGroupIds: number[] = [],
+): Promise<boolean> => {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   const names: Record<string, string> = { '#version': 'settingsVersion' };
   const values: Record<string, unknown> = { ':next': (version ?? 0) + 1 };
@@ -66,15 +77,28 @@ export const updateSettings = async (realmId: number, version: number | undefine
     return `#a${i} = :a${i}`;
   });
   if (version !== undefined) values[':version'] = version;
-  return sendConditional(
+  const update = {
+    TableName: tableName('main'),
+    Key: keys.realm(realmId),
+    UpdateExpression: `SET ${[...sets, '#version = :next'].join(', ')}`,
+    ConditionExpression:
+      version === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#version)' : 'attribute_exists(pk) AND #version = :version',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  if (usedGroupIds.length === 0) return sendConditional(new UpdateCommand(update));
+  return (await sendTransaction([{ Update: update }, ...usedGroupIds.map((id) => buildUseGroupItem(realmId, id))])) === undefined;
+};
+
+/** Marks the organization deactivated (upstream's do_deactivate_realm); false if it already was. */
+export const deactivate = async (realmId: number): Promise<boolean> =>
+  sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: keys.realm(realmId),
-      UpdateExpression: `SET ${[...sets, '#version = :next'].join(', ')}`,
-      ConditionExpression:
-        version === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#version)' : 'attribute_exists(pk) AND #version = :version',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      UpdateExpression: 'SET #deactivated = :true',
+      ConditionExpression: 'attribute_exists(pk) AND #deactivated <> :true',
+      ExpressionAttributeNames: { '#deactivated': 'deactivated' },
+      ExpressionAttributeValues: { ':true': true },
     }),
   );
-};

@@ -3,6 +3,7 @@ import { handler as remove } from '../../../functions/realm-domains/delete';
 import { handler as list } from '../../../functions/realm-domains/list';
 import { handler as update } from '../../../functions/realm-domains/update';
 import { handler as register } from '../../../functions/events/register';
+import { handler as updateRealm } from '../../../functions/realm/update';
 import { emailDomainRefusal } from '../../../lib/actions/realm-domains';
 import { EMAIL_DOMAIN_REFUSALS } from '../../../lib/models/realm-domain';
 import * as domainsStore from '../../../lib/store/realm-domains';
@@ -188,5 +189,20 @@ describe('DELETE /realm/domains/{domain}', () => {
   it('refuses an administrator who is no owner', async () => {
     expectError(await del('iago@zulip.com', 'zulip.com'), 'Must be an organization owner', 400, 'UNAUTHORIZED_PRINCIPAL');
     expect(await stored()).toEqual([['zulip.com', false]]);
+  });
+
+  it('lifts the restriction of emails to domains with the last domain, telling every user before the removal', async () => {
+    expectSuccess(await call(updateRealm, { method: 'PATCH', path: '/realm', as: OWNER, params: { emails_restricted_to_domains: true } }));
+    const queue = await openQueue('hamlet@zulip.com', { eventTypes: ['realm', 'realm_domains'] });
+    expectSuccess(await del(OWNER, 'zulip.com'));
+    expect(await stored()).toEqual([]);
+    expect(await queue.drain()).toEqual([
+      { type: 'realm', op: 'update', property: 'emails_restricted_to_domains', value: false },
+      { type: 'realm_domains', op: 'remove', domain: 'zulip.com' },
+    ]);
+    const state = expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: 'hamlet@zulip.com', params: { fetch_event_types: ['realm'] } }),
+    );
+    expect(state.realm_emails_restricted_to_domains).toBe(false);
   });
 });
