@@ -100,8 +100,8 @@ const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
 
 /** 401 UNAUTHORIZED with the Basic challenge: every API-key failure, as upstream re-raises them. */
 export class UnauthorizedError extends ApiError {
-  constructor(message = 'Not logged in: API authentication or user session required') {
-    super(message, { statusCode: 401, code: ErrorCode.UNAUTHORIZED, headers: BASIC_CHALLENGE });
+  constructor(message = 'Not logged in: API authentication or user session required', code: ErrorCode = ErrorCode.UNAUTHORIZED) {
+    super(message, { statusCode: 401, code, headers: BASIC_CHALLENGE });
     this.name = 'UnauthorizedError';
   }
 }

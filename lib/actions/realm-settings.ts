@@ -26,7 +26,7 @@ import {
 import type { User } from '../models/user';
 import { toApiGroupSettingValue } from '../models/user-group';
 import * as realmsStore from '../store/realms';
-import { forAdministrators } from './requiring';
+import { forAdministrators, forOwners } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
 import {
   checkGroupSettingValue,
@@ -298,4 +298,19 @@ export const checkUpdateRealm = forAdministrators(async (user: User, request: Re
     ...Object.fromEntries(changed.map(([name, value]) => [name, typeof value === 'string' ? 'updated' : value])),
     ...Object.fromEntries(groups.map(([name, value]) => [name, toApiGroupSettingValue(value)])),
   };
+});
+
+/**
+ * POST /realm/deactivate, for owners (upstream's deactivate_realm and do_deactivate_realm):
+ * marks the organization deactivated, so from then on every request of its users is refused
+ * (401 REALM_DEACTIVATED: authentication reads the organization), event polls and API key
+ * fetches included, and its web sessions end (lib/web/session.ts). Sends `realm` `deactivated`
+ * to the whole organization, which ends its clients' event queues. Deactivating an organization
+ * that already is (a concurrent request came first) changes nothing and sends nothing, as upstream.
+ * `deletionDelayDays` is accepted as upstream does without deletion limits configured; this
+ * service does not delete deactivated organizations.
+ */
+export const doDeactivateRealm = forOwners(async (user: User): Promise<void> => {
+  if (!(await realmsStore.deactivate(user.realmId))) return;
+  await sendEvent(user.realmId, { type: 'realm', op: 'deactivated', realm_id: user.realmId }, 'realm');
 });

@@ -3,7 +3,7 @@
 // than Basic, which upstream answers 400 BAD_REQUEST (its own tests assert the 400). The key lookup is one
 // indexed read; the organization is read next and scopes everything the request does.
 import { config } from '../config';
-import { BadRequestError, UnauthorizedError } from '../errors';
+import { BadRequestError, ErrorCode, UnauthorizedError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as realmsStore from '../store/realms';
@@ -29,7 +29,8 @@ const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
 
 /** Checks that an account may use the API at this host; shared with dev_fetch_api_key's realm rules. */
 const checkAccount = (user: User, realm: Realm | undefined, host: string | undefined): Realm => {
-  if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated');
+  // Upstream's RealmDeactivatedError (401 REALM_DEACTIVATED), checked before the account.
+  if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
   if (!user.isActive) throw new UnauthorizedError('Account is deactivated');
   const sub = subdomainOf(host);
   if (sub !== undefined && sub !== realm.stringId) throw new UnauthorizedError('Account is not associated with this subdomain');

@@ -31,7 +31,8 @@ export type InvitesChangedEvent = { type: 'invites_changed' };
  */
 export type RealmEvent =
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
-  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> };
+  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
+  | { type: 'realm'; op: 'deactivated'; realm_id: number };
 
 export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
 

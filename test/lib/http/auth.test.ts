@@ -10,9 +10,9 @@ const ask = (extra: Partial<CallOptions>) => call(whoAmI, { method: 'GET', path:
 
 const keyOf = async (email: string): Promise<string> => (await usersStore.listByEmail(email))[0].apiKey;
 
-const expectUnauthorized = (result: Awaited<ReturnType<typeof ask>>, message: string): void => {
-  expectError(result, message, 401, 'UNAUTHORIZED');
-  expect(result.body).toEqual({ result: 'error', msg: message, code: 'UNAUTHORIZED' });
+const expectUnauthorized = (result: Awaited<ReturnType<typeof ask>>, message: string, code = 'UNAUTHORIZED'): void => {
+  expectError(result, message, 401, code);
+  expect(result.body).toEqual({ result: 'error', msg: message, code });
   expect(result.headers['WWW-Authenticate']).toBe('Basic realm="zulip"');
 };
 
@@ -88,7 +88,7 @@ describe('HTTP Basic authentication', () => {
     const authorization = basicAuth('king@lear.org', await keyOf('king@lear.org'));
     await realmsStore.put({ ...lear, deactivated: true });
     try {
-      expectUnauthorized(await ask({ authorization }), 'This organization has been deactivated');
+      expectUnauthorized(await ask({ authorization }), 'This organization has been deactivated', 'REALM_DEACTIVATED');
     } finally {
       await realmsStore.put(lear);
     }
