@@ -25,8 +25,10 @@ import {
 } from '../models/realm';
 import type { User } from '../models/user';
 import { toApiGroupSettingValue } from '../models/user-group';
+import { realmUserSettingsDefaults } from '../models/user-settings';
 import * as realmsStore from '../store/realms';
 import { forAdministrators, forOwners } from './requiring';
+import { checkSettingValues, type SettingValue as UserSettingValue } from './settings';
 import { LostRaceError, retryLostRaces } from './retry';
 import {
   checkGroupSettingValue,
@@ -314,3 +316,29 @@ export const doDeactivateRealm = forOwners(async (user: User): Promise<void> => 
   if (!(await realmsStore.deactivate(user.realmId))) return;
   await sendEvent(user.realmId, { type: 'realm', op: 'deactivated', realm_id: user.realmId }, 'realm');
 });
+
+/**
+ * PATCH /realm/user_settings_defaults, for administrators (upstream's
+ * update_realm_user_settings_defaults): checks the values beyond their types as PATCH /settings
+ * does (notification sound, email batching period), then writes those that differ from the
+ * current defaults in one conditional write (retried on a fresh read), then sends one
+ * `realm_user_settings_defaults` `update` event per changed setting to the whole organization.
+ */
+export const checkUpdateRealmUserSettingsDefaults = forAdministrators(
+  async (user: User, settings: Record<string, UserSettingValue>): Promise<void> => {
+    checkSettingValues(settings);
+    const changed = await retryLostRaces(async () => {
+      const realm = await realmsStore.get(user.realmId, { consistent: true });
+      if (!realm) throw new Error(`organization ${user.realmId} is gone`);
+      const current: Record<string, UserSettingValue> = realmUserSettingsDefaults(realm);
+      const differing = Object.entries(settings).filter(([name, value]) => current[name] !== value);
+      if (differing.length === 0) return differing;
+      const userSettingsDefaults = { ...(realm.userSettingsDefaults ?? {}), ...Object.fromEntries(differing) };
+      if (!(await realmsStore.updateSettings(realm.id, realm.settingsVersion, { userSettingsDefaults }))) throw new LostRaceError();
+      return differing;
+    });
+    for (const [property, value] of changed) {
+      await sendEvent(user.realmId, { type: 'realm_user_settings_defaults', op: 'update', property, value }, 'realm');
+    }
+  },
+);

@@ -33,8 +33,8 @@ const isTimezone = (name: string): boolean => {
   }
 };
 
-/** The checks upstream makes beyond the parameter types, in its order. */
-const checkSettingValues = (settings: ChangeSettingsRequest['settings']): void => {
+/** The checks upstream makes beyond the parameter types, in its order (also for the organization's defaults). */
+export const checkSettingValues = (settings: ChangeSettingsRequest['settings']): void => {
   const { default_language: language, notification_sound: sound, email_notifications_batching_period_seconds: period, timezone } = settings;
   if (language !== undefined && languageName(String(language)) === undefined) throw new BadRequestError('Invalid default_language');
   if (sound !== undefined && sound !== 'none' && !AVAILABLE_NOTIFICATION_SOUNDS.includes(String(sound))) {

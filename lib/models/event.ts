@@ -34,6 +34,9 @@ export type RealmEvent =
   | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
   | { type: 'realm'; op: 'deactivated'; realm_id: number };
 
+/** A setting new accounts of the organization start with changed (PATCH /realm/user_settings_defaults). */
+export type RealmUserSettingsDefaultsEvent = { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown };
+
 export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
 
 /** The organization's custom profile fields changed: every field, in display order. */
@@ -225,6 +228,7 @@ export type ApiEvent =
   | RemindersEvent
   | InvitesChangedEvent
   | RealmEvent
+  | RealmUserSettingsDefaultsEvent
   | RealmLinkifiersEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent

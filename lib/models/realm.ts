@@ -40,6 +40,8 @@ export type Realm = {
   defaultLanguage?: string;
   /** The simple settings PATCH /realm changed (REALM_PROPERTIES, by wire name); defaults otherwise. */
   properties?: Partial<Record<RealmPropertyName, RealmPropertyValue>>;
+  /** The settings new accounts start with, where the organization changed them (PATCH /realm/user_settings_defaults). */
+  userSettingsDefaults?: Record<string, boolean | number | string>;
   /** Counts the changes of the settings above through PATCH /realm; absent before the first one. */
   settingsVersion?: number;
 };

@@ -2,6 +2,7 @@
 // the settings it acts on (time zone, presence sharing, draft synchronization, on the user item);
 // every other setting has upstream's default value for a new account (zerver/models/users.py,
 // UserBaseSettings), which is also what a spectator sees.
+import type { Realm } from './realm';
 import type { User } from './user';
 
 /** Upstream's defaults for a new account, in the order of upstream's register response. */
@@ -131,3 +132,74 @@ export const SETTING_CHOICES = {
   web_animate_image_previews: ['always', 'on_hover', 'never'],
   resolved_topic_notice_auto_read_policy: ['always', 'except_followed', 'never'],
 } as const satisfies Partial<Record<ChangeableSetting, readonly (string | number)[]>>;
+
+/**
+ * The settings an organization sets for its new accounts (upstream's RealmUserDefault settings
+ * update_realm_user_settings_defaults accepts; not the time zone, the language or the login and
+ * marketing emails), in register's order.
+ */
+export const REALM_USER_DEFAULT_SETTINGS = (
+  [
+    'dense_mode',
+    'web_mark_read_on_scroll_policy',
+    'web_channel_default_view',
+    'starred_message_counts',
+    'receives_typing_notifications',
+    'web_stream_unreads_count_display_policy',
+    'fluid_layout_width',
+    'high_contrast_mode',
+    'color_scheme',
+    'web_font_size_px',
+    'web_line_height_percent',
+    'translate_emoticons',
+    'display_emoji_reaction_users',
+    'web_home_view',
+    'web_escape_navigates_to_home_view',
+    'left_side_userlist',
+    'emojiset',
+    'demote_inactive_streams',
+    'enable_stream_desktop_notifications',
+    'enable_stream_email_notifications',
+    'enable_stream_push_notifications',
+    'enable_stream_audible_notifications',
+    'wildcard_mentions_notify',
+    'enable_followed_topic_desktop_notifications',
+    'enable_followed_topic_email_notifications',
+    'enable_followed_topic_push_notifications',
+    'enable_followed_topic_audible_notifications',
+    'enable_followed_topic_wildcard_mentions_notify',
+    'notification_sound',
+    'enable_desktop_notifications',
+    'enable_sounds',
+    'enable_offline_email_notifications',
+    'enable_offline_push_notifications',
+    'enable_online_push_notifications',
+    'enable_digest_emails',
+    'message_content_in_email_notifications',
+    'pm_content_in_desktop_notifications',
+    'desktop_icon_count_display',
+    'realm_name_in_email_notifications_policy',
+    'automatically_follow_topics_policy',
+    'automatically_unmute_topics_in_muted_streams_policy',
+    'automatically_follow_topics_where_mentioned',
+    'presence_enabled',
+    'enter_sends',
+    'enable_drafts_synchronization',
+    'email_notifications_batching_period_seconds',
+    'twenty_four_hour_time',
+    'send_stream_typing_notifications',
+    'send_private_typing_notifications',
+    'send_read_receipts',
+    'user_list_style',
+    'web_animate_image_previews',
+    'email_address_visibility',
+    'web_navigate_to_sent_message',
+    'web_suggest_update_timezone',
+  ] as const
+).filter((name) => name in DEFAULT_USER_SETTINGS) as (keyof UserSettings)[];
+
+/** The settings new accounts of the organization start with: the organization's, else upstream's defaults. */
+export const realmUserSettingsDefaults = (realm: Pick<Realm, 'userSettingsDefaults'>): UserSettings => ({
+  ...DEFAULT_USER_SETTINGS,
+  ...((realm.userSettingsDefaults ?? {}) as Partial<UserSettings>),
+});

@@ -3,7 +3,7 @@
 // Clients require their keys, so each is present when wanted, with the value of an organization
 // that has none of these objects; the bots the caller administers, from the user list; and the
 // organization's default channels.
-import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults } from '../models/user-settings';
 import { isAdmin, isGuest } from '../models/user';
 import * as defaultChannelsStore from '../store/default-channels';
 import { realmUsers } from './context';
@@ -30,7 +30,7 @@ export const emptySectionsState: StateBuilder = async (ctx) => {
 /** "realm_user_settings_defaults": the settings a new account starts with. */
 export const realmUserSettingsDefaultsState: StateBuilder = async (ctx) => {
   if (!ctx.want('realm_user_settings_defaults')) return {};
-  const { timezone: _timezone, ...defaults } = DEFAULT_USER_SETTINGS;
+  const { timezone: _timezone, ...defaults } = realmUserSettingsDefaults(ctx.realm);
   return {
     realm_user_settings_defaults: {
       ...defaults,

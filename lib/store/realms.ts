@@ -52,6 +52,7 @@ export type RealmSettingsChanges = Partial<
     | 'messageEditSettings'
     | 'properties'
     | 'groupSettings'
+    | 'userSettingsDefaults'
   >
 >;
 
