@@ -1,8 +1,10 @@
 import { checkEmojiRequest, emojiNameToCode } from '../emoji';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
+import type { RealmEmoji } from '../models/realm-emoji';
 import type { User } from '../models/user';
 import * as userStatusStore from '../store/user-status';
+import { realmEmojiOf } from './realm-emoji';
 import { doChangeUserSettings } from './settings';
 
 export type UserStatusRequest = {
@@ -35,8 +37,10 @@ export const checkUpdateUserStatus = async (user: User, req: UserStatusRequest):
   else if (req.emojiName !== undefined) {
     let code = req.emojiCode;
     let type = req.reactionType;
-    if (code === undefined || type === undefined) ({ code, type } = emojiNameToCode(req.emojiName));
-    checkEmojiRequest(req.emojiName, code, type);
+    let customEmoji: RealmEmoji[] | undefined;
+    if (code === undefined || type === undefined)
+      ({ code, type } = emojiNameToCode(req.emojiName, (customEmoji = await realmEmojiOf(user.realmId))));
+    checkEmojiRequest(req.emojiName, code, type, type === 'realm_emoji' ? (customEmoji ?? (await realmEmojiOf(user.realmId))) : []);
     emoji = { name: req.emojiName, code, type };
   }
 

@@ -12,6 +12,7 @@ import type { StateBuilder } from './registry';
 import { userSettingsState } from './user-settings';
 import { userGroupsState } from './user-groups';
 import { linkifiersState } from './linkifiers';
+import { realmEmojiState } from './realm-emoji';
 import { remindersState } from './reminders';
 import { userStatusState } from './user-status';
 import { devicesState } from './devices';
@@ -48,4 +49,6 @@ export const STATE_BUILDERS: StateBuilder[] = [
   devicesState,
   // Topic muting and following (issue 16 item 4).
   userTopicsState,
+  // Custom emoji (issue 24 item 2).
+  realmEmojiState,
 ];

@@ -1,6 +1,5 @@
-// Register sections for features this service has no data for yet (muted users, custom
-// emoji, domains, playgrounds, default channels, integrations, billing, video-call tokens). Clients
-// require their keys, so each is present when wanted, with the value of an organization that has
+// Register sections for features this service has no data for yet (muted users, domains,
+// playgrounds, default channels, integrations, billing, video-call tokens). Clients require their keys, so each is present when wanted, with the value of an organization that has
 // none of these objects; and the bots the caller administers, from the user list.
 import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
 import { isAdmin } from '../models/user';
@@ -10,7 +9,6 @@ import type { StateBuilder } from './registry';
 /** Sections whose value is fixed while the service stores nothing for them, by category. */
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   muted_users: { muted_users: [] },
-  realm_emoji: { realm_emoji: {} },
   realm_domains: { realm_domains: [] },
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
@@ -21,7 +19,7 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
 };
 
-/** muted_users, realm_emoji and the other empty collections. */
+/** muted_users and the other empty collections. */
 export const emptySectionsState: StateBuilder = async (ctx) => {
   const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
   return Object.assign({}, ...sections.map(([, value]) => value));

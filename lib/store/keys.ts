@@ -21,6 +21,8 @@
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
+// | custom emoji of a realm     | main        | REALM#<rid>             | begins_with EMOJI#          |
+// | custom emoji list version   | main        | REALM#<rid>             | = EMOJIVERSION              |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
 // | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
 // | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
@@ -197,6 +199,10 @@ export const entityKeys = {
   groupName: (realmId: number, name: string): Key => fitted('group name', { pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
   linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
+  /** Custom emoji (issue 24): one item per emoji, deactivated ones kept, and the list's version item. */
+  realmEmoji: (realmId: number, emojiId: number): Key => ({ pk: `REALM#${realmId}`, sk: `EMOJI#${pad(emojiId)}` }),
+  realmEmojiOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMOJI#' }),
+  realmEmojiVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'EMOJIVERSION' }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
   scheduledMessagesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCHED#' }),
 
