@@ -229,6 +229,15 @@ describe('DELETE /realm/emoji/{emoji_name}', () => {
     expect(await capable.drain()).toEqual([{ type: 'realm_emoji', op: 'update_one', emoji_id: id, data: { deactivated: true } }]);
   });
 
+  it('gives two concurrent deactivations one success and one 404, and sends one event', async () => {
+    expectSuccess(await upload(HAMLET, 'raced_removal'));
+    const queue = await openQueue(OTHELLO, { eventTypes: ['realm_emoji'] });
+    const results = await Promise.all([deactivate(HAMLET, 'raced_removal'), deactivate(IAGO, 'raced_removal')]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+    expect(results.find((r) => r.status === 404)!.body.msg).toBe("Emoji 'raced_removal' does not exist");
+    expect(await queue.drain()).toHaveLength(1);
+  });
+
   it("lets an administrator deactivate another user's emoji", async () => {
     expectSuccess(await upload(OTHELLO, 'admin_removes'));
     expectSuccess(await deactivate(IAGO, 'admin_removes'));
