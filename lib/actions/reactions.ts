@@ -12,7 +12,7 @@ import type { ReactionEvent } from '../models/event';
 import { existingEmojiName, reactionKey, type ReactionType, type StoredReaction } from '../models/reaction';
 import type { User } from '../models/user';
 import * as reactionsStore from '../store/reactions';
-import { realmEmojiOf } from './realm-emoji';
+import { lazyRealmEmoji, realmEmojiOf } from './realm-emoji';
 
 export type ReactionRequest = { emojiName: string | undefined; emojiCode: string | undefined; reactionType: string | undefined };
 
@@ -50,8 +50,7 @@ export const checkAddReaction = async (user: User, messageId: number, req: React
   const { message } = accessed;
   let { emojiCode: code, reactionType: type } = req;
   // The organization's custom emoji are read only when a name is looked up or a custom emoji named.
-  let customEmoji: Promise<Awaited<ReturnType<typeof realmEmojiOf>>> | undefined;
-  const custom = () => (customEmoji ??= realmEmojiOf(user.realmId));
+  const custom = lazyRealmEmoji(user.realmId);
   if (code === undefined || type === undefined) {
     const found = emojiNameToCode(req.emojiName, await custom());
     code ??= found.code;

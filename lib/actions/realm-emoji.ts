@@ -36,8 +36,14 @@ import { retryLostRaces } from './retry';
 export const listRealmEmoji = async (realmId: number, opts: { consistent?: boolean } = {}) =>
   realmEmojiDict(await realmEmojiStore.listRealmEmoji(realmId, opts));
 
-/** The organization's emoji (deactivated ones too), for reactions, statuses and rendering: one Query. */
+/** The organization's emoji (deactivated ones too), for reactions and statuses: one Query. */
 export const realmEmojiOf = (realmId: number): Promise<RealmEmoji[]> => realmEmojiStore.listRealmEmoji(realmId);
+
+/** realmEmojiOf, read at the first call only: for a request that needs the emoji only on some paths. */
+export const lazyRealmEmoji = (realmId: number): (() => Promise<RealmEmoji[]>) => {
+  let read: Promise<RealmEmoji[]> | undefined;
+  return () => (read ??= realmEmojiOf(realmId));
+};
 
 /**
  * Runs `attempt` on a fresh read of the list until its write is not overtaken by another change

@@ -1,10 +1,9 @@
 import { checkEmojiRequest, emojiNameToCode } from '../emoji';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import type { RealmEmoji } from '../models/realm-emoji';
 import type { User } from '../models/user';
 import * as userStatusStore from '../store/user-status';
-import { realmEmojiOf } from './realm-emoji';
+import { lazyRealmEmoji } from './realm-emoji';
 import { doChangeUserSettings } from './settings';
 
 export type UserStatusRequest = {
@@ -37,10 +36,10 @@ export const checkUpdateUserStatus = async (user: User, req: UserStatusRequest):
   else if (req.emojiName !== undefined) {
     let code = req.emojiCode;
     let type = req.reactionType;
-    let customEmoji: RealmEmoji[] | undefined;
-    if (code === undefined || type === undefined)
-      ({ code, type } = emojiNameToCode(req.emojiName, (customEmoji = await realmEmojiOf(user.realmId))));
-    checkEmojiRequest(req.emojiName, code, type, type === 'realm_emoji' ? (customEmoji ?? (await realmEmojiOf(user.realmId))) : []);
+    // The organization's custom emoji are read only when a name is looked up or a custom emoji named.
+    const custom = lazyRealmEmoji(user.realmId);
+    if (code === undefined || type === undefined) ({ code, type } = emojiNameToCode(req.emojiName, await custom()));
+    checkEmojiRequest(req.emojiName, code, type, type === 'realm_emoji' ? await custom() : []);
     emoji = { name: req.emojiName, code, type };
   }
 
