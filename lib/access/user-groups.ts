@@ -9,6 +9,7 @@ import * as groupsStore from '../store/user-groups';
 
 /** Realm settings whose value may not be role:everyone (so guests never hold them). */
 const REALM_SETTINGS_DENYING_EVERYONE = new Set([
+  'can_add_custom_emoji_group',
   'can_manage_all_groups',
   'can_create_groups',
   'can_create_multiuse_invite_group',

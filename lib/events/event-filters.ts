@@ -9,6 +9,7 @@ import { eventForUser } from './fanout';
 import { deleteMessageEventForQueue } from './filters/delete-message';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
+import { realmEmojiEventForQueue } from './filters/realm-emoji';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
 import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
@@ -25,6 +26,7 @@ const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   message: messageEventForQueue,
   muted_topics: mutedTopicsEventForQueue,
   presence: presenceEventForQueue,
+  realm_emoji: realmEmojiEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,

@@ -42,6 +42,21 @@ export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: 
 export type RealmDomainsEvent =
   | { type: 'realm_domains'; op: 'add' | 'change'; realm_domain: { domain: string; allow_subdomains: boolean } }
   | { type: 'realm_domains'; op: 'remove'; domain: string };
+/**
+ * A custom emoji was added or deactivated. Stored once as the legacy `update` with every emoji of
+ * the organization, carrying in `change` what queues with the individual_emoji_changes capability
+ * get instead (`add` with the new emoji, `update_one` with the changed fields); `change` never
+ * reaches a client (lib/events/filters/realm-emoji.ts).
+ */
+export type RealmEmojiEvent =
+  | {
+      type: 'realm_emoji';
+      op: 'update';
+      realm_emoji: Record<string, ApiObject>;
+      change?: { op: 'add'; emoji: ApiObject } | { op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
+    }
+  | { type: 'realm_emoji'; op: 'add'; emoji: ApiObject }
+  | { type: 'realm_emoji'; op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
 
 export type RealmUserUpdateEvent = {
   type: 'realm_user';
@@ -227,6 +242,7 @@ export type ApiEvent =
   | RealmLinkifiersEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent
+  | RealmEmojiEvent
   | RealmUserUpdateEvent
   | RealmUserAddEvent
   | DefaultStreamsEvent

@@ -26,6 +26,8 @@
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
+// | custom emoji of a realm     | main        | REALM#<rid>             | begins_with EMOJI#          |
+// | custom emoji list version   | main        | REALM#<rid>             | = EMOJIVERSION              |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
 // | email invitations of a realm | main      | REALM#<rid>             | begins_with EMAILINVITE#    |
 // | invitation by link key      | main.gsi1   | CONFIRMATION#<key>      | = INVITE (either kind)      |
@@ -235,6 +237,10 @@ export const entityKeys = {
   realmDomain: (realmId: number, domain: string): Key => fitted('domain', { pk: `REALM#${realmId}`, sk: `DOMAIN#${domain}` }),
   realmDomainsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'DOMAIN#' }),
   valuesOfProfileField: (realmId: number, fieldId: number) => ({ gsi2pk: `FIELDVALUES#${realmId}#${fieldId}` }),
+  /** Custom emoji (issue 24): one item per emoji, deactivated ones kept, and the list's version item. */
+  realmEmoji: (realmId: number, emojiId: number): Key => ({ pk: `REALM#${realmId}`, sk: `EMOJI#${pad(emojiId)}` }),
+  realmEmojiOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMOJI#' }),
+  realmEmojiVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'EMOJIVERSION' }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
   emailInvitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMAILINVITE#' }),
   /** Invitation emails an organization sent on one UTC day (`YYYY-MM-DD`): `sent`, with a TTL. */
