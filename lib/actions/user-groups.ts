@@ -62,7 +62,7 @@ const checkActiveUserIds = async (realmId: number, userIds: number[]): Promise<v
 };
 
 /** Upstream's parse_group_setting_value: one lone subgroup is that group; an empty anonymous group is role:nobody. */
-const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): GroupSettingValue => {
+export const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): GroupSettingValue => {
   if (typeof value === 'number') return value;
   if (value.direct_members.length === 0 && value.direct_subgroups.length === 1) return value.direct_subgroups[0];
   if (value.direct_members.length === 0 && value.direct_subgroups.length === 0) return groups.systemGroup('role:nobody').id;
@@ -70,17 +70,25 @@ const normalizeSettingValue = (value: GroupSettingValue, groups: RealmGroups): G
 };
 
 /** The named groups a setting value refers to (the group, or an anonymous group's subgroups). */
-const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
+export const groupsUsedBy = (value: GroupSettingValue): number[] => (typeof value === 'number' ? [value] : value.direct_subgroups);
 
 /**
  * Upstream's access_user_group_for_setting: a group id must name an active group of the
  * organization allowed for the setting; an anonymous group needs active users and active groups.
  */
-const checkSettingValue = async (
+const checkSettingValue = (realmId: number, groups: RealmGroups, setting: GroupSettingName, value: GroupSettingValue): Promise<void> =>
+  checkGroupSettingValue(realmId, groups, setting, value, GROUP_SETTING_ALLOWS_EVERYONE[setting]);
+
+/**
+ * The same for any group setting (a group's, a channel's): `allowEveryone` is the setting's
+ * allow_everyone_group.
+ */
+export const checkGroupSettingValue = async (
   realmId: number,
   groups: RealmGroups,
-  setting: GroupSettingName,
+  setting: string,
   value: GroupSettingValue,
+  allowEveryone: boolean,
 ): Promise<void> => {
   if (typeof value === 'number') {
     const group = groups.byId.get(value);
@@ -88,7 +96,7 @@ const checkSettingValue = async (
     if (group.deactivated) throw new BadRequestError('User group is deactivated.');
     if (group.isSystemGroup && group.name === 'role:internet')
       throw new BadRequestError(`'${setting}' setting cannot be set to 'role:internet' group.`);
-    if (group.isSystemGroup && group.name === 'role:everyone' && !GROUP_SETTING_ALLOWS_EVERYONE[setting]) {
+    if (group.isSystemGroup && group.name === 'role:everyone' && !allowEveryone) {
       throw new BadRequestError(`'${setting}' setting cannot be set to 'role:everyone' group.`);
     }
     return;
@@ -105,10 +113,11 @@ const checkSubgroupIds = (groups: RealmGroups, ids: number[]): void => {
 };
 
 /** Group ids whose use must be recorded on the groups themselves (system groups are never deactivated). */
-const usedNonSystemGroups = (groups: RealmGroups, ids: number[]): number[] =>
+export const usedNonSystemGroups = (groups: RealmGroups, ids: number[]): number[] =>
   [...new Set(ids)].filter((id) => groups.byId.get(id)?.isSystemGroup === false);
 
-const sameSettingValue = (a: GroupSettingValue, b: GroupSettingValue): boolean => {
+/** Whether two group-setting values are the same (anonymous groups compared as sets). */
+export const sameSettingValue = (a: GroupSettingValue, b: GroupSettingValue): boolean => {
   if (typeof a === 'number' || typeof b === 'number') return a === b;
   const same = (x: number[], y: number[]) => x.length === y.length && new Set([...x, ...y]).size === new Set(x).size;
   return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);

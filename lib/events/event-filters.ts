@@ -10,6 +10,7 @@ import { deleteMessageEventForQueue } from './filters/delete-message';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
+import { streamEventForQueue } from './filters/stream';
 import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
 import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
@@ -26,6 +27,7 @@ const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   muted_topics: mutedTopicsEventForQueue,
   presence: presenceEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
+  stream: streamEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,
   update_message_flags: updateMessageFlagsEventForQueue,

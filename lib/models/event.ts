@@ -143,10 +143,42 @@ export type DeleteMessageEvent = {
   message_type: 'stream' | 'private';
   stream_id?: number;
   topic?: string;
+  /**
+   * Stored only: set when one deletion is sent in both forms, `true` on the one event for queues
+   * with bulk_message_deletion, `false` on the per-message events for the others.
+   */
+  bulk?: boolean;
 };
 
-/** One property of a channel changed (here: `first_message_id` after its first message was deleted). */
-export type StreamUpdateEvent = { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown };
+/**
+ * One property of a channel changed. A description change also carries `rendered_description`; a
+ * privacy change (`invite_only`) carries the channel's `history_public_to_subscribers` and
+ * `is_web_public` alongside. `is_archived` changes go only to queues with the archived_channels
+ * capability (lib/events/filters/stream.ts).
+ */
+export type StreamUpdateEvent = {
+  type: 'stream';
+  op: 'update';
+  stream_id: number;
+  name: string;
+  property: string;
+  value: unknown;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+};
+
+/**
+ * Channels the receivers can no longer see. `for_archiving` (stored only, removed by the filter):
+ * sent because the channel was archived, so only queues without archived_channels get it.
+ */
+export type StreamDeleteEvent = {
+  type: 'stream';
+  op: 'delete';
+  streams: { stream_id: number }[];
+  stream_ids: number[];
+  for_archiving?: boolean;
+};
 
 /** A reaction added to or removed from a message (to everyone who can see the message). */
 export type ReactionEvent = {
@@ -165,8 +197,12 @@ export type SubscriptionEvent =
   | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
 
-/** A channel became visible to the receivers (created, or newly accessible). */
-export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[] };
+/**
+ * A channel became visible to the receivers (created, or newly accessible). `for_unarchiving`
+ * (stored only, removed by the filter): sent because the channel was unarchived, so only queues
+ * without archived_channels (which never saw it archived) get it.
+ */
+export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[]; for_unarchiving?: boolean };
 
 /** A topic's visibility policy changed for the receiving user. */
 export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name: string; last_updated: number; visibility_policy: number };
@@ -212,6 +248,7 @@ export type ApiEvent =
   | UpdateMessageEvent
   | DeleteMessageEvent
   | StreamUpdateEvent
+  | StreamDeleteEvent
   | ReactionEvent
   | SubscriptionEvent
   | StreamEvent

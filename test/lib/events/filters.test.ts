@@ -88,3 +88,53 @@ describe('message edit and deletion events', () => {
     expect(eventForQueue(queue({ capabilities: { empty_topic_name: true } }), edit)).toEqual(edit);
   });
 });
+
+describe('deletions sent in both forms', () => {
+  const bulk: ApiEvent = { type: 'delete_message', message_ids: [40, 41], message_type: 'stream', stream_id: 3, topic: 'x', bulk: true };
+  const single: ApiEvent = { type: 'delete_message', message_ids: [40], message_type: 'stream', stream_id: 3, topic: 'x', bulk: false };
+  const bulkQueue = queue({ capabilities: { bulk_message_deletion: true } });
+
+  it('gives the bulk form only to bulk_message_deletion queues, and the per-message form only to the others, unmarked', () => {
+    expect(eventForQueue(bulkQueue, bulk)).toEqual({
+      type: 'delete_message',
+      message_ids: [40, 41],
+      message_type: 'stream',
+      stream_id: 3,
+      topic: 'x',
+    });
+    expect(eventForQueue(queue(), bulk)).toBeNull();
+    expect(eventForQueue(bulkQueue, single)).toBeNull();
+    expect(eventForQueue(queue(), single)).toEqual({
+      type: 'delete_message',
+      message_id: 40,
+      message_type: 'stream',
+      stream_id: 3,
+      topic: 'x',
+    });
+  });
+});
+
+describe('archiving and unarchiving channels', () => {
+  const modern = queue({ capabilities: { archived_channels: true } });
+  const archived: ApiEvent = { type: 'stream', op: 'update', stream_id: 1, name: 'Denmark', property: 'is_archived', value: true };
+  const removed: ApiEvent = { type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1], for_archiving: true };
+  const restored: ApiEvent = { type: 'stream', op: 'create', streams: [{ stream_id: 1 }], for_unarchiving: true };
+
+  it('tells archived_channels queues of is_archived, and the others of a channel removed or added back', () => {
+    expect(eventForQueue(modern, archived)).toEqual(archived);
+    expect(eventForQueue(queue(), archived)).toBeNull();
+    expect(eventForQueue(modern, removed)).toBeNull();
+    expect(eventForQueue(queue(), removed)).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1] });
+    expect(eventForQueue(modern, restored)).toBeNull();
+    expect(eventForQueue(queue(), restored)).toEqual({ type: 'stream', op: 'create', streams: [{ stream_id: 1 }] });
+  });
+
+  it('passes other channel events to every queue', () => {
+    const renamed: ApiEvent = { type: 'stream', op: 'update', stream_id: 1, name: 'Denmark', property: 'name', value: 'Jutland' };
+    const lost: ApiEvent = { type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1] };
+    for (const q of [modern, queue()]) {
+      expect(eventForQueue(q, renamed)).toEqual(renamed);
+      expect(eventForQueue(q, lost)).toEqual(lost);
+    }
+  });
+});
