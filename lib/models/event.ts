@@ -83,7 +83,8 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'add'; group: ApiObject; for_reactivation?: boolean }
   /** `deactivated` (internal, removed before delivery): the group's state when it was renamed. */
   | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown>; deactivated?: boolean }
-  | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; op: 'remove'; group_id: number };
 
 /**
