@@ -27,6 +27,7 @@ import type {
   Audience,
   DeleteMessageEvent,
   StreamDeleteEvent,
+  RealmEvent,
   StreamEvent,
   StreamUpdateEvent,
   SubscriptionEvent,
@@ -38,6 +39,7 @@ import { CHANNEL_GROUP_SETTINGS, channelApiFields } from '../state/channels';
 import { realmGroupSetting } from '../state/realm';
 import * as channelsStore from '../store/channels';
 import * as messagesStore from '../store/messages';
+import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 import {
   archivedNotice,
@@ -421,7 +423,8 @@ export const checkUpdateChannel = async (realm: Realm, user: User, channelId: nu
  * channel; an archived one: "Channel is already deactivated". Writes `isArchived` (conditioned on
  * the channel being active, so of two concurrent requests one archives). Messages and
  * subscriptions are kept, as upstream's current version does: the channel stays readable and can
- * be unarchived with its subscribers. Emits, to who could see the channel, `stream` update
+ * be unarchived with its subscribers. When it was the organization's new-channel announcements
+ * channel, that setting is unset (a `realm` update_dict to everyone). Emits, to who could see the channel, `stream` update
  * `is_archived` (queues with archived_channels) and `stream` delete for_archiving (the others),
  * then Notification Bot's "Channel … has been archived." read by everyone.
  */
@@ -433,6 +436,12 @@ export const checkArchiveChannel = async (realm: Realm, user: User, channelId: n
     if (!(await channelsStore.updateChannel(channel, { fields: { isArchived: true } }))) throw new LostRaceError();
     return { channel: { ...channel, isArchived: true }, viewers };
   });
+  // Upstream's maybe_set_moderation_or_announcement_channels_none (this service has only the
+  // new-channel announcements channel among those settings).
+  if (realm.newStreamAnnouncementsStreamId === channel.id && (await realmsStore.clearAnnouncementsChannel(realm.id, channel.id))) {
+    const event: RealmEvent = { type: 'realm', op: 'update_dict', property: 'default', data: { new_stream_announcements_stream_id: -1 } };
+    await sendEvent(realm.id, event, 'realm');
+  }
   await sendTo(realm.id, updateEvent(channel, 'is_archived', true), viewers);
   await sendTo(realm.id, deleteEvent(channel, { for_archiving: true }), viewers);
   await sendChannelEventsNotices(realm, channel, [archivedNotice(channel)], { readByAll: true });

@@ -2,11 +2,13 @@
 // /streams/{stream_id}/email_address, against the development data: Denmark (1) is public,
 // subscribers 7, 9, 10, 11, 12, 14, 15; Scotland (2) public, subscribers 7, 11, 12, 14, 15;
 // core team (6) private (9, 10, 11); Old Verona (7) archived. Hamlet (10) and Cordelia (8) are
-// members, Polonius (13) a guest on Verona only, the default bot (16) is Desdemona's (9).
+// members, Polonius (13) a guest on Verona only, the default bot (16) is Desdemona's (9). Verona
+// (3) is the new-channel announcements channel; Venice (4) is public.
 import { handler as archive } from '../../../functions/channels/archive';
 import { handler as emailAddress } from '../../../functions/channels/email-address';
 import { handler as getMessages } from '../../../functions/messages/list';
 import * as channelsStore from '../../../lib/store/channels';
+import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { changeChannel } from '../../helpers/channels';
 import { openQueue } from '../../helpers/events';
@@ -64,6 +66,15 @@ describe('DELETE /streams/{stream_id}', () => {
     expect(page.messages.map((m: any) => m.content)).toContain('<p>Channel Denmark has been archived.</p>');
   });
 
+  it('unsets the new-channel announcements channel when it is archived', async () => {
+    const cordelia = await openQueue('cordelia@zulip.com');
+    expectSuccess(await del('iago@zulip.com', 3));
+    expect((await realmsStore.get(2, { consistent: true }))!.newStreamAnnouncementsStreamId).toBeNull();
+    expect((await cordelia.drain()).filter((e) => e.type === 'realm')).toEqual([
+      { type: 'realm', op: 'update_dict', property: 'default', data: { new_stream_announcements_stream_id: -1 } },
+    ]);
+  });
+
   it("lets a member of the channel's can_administer_channel_group archive it", async () => {
     await changeChannel(2, 2, { groupSettings: { can_administer_channel_group: { direct_members: [10], direct_subgroups: [] } } });
     expectSuccess(await del('hamlet@zulip.com', 2));
@@ -82,22 +93,22 @@ describe('GET /streams/{stream_id}/email_address', () => {
     });
 
   it('answers an empty address, as upstream does without an email gateway', async () => {
-    expect(expectSuccess(await get('hamlet@zulip.com', 3)).email).toBe('');
-    expect(expectSuccess(await get('desdemona@zulip.com', 3, { sender_id: 16 })).email).toBe('');
+    expect(expectSuccess(await get('hamlet@zulip.com', 4)).email).toBe('');
+    expect(expectSuccess(await get('desdemona@zulip.com', 4, { sender_id: 16 })).email).toBe('');
   });
 
   it.each([
     ['a private channel the user is not on', 'cordelia@zulip.com', 6, {}, 'Invalid channel ID'],
     ['an archived channel', 'iago@zulip.com', 7, {}, 'Invalid channel ID'],
-    ['another user as the sender', 'hamlet@zulip.com', 3, { sender_id: 8 }, 'No such bot'],
-    ["someone else's bot as the sender", 'hamlet@zulip.com', 3, { sender_id: 16 }, 'Insufficient permission'],
+    ['another user as the sender', 'hamlet@zulip.com', 4, { sender_id: 8 }, 'No such bot'],
+    ["someone else's bot as the sender", 'hamlet@zulip.com', 4, { sender_id: 16 }, 'Insufficient permission'],
   ])('refuses %s', async (_label, as, channelId, params, msg) => {
     expectError(await get(as, channelId, params), msg);
   });
 
   it('refuses a user who may not post in the channel', async () => {
-    await changeChannel(2, 3, { groupSettings: { can_send_message_group: 2 } });
-    expectError(await get('hamlet@zulip.com', 3), 'You do not have permission to post in this channel.');
-    await changeChannel(2, 3, { groupSettings: { can_send_message_group: 6 } });
+    await changeChannel(2, 4, { groupSettings: { can_send_message_group: 2 } });
+    expectError(await get('hamlet@zulip.com', 4), 'You do not have permission to post in this channel.');
+    await changeChannel(2, 4, { groupSettings: { can_send_message_group: 6 } });
   });
 });

@@ -66,6 +66,21 @@ describe('PATCH /streams/{stream_id}: name and description', () => {
     expectSuccess(await patch('iago@zulip.com', 1, { new_name: 'Denmark' }));
   });
 
+  it('gives a name to one of two channels renamed to it at once; the other is told it exists', async () => {
+    const results = await Promise.all([
+      patch('iago@zulip.com', 4, { new_name: 'Elsinore' }),
+      patch('iago@zulip.com', 5, { new_name: 'elsinore' }),
+    ]);
+    const won = results.filter((r) => r.status === 200);
+    expect(won).toHaveLength(1);
+    const lost = results.find((r) => r.status !== 200)!;
+    expect(lost.body.code).toBe('CHANNEL_ALREADY_EXISTS');
+    const names = [(await stored(4)).name, (await stored(5)).name];
+    expect(names.filter((n) => n.toLowerCase() === 'elsinore')).toHaveLength(1);
+    const renamed = names[0].toLowerCase() === 'elsinore' ? 4 : 5;
+    expectSuccess(await patch('iago@zulip.com', renamed, { new_name: renamed === 4 ? 'Venice' : 'Rome' }));
+  });
+
   it('allows changing only the case of the name', async () => {
     expectSuccess(await patch('iago@zulip.com', 4, { new_name: 'VENICE' }));
     expect((await stored(4)).name).toBe('VENICE');
