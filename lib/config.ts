@@ -54,6 +54,13 @@ export const config = {
   dynamodbRequestTimeoutMs: (): number =>
     intFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', process.env.DYNAMODB_ENDPOINT ? LOCAL_REQUEST_TIMEOUT_MS : 1500),
   dynamodbMaxAttempts: (): number => Math.max(1, Math.floor(intFromEnv('DYNAMODB_MAX_ATTEMPTS', 3))),
+  /**
+   * What one POST /streams/{id}/delete_topic request deletes at most before it answers
+   * `complete: false` (the client repeats it): messages, and milliseconds of work, both well inside
+   * a function's 10 s (upstream deletes in batches of 100 until 50 s have passed).
+   */
+  deleteTopicMaxMessages: (): number => intFromEnv('DELETE_TOPIC_MAX_MESSAGES', 1000),
+  deleteTopicBudgetMs: (): number => intFromEnv('DELETE_TOPIC_BUDGET_MS', 5000),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */

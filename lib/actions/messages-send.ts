@@ -307,14 +307,14 @@ export type InternalMessageTarget = { channel: Channel; topic: string; subscribe
  * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
  * post anywhere in the organization, so none of a user's send checks apply; the content is
  * rendered and delivered as any message. `markAsReadFor`: recipients who caused the notice and
- * have it read already (upstream's mark_as_read). Writes the message; emits its `message` events.
+ * have it read already (upstream's mark_as_read; 'all': everyone). Writes the message; emits its `message` events.
  */
 export const sendInternalMessage = async (
   realm: Realm,
   bot: User,
   target: InternalMessageTarget,
   content: string,
-  markAsReadFor: number[] = [],
+  markAsReadFor: number[] | 'all' = [],
 ): Promise<number> => {
   const groups = await RealmGroups.load(realm.id);
   const channel = 'channel' in target ? target.channel : undefined;
@@ -341,7 +341,7 @@ export const sendInternalMessage = async (
     recipientIds,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
-    readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor.includes(userId),
+    readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),
     req: {
       type: channel ? 'stream' : 'private',
       to: undefined,

@@ -11,6 +11,7 @@ import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
 import { realmEmojiEventForQueue } from './filters/realm-emoji';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
+import { streamEventForQueue } from './filters/stream';
 import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
 import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
@@ -28,6 +29,7 @@ const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   presence: presenceEventForQueue,
   realm_emoji: realmEmojiEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
+  stream: streamEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,
   update_message_flags: updateMessageFlagsEventForQueue,

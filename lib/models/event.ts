@@ -115,9 +115,9 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'add'; group: ApiObject; for_reactivation?: boolean }
   /** `deactivated` (internal, removed before delivery): the group's state when it was renamed. */
   | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown>; deactivated?: boolean }
-  | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
-  | { type: 'user_group'; op: 'remove'; group_id: number }
-  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] };
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'remove'; group_id: number };
 
 /**
  * A new message, with the receiving user's own flags, and `local_message_id` for the sending
@@ -184,8 +184,35 @@ export type DeleteMessageEvent = {
   for_queues?: 'bulk' | 'single';
 };
 
-/** One property of a channel changed (here: `first_message_id` after its first message was deleted). */
-export type StreamUpdateEvent = { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown };
+/**
+ * One property of a channel changed. A description change also carries `rendered_description`; a
+ * privacy change (`invite_only`) carries the channel's `history_public_to_subscribers` and
+ * `is_web_public` alongside. `is_archived` changes go only to queues with the archived_channels
+ * capability (lib/events/filters/stream.ts).
+ */
+export type StreamUpdateEvent = {
+  type: 'stream';
+  op: 'update';
+  stream_id: number;
+  name: string;
+  property: string;
+  value: unknown;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+};
+
+/**
+ * Channels the receivers can no longer see. `for_archiving` (stored only, removed by the filter):
+ * sent because the channel was archived, so only queues without archived_channels get it.
+ */
+export type StreamDeleteEvent = {
+  type: 'stream';
+  op: 'delete';
+  streams: { stream_id: number }[];
+  stream_ids: number[];
+  for_archiving?: boolean;
+};
 
 /** A reaction added to or removed from a message (to everyone who can see the message). */
 export type ReactionEvent = {
@@ -204,8 +231,12 @@ export type SubscriptionEvent =
   | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
 
-/** A channel became visible to the receivers (created, or newly accessible). */
-export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[] };
+/**
+ * A channel became visible to the receivers (created, or newly accessible). `for_unarchiving`
+ * (stored only, removed by the filter): sent because the channel was unarchived, so only queues
+ * without archived_channels (which never saw it archived) get it.
+ */
+export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[]; for_unarchiving?: boolean };
 
 /** A topic's visibility policy changed for the receiving user. */
 export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name: string; last_updated: number; visibility_policy: number };
@@ -256,6 +287,7 @@ export type ApiEvent =
   | UpdateMessageEvent
   | DeleteMessageEvent
   | StreamUpdateEvent
+  | StreamDeleteEvent
   | ReactionEvent
   | SubscriptionEvent
   | StreamEvent

@@ -78,3 +78,19 @@ export const updateSettings = async (realmId: number, version: number | undefine
     }),
   );
 };
+
+/**
+ * Unsets the organization's new-channel announcements channel if it is still `channelId` (the
+ * channel was archived); false when it was another channel or none.
+ */
+export const clearAnnouncementsChannel = (realmId: number, channelId: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.realm(realmId),
+      UpdateExpression: 'SET #c = :none',
+      ConditionExpression: 'attribute_exists(pk) AND #c = :id',
+      ExpressionAttributeNames: { '#c': 'newStreamAnnouncementsStreamId' },
+      ExpressionAttributeValues: { ':none': null, ':id': channelId },
+    }),
+  );
