@@ -1,16 +1,9 @@
 // Reusable invitation links (realm partition, INVITE#<id>). Revocation is a conditional update
 // from 'active' to 'revoked' that keeps the row, so of two concurrent revocations one wins.
-import {
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DeleteCommandInput,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DeleteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EmailInvite, InviteByKey, MultiuseInvite } from '../models/invite';
 import { documentClient, tableName } from './client';
-import { batchPut, type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
+import { batchPut, getByGsi1Key, type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_PENDING_INVITATIONS, MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
@@ -124,16 +117,7 @@ export const deleteEmailInvite = async (realmId: number, inviteId: number): Prom
 export const getInviteByConfirmationKey = async (confirmationKey: string): Promise<InviteByKey | undefined> => {
   const k = lookupKey(() => entityKeys.inviteByConfirmationKey(confirmationKey));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-      Limit: 1,
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   if (!item) return undefined;
   return String(item.sk).startsWith('EMAILINVITE#')
     ? { kind: 'email', invite: toEmailInvite(item) }

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
-import { sendConditional, stripKeys, type Item } from './common';
+import { getByGsi1Key, sendConditional, stripKeys, type Item } from './common';
 import { keys, lookupKey } from './keys';
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
@@ -26,15 +26,7 @@ export const get = async (realmId: number, opts: { consistent?: boolean } = {}):
 export const getByStringId = async (stringId: string): Promise<Realm | undefined> => {
   const k = lookupKey(() => keys.realmByName(stringId));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   return item ? toRealm(item) : undefined;
 };
 

@@ -4,6 +4,7 @@ import { documentClient, tableName } from './client';
 import {
   batchGet,
   buildSetUpdate,
+  getByGsi1Key,
   queryAll,
   queryPrefix,
   sendConditional,
@@ -86,15 +87,7 @@ export const getMany = async (realmId: number, userIds: number[]): Promise<User[
 export const getByApiKey = async (apiKey: string): Promise<User | undefined> => {
   const k = lookupKey(() => keys.userByApiKey(apiKey));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   return item ? toUser(item) : undefined;
 };
 

@@ -8,11 +8,11 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
-import { ApiError } from '../errors';
 import { SESSION_COOKIE } from '../models/session';
 import type { Realm } from '../models/realm';
 import { realmForHost } from '../http/auth';
 import { bodyParser } from '../http/middleware/body-parser';
+import { errorHandler } from '../http/middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from '../http/params';
 import { requestIdOf } from '../http/request-id';
 import type { HttpResponse } from '../http/response';
@@ -71,28 +71,12 @@ const csrfFailurePage = (reason: string, path: string): HttpResponse =>
     ],
   });
 
-const pageErrorHandler = (): middy.MiddlewareObj<Event, HttpResponse> => ({
-  onError: async (request) => {
-    const { error } = request;
-    if (error instanceof ApiError) {
-      request.response = messagePage(error.statusCode, { title: 'Error', paragraphs: [error.message] });
-      return;
-    }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'unhandled exception',
-        requestId: requestIdOf(request.context),
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      }),
-    );
-    request.response = messagePage(500, {
-      title: 'Error',
-      heading: 'Internal server error',
-      paragraphs: ['Something went wrong. Please try again later.'],
-    });
-  },
-});
+const pageErrorHandler = () =>
+  errorHandler({
+    apiError: (error) => messagePage(error.statusCode, { title: 'Error', paragraphs: [error.message] }),
+    internalError: () =>
+      messagePage(500, { title: 'Error', heading: 'Internal server error', paragraphs: ['Something went wrong. Please try again later.'] }),
+  });
 
 const rawParams = (event: Event): Record<string, string> => {
   const fromBody = (event.body && typeof event.body === 'object' ? event.body : {}) as Record<string, string>;
