@@ -2,9 +2,11 @@
 // reactivate-realm, list-realms, user-can-create-users) through their main function, against the
 // development data ('zulip': desdemona the only owner, iago an administrator, hamlet and othello
 // members, default-bot owned by desdemona; 'lear': king the owner, edgar).
+import { handler as fetchApiKey } from '../../functions/auth/fetch-api-key';
 import { handler as me } from '../../functions/users/me';
 import { handler as createUser } from '../../functions/users/create';
 import { OperatorError } from '../../lib/actions/operator';
+import { devPassword } from '../../lib/passwords';
 import * as realmsStore from '../../lib/store/realms';
 import * as usersStore from '../../lib/store/users';
 import { runOperatorCommand } from '../../scripts/operator';
@@ -147,6 +149,14 @@ describe('npm run deactivate-realm, reactivate-realm and list-realms', () => {
     expect(await run('deactivate-realm', '--realm', 'lear')).toEqual(['Deactivated the organization lear (http://lear.localhost:3000).']);
     expect((await realmsStore.get(3, { consistent: true }))!.deactivated).toBe(true);
     expectError(await whoAmI('king@lear.org'), 'This organization has been deactivated', 401, 'UNAUTHORIZED');
+    // Nor does the password get a key.
+    const fetchKey = await call(fetchApiKey, {
+      method: 'POST',
+      path: '/fetch_api_key',
+      headers: { host: 'lear.localhost:3000' },
+      params: { username: 'king@lear.org', password: devPassword('king@lear.org') },
+    });
+    expectError(fetchKey, 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
     // Other organizations go on.
     expectSuccess(await whoAmI('hamlet@zulip.com'));
     expect(await run('list-realms')).toContainEqual(expect.stringMatching(/^3\tlear\tdeactivated\t/));
