@@ -67,8 +67,27 @@ export type RealmUserUpdateEvent = {
     | { user_id: number; avatar_source: 'G' | 'U'; avatar_url: string; avatar_url_medium: string; avatar_version: number }
     | { user_id: number; full_name: string }
     | { user_id: number; role: number }
-    | { user_id: number; is_active: boolean };
+    | { user_id: number; is_active: boolean }
+    | { user_id: number; bot_owner_id: number };
 };
+
+/**
+ * Bots for those who administer them (feature level 474): `add` when a bot is created or comes
+ * into a non-administrator's care, `delete` when it leaves it (a new owner).
+ */
+export type RealmBotEvent =
+  | {
+      type: 'realm_bot';
+      op: 'add';
+      bot: {
+        user_id: number;
+        default_sending_stream: string | null;
+        default_events_register_stream: string | null;
+        default_all_public_streams: boolean;
+        services: never[];
+      };
+    }
+  | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } };
 
 /** A new user (upstream's notify_created_user): the user object as realm_users shapes it. */
 export type RealmUserAddEvent = { type: 'realm_user'; op: 'add'; person: ApiObject };
@@ -276,6 +295,7 @@ export type ApiEvent =
   | RealmEmojiEvent
   | RealmUserUpdateEvent
   | RealmUserAddEvent
+  | RealmBotEvent
   | DefaultStreamsEvent
   | UserSettingsEvent
   | UserStatusEvent

@@ -3,7 +3,7 @@
 // each is present when wanted, with the value of an organization that has none of these objects;
 // the bots the caller administers, from the user list; and the organization's default channels.
 import { DEFAULT_USER_SETTINGS, AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../models/user-settings';
-import { isAdmin, isGuest } from '../models/user';
+import { botObject, isAdmin, isGuest } from '../models/user';
 import * as defaultChannelsStore from '../store/default-channels';
 import { realmUsers } from './context';
 import type { StateBuilder } from './registry';
@@ -45,15 +45,7 @@ export const realmBotsState: StateBuilder = async (ctx) => {
   if (!user) return { realm_bots: [] };
   const bots = (await realmUsers(ctx)).filter((u) => u.isBot && (isAdmin(user) || u.botOwnerId === user.id));
   return {
-    realm_bots: bots
-      .sort((a, b) => a.id - b.id)
-      .map((bot) => ({
-        user_id: bot.id,
-        default_sending_stream: null,
-        default_events_register_stream: null,
-        default_all_public_streams: false,
-        services: [],
-      })),
+    realm_bots: bots.sort((a, b) => a.id - b.id).map(botObject),
   };
 };
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
 import { getByGsi1Key, sendConditional, stripKeys, type Item } from './common';
@@ -86,3 +86,42 @@ export const clearAnnouncementsChannel = (realmId: number, channelId: number): P
       ExpressionAttributeValues: { ':none': null, ':id': channelId },
     }),
   );
+/**
+ * Marks an organization deactivated (or active again) if it is not already: false when it was
+ * (also for a concurrent change that came first) or does not exist.
+ */
+export const setDeactivated = async (realmId: number, deactivated: boolean): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.realm(realmId),
+      UpdateExpression: 'SET deactivated = :to',
+      // An organization stored without the flag is active.
+      ConditionExpression: deactivated
+        ? 'attribute_exists(pk) AND (attribute_not_exists(deactivated) OR deactivated = :from)'
+        : 'deactivated = :from',
+      ExpressionAttributeValues: { ':to': deactivated, ':from': !deactivated },
+    }),
+  );
+
+/**
+ * Every organization, by id. A Scan of the whole table: for operator commands only, never on a
+ * request path (no index lists organizations, and none is needed by any request).
+ */
+export const listAllForOperator = async (): Promise<Realm[]> => {
+  const realms: Realm[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName('main'),
+        FilterExpression: 'sk = :sk AND begins_with(pk, :pk)',
+        ExpressionAttributeValues: { ':sk': keys.realm(0).sk, ':pk': 'REALM#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    realms.push(...(out.Items ?? []).map(toRealm));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return realms.sort((a, b) => a.id - b.id);
+};

@@ -170,10 +170,10 @@ export const update = async (
 
 /**
  * Sets an attribute of a user only if it still has the value the caller read (false otherwise:
- * a concurrent change came first). For role and activation changes, whose checks (the last
+ * a concurrent change came first). For role, activation and bot owner changes, whose checks (the last
  * owner, already active) were made on the value read.
  */
-export const setIf = async <K extends 'role' | 'isActive'>(
+export const setIf = async <K extends 'role' | 'isActive' | 'botOwnerId'>(
   realmId: number,
   userId: number,
   attribute: K,
