@@ -29,11 +29,13 @@ import {
   type DirectRecipients,
 } from '../models/message-send';
 import type { Realm } from '../models/realm';
+import { widgetOf, widgetSubmessageContent } from '../models/submessage';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
 import * as messagesStore from '../store/messages';
+import * as submessagesStore from '../store/submessages';
 import * as usersStore from '../store/users';
 
 export type SendMessageRequest = {
@@ -274,6 +276,16 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     hasImage: /<img /.test(rendered.html),
     isMeMessage: content.startsWith('/me '),
   };
+  // Upstream's do_widget_post_save_actions: `/poll` and `/todo` give the message its widget, its
+  // first submessage, stored on the message item so that it is there wherever the message is.
+  const widget = widgetOf(content);
+  if (widget)
+    message.widget = {
+      id: await submessagesStore.allocateSubmessageId(realm.id),
+      senderId: sender.id,
+      msgType: 'widget',
+      content: widgetSubmessageContent(widget),
+    };
   // Upstream claims the uploads a message links when it is saved. Claimed before the message is
   // written, so that has_attachment is known: a failed write leaves claims that grant nothing the
   // sender could not already share (only readable uploads are claimed).
