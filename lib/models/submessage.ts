@@ -28,8 +28,11 @@ export const MAX_SUBMESSAGE_BYTES_PER_MESSAGE = 256 * 1024;
 /** Upstream's MAX_IDX (the widgets' own bound on option and task indexes). */
 const MAX_WIDGET_IDX = 1000;
 
-export type WidgetType = 'poll' | 'todo';
-export type Widget = { widgetType: WidgetType; extraData: Record<string, unknown> };
+/** A widget: `poll` or `todo` from a message's content, or a bot's `zform` (widget_content). */
+export type Widget = { widgetType: string; extraData: Record<string, unknown> };
+
+/** The largest widget_content a send takes (upstream has none; the widget is stored on the message item). */
+export const MAX_WIDGET_CONTENT_BYTES = 64 * 1024;
 
 const WIDGET_TYPES: readonly string[] = ['poll', 'todo'];
 
@@ -153,6 +156,54 @@ const typedData = (name: string, value: unknown): { error: string } | { data: Re
   if (!('type' in value)) return { error: `type key is missing from ${name}` };
   const error = checkString(`${name}["type"]`, value.type);
   return error !== undefined ? { error } : { data: value, type: value.type as string };
+};
+
+/** check_dict: every listed key present and valid; other keys allowed. */
+const checkDict = (name: string, value: unknown, fields: [string, Check][]): string | undefined => {
+  if (!isDict(value)) return `${name} is not a dict`;
+  for (const [key, check] of fields) {
+    if (!(key in value)) return `${key} key is missing from ${name}`;
+    const error = check(`${name}["${key}"]`, value[key]);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+};
+
+const checkChoices: Check = (name, value) => {
+  if (!Array.isArray(value)) return `${name} is not a list`;
+  for (const [i, choice] of value.entries()) {
+    const error = checkDict(`${name}[${i}]`, choice, [
+      ['short_name', checkString],
+      ['long_name', checkString],
+      ['reply', checkString],
+    ]);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+};
+
+/** Python's str() of a JSON value, as upstream's messages interpolate it. */
+const pyStr = (value: unknown): string => (typeof value === 'string' ? value : pythonJsonDumps(value));
+
+/**
+ * Upstream's check_widget_content, for a send's `widget_content` (only a bot's `zform` of
+ * `choices` is a widget that way; a poll or todo list comes from the content): the widget, or the
+ * error message, which the send prefixes with "Widgets: ".
+ */
+export const widgetContentError = (value: unknown): string | undefined => {
+  if (!isDict(value)) return 'widget_content is not a dict';
+  if (!('widget_type' in value)) return 'widget_type is not in widget_content';
+  if (!('extra_data' in value)) return 'extra_data is not in widget_content';
+  const extra = value.extra_data;
+  if (!isDict(extra)) return 'extra_data is not a dict';
+  if (value.widget_type !== 'zform') return `unknown widget type: ${pyStr(value.widget_type)}`;
+  if (!('type' in extra)) return 'zform is missing type field';
+  if (extra.type !== 'choices') return `unknown zform type: ${pyStr(extra.type)}`;
+  return checkDict('extra_data', extra, [
+    ['type', checkString],
+    ['heading', checkString],
+    ['choices', checkChoices],
+  ]);
 };
 
 /** Upstream's validate_poll_data: the error message, or undefined for valid poll data. */

@@ -101,6 +101,54 @@ describe('a /poll or /todo message', () => {
   });
 });
 
+describe("a send's widget_content (upstream's check_widget_content)", () => {
+  const sendWidget = (widgetContent: unknown) =>
+    call(sendMessage, {
+      method: 'POST',
+      path: '/messages',
+      as: 'default-bot@zulip.com',
+      params: { type: 'stream', to: 'Verona', topic: 'widgets', content: 'Pick one', widget_content: widgetContent },
+    });
+  const ZFORM = {
+    widget_type: 'zform',
+    extra_data: { type: 'choices', heading: 'Lunch', choices: [{ short_name: 'A', long_name: 'Pizza', reply: 'order pizza' }] },
+  };
+
+  it('gives the message the widget it describes instead of one from its content', async () => {
+    const id = expectSuccess(await sendWidget(ZFORM)).id as number;
+    expect((await fetchOne('hamlet@zulip.com', id)).submessages).toEqual([
+      {
+        id: expect.any(Number),
+        message_id: id,
+        sender_id: 16,
+        msg_type: 'widget',
+        content:
+          '{"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Lunch", "choices": [{"short_name": "A", "long_name": "Pizza", "reply": "order pizza"}]}}',
+      },
+    ]);
+  });
+
+  it.each([
+    ['text that is not JSON', '{{{{{{', 'Widgets: API programmer sent invalid JSON content'],
+    ['a list', [1], 'Widgets: widget_content is not a dict'],
+    ['no widget_type', { color: 'red', foo: 'bar', x: 2 }, 'Widgets: widget_type is not in widget_content'],
+    ['no extra_data', { widget_type: 'zform' }, 'Widgets: extra_data is not in widget_content'],
+    ['extra_data that is not a dict', { widget_type: 'zform', extra_data: 'x' }, 'Widgets: extra_data is not a dict'],
+    ['a poll', { widget_type: 'poll', extra_data: {} }, 'Widgets: unknown widget type: poll'],
+    ['a zform without type', { widget_type: 'zform', extra_data: {} }, 'Widgets: zform is missing type field'],
+    ['another zform type', { widget_type: 'zform', extra_data: { type: 'form' } }, 'Widgets: unknown zform type: form'],
+    [
+      'a choice without short_name',
+      { widget_type: 'zform', extra_data: { type: 'choices', heading: 'h', choices: [{ long_name: 'l', reply: 'r' }] } },
+      'Widgets: short_name key is missing from extra_data["choices"][0]',
+    ],
+  ])('refuses %s, storing no message', async (_name, widgetContent, msg) => {
+    const hamlet = await openQueue('hamlet@zulip.com', { eventTypes: ['message'] });
+    expectError(await sendWidget(widgetContent), msg);
+    expect(await hamlet.drain()).toEqual([]);
+  });
+});
+
 describe('POST /submessage', () => {
   it("adds another user's vote and tells everyone who received the message, with a new id", async () => {
     const id = await send('othello@zulip.com', POLL);
