@@ -181,6 +181,17 @@ describe('POST /submessage', () => {
     expect((await fetchOne('iago@zulip.com', id)).submessages).toEqual(listed);
   });
 
+  it('keeps every one of concurrent votes, each with its own id', async () => {
+    const id = await send('othello@zulip.com', POLL);
+    const voters = ['hamlet@zulip.com', 'iago@zulip.com', 'desdemona@zulip.com', 'prospero@zulip.com', 'cordelia@zulip.com'];
+    const results = await Promise.all(voters.map((as) => submit(as, id, 'widget', vote())));
+    results.forEach((result) => expectSuccess(result));
+    const later = (await submessagesOf(id)).slice(1);
+    expect(new Set(later.map((s) => s.id)).size).toBe(5);
+    expect(later.map((s) => s.sender_id).sort((a, b) => a - b)).toEqual([8, 9, 10, 11, 14]);
+    expect(await storedCount(id)).toEqual({ count: 5, items: 5 });
+  });
+
   it("lets the poll's author change its question, and todo list's author its title", async () => {
     const poll = await send('othello@zulip.com', POLL);
     expectSuccess(await submit('othello@zulip.com', poll, 'widget', JSON.stringify({ type: 'question', question: 'Dinner?' })));
