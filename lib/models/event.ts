@@ -243,6 +243,15 @@ export type ReactionEvent = {
   emoji_code: string;
   reaction_type: ReactionType;
 };
+/** A submessage added to a message (a poll vote, a checked task): to everyone who holds a row of it. */
+export type SubmessageEvent = {
+  type: 'submessage';
+  msg_type: string;
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  content: string;
+};
 /** A change of subscriptions: the user's own (add, remove, update) or other users' (peer_*). */
 export type SubscriptionEvent =
   | { type: 'subscription'; op: 'add'; subscriptions: ApiObject[] }
@@ -309,6 +318,7 @@ export type ApiEvent =
   | StreamUpdateEvent
   | StreamDeleteEvent
   | ReactionEvent
+  | SubmessageEvent
   | SubscriptionEvent
   | StreamEvent
   | UserTopicEvent

@@ -38,6 +38,7 @@
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
 // | who holds a row of a message| main        | MSG#<rid>#<mid>         | begins_with RCPT#           |
+// | submessages of a message    | main        | MSG#<rid>#<mid>         | begins_with SUBMSG#         |
 // | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
 // | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |
 // | messages of a topic         | main.gsi2   | TOPICMSGS#<cid>#<lower> | <mid>                       |
@@ -176,6 +177,12 @@ export const entityKeys = {
    */
   messageRecipients: (realmId: number, messageId: number, part: string): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: `RCPT#${part}` }),
   recipientsOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'RCPT#' }),
+  /** A submessage of a message after its widget (its poll votes, checked tasks), in the message's own partition. */
+  submessage: (realmId: number, messageId: number, submessageId: number): Key => ({
+    pk: `MSG#${realmId}#${messageId}`,
+    sk: `SUBMSG#${pad(submessageId)}`,
+  }),
+  submessagesOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'SUBMSG#' }),
   /** The organization's message id counter (ids rise within an organization). */
   messageCounter: (realmId: number): Key => keys.counter(`message#${realmId}`),
   /**
