@@ -51,10 +51,11 @@ describe('npx serverless package', () => {
     await run(process.execPath, [SERVERLESS, 'package', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--package', outDir], {
       cwd: ROOT,
       env: noAwsEnv(),
-      timeout: 170000,
+      // Each function is bundled on its own: about 150 of them take 1 to 2 minutes on 2 idle cores, several under load.
+      timeout: 420000,
     });
     resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
-  }, 180000);
+  }, 430000);
 
   afterAll(() => {
     rmSync(outDir, { recursive: true, force: true });
