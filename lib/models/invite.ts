@@ -39,6 +39,8 @@ export type EmailInvite = {
   /** UNIX seconds; null: never expires. */
   expiryDate: number | null;
   confirmationKey: string;
+  /** 'used' once an account was created from it (upstream's STATUS_USED): its link then works no more. */
+  status?: 'used';
 };
 
 /** What a confirmation key (/join/<key>/) names: an email invitation or a reusable link. */
