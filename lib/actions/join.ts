@@ -4,7 +4,7 @@
 // email); the account gets the invitation's role, channels and groups.
 import { nowSeconds } from '../clock';
 import { ApiError } from '../errors';
-import { isValidEmailAddress, type InviteByKey } from '../models/invite';
+import { isValidEmailAddress, type ConfirmationLinkProblem, type InviteByKey } from '../models/invite';
 import { EMAIL_DOMAIN_REFUSALS } from '../models/realm-domain';
 import type { Realm } from '../models/realm';
 import { checkFullName, type Role, type User } from '../models/user';
@@ -13,9 +13,6 @@ import * as usersStore from '../store/users';
 import { doCreateUser, EMAIL_IN_USE } from './create-user';
 import { isStrongEnoughPassword } from './manage-users';
 import { emailDomainRefusal } from './realm-domains';
-
-/** Why a confirmation link does not work (upstream's ConfirmationKeyError types). */
-export type ConfirmationLinkProblem = 'malformed' | 'does_not_exist' | 'expired';
 
 /** A link that does not work; the page says which of upstream's three pages it is. */
 export class ConfirmationLinkError extends Error {

@@ -1,7 +1,7 @@
 // The sign-up pages' shared parts (joining from an invitation, creating an organization): the
 // pages of a confirmation link that does not work, with upstream's texts, and the page that
 // welcomes a new account and says where to go next.
-import type { ConfirmationLinkProblem } from '../actions/join';
+import type { ConfirmationLinkProblem } from '../models/invite';
 import type { HttpResponse } from '../http/response';
 import { html, type SafeHtml } from './html';
 import { box } from './page';
