@@ -29,7 +29,7 @@ const FIRST_CREATED_REALM_ID = 100;
 /** Upstream's Realm.MAX_REALM_SUBDOMAIN_LENGTH and the shortest subdomain check_subdomain_available accepts. */
 const MAX_SUBDOMAIN_LENGTH = 40;
 const MIN_SUBDOMAIN_LENGTH = 3;
-export const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
+const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
 
 /** Some of upstream's reserved subdomains (zerver/lib/name_restrictions.py): the service's own names and common ones. */
 const RESERVED_SUBDOMAINS = new Set([
