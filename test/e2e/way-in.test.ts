@@ -51,10 +51,14 @@ describe('e2e: the way in', () => {
     await page.getByLabel('Password').fill(owner.password);
     await browser.screenshot(page, 'way-in-1-new-organization');
     // Creating an organization writes a few hundred items: DynamoDB Local on a loaded machine takes its time.
-    await page.getByRole('button', { name: 'Create organization' }).click({ timeout: 120000 });
-    await page.locator('h1', { hasText: 'Acme Corp is ready' }).waitFor({ timeout: 120000 });
-    expect(await page.locator('#realm_url').innerText()).toContain(`${subdomain}.localhost`);
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST', { timeout: 120000 }),
+      page.getByRole('button', { name: 'Create organization' }).click(),
+    ]);
+    await page.waitForLoadState();
     await browser.screenshot(page, 'way-in-2-organization-created');
+    expect(await page.locator('main').innerText()).toContain('Acme Corp is ready');
+    expect(await page.locator('#realm_url').innerText()).toContain(`${subdomain}.localhost`);
 
     // The owner invites someone by email through the API, at the organization's subdomain.
     const fetched = await fetch(`${realmOrigin}/api/v1/fetch_api_key`, {
