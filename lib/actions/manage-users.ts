@@ -21,6 +21,9 @@ import { LostRaceError, retryLostRaces } from './retry';
 /** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
 const PASSWORD_MIN_LENGTH = 6;
 
+/** Whether a new account's password is long enough (upstream's check_password_strength; "The password is too weak." otherwise). */
+export const isStrongEnoughPassword = (password: string): boolean => [...password].length >= PASSWORD_MIN_LENGTH;
+
 /** Upstream's OrganizationOwnerRequiredError. */
 const ownerRequired = () => new UnauthorizedPrincipalError('Must be an organization owner');
 
@@ -62,7 +65,7 @@ export const checkCreateUser = forAdministrators(async (caller: User, realm: Rea
   const email = p.email.trim();
   if (!isValidEmail(email)) throw new BadRequestError('Bad name or username');
   if (await usersStore.isEmailTaken(realm.id, email)) throw new BadRequestError(EMAIL_IN_USE);
-  if ([...p.password].length < PASSWORD_MIN_LENGTH) throw new BadRequestError('The password is too weak.');
+  if (!isStrongEnoughPassword(p.password)) throw new BadRequestError('The password is too weak.');
   const user = await doCreateUser(realm, { email, fullName, role: Role.MEMBER, password: p.password, actingUser: caller });
   return user.id;
 });

@@ -38,6 +38,8 @@ export type Realm = {
   messageEditSettings?: Partial<MessageEditSettings>;
   /** The organization's language (upstream's default_language); absent means English. */
   defaultLanguage?: string;
+  /** Whether only addresses of the organization's allowed domains may join (upstream's emails_restricted_to_domains); absent means no. */
+  emailsRestrictedToDomains?: boolean;
   /** Counts the changes of the settings above through PATCH /realm; absent before the first one. */
   settingsVersion?: number;
 };

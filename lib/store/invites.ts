@@ -110,6 +110,22 @@ export const deleteEmailInvite = async (realmId: number, inviteId: number): Prom
   sendConditional(new DeleteCommand(buildDeleteEmailInviteInput(realmId, inviteId)));
 
 /**
+ * Marks an email invitation used (one account per invitation); false when it was already used or
+ * is gone (revoked meanwhile).
+ */
+export const markEmailInviteUsed = async (realmId: number, inviteId: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.emailInvite(realmId, inviteId),
+      UpdateExpression: 'SET #status = :used',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#status)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':used': 'used' },
+    }),
+  );
+
+/**
  * The invitation a /join/<key>/ link names, of either kind, as stored (the caller decides whether
  * it is expired, revoked or used), or undefined for a key nobody issued. Reusable links created
  * before their rows carried the key index are not found by it.

@@ -5,6 +5,8 @@
 // |-----------------------------|-------------|-------------------------|-----------------------------|
 // | realm by id                 | main        | REALM#<rid>             | = REALM                     |
 // | realm by subdomain          | main.gsi1   | REALMNAME#<string_id>   | = REALM                     |
+// | subdomain lock              | main        | SUBDOMAIN#<string_id>   | = SUBDOMAIN                 |
+// | realm creation link         | main        | REALMCREATIONKEY#<key>  | = REALMCREATIONKEY          |
 // | user by id                  | main        | REALM#<rid>             | = USER#<uid>                |
 // | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
@@ -79,6 +81,7 @@ const MAX_SORT_KEY_BYTES = 1024;
 
 /** What request text a key holds, for the error that says it does not fit. */
 type KeyText =
+  | 'realm creation key'
   | 'email'
   | 'subdomain'
   | 'API key'
@@ -136,6 +139,11 @@ export type Key = { pk: string; sk: string };
 
 export const keys = {
   realm: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'REALM' }),
+  /** A realm creation link's key (npm run create-realm-link), until it is used or expires. */
+  realmCreationKey: (creationKey: string) =>
+    fitted('realm creation key', { pk: `REALMCREATIONKEY#${creationKey}`, sk: 'REALMCREATIONKEY' }),
+  /** The lock that keeps a subdomain to one organization (written with the organization). */
+  subdomainLock: (stringId: string) => fitted('subdomain', { pk: `SUBDOMAIN#${stringId}`, sk: 'SUBDOMAIN' }),
   realmByName: (stringId: string) => fitted('subdomain', { gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
 
   user: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `USER#${userId}` }),
