@@ -56,6 +56,11 @@ export const config = {
   dynamodbMaxAttempts: (): number => Math.max(1, Math.floor(intFromEnv('DYNAMODB_MAX_ATTEMPTS', 3))),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
+  /**
+   * How long a process may reuse an account it found by API key for GET /events (so a deactivation
+   * or a new key takes effect there within this bound); 0 turns the cache off.
+   */
+  authCacheMs: (): number => intFromEnv('AUTH_CACHE_MS', 3000),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
   pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 25),
   pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 900),
