@@ -7,12 +7,13 @@
 // client-month at named list prices on managed instances and on standard Lambda.
 // Settings: BENCH_CONNECTED_SIZES (1000), BENCH_CONNECTED_SECONDS (25: longer than one long-poll),
 // BENCH_CONNECTED_SHARDS (the deployed eventsRealmShards).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { config } from '../lib/config';
 import { fetchEvents, registerQueue } from '../lib/events/queues';
 import { sendEvent } from '../lib/events/send';
 import { POLL_INTERVAL_GROWTH, watcherStats } from '../lib/events/watcher';
 import type { User } from '../lib/models/user';
-import { dbMetrics } from '../lib/store/client';
+import { documentClient } from '../lib/store/client';
 import type { QueueState } from '../lib/store/event-queues';
 import { deployedSettings, PRICES } from './bench-capacity';
 import { BENCH_QUEUE, percentile } from './bench-util';
@@ -22,6 +23,32 @@ const FIRST_USER = 900_000;
 const SIZES = (process.env.BENCH_CONNECTED_SIZES ?? '1000').split(',').map(Number);
 const WINDOW_MS = Number(process.env.BENCH_CONNECTED_SECONDS ?? 25) * 1000;
 const SECONDS_PER_MONTH = 30 * 86400;
+
+/** Whose DynamoDB requests these are: the producer's sends, or the waiting clients' (the default). */
+const producing = new AsyncLocalStorage<true>();
+const usage = { consumer: { requests: 0, read: 0, write: 0 }, producer: { requests: 0, read: 0, write: 0 } };
+let counting = false;
+let installed = false;
+/** Counts each request's capacity for the producer or the consumers (the reader's timers run in a consumer's context). */
+const installCounter = (): void => {
+  if (installed) return;
+  installed = true;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (!counting) return result;
+      const tally = producing.getStore() ? usage.producer : usage.consumer;
+      tally.requests += 1;
+      const command = String(context.commandName);
+      for (const c of [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]) {
+        if (/Put|Update|Delete|Write/.test(command)) tally.write += c.CapacityUnits ?? 0;
+        else tally.read += c.CapacityUnits ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchConnectedUsage' },
+  );
+};
 
 /**
  * List prices (us-east-1, USD) besides PRICES: Lambda Managed Instances bill the EC2 instance's
@@ -122,6 +149,8 @@ const runSize = async (count: number, shards: number, base: number) => {
     queues.push(...(await Promise.all(users.slice(i, i + 50).map((u) => registerQueue(u, BENCH_QUEUE)))));
   const memoryBefore = process.memoryUsage();
   const sentDone = new Map<string, number>();
+  const sentStart = new Map<string, number>();
+  const fromStart: number[] = [];
   const latencies = new Map<string, number[]>();
   let polls = 0;
   let failures = 0;
@@ -149,6 +178,7 @@ const runSize = async (count: number, shards: number, base: number) => {
         const list = latencies.get(tag) ?? [];
         latencies.set(tag, list);
         list.push(Math.max(0, now - (sentDone.get(tag) ?? now)));
+        if (sentStart.has(tag)) fromStart.push(now - sentStart.get(tag)!);
       }
       if (events.length > 0) last = events[events.length - 1].id;
     }
@@ -158,41 +188,40 @@ const runSize = async (count: number, shards: number, base: number) => {
 
   // The window: one-user events to random clients about once a second (each wakes its shard's polls once).
   const memorySamples: number[] = [];
-  dbMetrics.reset();
+  installCounter();
+  for (const t of [usage.consumer, usage.producer]) Object.assign(t, { requests: 0, read: 0, write: 0 });
   const headReadsBefore = watcherStats.reads;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   measuring = true;
-  const producer = { requests: 0, readUnits: 0, writeUnits: 0 };
+  counting = true;
   const direct: string[] = [];
   let n = 0;
   while (performance.now() - started < WINDOW_MS) {
     await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 1000));
     memorySamples.push(process.memoryUsage().rss);
     const tag = `conn-${count}-${n++}`;
-    const before = dbMetrics.snapshot();
-    await sendEvent(REALM, { type: 'alert_words', alert_words: [tag] }, { users: [users[Math.floor(Math.random() * count)].id] });
-    const after = dbMetrics.snapshot();
-    producer.requests += after.requests - before.requests;
-    producer.readUnits += after.readUnits - before.readUnits;
-    producer.writeUnits += after.writeUnits - before.writeUnits;
+    const userId = users[Math.floor(Math.random() * count)].id;
+    await producing.run(true, () => sendEvent(REALM, { type: 'alert_words', alert_words: [tag] }, { users: [userId] }));
     sentDone.set(tag, performance.now());
     direct.push(tag);
   }
   const seconds = (performance.now() - started) / 1000;
   measuring = false;
+  counting = false;
   const cpu = process.cpuUsage(cpuBefore);
-  const totals = dbMetrics.snapshot();
   const headReads = watcherStats.reads - headReadsBefore;
-  // Reads of the consumers (the producer's own requests taken out; concurrent, so approximate).
-  const consumerUnits = { read: totals.readUnits - producer.readUnits, write: totals.writeUnits - producer.writeUnits };
-  const consumerRequests = totals.requests - producer.requests;
+  const consumerUnits = { read: usage.consumer.read, write: usage.consumer.write };
+  const consumerRequests = usage.consumer.requests;
 
   // Then one organization-wide event: its delivery to every client.
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const wide = `conn-${count}-wide`;
-  await sendEvent(REALM, { type: 'alert_words', alert_words: [wide] }, 'realm');
+  const wideStart = performance.now();
+  await producing.run(true, () => sendEvent(REALM, { type: 'alert_words', alert_words: [wide] }, 'realm'));
+  const wideSendMs = performance.now() - wideStart;
   sentDone.set(wide, performance.now());
+  sentStart.set(wide, wideStart);
   const until = performance.now() + 60_000;
   while ((latencies.get(wide)?.length ?? 0) < count && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
   stop = true;
@@ -222,13 +251,14 @@ const runSize = async (count: number, shards: number, base: number) => {
     `CPU: ${((cpu.user + cpu.system) / 1e6 / seconds).toFixed(3)} vCPU in all, ${(vcpuPerPoll * 1e6).toFixed(0)} µs a second per waiting poll (this process also produces the events)`,
   );
   console.log(
-    `DynamoDB (consumers): ${(consumerRequests / seconds).toFixed(1)} requests/s, ${(consumerUnits.read / seconds).toFixed(1)} read units/s in all, ` +
+    `DynamoDB (waiting clients; the producer's ${usage.producer.requests} requests apart): ${(consumerRequests / seconds).toFixed(1)} requests/s, ${(consumerUnits.read / seconds).toFixed(1)} read units/s in all, ` +
       `${(consumerUnits.read / seconds / count).toFixed(4)} per waiting client; ${(consumerUnits.write / seconds).toFixed(1)} write units/s; ` +
-      `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s`,
+      `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s (${(polls / seconds / count).toFixed(3)} per client; an idle one makes 0.05)`,
   );
   console.log(
     `delivery after the send returns: one-user events p50 ${percentile(directLatencies, 50).toFixed(1)} / p99 ${percentile(directLatencies, 99).toFixed(1)} ms (${directLatencies.length}); ` +
-      `organization-wide event to all ${count}: p50 ${percentile(wideLatencies, 50).toFixed(1)} / p99 ${percentile(wideLatencies, 99).toFixed(1)} ms (${wideLatencies.length} delivered)`,
+      `organization-wide event to all ${count}: p50 ${percentile(wideLatencies, 50).toFixed(1)} / p99 ${percentile(wideLatencies, 99).toFixed(1)} ms ` +
+      `(${wideLatencies.length} delivered; from the send's start p50 ${percentile(fromStart, 50).toFixed(1)} / p99 ${percentile(fromStart, 99).toFixed(1)} ms, the send itself ${wideSendMs.toFixed(0)} ms)`,
   );
   if (failures > 0) console.log(`${failures} polls failed (DynamoDB Local overloaded: the figures are not the design's)`);
   return rates;
