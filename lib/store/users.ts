@@ -149,6 +149,32 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
   return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map(toUser);
 };
 
+/**
+ * Whether an organization has more than `limit` active users (bots included), counting only until
+ * it knows: about `limit` + 1 items read when its users are active (Select COUNT still reads them).
+ */
+export const hasMoreActiveUsersThan = async (realmId: number, limit: number): Promise<boolean> => {
+  const k = keys.usersOfRealm(realmId);
+  let count = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('main'),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'isActive = :yes',
+        ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix, ':yes': true },
+        Select: 'COUNT',
+        Limit: limit + 1 - count,
+        ExclusiveStartKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && count <= limit);
+  return count > limit;
+};
+
 /** Sets one or more plain attributes of a user. */
 export const update = async (
   realmId: number,
