@@ -107,7 +107,7 @@ describe('functions/routes.js', () => {
       ['names a missing handler file', [{ ...ok, handler: 'functions/things/nope.handler' }], /handler functions\/things\/nope.handler/],
       ['includes the /api/v1 prefix', [{ ...ok, path: '/api/v1/things' }], /without \/api\/v1/],
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
-      ['has a field the route table does not read (a timeout)', [{ ...ok, timeout: 28 }], /unknown field\(s\) timeout/],
+      ['has a field the route table does not read (a retry count)', [{ ...ok, retries: 2 }], /unknown field\(s\) retries/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
       ["sizes a function below Lambda's 128 MB", [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
