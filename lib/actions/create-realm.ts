@@ -24,8 +24,6 @@ import { LostRaceError, retryLostRaces } from './retry';
 
 /** Upstream's REALM_CREATION_LINK_VALIDITY_DAYS. */
 export const REALM_CREATION_LINK_VALIDITY_DAYS = 7;
-/** Organizations created here get ids from this one on (the development data set's are below it; 1 is the system bots'). */
-const FIRST_CREATED_REALM_ID = 100;
 /** Upstream's Realm.MAX_REALM_SUBDOMAIN_LENGTH and the shortest subdomain check_subdomain_available accepts. */
 const MAX_SUBDOMAIN_LENGTH = 40;
 const MIN_SUBDOMAIN_LENGTH = 3;
@@ -251,7 +249,7 @@ export const checkCreateRealm = async (
   if (errors.length > 0) return { errors };
   const now = nowSeconds();
   const [, welcomeBot] = await Promise.all(SYSTEM_BOTS.map(ensureSystemBot));
-  await raiseCounter('realm', FIRST_CREATED_REALM_ID - 1);
+  await raiseCounter('realm', realmsStore.FIRST_CREATED_REALM_ID - 1);
   const realmId = await allocateIds('realm');
   const groups = await systemGroups(realmId, now);
   // The groups first: before the organization exists nothing reads them.
