@@ -9,9 +9,9 @@ const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 // The last segment may be greedy (`{filename+}`: the rest of the path, slashes included). A page at
-// the site root may end with a slash, as upstream's pages do (`/login/`).
+// the site root may end with a slash, as upstream's pages do (`/login/`, `/join/{confirmation_key}/`).
 const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))$/;
-const PAGE_PATH_PATTERN = /^(\/[A-Za-z0-9_.-]+)+\/$/;
+const PAGE_PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+\/$/;
 
 /** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
 const DEFAULT_TIMEOUT = 10;
@@ -26,10 +26,11 @@ const FALLBACK = 'routeFallback';
  * "write": the function gets the uploads bucket's role, which may GetObject, or PutObject, on it;
  * every other function has no S3 access at all), `throttle` (`{"rate","burst"}`: API Gateway's
  * request limit of this route, requests a second and burst, instead of the stage's default, the
- * throttleRate and throttleBurst parameters of serverless.yml). Anything else is refused, so that
+ * throttleRate and throttleBurst parameters of serverless.yml), `timeout` (seconds, up to API Gateway's
+ * 30 less one: a rare request that does many writes, as creating an organization). Anything else is refused, so that
  * no field is silently ignored.
  */
-const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle'];
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle', 'timeout'];
 const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole' };
 
 const isThrottle = (t) =>
@@ -67,6 +68,9 @@ const loadRoutes = (functionsDir = __dirname) => {
     }
     if (route.memorySize !== undefined && !(Number.isInteger(route.memorySize) && route.memorySize >= 128 && route.memorySize <= 10240)) {
       throw new Error(`${where}: memorySize must be a whole number of MB from 128 to 10240`);
+    }
+    if (route.timeout !== undefined && !(Number.isInteger(route.timeout) && route.timeout >= 1 && route.timeout < API_GATEWAY_LIMIT)) {
+      throw new Error(`${where}: timeout must be a whole number of seconds from 1 to ${API_GATEWAY_LIMIT - 1}`);
     }
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
@@ -146,7 +150,8 @@ const STREAM_CONSUMERS = {
 };
 
 /** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
-const timeoutOf = (route, longPollSeconds) => (route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : DEFAULT_TIMEOUT);
+const timeoutOf = (route, longPollSeconds) =>
+  route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : (route.timeout ?? DEFAULT_TIMEOUT);
 
 /**
  * The Serverless `functions` section: one function per route, plus the catch-all fallback.

@@ -54,8 +54,25 @@ export const config = {
   dynamodbRequestTimeoutMs: (): number =>
     intFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', process.env.DYNAMODB_ENDPOINT ? LOCAL_REQUEST_TIMEOUT_MS : 1500),
   dynamodbMaxAttempts: (): number => Math.max(1, Math.floor(intFromEnv('DYNAMODB_MAX_ATTEMPTS', 3))),
+  /**
+   * What one POST /streams/{id}/delete_topic request deletes at most before it answers
+   * `complete: false` (the client repeats it): messages, and milliseconds of work, both well inside
+   * a function's 10 s (upstream deletes in batches of 100 until 50 s have passed).
+   */
+  deleteTopicMaxMessages: (): number => intFromEnv('DELETE_TOPIC_MAX_MESSAGES', 1000),
+  deleteTopicBudgetMs: (): number => intFromEnv('DELETE_TOPIC_BUDGET_MS', 5000),
   /** Upper bound of one GET /events long-poll, well inside API Gateway's 30 s. */
   longPollSeconds: (): number => intFromEnv('EVENTS_LONGPOLL_SECONDS', 20),
+  /**
+   * Presence changes are sent as events only in organizations of at most this many active users
+   * (upstream's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS); larger ones' clients poll presence.
+   */
+  presenceEventUserLimit: (): number => intFromEnv('PRESENCE_EVENT_USER_LIMIT', 100),
+  /**
+   * How long a process may reuse an account it found by API key for GET /events (so a deactivation
+   * or a new key takes effect there within this bound); 0 turns the cache off.
+   */
+  authCacheMs: (): number => intFromEnv('AUTH_CACHE_MS', 3000),
   /** The fastest and slowest interval between two checks of a waiting long-poll. */
   pollMinIntervalMs: (): number => intFromEnv('EVENTS_POLL_MIN_INTERVAL_MS', 25),
   pollMaxIntervalMs: (): number => intFromEnv('EVENTS_POLL_MAX_INTERVAL_MS', 900),

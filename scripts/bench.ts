@@ -4,6 +4,7 @@ import { closeClients } from '../lib/store/client';
 import { benchBounded } from './bench-bounded';
 import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
+import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
@@ -23,6 +24,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   presence: () => benchPresence(),
   register: benchRegister,
   capacity: benchCapacity,
+  connected: benchConnected,
   bundles: benchBundles,
   topics: benchTopics,
   subscriptions: benchSubscriptions,

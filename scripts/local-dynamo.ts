@@ -77,7 +77,8 @@ export const startDynamoLocal = async (opts: { port?: number; dbPath?: string } 
     }
   };
   try {
-    await waitForDynamo(30000, () => child.exitCode !== null || child.signalCode !== null);
+    // DYNAMODB_LOCAL_START_MS: a loaded machine may need more than 30 s to start the JVM.
+    await waitForDynamo(Number(process.env.DYNAMODB_LOCAL_START_MS ?? 30000), () => child.exitCode !== null || child.signalCode !== null);
   } catch (error) {
     await stop();
     throw error;

@@ -25,6 +25,7 @@ const OWN_SUMMARIES: Record<string, string> = {
   getAvatar: "A redirect to a user's avatar (uploaded, or the Gravatar)",
   getAvatarMedium: "A redirect to a user's medium-size avatar",
   serveUserAvatar: 'An uploaded avatar image, without authentication',
+  serveRealmEmojiImage: 'A custom emoji image, without authentication',
   uploadAvatar: 'Upload your avatar',
   deleteAvatar: 'Remove your avatar (back to the Gravatar)',
   webLoginPage: 'Web page: the login form',

@@ -78,6 +78,10 @@ const main = async (): Promise<void> => {
     `  ${new URL(service.baseUrl).origin}/login/ in a browser (password: DEVELOPMENT_MODE=on npm run password -- iago@zulip.com)`,
   );
   if (process.env.DEVELOPMENT_MODE === 'on') console.log(`Emails sent (invitations): http://localhost:${service.port}/emails/`);
+  console.log('Create an organization (in another terminal):');
+  console.log(
+    `  DYNAMODB_ENDPOINT=${service.dynamodbEndpoint} TABLE_PREFIX=${process.env.TABLE_PREFIX ?? 'chat-local-'} EXTERNAL_URL=${new URL(service.baseUrl).origin} npm run create-realm-link`,
+  );
 };
 
 main().catch((error) => {

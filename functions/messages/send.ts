@@ -42,5 +42,6 @@ export const handler = apiHandler(async ({ user, realm, params, event }) => {
     localId: p.local_id,
     forged: p.forged,
     sender: p.sender,
+    widgetContent: p.widget_content,
   });
 });

@@ -223,3 +223,41 @@ export const accessChannelToRemoveVisibilityPolicyByName = async (user: User, na
   if (!channel) throw new BadRequestError(message);
   return channel;
 };
+
+/**
+ * Upstream's can_administer_accessible_channel (with its shortcut for organization
+ * administrators): an administrator, or a non-guest in the channel's can_administer_channel_group
+ * (a setting that never includes role:everyone, so guests never hold it).
+ */
+const canAdministerChannel = (channel: Channel, viewer: ChannelViewer): boolean =>
+  isAdmin(viewer.user) || (!isGuest(viewer.user) && viewer.inSetting(channel.groupSettings.can_administer_channel_group));
+
+/** A channel, its caller as a viewer, and the organization's groups, as an administration check read them. */
+export type AdministeredChannel = { channel: Channel; viewer: ChannelViewer; groups: RealmGroups };
+
+/**
+ * Upstream's access_stream_for_delete_or_update_requiring_metadata_access: a channel of the
+ * user's organization (archived ones included) that the user may administer (canAdministerChannel).
+ * Someone who may read the channel but not administer it is told so ("You do not have permission
+ * to administer this channel."); to anyone else it looks missing ("Invalid channel ID"). Reads
+ * the channel (consistently: a change is decided on it), the subscription and the groups.
+ */
+export const accessChannelForAdministration = async (user: User, channelId: number): Promise<AdministeredChannel> => {
+  const [channel, subscription, groups] = await Promise.all([
+    channelsStore.getChannel(user.realmId, channelId, { consistent: true }),
+    channelsStore.getSubscription(user.id, channelId),
+    RealmGroups.load(user.realmId, { consistent: true }),
+  ]);
+  if (!channel) throw new BadRequestError('Invalid channel ID');
+  const viewer: ChannelViewer = { user, subscribed: subscription?.active === true, inSetting: (v) => groups.isInSetting(v, user.id) };
+  if (canAdministerChannel(channel, viewer)) return { channel, viewer, groups };
+  if (hasContentAccess(channel, viewer)) throw new BadRequestError('You do not have permission to administer this channel.');
+  throw new BadRequestError('Invalid channel ID');
+};
+
+/**
+ * Who may see a channel's metadata now (upstream's can_access_stream_metadata_user_ids), from
+ * its subscriber index: subscriberViewers.
+ */
+export const channelMetadataViewers = async (channel: Channel, groups: RealmGroups): Promise<Exclude<Audience, 'realm'>> =>
+  subscriberViewers(channel, new Set(await channelsStore.listSubscriberIdsOfChannel(channel.id)), groups);

@@ -99,15 +99,19 @@ export const hasRealmPermission = (realm: Realm, groups: RealmGroups, user: User
  * Upstream's access_user_group_for_update: the group of the caller's organization (else "Invalid
  * user group"), active unless `allowDeactivated` (else "User group is deactivated."), not a system
  * group, and managed by the caller through the organization's can_manage_all_groups or the group's
- * can_manage_group (else "Insufficient permission"). With `permission: 'can_add_members_group'`,
- * that group setting also grants access (can_manage_group always does).
+ * can_manage_group (else "Insufficient permission"). With another `permission` (can_add_members_group,
+ * can_remove_members_group, can_join_group, can_leave_group), that group setting also grants
+ * access (can_manage_group always does).
  */
 export const accessUserGroupForUpdate = (
   realm: Realm,
   groups: RealmGroups,
   user: User,
   groupId: number,
-  opts: { allowDeactivated: boolean; permission?: 'can_manage_group' | 'can_add_members_group' },
+  opts: {
+    allowDeactivated: boolean;
+    permission?: 'can_manage_group' | 'can_add_members_group' | 'can_remove_members_group' | 'can_join_group' | 'can_leave_group';
+  },
 ): UserGroup => {
   const group = groups.byId.get(groupId);
   if (!group) throw new BadRequestError('Invalid user group');
@@ -123,4 +127,29 @@ export const accessUserGroupForUpdate = (
     return group;
   }
   throw new BadRequestError('Insufficient permission');
+};
+
+/**
+ * Upstream's access_user_group_to_read_membership: any group of the caller's organization (system
+ * and deactivated ones included), else "Invalid user group".
+ */
+export const accessUserGroupToReadMembership = (groups: RealmGroups, groupId: number): UserGroup => {
+  const group = groups.byId.get(groupId);
+  if (!group) throw new BadRequestError('Invalid user group');
+  return group;
+};
+
+/** A group's subgroups, recursively (upstream's get_recursive_subgroups without the group itself), ascending. */
+export const recursiveSubgroupIds = (groups: RealmGroups, groupId: number): number[] => {
+  const seen = new Set<number>();
+  const visit = (id: number): void => {
+    for (const sub of groups.byId.get(id)?.directSubgroupIds ?? []) {
+      if (seen.has(sub)) continue;
+      seen.add(sub);
+      visit(sub);
+    }
+  };
+  visit(groupId);
+  seen.delete(groupId);
+  return [...seen].sort((a, b) => a - b);
 };

@@ -187,3 +187,103 @@ export const sendMessagesMovedNotices = async (realm: Realm, n: MessagesMovedNot
     await sendInternalMessage(realm, bot, { channel: n.from.channel, topic: n.from.topic }, content, [n.actingUser.id]);
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// Channel administration (upstream's zerver/actions/streams.py): Notification Bot's notices in
+// the channel's "channel events" topic when an administrator changes it.
+
+/** Upstream's get_stream_permission_policy_name. */
+const permissionPolicyName = (c: Pick<Channel, 'inviteOnly' | 'historyPublicToSubscribers' | 'isWebPublic'>): string =>
+  c.isWebPublic
+    ? 'Web-public'
+    : !c.inviteOnly
+      ? c.historyPublicToSubscribers
+        ? 'Public'
+        : 'Public, protected history'
+      : c.historyPublicToSubscribers
+        ? 'Private, shared history'
+        : 'Private, protected history';
+
+/** Upstream's do_rename_stream notice. */
+export const renameNotice = (actingUser: User, oldName: string, newName: string): string =>
+  `${silentMention(actingUser)} renamed channel **${oldName}** to **${newName}**.`;
+
+/** Upstream's send_change_stream_description_notification. */
+export const descriptionNotice = (actingUser: User, oldDescription: string, newDescription: string): string => {
+  const shown = (d: string) => (d === '' ? '*No description.*' : d);
+  return (
+    `${silentMention(actingUser)} changed the description for this channel.\n\n` +
+    `* **Old description:**\n\`\`\`\` quote\n${shown(oldDescription)}\n\`\`\`\`\n` +
+    `* **New description:**\n\`\`\`\` quote\n${shown(newDescription)}\n\`\`\`\``
+  );
+};
+
+/** Upstream's send_change_stream_permission_notification. */
+export const permissionNotice = (
+  actingUser: User,
+  before: Pick<Channel, 'inviteOnly' | 'historyPublicToSubscribers' | 'isWebPublic'>,
+  after: Pick<Channel, 'inviteOnly' | 'historyPublicToSubscribers' | 'isWebPublic'>,
+): string =>
+  `${silentMention(actingUser)} changed the [access permissions](/help/channel-permissions) for this channel from ` +
+  `**${permissionPolicyName(before)}** to **${permissionPolicyName(after)}**.`;
+
+/**
+ * Upstream's send_stream_posting_permission_update_notification; `oldWho` and `newWho` are
+ * upstream's get_users_string_with_permission (silent mentions of the groups, then the users).
+ */
+export const postingPermissionNotice = (actingUser: User, oldWho: string, newWho: string): string =>
+  `${silentMention(actingUser)} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n` +
+  `* **Old**: ${oldWho}\n* **New**: ${newWho}\n`;
+
+/** Silent mentions of the groups (by id) and then the users (by id) of a permission, as upstream lists them. */
+export const permissionHolders = (groups: { id: number; name: string }[], users: User[]): string =>
+  [
+    ...[...groups].sort((a, b) => a.id - b.id).map((g) => `@_*${g.name}*`),
+    ...[...users].sort((a, b) => a.id - b.id).map(silentMention),
+  ].join(', ');
+
+/**
+ * Upstream's send_change_stream_message_retention_days_notification: `null` is the
+ * organization's policy (`realmDays`), -1 forever.
+ */
+export const retentionNotice = (actingUser: User, oldValue: number | null, newValue: number | null, realmDays: number): string => {
+  const oldDays = oldValue ?? realmDays;
+  const newDays = newValue ?? realmDays;
+  const period = (days: number) => (days === -1 ? 'Forever' : `${days} days`);
+  const summary =
+    newDays === -1
+      ? 'Messages in this channel will now be retained forever.'
+      : `Messages in this channel will now be automatically deleted ${newDays} days after they are sent.`;
+  return (
+    `${silentMention(actingUser)} has changed the [message retention period](/help/message-retention-policy) for this channel:\n` +
+    `* **Old retention period**: ${period(oldDays)}\n* **New retention period**: ${period(newDays)}\n\n${summary}`
+  );
+};
+
+/** Upstream's do_deactivate_stream notice. */
+export const archivedNotice = (channel: Pick<Channel, 'name'>): string => `Channel ${channel.name} has been archived.`;
+
+/** Upstream's do_unarchive_stream notice. */
+export const unarchivedNotice = (channel: Pick<Channel, 'name'>): string => `Channel ${channel.name} un-archived.`;
+
+/**
+ * Posts Notification Bot's notices in a channel's "channel events" topic, in order, to its
+ * subscribers. `readByAll`: nobody gets them unread (upstream's limit_unread_user_ids=set(), for
+ * the notice of an archived channel). Writes the messages; emits their `message` events.
+ */
+export const sendChannelEventsNotices = async (
+  realm: Realm,
+  channel: Channel,
+  contents: string[],
+  opts: { readByAll?: boolean } = {},
+): Promise<void> => {
+  if (contents.length === 0) return;
+  const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
+  if (!bot) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: notices not sent', notices: contents.length }));
+    return;
+  }
+  for (const content of contents) {
+    await sendInternalMessage(realm, bot, { channel, topic: CHANNEL_EVENTS_TOPIC }, content, opts.readByAll ? 'all' : []);
+  }
+};

@@ -72,10 +72,10 @@ export type SubscribeRequest = {
 
 /** Upstream's limits on a new channel's name and description. */
 const MAX_CHANNEL_NAME_LENGTH = 60;
-const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
 
 /** Upstream's check_stream_name: not empty, at most 60 characters, no control or NUL characters. */
-const checkChannelName = (name: string): void => {
+export const checkChannelName = (name: string): void => {
   if (name === '') throw new BadRequestError("Channel name can't be empty.");
   if ([...name].length > MAX_CHANNEL_NAME_LENGTH)
     throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);

@@ -64,7 +64,9 @@ const notifyInvitesChanged = async (realmId: number, referrerId: number): Promis
   await sendEvent(realmId, { type: 'invites_changed' }, { users: [...recipients].sort((a, b) => a - b) });
 };
 
-const isEmailInviteExpired = (invite: EmailInvite, now: number): boolean => invite.expiryDate !== null && invite.expiryDate < now;
+/** An email invitation whose link works no more: expired, or used (upstream lists only active ones). */
+const isEmailInviteExpired = (invite: EmailInvite, now: number): boolean =>
+  invite.status === 'used' || (invite.expiryDate !== null && invite.expiryDate < now);
 
 /**
  * GET /invites (upstream's do_get_invites_controlled_by_user): the unexpired email invitations and

@@ -2,12 +2,13 @@
 // an account (POST /users), changing a user's name and role (PATCH /users/{id}), deactivating and
 // reactivating (DELETE /users/{id}, DELETE /users/me, POST /users/{id}/reactivate), and a new API
 // key (POST /users/me/api_key/regenerate).
+import { canAdminUser, checkBotNameAvailable, checkCanCreateBot } from '../access/bots';
 import { subscriberViewers } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { ApiError, BadRequestError, ErrorCode, UnauthorizedPrincipalError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { Realm } from '../models/realm';
-import { checkFullName, isAdmin, isOwner, Role, type User } from '../models/user';
+import { checkFullName, isAdmin, isOwner, isValidEmail, Role, type User } from '../models/user';
 import { generateApiKey } from '../passwords';
 import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
@@ -17,21 +18,14 @@ import { doAddGroupMember, doRemoveGroupMember, systemGroupIds, systemGroupNames
 import { forAdministrators, forHumans } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
 
-/** Django's EmailValidator, reduced: a local part, an @, a dotted domain or localhost. */
-const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
-/**
- * Upstream's UserProfile email field: at most 254 characters. Counted in UTF-8 bytes here, so
- * that the email lock's key (keys.userEmailLock) always fits.
- */
-const MAX_EMAIL_BYTES = 254;
 /** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
 const PASSWORD_MIN_LENGTH = 6;
 
+/** Whether a new account's password is long enough (upstream's check_password_strength; "The password is too weak." otherwise). */
+export const isStrongEnoughPassword = (password: string): boolean => [...password].length >= PASSWORD_MIN_LENGTH;
+
 /** Upstream's OrganizationOwnerRequiredError. */
 const ownerRequired = () => new UnauthorizedPrincipalError('Must be an organization owner');
-
-/** Upstream's can_admin_user: an administrator of the organization, or the owner of the bot. */
-const canAdminUser = (caller: User, target: User): boolean => target.botOwnerId === caller.id || isAdmin(caller);
 
 type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean };
 
@@ -50,7 +44,7 @@ const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOpti
 };
 
 /** Upstream's check_last_owner: the user is the organization's only active human owner. */
-const isLastOwner = async (user: User): Promise<boolean> => {
+export const isLastOwner = async (user: User): Promise<boolean> => {
   if (!isOwner(user) || user.isBot) return false;
   const users = await usersStore.listOfRealm(user.realmId);
   return users.filter((u) => u.isActive && !u.isBot && isOwner(u)).length === 1;
@@ -69,9 +63,9 @@ export const checkCreateUser = forAdministrators(async (caller: User, realm: Rea
   if (caller.canCreateUsers !== true) throw new BadRequestError('User not authorized to create users');
   const fullName = checkFullName(p.fullName);
   const email = p.email.trim();
-  if (Buffer.byteLength(email, 'utf8') > MAX_EMAIL_BYTES || !EMAIL_PATTERN.test(email)) throw new BadRequestError('Bad name or username');
+  if (!isValidEmail(email)) throw new BadRequestError('Bad name or username');
   if (await usersStore.isEmailTaken(realm.id, email)) throw new BadRequestError(EMAIL_IN_USE);
-  if ([...p.password].length < PASSWORD_MIN_LENGTH) throw new BadRequestError('The password is too weak.');
+  if (!isStrongEnoughPassword(p.password)) throw new BadRequestError('The password is too weak.');
   const user = await doCreateUser(realm, { email, fullName, role: Role.MEMBER, password: p.password, actingUser: caller });
   return user.id;
 });
@@ -109,7 +103,7 @@ export const checkUpdateUser = async (caller: User, realm: Realm, userId: number
  * system groups. Emits `realm_user` update {role} to the organization, then `user_group`
  * remove_members / add_members for the groups left and joined.
  */
-const doChangeUserRole = async (realm: Realm, target: User, role: Role): Promise<void> => {
+export const doChangeUserRole = async (realm: Realm, target: User, role: Role): Promise<void> => {
   const from = await retryLostRaces(async () => {
     const current = (await usersStore.get(target.realmId, target.id, { consistent: true }))!;
     if (current.role === role) return undefined;
@@ -138,7 +132,7 @@ const doChangeUserRole = async (realm: Realm, target: User, role: Role): Promise
  * Upstream's do_change_full_name: writes the name and its mention index key together (a
  * concurrent change is read again). Emits `realm_user` update {full_name} to the organization.
  */
-const doChangeFullName = async (realm: Realm, target: User, fullName: string): Promise<void> => {
+export const doChangeFullName = async (realm: Realm, target: User, fullName: string): Promise<void> => {
   const changed = await retryLostRaces(async () => {
     const current = (await usersStore.get(target.realmId, target.id, { consistent: true }))!;
     if (current.fullName === fullName) return false;
@@ -207,7 +201,7 @@ const notifyPeers = async (realmId: number, op: 'peer_add' | 'peer_remove', user
  * bot they own the same way. Emits `realm_user` update {is_active: false} to the organization and
  * `subscription` peer_remove per channel to who sees its subscribers.
  */
-const doDeactivateUser = async (realm: Realm, target: User): Promise<void> => {
+export const doDeactivateUser = async (realm: Realm, target: User): Promise<void> => {
   if (!(await usersStore.setIf(target.realmId, target.id, 'isActive', true, false))) throw new BadRequestError('User is deactivated');
   const subs = await channelsStore.listSubscriptionsOfUser(target.id);
   const changed = await channelsStore.setSubscriptionsUserActive(subs, false);
@@ -232,10 +226,16 @@ const doDeactivateUser = async (realm: Realm, target: User): Promise<void> => {
 
 /**
  * POST /users/{user_id}/reactivate (upstream's reactivate_user_backend): the target through
- * accessUserForAdmin (deactivated users and bots allowed), then doReactivateUser.
+ * accessUserForAdmin (deactivated users and bots allowed); for a bot, the caller may create its
+ * type (checkCanCreateBot) and no active user has its name (checkBotNameAvailable). Then
+ * doReactivateUser.
  */
 export const checkReactivateUser = async (caller: User, realm: Realm, userId: number): Promise<void> => {
   const target = await accessUserForAdmin(caller, userId, { allowDeactivated: true, allowBots: true });
+  if (target.isBot) {
+    await checkCanCreateBot(caller, realm, target.botType ?? 0);
+    await checkBotNameAvailable(realm.id, target.fullName, { isActivation: true });
+  }
   await doReactivateUser(realm, target);
 };
 
@@ -245,7 +245,7 @@ export const checkReactivateUser = async (caller: User, realm: Realm, userId: nu
  * subscriber index. Emits `realm_user` update {is_active: true} to the organization and
  * `subscription` peer_add per channel to who sees its subscribers.
  */
-const doReactivateUser = async (realm: Realm, target: User): Promise<void> => {
+export const doReactivateUser = async (realm: Realm, target: User): Promise<void> => {
   if (!(await usersStore.setIf(target.realmId, target.id, 'isActive', false, true))) throw new BadRequestError('User is already active.');
   const subs = await channelsStore.listSubscriptionsOfUser(target.id);
   const changed = await channelsStore.setSubscriptionsUserActive(subs, true);

@@ -97,6 +97,24 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
 };
 
 /**
+ * The writes of a delete, without its events: the message's item and every row of it
+ * (editsStore.deleteMessage), and who is told of it (messageActionAudience over the rows'
+ * holders). `deleted` false: a concurrent delete won. `firstMessageId`: the channel's new first
+ * message id when this message was its first (`channel` as the caller knows it).
+ */
+export const deleteMessageAndRows = async (
+  message: Message,
+  channel: Channel | null,
+): Promise<{ deleted: boolean; receivers: number[]; firstMessageId?: number | null }> => {
+  const candidates = await rowHolderCandidates(message);
+  const rows = await editsStore.listRowsOfMessage(message.id, candidates);
+  const holders = rows.map((r) => r.userId);
+  const { deleted, firstMessageId } = await editsStore.deleteMessage(message, holders, channel?.firstMessageId);
+  if (!deleted) return { deleted, receivers: [] };
+  return { deleted, receivers: await messageActionAudience(message, channel, holders), firstMessageId };
+};
+
+/**
  * Deletes a message (its item, the recipients' rows, and lowers the topic summary, the
  * conversation items and the channel's first message id that named it). A concurrent delete that
  * won first: "Message already deleted". Emits `delete_message` to upstream's receivers (direct
@@ -107,19 +125,8 @@ export const checkDeleteMessage = async (realm: Realm, user: User, messageId: nu
  * for a public channel, its administrators and metadata groups for a private one).
  */
 export const doDeleteMessage = async (actingUser: User, message: Message, channel: Channel | null): Promise<void> => {
-  const candidates = await rowHolderCandidates(message);
-  const rows = await editsStore.listRowsOfMessage(message.id, candidates);
-  const { deleted, firstMessageId } = await editsStore.deleteMessage(
-    message,
-    rows.map((r) => r.userId),
-    channel?.firstMessageId,
-  );
+  const { deleted, receivers, firstMessageId } = await deleteMessageAndRows(message, channel);
   if (!deleted) throw new BadRequestError('Message already deleted');
-  const receivers = await messageActionAudience(
-    message,
-    channel,
-    rows.map((r) => r.userId),
-  );
   const event: DeleteMessageEvent =
     channel === null
       ? { type: 'delete_message', message_ids: [message.id], message_type: 'private' }
@@ -573,7 +580,7 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
  * event per message for the others (lib/events/filters/delete-message.ts), as upstream's queues
  * rewrite it per client.
  */
-const sendDeleteMessageEvents = async (realmId: number, event: DeleteMessageEvent, users: number[]): Promise<void> => {
+export const sendDeleteMessageEvents = async (realmId: number, event: DeleteMessageEvent, users: number[]): Promise<void> => {
   if (event.message_ids.length === 1) {
     await sendEvent(realmId, event, { users });
     return;

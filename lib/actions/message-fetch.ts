@@ -34,6 +34,7 @@ import { messagePartitions, queryPartitionPage, type MessagePartition } from '..
 import { getMessagesByIds, getUserMessagesByIds } from '../store/messages';
 import type { Item } from '../store/common';
 import * as channelsStore from '../store/channels';
+import * as submessagesStore from '../store/submessages';
 import * as usersStore from '../store/users';
 
 /** A message the viewer may see, with the viewer's flags (historical ones without a row). */
@@ -331,7 +332,12 @@ const buildMessageObjects = async (
     message.dmUserIds.forEach((id) => userIds.add(id));
     if (message.streamId !== null) channelIds.add(message.streamId);
   }
-  const users = new Map((await usersStore.getManyWithSystemBots(user.realmId, [...userIds])).map((u) => [u.id, u]));
+  // The submessages of messages that have any after their widget (one query each), read with the users.
+  const [senders, submessages] = await Promise.all([
+    usersStore.getManyWithSystemBots(user.realmId, [...userIds]),
+    submessagesStore.listSubmessagesOfMessages(visible.map((v) => v.message)),
+  ]);
+  const users = new Map(senders.map((u) => [u.id, u]));
   const channelNames = new Map<number, string>();
   for (const id of channelIds) channelNames.set(id, (await viewer.channel(id))?.name ?? '');
   const editHistoryVisibility = messageEditSettings(realm).editHistoryVisibility;
@@ -344,6 +350,7 @@ const buildMessageObjects = async (
       participants: m.dmUserIds.map((id) => users.get(id) ?? unknownSender(id)),
       viewerId: user.id,
       editHistoryVisibility,
+      submessages: submessages.get(m.id),
     });
     const adapted = adaptMessageForViewer(object, {
       viewerId: user.id,

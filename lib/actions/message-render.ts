@@ -3,18 +3,21 @@
 // follows the message, not the organization: the users it mentions by id (one batched read) or by
 // name (one indexed query per name), the organization's groups only when it names a group (group
 // names compare case-insensitively, and a mention needs the group's members), the channels it
-// links by name (their name locks), and the organization's linkifiers.
+// links by name (their name locks), the organization's linkifiers, and its custom emoji only when
+// the content writes an emoji name (`:name:`).
 import { RealmGroups } from '../access/user-groups';
 import { BadRequestError } from '../errors';
 import type { Channel } from '../models/channel';
 import { MAX_MESSAGE_LENGTH } from '../models/message-content';
 import { realmUrl, type Realm } from '../models/realm';
+import { emojiSourceUrl, type RealmEmoji } from '../models/realm-emoji';
 import { sortLinkifiers, type Linkifier } from '../models/linkifier';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import { referencesIn, renderMessage, topicLinks, type RenderInput, type RenderResult, type TopicLink } from '../render';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
+import * as realmEmojiStore from '../store/realm-emoji';
 import * as usersStore from '../store/users';
 
 /**
@@ -57,17 +60,19 @@ export const renderContent = async (realm: Realm, content: string, topic: string
   const realmId = realm.id;
   const refs = referencesIn(content);
   const channelNames = [...refs.channelNames, ...refs.topics.map((t) => t.channelName)];
-  const [users, groups, channels, linkifiers] = await Promise.all([
+  const [users, groups, channels, linkifiers, realmEmoji] = await Promise.all([
     mentionedUsers(realmId, refs.userNames, refs.userIds),
     refs.groupNames.length === 0 ? undefined : typeof sources.groups === 'function' ? sources.groups() : sources.groups,
     channelNames.length > 0 ? channelsStore.getChannelsByNames(realmId, channelNames) : ([] as Channel[]),
     sources.linkifiers,
+    refs.emojiNames.length > 0 ? realmEmojiStore.listRealmEmoji(realmId) : ([] as RealmEmoji[]),
   ]);
   const input: RenderInput = {
     users: users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive })),
     groups: (groups?.groups ?? []).map((g) => ({ id: g.id, name: g.name, deactivated: g.deactivated })),
     channels: channels.filter((c) => !c.inviteOnly || c.isWebPublic).map((c) => ({ id: c.id, name: c.name })),
     linkifiers: sortLinkifiers(linkifiers).map((l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate })),
+    realmEmoji: realmEmoji.filter((e) => !e.deactivated).map((e) => ({ name: e.name, sourceUrl: emojiSourceUrl(e) })),
     latestInTopic: new Map<string, number>(),
     translateEmoticons: sources.translateEmoticons,
     realmUrl: realmUrl(realm),

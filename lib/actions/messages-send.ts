@@ -29,11 +29,13 @@ import {
   type DirectRecipients,
 } from '../models/message-send';
 import type { Realm } from '../models/realm';
+import { MAX_WIDGET_CONTENT_BYTES, widgetContentError, widgetOf, widgetSubmessageContent, type Widget } from '../models/submessage';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as linkifiersStore from '../store/linkifiers';
 import * as messagesStore from '../store/messages';
+import * as submessagesStore from '../store/submessages';
 import * as usersStore from '../store/users';
 
 export type SendMessageRequest = {
@@ -47,6 +49,8 @@ export type SendMessageRequest = {
   localId: string | undefined;
   forged: string | undefined;
   sender: string | undefined;
+  /** A bot's widget (upstream's widget_content: JSON, only a `zform`), instead of one from the content. */
+  widgetContent?: string;
 };
 
 /** `automatic_new_visibility_policy`: only when the send changed the sender's policy for its topic. */
@@ -135,6 +139,22 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
 const topicParticipants = async (channelId: number, topic: string): Promise<Set<number>> =>
   new Set(await messagesStore.listSenderIdsOfTopic(channelId, topic));
 
+/** Upstream's check of widget_content (check_message): JSON, then check_widget_content, each error prefixed "Widgets: ". */
+const checkWidgetContent = (text: string): Widget => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequestError('Widgets: API programmer sent invalid JSON content');
+  }
+  const error = widgetContentError(value);
+  if (error !== undefined) throw new BadRequestError(`Widgets: ${error}`);
+  const widget = value as { widget_type: string; extra_data: Record<string, unknown> };
+  if (Buffer.byteLength(text, 'utf8') > MAX_WIDGET_CONTENT_BYTES)
+    throw new BadRequestError(`Widgets: widget_content is too large (limit: ${MAX_WIDGET_CONTENT_BYTES / 1024} KB)`);
+  return { widgetType: widget.widget_type, extraData: widget.extra_data };
+};
+
 /**
  * Sends a message: checks in upstream's order, then writes it and delivers one event per
  * recipient. Returns the new message id.
@@ -182,6 +202,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   } else {
     participants = await checkDirectMessage(sender, realm, dmRecipients, groups);
   }
+  const widget = req.widgetContent === undefined ? undefined : checkWidgetContent(req.widgetContent);
   // 4. Rendering and mention permissions.
   const rendered = await renderContent(realm, content, channel ? topic : '', {
     groups,
@@ -223,6 +244,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     topicFacts: topicFactsRead,
     readBy: (userId) => userId === sender.id && readBySender,
     req,
+    widget,
   });
 };
 
@@ -240,6 +262,8 @@ type CheckedSend = {
   topicFacts: Promise<SendTopicFacts | undefined> | undefined;
   readBy: (userId: number) => boolean;
   req: SendMessageRequest;
+  /** The widget a send's widget_content gives the message (else the content's, if any). */
+  widget?: Widget;
 };
 
 /** The flags of each recipient, then one write (message, recipients record, summaries) and the delivery. Returns the id. */
@@ -274,6 +298,16 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     hasImage: /<img /.test(rendered.html),
     isMeMessage: content.startsWith('/me '),
   };
+  // Upstream's do_widget_post_save_actions: `/poll` and `/todo` give the message its widget, its
+  // first submessage, stored on the message item so that it is there wherever the message is.
+  const widget = send.widget ?? widgetOf(content);
+  if (widget)
+    message.widget = {
+      id: await submessagesStore.allocateSubmessageId(realm.id),
+      senderId: sender.id,
+      msgType: 'widget',
+      content: widgetSubmessageContent(widget),
+    };
   // Upstream claims the uploads a message links when it is saved. Claimed before the message is
   // written, so that has_attachment is known: a failed write leaves claims that grant nothing the
   // sender could not already share (only readable uploads are claimed).
@@ -307,14 +341,14 @@ export type InternalMessageTarget = { channel: Channel; topic: string; subscribe
  * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
  * post anywhere in the organization, so none of a user's send checks apply; the content is
  * rendered and delivered as any message. `markAsReadFor`: recipients who caused the notice and
- * have it read already (upstream's mark_as_read). Writes the message; emits its `message` events.
+ * have it read already (upstream's mark_as_read; 'all': everyone). Writes the message; emits its `message` events.
  */
 export const sendInternalMessage = async (
   realm: Realm,
   bot: User,
   target: InternalMessageTarget,
   content: string,
-  markAsReadFor: number[] = [],
+  markAsReadFor: number[] | 'all' = [],
 ): Promise<number> => {
   const groups = await RealmGroups.load(realm.id);
   const channel = 'channel' in target ? target.channel : undefined;
@@ -341,7 +375,7 @@ export const sendInternalMessage = async (
     recipientIds,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
-    readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor.includes(userId),
+    readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),
     req: {
       type: channel ? 'stream' : 'private',
       to: undefined,

@@ -2,6 +2,7 @@
 // rules (zerver/actions/presence.py, zerver/lib/presence.py). A report costs a constant number of
 // requests (one consistent read of the user's row and the sequence, at most one transaction, and
 // the event when there is one); reading presence reads only the rows it returns.
+import { config } from '../config';
 import { nowMs, nowSeconds } from '../clock';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -18,6 +19,7 @@ import {
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import * as presenceStore from '../store/presence';
+import * as usersStore from '../store/users';
 import { findUserByIdOrEmail } from './users';
 import { LostRaceError, retryLostRaces } from './retry';
 import { forHumans } from './requiring';
@@ -92,7 +94,8 @@ export const buildPresenceEvent = (row: Presence, serverTimestamp: number): Pres
  * organization's sequence, in one transaction with the sequence; a write that loses a race with
  * another report re-reads and decides again, so a concurrent duplicate report writes nothing.
  * Emits a `presence` event to the whole organization when the row was created or the user came
- * online, unless the organization has presence disabled. Returns the row as stored, if written.
+ * online, unless the organization has presence disabled or more active users than
+ * `config.presenceEventUserLimit()` (upstream's 100). Returns the row as stored, if written.
  */
 export const doUpdateUserPresence = forHumans(async (user: User, realm: Realm, status: PresenceStatus): Promise<Presence | undefined> => {
   if (!user.presenceEnabled) return undefined;
@@ -106,7 +109,12 @@ export const doUpdateUserPresence = forHumans(async (user: User, realm: Realm, s
     return { row, change };
   });
   if (!written) return undefined;
-  if (!realm.presenceDisabled && (written.change.created || written.change.becameOnline)) {
+  if (
+    !realm.presenceDisabled &&
+    (written.change.created || written.change.becameOnline) &&
+    // Upstream's cut-off: a large organization's waiting polls are not woken; its clients poll presence.
+    !(await usersStore.hasMoreActiveUsersThan(realm.id, config.presenceEventUserLimit()))
+  ) {
     await sendEvent(realm.id, buildPresenceEvent(written.row, nowMs() / 1000), 'realm');
   }
   return written.row;

@@ -12,6 +12,7 @@ import type { ReactionEvent } from '../models/event';
 import { existingEmojiName, reactionKey, type ReactionType, type StoredReaction } from '../models/reaction';
 import type { User } from '../models/user';
 import * as reactionsStore from '../store/reactions';
+import { lazyRealmEmoji, realmEmojiOf } from './realm-emoji';
 
 export type ReactionRequest = { emojiName: string | undefined; emojiCode: string | undefined; reactionType: string | undefined };
 
@@ -48,15 +49,17 @@ export const checkAddReaction = async (user: User, messageId: number, req: React
   const accessed = await accessMessage(user, messageId, { modifying: true });
   const { message } = accessed;
   let { emojiCode: code, reactionType: type } = req;
+  // The organization's custom emoji are read only when a name is looked up or a custom emoji named.
+  const custom = lazyRealmEmoji(user.realmId);
   if (code === undefined || type === undefined) {
-    const found = emojiNameToCode(req.emojiName);
+    const found = emojiNameToCode(req.emojiName, await custom());
     code ??= found.code;
     type ??= found.type;
   }
   if (message.reactions?.[reactionKey(user.id, type, code)]) throw reactionExists();
   let name = existingEmojiName(message.reactions, type, code);
   if (name === undefined) {
-    checkEmojiRequest(req.emojiName, code, type);
+    checkEmojiRequest(req.emojiName, code, type, type === 'realm_emoji' ? await custom() : []);
     name = req.emojiName;
   }
   const reaction: StoredReaction = {
@@ -89,7 +92,7 @@ export const checkRemoveReaction = async (user: User, messageId: number, req: Re
   if (code === undefined) {
     if (req.emojiName === undefined)
       throw new BadRequestError('At least one of the following arguments must be present: emoji_name, emoji_code');
-    code = emojiNameToCode(req.emojiName).code;
+    code = emojiNameToCode(req.emojiName, await realmEmojiOf(user.realmId)).code;
   }
   const type = req.reactionType ?? 'unicode_emoji';
   const stored = message.reactions?.[reactionKey(user.id, type, code)];

@@ -313,9 +313,18 @@ export const checkUpdateRealm = forAdministrators(async (user: User, request: Re
  * service does not delete deactivated organizations.
  */
 export const doDeactivateRealm = forOwners(async (user: User): Promise<void> => {
-  if (!(await realmsStore.deactivate(user.realmId))) return;
-  await sendEvent(user.realmId, { type: 'realm', op: 'deactivated', realm_id: user.realmId }, 'realm');
+  await doSetRealmDeactivated(user.realmId, true);
 });
+
+/**
+ * Marks the organization deactivated (or active again); false when it already was. A
+ * deactivation sends `realm` `deactivated` to the whole organization, ending its clients' queues.
+ */
+export const doSetRealmDeactivated = async (realmId: number, deactivated: boolean): Promise<boolean> => {
+  if (!(await realmsStore.setDeactivated(realmId, deactivated))) return false;
+  if (deactivated) await sendEvent(realmId, { type: 'realm', op: 'deactivated', realm_id: realmId }, 'realm');
+  return true;
+};
 
 /**
  * PATCH /realm/user_settings_defaults, for administrators (upstream's

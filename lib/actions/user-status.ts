@@ -3,6 +3,7 @@ import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { User } from '../models/user';
 import * as userStatusStore from '../store/user-status';
+import { lazyRealmEmoji } from './realm-emoji';
 import { doChangeUserSettings } from './settings';
 
 export type UserStatusRequest = {
@@ -35,8 +36,10 @@ export const checkUpdateUserStatus = async (user: User, req: UserStatusRequest):
   else if (req.emojiName !== undefined) {
     let code = req.emojiCode;
     let type = req.reactionType;
-    if (code === undefined || type === undefined) ({ code, type } = emojiNameToCode(req.emojiName));
-    checkEmojiRequest(req.emojiName, code, type);
+    // The organization's custom emoji are read only when a name is looked up or a custom emoji named.
+    const custom = lazyRealmEmoji(user.realmId);
+    if (code === undefined || type === undefined) ({ code, type } = emojiNameToCode(req.emojiName, await custom()));
+    checkEmojiRequest(req.emojiName, code, type, type === 'realm_emoji' ? await custom() : []);
     emoji = { name: req.emojiName, code, type };
   }
 

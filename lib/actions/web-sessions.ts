@@ -51,6 +51,15 @@ export const logInWithPassword = async (realm: Realm, username: string, password
     if (formError === undefined) throw error;
     return { formError };
   }
+  return { token: await startSession(realm, user), user };
+};
+
+/**
+ * A new session for `user` (the sign-up pages sign the new account in, as the login form does).
+ * Writes the session item (its token's hash, the user, the organization, the expiry as the TTL
+ * attribute); returns the token the `sessionid` cookie carries.
+ */
+export const startSession = async (realm: Realm, user: User): Promise<string> => {
   const token = newSessionToken();
   const now = nowSeconds();
   await sessionsStore.putSession({
@@ -60,7 +69,7 @@ export const logInWithPassword = async (realm: Realm, username: string, password
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_SECONDS,
   });
-  return { token, user };
+  return token;
 };
 
 /** Ends the session of the log-out button (POST /logout/). Deletes its item; emits no event. */

@@ -124,25 +124,41 @@ const ZULIP_EXTRA_EMOJI = ['zulip'] as const;
 /** Whether a name is one of Zulip's extra emoji (`zulip`). */
 export const isZulipExtraEmoji = (name: string): boolean => (ZULIP_EXTRA_EMOJI as readonly string[]).includes(name);
 
+/** A custom emoji of the organization as the lookups below need it (lib/models/realm-emoji.ts has the whole). */
+export type CustomEmoji = { id: number; name: string; deactivated: boolean };
+
 /**
- * The code and type of an emoji named without a code (upstream's emoji_name_to_emoji_code):
- * a Unicode emoji, else Zulip's extra emoji; this service has no custom emoji yet.
+ * The code and type of an emoji named without a code (upstream's get_emoji_data): the
+ * organization's active custom emoji of that name (its id), else a Unicode emoji, else Zulip's
+ * extra emoji.
  */
-export const emojiNameToCode = (name: string): { code: string; type: 'unicode_emoji' | 'zulip_extra_emoji' } => {
+export const emojiNameToCode = (
+  name: string,
+  customEmoji: readonly CustomEmoji[],
+): { code: string; type: 'realm_emoji' | 'unicode_emoji' | 'zulip_extra_emoji' } => {
+  const custom = customEmoji.find((e) => !e.deactivated && e.name === name);
+  if (custom !== undefined) return { code: String(custom.id), type: 'realm_emoji' };
+  if (isZulipExtraEmoji(name)) return { code: name, type: 'zulip_extra_emoji' };
   const code = unicodeEmojiCode(name);
   if (code !== undefined) return { code, type: 'unicode_emoji' };
-  if (isZulipExtraEmoji(name)) return { code: name, type: 'zulip_extra_emoji' };
   throw new BadRequestError(`Emoji '${name}' does not exist`);
 };
 
 /**
  * Checks that a name, code and type name one emoji (upstream's check_emoji_request), with
- * upstream's messages: for a Unicode emoji the code must be one upstream names and the name must
- * stand for that code. Custom emoji (`realm_emoji`) do not exist in this service yet, so every
- * code of that type is "Invalid custom emoji.".
+ * upstream's messages: a custom emoji's code is the id of one of the organization's emoji
+ * ("Invalid custom emoji."), named so ("Invalid custom emoji name."), and not deactivated ("This
+ * custom emoji has been deactivated."); for a Unicode emoji the code must be one upstream names
+ * and the name must stand for that code.
  */
-export const checkEmojiRequest = (name: string, code: string, type: string): void => {
-  if (type === 'realm_emoji') throw new BadRequestError('Invalid custom emoji.');
+export const checkEmojiRequest = (name: string, code: string, type: string, customEmoji: readonly CustomEmoji[]): void => {
+  if (type === 'realm_emoji') {
+    const custom = customEmoji.find((e) => String(e.id) === code);
+    if (custom === undefined) throw new BadRequestError('Invalid custom emoji.');
+    if (custom.name !== name) throw new BadRequestError('Invalid custom emoji name.');
+    if (custom.deactivated) throw new BadRequestError('This custom emoji has been deactivated.');
+    return;
+  }
   if (type === 'zulip_extra_emoji') {
     if (!isZulipExtraEmoji(code)) throw new BadRequestError('Invalid emoji code.');
     if (name !== code) throw new BadRequestError('Invalid emoji name.');

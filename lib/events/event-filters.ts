@@ -9,7 +9,9 @@ import { eventForUser } from './fanout';
 import { deleteMessageEventForQueue } from './filters/delete-message';
 import { messageEventForQueue } from './filters/message';
 import { presenceEventForQueue } from './filters/presence';
+import { realmEmojiEventForQueue } from './filters/realm-emoji';
 import { realmLinkifiersEventForQueue } from './filters/realm-linkifiers';
+import { streamEventForQueue } from './filters/stream';
 import { typingEventForQueue } from './filters/typing';
 import { updateMessageEventForQueue } from './filters/update-message';
 import { updateMessageFlagsEventForQueue } from './filters/update-message-flags';
@@ -25,7 +27,9 @@ const EVENT_FILTERS: { readonly [T in EventType]?: EventFilter<T> } = {
   message: messageEventForQueue,
   muted_topics: mutedTopicsEventForQueue,
   presence: presenceEventForQueue,
+  realm_emoji: realmEmojiEventForQueue,
   realm_linkifiers: realmLinkifiersEventForQueue,
+  stream: streamEventForQueue,
   typing: typingEventForQueue,
   update_message: updateMessageEventForQueue,
   update_message_flags: updateMessageFlagsEventForQueue,

@@ -17,7 +17,10 @@ import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
 import { publicCopyStream } from './send';
+import { watchShard } from './watcher';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
+
+export { POLL_INTERVAL_GROWTH } from './watcher';
 
 /**
  * A number allocated on a stream but not written this long after its allocation belongs to a
@@ -29,19 +32,10 @@ export const GAP_DEADLINE_MS = 5000;
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
 const MAX_HELD_EVENTS = 1000;
-/**
- * Each check of a waiting poll comes this much later than the previous one, up to the configured
- * maximum: 25, 40, 64, 103, 165, 264, 423, 677, 900… ms. Six checks in a wait's first second (an
- * event early in a wait is seen after 34 ms at the median), never more in any second, which is what
- * the organization's capacity is computed from (docs/data-model.md, "Capacity"), then 1.1 a second.
- */
-export const POLL_INTERVAL_GROWTH = 1.6;
 /** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
 const QUEUE_RECHECK_MS = 10_000;
 
 export type ApiEventWithId = ApiEvent & { id: number };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The two streams a queue reads: its shard of the organization's stream (chosen by its owner's id,
@@ -168,6 +162,8 @@ const ingest = async (
   touch: boolean,
   heads?: Map<string, streams.StreamHead>,
   cache?: ReadCache,
+  /** An acknowledgement not yet written (applied to `state` in memory): this write carries it. */
+  deferredAck?: number,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
   // A stream whose head was just read at or before the cursor has nothing to read.
@@ -191,11 +187,13 @@ const ingest = async (
     cursors,
     refs: [...state.refs, ...refs],
     nextId: state.nextId + refs.length,
+    ackedThrough: state.ackedThrough,
     ...(touch ? { lastConnMs: nowMs() } : {}),
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
-  return ingest(user, await accessQueue(user, state.queueId), touch, heads, cache);
+  const reloaded = await accessQueue(user, state.queueId);
+  return ingest(user, deferredAck === undefined ? reloaded : withAck(reloaded, deferredAck), touch, heads, cache, deferredAck);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
@@ -237,6 +235,8 @@ export type WaitContext = {
   readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
   /** When the wait must end with a heartbeat. */
   readonly deadline: number;
+  /** When the poll started its first read of the streams (a head read before then is older than that read). */
+  readonly startedMs: number;
 };
 
 /**
@@ -247,38 +247,55 @@ export type WaitContext = {
 export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'timeout'>;
 
 /**
- * The default strategy: reads the queue's organization stream shard head with an interval growing
- * from the configured minimum to the maximum (×POLL_INTERVAL_GROWTH per check): one item per check.
- * It reads its own user stream too only when that shard head's bell rang since the last time (an
- * append to the stream of a user with a queue on this shard), on the first check (to take the
- * bell's starting value after the poll's first read of the streams), and every QUEUE_RECHECK_MS,
- * with the queue item (so an event whose producer died before ringing is late, never lost).
+ * The default strategy: waits on the process's shared reader of the queue's organization stream
+ * shard head (lib/events/watcher.ts: one reader per shard head per process, on the schedule from
+ * the configured minimum interval to the maximum), and is woken only when that head changed. It
+ * reads its own user stream too only when that shard head's bell rang since the last time (an
+ * append to the stream of a user with a queue on this shard), on the first wake unless the reading
+ * was done before the poll's first read of its streams (then that reading's bell is a safe
+ * starting value: never newer than what the stream read saw), and every QUEUE_RECHECK_MS, with the
+ * queue item (so an event whose producer died before ringing is late, never lost).
  */
 const pollHeads: WaitStrategy = async (ctx) => {
   const [shardStream] = ctx.streams;
-  let interval = config.pollMinIntervalMs();
-  let lastQueueCheck = nowMs();
-  let bell: number | undefined;
-  while (nowMs() + interval < ctx.deadline) {
-    await sleep(interval);
-    interval = Math.min(config.pollMaxIntervalMs(), Math.ceil(interval * POLL_INTERVAL_GROWTH));
-    const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
-    // The shard head before the user stream: a bell read first is never newer than what that read sees.
-    const heads = await streams.getHeads([shardStream]);
-    const shard = heads.get(shardStream)!;
-    const rang = bell === undefined || shard.bell !== bell || recheckDue;
-    bell = shard.bell;
-    // Without the user head in `heads`, ingest reads the user stream itself.
-    const advanced = rang || shard.seq > (ctx.cursors()[shardStream] ?? 0);
-    if (advanced && (await ctx.ingest(heads))) return 'events';
-    if (recheckDue) {
-      lastQueueCheck = nowMs();
-      const found = await ctx.recheck();
-      if (found !== 'empty') return found;
+  const watch = watchShard(shardStream);
+  try {
+    let lastQueueCheck = nowMs();
+    let bell: number | undefined;
+    for (;;) {
+      const reading = await watch.next(Math.min(ctx.deadline, lastQueueCheck + QUEUE_RECHECK_MS));
+      if (nowMs() >= ctx.deadline) return 'timeout';
+      const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
+      const shard = reading?.head ?? watch.current()?.head;
+      const heads = new Map(shard ? [[shardStream, shard]] : []);
+      let rang = recheckDue;
+      if (reading) {
+        const baseline = bell === undefined && reading.readDoneMs < ctx.startedMs;
+        rang ||= bell === undefined ? !baseline : reading.head.bell !== bell;
+        bell = reading.head.bell;
+      }
+      // Without the user head in `heads`, ingest reads the user stream itself.
+      const advanced = rang || (shard !== undefined && shard.seq > (ctx.cursors()[shardStream] ?? 0));
+      if (advanced && (await ctx.ingest(heads))) return 'events';
+      if (recheckDue) {
+        lastQueueCheck = nowMs();
+        const found = await ctx.recheck();
+        if (found !== 'empty') return found;
+      }
     }
+  } finally {
+    watch.close();
   }
-  return 'timeout';
 };
+
+/** The queue with events up to `lastEventId` pruned, in memory (its `version` still the stored one's). */
+const withAck = (s: QueueState, lastEventId: number): QueueState => {
+  const acked = Math.max(s.ackedThrough, lastEventId);
+  return { ...s, ackedThrough: acked, refs: s.refs.filter((r) => r.id > acked) };
+};
+
+/** The changes that write a pruning computed in memory. */
+const pruned = (s: QueueState): Partial<QueueState> => ({ ackedThrough: s.ackedThrough, refs: s.refs });
 
 /** Acknowledges events up to `lastEventId` (upstream's pruning), refreshing the idle clock if `touch`. */
 const acknowledge = async (user: User, state: QueueState, lastEventId: number, touch: boolean): Promise<QueueState> => {
@@ -300,31 +317,53 @@ const acknowledge = async (user: User, state: QueueState, lastEventId: number, t
 export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
   const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
   const touch = !opts.dontBlock;
-  let state = await acknowledge(user, await accessQueue(user, opts.queueId), opts.lastEventId, touch);
+  const loaded = await accessQueue(user, opts.queueId);
+  checkAcknowledgement(loaded, opts.lastEventId);
+  // A long-poll left with nothing after its acknowledgement writes that acknowledgement (and its
+  // refreshed idle clock) with the cycle's one write: the events it ingests, or the heartbeat. A
+  // poll cut off before either leaves both to the client's next poll, which sends the same
+  // last_event_id (a queue's timeout is at least 60 s, three long-polls).
+  const deferredAck = touch && withAck(loaded, opts.lastEventId).refs.length === 0 ? opts.lastEventId : undefined;
+  let state = deferredAck !== undefined ? withAck(loaded, deferredAck) : await acknowledge(user, loaded, opts.lastEventId, touch);
   const cache: ReadCache = new Map();
-  state = await ingest(user, state, touch, undefined, cache);
+  const startedMs = nowMs();
+  state = await ingest(user, state, touch, undefined, cache, deferredAck);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
     streams: streamsOf(state),
     cursors: () => state.cursors,
     deadline,
+    startedMs,
     ingest: async (heads) => {
-      state = await ingest(user, state, touch, heads, cache);
+      state = await ingest(user, state, touch, heads, cache, deferredAck);
       return state.refs.length > 0;
     },
     recheck: async () => {
       const current = await queuesStore.get(state.queueId);
       if (!current) return 'gone';
-      state = current;
+      if (deferredAck === undefined) state = current;
+      else {
+        // Another poll filled the queue: write the acknowledgement before answering from it.
+        const acked = withAck(current, deferredAck);
+        state =
+          acked.refs.length === 0 || acked.ackedThrough === current.ackedThrough
+            ? acked
+            : await mutate(user, current, (s) =>
+                withAck(s, deferredAck).ackedThrough === s.ackedThrough ? null : pruned(withAck(s, deferredAck)),
+              );
+      }
       return state.refs.length > 0 ? 'events' : 'empty';
     },
   });
   if (outcome === 'gone') return [];
   if (outcome === 'events') return materialize(state, cache);
-  state = await mutate(user, state, (s) =>
-    s.refs.length > 0 ? null : { refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() },
-  );
+  state = await mutate(user, state, (stored) => {
+    const s = deferredAck === undefined ? stored : withAck(stored, deferredAck);
+    // Events another poll added: answer with them, writing the acknowledgement if it prunes anything.
+    if (s.refs.length > 0) return s.refs.length === stored.refs.length && s.ackedThrough === stored.ackedThrough ? null : pruned(s);
+    return { ...pruned(s), refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() };
+  });
   return materialize(state, cache);
 };
 

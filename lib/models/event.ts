@@ -46,6 +46,21 @@ export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: 
 export type RealmDomainsEvent =
   | { type: 'realm_domains'; op: 'add' | 'change'; realm_domain: { domain: string; allow_subdomains: boolean } }
   | { type: 'realm_domains'; op: 'remove'; domain: string };
+/**
+ * A custom emoji was added or deactivated. Stored once as the legacy `update` with every emoji of
+ * the organization, carrying in `change` what queues with the individual_emoji_changes capability
+ * get instead (`add` with the new emoji, `update_one` with the changed fields); `change` never
+ * reaches a client (lib/events/filters/realm-emoji.ts).
+ */
+export type RealmEmojiEvent =
+  | {
+      type: 'realm_emoji';
+      op: 'update';
+      realm_emoji: Record<string, ApiObject>;
+      change?: { op: 'add'; emoji: ApiObject } | { op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
+    }
+  | { type: 'realm_emoji'; op: 'add'; emoji: ApiObject }
+  | { type: 'realm_emoji'; op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
 
 export type RealmUserUpdateEvent = {
   type: 'realm_user';
@@ -56,8 +71,27 @@ export type RealmUserUpdateEvent = {
     | { user_id: number; avatar_source: 'G' | 'U'; avatar_url: string; avatar_url_medium: string; avatar_version: number }
     | { user_id: number; full_name: string }
     | { user_id: number; role: number }
-    | { user_id: number; is_active: boolean };
+    | { user_id: number; is_active: boolean }
+    | { user_id: number; bot_owner_id: number };
 };
+
+/**
+ * Bots for those who administer them (feature level 474): `add` when a bot is created or comes
+ * into a non-administrator's care, `delete` when it leaves it (a new owner).
+ */
+export type RealmBotEvent =
+  | {
+      type: 'realm_bot';
+      op: 'add';
+      bot: {
+        user_id: number;
+        default_sending_stream: string | null;
+        default_events_register_stream: string | null;
+        default_all_public_streams: boolean;
+        services: never[];
+      };
+    }
+  | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } };
 
 /** A new user (upstream's notify_created_user): the user object as realm_users shapes it. */
 export type RealmUserAddEvent = { type: 'realm_user'; op: 'add'; person: ApiObject };
@@ -104,9 +138,9 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'add'; group: ApiObject; for_reactivation?: boolean }
   /** `deactivated` (internal, removed before delivery): the group's state when it was renamed. */
   | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown>; deactivated?: boolean }
-  | { type: 'user_group'; op: 'add_subgroups'; group_id: number; direct_subgroup_ids: number[] }
-  | { type: 'user_group'; op: 'remove'; group_id: number }
-  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] };
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'remove'; group_id: number };
 
 /**
  * A new message, with the receiving user's own flags, and `local_message_id` for the sending
@@ -173,8 +207,35 @@ export type DeleteMessageEvent = {
   for_queues?: 'bulk' | 'single';
 };
 
-/** One property of a channel changed (here: `first_message_id` after its first message was deleted). */
-export type StreamUpdateEvent = { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown };
+/**
+ * One property of a channel changed. A description change also carries `rendered_description`; a
+ * privacy change (`invite_only`) carries the channel's `history_public_to_subscribers` and
+ * `is_web_public` alongside. `is_archived` changes go only to queues with the archived_channels
+ * capability (lib/events/filters/stream.ts).
+ */
+export type StreamUpdateEvent = {
+  type: 'stream';
+  op: 'update';
+  stream_id: number;
+  name: string;
+  property: string;
+  value: unknown;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+};
+
+/**
+ * Channels the receivers can no longer see. `for_archiving` (stored only, removed by the filter):
+ * sent because the channel was archived, so only queues without archived_channels get it.
+ */
+export type StreamDeleteEvent = {
+  type: 'stream';
+  op: 'delete';
+  streams: { stream_id: number }[];
+  stream_ids: number[];
+  for_archiving?: boolean;
+};
 
 /** A reaction added to or removed from a message (to everyone who can see the message). */
 export type ReactionEvent = {
@@ -186,6 +247,15 @@ export type ReactionEvent = {
   emoji_code: string;
   reaction_type: ReactionType;
 };
+/** A submessage added to a message (a poll vote, a checked task): to everyone who holds a row of it. */
+export type SubmessageEvent = {
+  type: 'submessage';
+  msg_type: string;
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  content: string;
+};
 /** A change of subscriptions: the user's own (add, remove, update) or other users' (peer_*). */
 export type SubscriptionEvent =
   | { type: 'subscription'; op: 'add'; subscriptions: ApiObject[] }
@@ -193,8 +263,12 @@ export type SubscriptionEvent =
   | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
 
-/** A channel became visible to the receivers (created, or newly accessible). */
-export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[] };
+/**
+ * A channel became visible to the receivers (created, or newly accessible). `for_unarchiving`
+ * (stored only, removed by the filter): sent because the channel was unarchived, so only queues
+ * without archived_channels (which never saw it archived) get it.
+ */
+export type StreamEvent = { type: 'stream'; op: 'create'; streams: ApiObject[]; for_unarchiving?: boolean };
 
 /** A topic's visibility policy changed for the receiving user. */
 export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name: string; last_updated: number; visibility_policy: number };
@@ -232,8 +306,10 @@ export type ApiEvent =
   | RealmLinkifiersEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent
+  | RealmEmojiEvent
   | RealmUserUpdateEvent
   | RealmUserAddEvent
+  | RealmBotEvent
   | DefaultStreamsEvent
   | UserSettingsEvent
   | UserStatusEvent
@@ -245,7 +321,9 @@ export type ApiEvent =
   | UpdateMessageEvent
   | DeleteMessageEvent
   | StreamUpdateEvent
+  | StreamDeleteEvent
   | ReactionEvent
+  | SubmessageEvent
   | SubscriptionEvent
   | StreamEvent
   | UserTopicEvent

@@ -39,10 +39,15 @@ export type EmailInvite = {
   /** UNIX seconds; null: never expires. */
   expiryDate: number | null;
   confirmationKey: string;
+  /** 'used' once an account was created from it (upstream's STATUS_USED): its link then works no more. */
+  status?: 'used';
 };
 
 /** What a confirmation key (/join/<key>/) names: an email invitation or a reusable link. */
 export type InviteByKey = { kind: 'email'; invite: EmailInvite } | { kind: 'multiuse'; invite: MultiuseInvite };
+
+/** Why a confirmation link does not work (upstream's ConfirmationKeyError types: WRONG_LENGTH, DOES_NOT_EXIST, EXPIRED). */
+export type ConfirmationLinkProblem = 'malformed' | 'does_not_exist' | 'expired';
 
 /** The roles an invitation may grant (upstream's PreregistrationUser.INVITE_AS). */
 export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST_USER: 600 } as const;

@@ -12,6 +12,7 @@ import {
   type EditHistoryVisibility,
 } from './message-edit';
 import { apiReactions } from './reaction';
+import { apiSubmessages, type StoredSubmessage } from './submessage';
 import { EMPTY_TOPIC_FALLBACK_NAME } from './message-send';
 import type { User } from './user';
 
@@ -57,7 +58,8 @@ const editFields = (history: Message['editHistory'], visibility: EditHistoryVisi
 /**
  * The message object with rendered content, for a viewer who is `viewerId`. `channelName` is the
  * channel's current name; `participants` the DM participants (display_recipient);
- * `editHistoryVisibility` the organization's policy on showing the edit history.
+ * `editHistoryVisibility` the organization's policy on showing the edit history; `submessages`
+ * the submessages after its widget (the widget itself is on the message).
  */
 export const buildMessageObject = (
   m: Message,
@@ -68,6 +70,8 @@ export const buildMessageObject = (
     participants?: MessageUser[];
     viewerId: number;
     editHistoryVisibility: EditHistoryVisibility;
+    /** Its submessages after its widget (read from their items when `submessageCount` says it has any). */
+    submessages?: StoredSubmessage[];
   },
 ): MessageObject => {
   const base: MessageObject = {
@@ -86,7 +90,7 @@ export const buildMessageObject = (
     timestamp: m.dateSent,
     is_me_message: m.isMeMessage ?? false,
     reactions: apiReactions(m.reactions),
-    submessages: [],
+    submessages: apiSubmessages(m.id, m.widget, ctx.submessages),
     type: m.streamId === null ? 'private' : 'stream',
     ...editFields(m.editHistory, ctx.editHistoryVisibility),
   };

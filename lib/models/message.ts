@@ -1,3 +1,4 @@
+import type { StoredSubmessage } from './submessage';
 import type { EditHistoryEntry } from './message-edit';
 import type { StoredReactions } from './reaction';
 
@@ -31,6 +32,13 @@ export type Message = {
   editHistory?: EditHistoryEntry[];
   /** Its emoji reactions (absent until someone reacts): turn them into the API list with apiReactions. */
   reactions?: StoredReactions;
+  /** Its widget (`/poll`, `/todo`): its first submessage, written with it (absent for other messages). */
+  widget?: StoredSubmessage;
+  /** How many later submessages it has (their items in its partition) and their content's size in bytes (absent until the first). */
+  submessageCount?: number;
+  submessageBytes?: number;
+  /** Set once its sender attached a submessage: from then on everyone who may see it may add some (upstream's verify_submessage_sender). */
+  senderSubmessaged?: boolean;
   /**
    * The delivery a send still owes its recipients (their rows, if not written with the message, and
    * their `message` events), written with the message and removed once every recipient has it

@@ -194,5 +194,8 @@ export const realmUrl = (realm: Realm): string => {
   return base.origin;
 };
 
+/** The host name of the organization's URL: bots' emails end in it (upstream's get_bot_domain), as do placeholder emails. */
+export const realmHost = (realm: Realm): string => new URL(realmUrl(realm)).hostname;
+
 /** The placeholder email of a user one may not see: user{id}@ the organization's host. */
-export const dummyUserEmail = (realm: Realm, userId: number): string => `user${userId}@${new URL(realmUrl(realm)).hostname}`;
+export const dummyUserEmail = (realm: Realm, userId: number): string => `user${userId}@${realmHost(realm)}`;

@@ -49,6 +49,32 @@ export const isOwner = (user: User): boolean => user.role <= Role.OWNER;
 export const isModerator = (user: User): boolean => user.role <= Role.MODERATOR;
 export const isGuest = (user: User): boolean => user.role === Role.GUEST;
 
+/** Upstream's bot types (UserProfile.DEFAULT_BOT, ...). */
+export const BotType = { DEFAULT: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
+
+/** Django's EmailValidator, reduced: a local part, an @, a dotted domain or localhost. */
+const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
+/**
+ * Upstream's UserProfile email field: at most 254 characters. Counted in UTF-8 bytes here, so
+ * that the email lock's key (keys.userEmailLock) always fits.
+ */
+const MAX_EMAIL_BYTES = 254;
+
+/** Whether an email may be an account's (upstream's CreateUserForm email check). */
+export const isValidEmail = (email: string): boolean => Buffer.byteLength(email, 'utf8') <= MAX_EMAIL_BYTES && EMAIL_PATTERN.test(email);
+
+/**
+ * A bot as register's realm_bots and the realm_bot add event show it (feature level 474: the
+ * rest is in the user object). This server keeps no default channels nor services for bots.
+ */
+export const botObject = (bot: Pick<User, 'id'>) => ({
+  user_id: bot.id,
+  default_sending_stream: null,
+  default_events_register_stream: null,
+  default_all_public_streams: false,
+  services: [] as never[],
+});
+
 /** Upstream's UserProfile.MAX_NAME_LENGTH and MIN_NAME_LENGTH. */
 const MAX_NAME_LENGTH = 100;
 const MIN_NAME_LENGTH = 2;

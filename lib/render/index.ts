@@ -3,7 +3,8 @@
 // Pure: everything it needs from the organization comes in a RenderInput the caller built, and
 // referencesIn() says what that input must contain, so a caller can load it in one batch.
 //
-// Emoji (`:name:` and Unicode emoji) render as upstream's spans, by upstream's names (lib/emoji).
+// Emoji (`:name:` and Unicode emoji) render as upstream's spans, by upstream's names (lib/emoji);
+// `:name:` of an active custom emoji of the organization (RenderInput.realmEmoji) as its image.
 // Deliberate difference: a span is some 100 bytes and a KaTeX formula some 400 or more, so a
 // message of thousands of emoji or formulas would not fit the one DynamoDB item (400 KB) that
 // holds its content and HTML; where the HTML with emoji spans and TeX would pass
@@ -57,9 +58,12 @@ export const renderMessage = (content: string, input: RenderInput): RenderResult
   };
 };
 
-/** The user names and ids, group names, channels and topics the content refers to (outside code). */
+/**
+ * The user names and ids, group names, channels, topics and `:emoji:` names the content refers to
+ * (outside code). Emoji patterns run too, as in the rendering itself, so that the names are seen.
+ */
 export const referencesIn = (content: string): RenderReferences => {
-  const state = newInlineState(NO_INPUT, false, false); // emoji refer to nothing
+  const state = newInlineState(NO_INPUT, false, true);
   renderWith(content, state);
   return state.references;
 };

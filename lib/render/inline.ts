@@ -11,7 +11,7 @@ import { renderTex } from './tex';
 import { timestampDatetime } from './timestamp';
 import { linkifierRegex, type LinkifierMatch, type LinkifierRegex } from '../validation/linkifier-pattern';
 import { expandUriTemplate } from '../validation/uri-template';
-import type { RenderChannel, RenderGroup, RenderInput, RenderReferences, RenderUser } from './types';
+import type { RenderChannel, RenderGroup, RenderInput, RenderRealmEmoji, RenderReferences, RenderUser } from './types';
 import { topicKey } from './types';
 
 /** Escapes text content: &, < and > (upstream leaves quotes in text as typed). */
@@ -33,6 +33,7 @@ export type InlineState = {
   usersByName: Map<string, RenderUser[]>;
   groupsByName: Map<string, RenderGroup>;
   channelsByName: Map<string, RenderChannel>;
+  realmEmojiByName: Map<string, RenderRealmEmoji>;
   latestInTopic: ReadonlyMap<string, number>;
   linkifiers: { regex: LinkifierRegex; urlTemplate: string }[];
   /** Text escaping: the profile-field flavour also escapes quotes (see lib/markdown.ts). */
@@ -85,6 +86,7 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, rich 
     usersByName,
     groupsByName: new Map(input.groups.map((g) => [g.name.toLowerCase(), g])),
     channelsByName: new Map(input.channels.map((c) => [c.name, c])),
+    realmEmojiByName: new Map((input.realmEmoji ?? []).map((e) => [e.name, e])),
     latestInTopic: input.latestInTopic ?? new Map(),
     linkifiers,
     escape: profileFlavour ? (text) => escapeText(text).replace(/"/g, '&quot;') : escapeText,
@@ -100,7 +102,7 @@ export const newInlineState = (input: RenderInput, profileFlavour = false, rich 
     channelWildcard: false,
     topicWildcard: false,
     hasLink: false,
-    references: { userNames: [], userIds: [], groupNames: [], channelNames: [], topics: [] },
+    references: { userNames: [], userIds: [], groupNames: [], channelNames: [], topics: [], emojiNames: [] },
   };
 };
 
@@ -365,10 +367,15 @@ const emojiSpan = (code: string, display: string): string => {
   return `<span aria-label="${title}" class="emoji emoji-${code}" role="img" title="${title}">${escapeText(display)}</span>`;
 };
 
-// `:name:` (upstream's EMOJI_REGEX, Python's Unicode \w): a Unicode emoji by any of its names, or
-// Zulip's extra emoji; any other name stays text.
-const emojiName = (_s: InlineState, m: RegExpExecArray): string | null => {
+// `:name:` (upstream's EMOJI_REGEX, Python's Unicode \w): an active custom emoji of the
+// organization (as upstream's make_realm_emoji: its image, the name with spaces for underscores as
+// title), else a Unicode emoji by any of its names, or Zulip's extra emoji; any other name stays text.
+const emojiName = (s: InlineState, m: RegExpExecArray): string | null => {
   const name = m[1];
+  addOnce(s.references.emojiNames, name);
+  const custom = s.realmEmojiByName.get(name);
+  if (custom !== undefined)
+    return `<img alt="${escapeAttribute(m[0])}" class="emoji" src="${escapeAttribute(custom.sourceUrl)}" title="${escapeAttribute(name.replace(/_/g, ' '))}">`;
   const code = unicodeEmojiCode(name);
   if (code !== undefined) return emojiSpan(code, m[0]);
   if (isZulipExtraEmoji(name))

@@ -8,6 +8,8 @@ export type RenderUser = { id: number; fullName: string; isActive: boolean };
 export type RenderGroup = { id: number; name: string; deactivated: boolean };
 /** A channel the sender has content access to (only these are linked). */
 export type RenderChannel = { id: number; name: string };
+/** An active custom emoji of the organization: its name and its image's URL. */
+export type RenderRealmEmoji = { name: string; sourceUrl: string };
 /** A linkifier: an RE2/Python-syntax pattern and an RFC 6570 URL template. */
 export type RenderLinkifier = { pattern: string; urlTemplate: string };
 
@@ -17,6 +19,8 @@ export type RenderInput = {
   channels: readonly RenderChannel[];
   /** The organization's linkifiers, already in matching order. */
   linkifiers: readonly RenderLinkifier[];
+  /** The organization's active custom emoji (they take precedence over Unicode emoji of the same name). */
+  realmEmoji?: readonly RenderRealmEmoji[];
   /** The latest message id the sender may see in a topic, by topicKey(channelId, topic). */
   latestInTopic?: ReadonlyMap<string, number>;
   /** The sender's `translate_emoticons` setting: emoticons such as `:)` become emoji. */
@@ -39,6 +43,8 @@ export type RenderReferences = {
   channelNames: string[];
   /** Channel-topic links, by channel name and topic as written. */
   topics: { channelName: string; topic: string }[];
+  /** Names written as `:name:` (outside code): custom emoji the caller must load if there are any. */
+  emojiNames: string[];
 };
 
 export type RenderResult = {

@@ -12,6 +12,7 @@ import type { StateBuilder } from './registry';
 import { userSettingsState } from './user-settings';
 import { userGroupsState } from './user-groups';
 import { linkifiersState } from './linkifiers';
+import { realmEmojiState } from './realm-emoji';
 import { remindersState } from './reminders';
 import { userStatusState } from './user-status';
 import { devicesState } from './devices';
@@ -52,4 +53,6 @@ export const STATE_BUILDERS: StateBuilder[] = [
   userTopicsState,
   // Organization administration (issue 24).
   realmDomainsState,
+  // Custom emoji (issue 24 item 2).
+  realmEmojiState,
 ];

@@ -1,10 +1,10 @@
-// Register sections for features this service has no data for yet (muted users, custom
-// emoji, playgrounds, default channel groups, integrations, billing, video-call tokens).
-// Clients require their keys, so each is present when wanted, with the value of an organization
-// that has none of these objects; the bots the caller administers, from the user list; and the
-// organization's default channels.
+// Register sections for features this service has no data for yet (muted users, playgrounds,
+// default channel groups, integrations, billing, video-call tokens). Clients require their keys, so
+// each is present when wanted, with the value of an organization that has none of these objects;
+// the bots the caller administers, from the user list; the organization's default channels; and
+// the settings new accounts start with.
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults } from '../models/user-settings';
-import { isAdmin, isGuest } from '../models/user';
+import { botObject, isAdmin, isGuest } from '../models/user';
 import * as defaultChannelsStore from '../store/default-channels';
 import { realmUsers } from './context';
 import type { StateBuilder } from './registry';
@@ -12,7 +12,6 @@ import type { StateBuilder } from './registry';
 /** Sections whose value is fixed while the service stores nothing for them, by category. */
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   muted_users: { muted_users: [] },
-  realm_emoji: { realm_emoji: {} },
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
@@ -21,7 +20,7 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
 };
 
-/** muted_users, realm_emoji and the other empty collections. */
+/** muted_users and the other empty collections. */
 export const emptySectionsState: StateBuilder = async (ctx) => {
   const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
   return Object.assign({}, ...sections.map(([, value]) => value));
@@ -47,15 +46,7 @@ export const realmBotsState: StateBuilder = async (ctx) => {
   if (!user) return { realm_bots: [] };
   const bots = (await realmUsers(ctx)).filter((u) => u.isBot && (isAdmin(user) || u.botOwnerId === user.id));
   return {
-    realm_bots: bots
-      .sort((a, b) => a.id - b.id)
-      .map((bot) => ({
-        user_id: bot.id,
-        default_sending_stream: null,
-        default_events_register_stream: null,
-        default_all_public_streams: false,
-        services: [],
-      })),
+    realm_bots: bots.sort((a, b) => a.id - b.id).map(botObject),
   };
 };
 

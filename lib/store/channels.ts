@@ -16,6 +16,8 @@ import {
   type TransactItem,
 } from './common';
 import { entityKeys, lookupKey } from './keys';
+import type { GroupSettingValue } from '../models/realm';
+import { buildUseGroupItem } from './user-groups';
 import { MAX_ORGANIZATION_CHANNELS, MAX_ORGANIZATION_SETTINGS_OBJECTS, MAX_ORGANIZATION_USERS } from './limits';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
@@ -236,4 +238,85 @@ export const setSubscriptionsUserActive = async (subs: Subscription[], isUserAct
     if (!loss) changed.push(next);
   }
   return changed;
+};
+
+/**
+ * What a change of a channel writes: `fields` are top-level attributes and `settings` entries of
+ * `groupSettings`, each written only if it still holds the value it had when the change was
+ * decided (`channel`), so of two concurrent changes of one property the later loses and decides
+ * again. `usedGroupIds`: groups a new setting names, marked as used in the same transaction (it
+ * fails if one was deactivated meanwhile, as creating or updating a group does).
+ */
+export type ChannelChange = {
+  fields?: Partial<Omit<Channel, 'id' | 'realmId' | 'groupSettings' | 'subscriberCount' | 'firstMessageId' | 'lastMessageAt'>>;
+  settings?: Record<string, GroupSettingValue>;
+  usedGroupIds?: number[];
+};
+
+export const buildUpdateChannelInput = (channel: Channel, change: ChannelChange): TransactItem => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const conditions = ['attribute_exists(pk)'];
+  let i = 0;
+  const add = (path: string[], newValue: unknown, oldValue: unknown) => {
+    const ref = path
+      .map((part) => {
+        const name = `#n${i}_${Object.keys(names).length}`;
+        names[name] = part;
+        return name;
+      })
+      .join('.');
+    sets.push(`${ref} = :v${i}`);
+    values[`:v${i}`] = newValue;
+    if (oldValue === undefined) conditions.push(`attribute_not_exists(${ref})`);
+    else {
+      conditions.push(`${ref} = :o${i}`);
+      values[`:o${i}`] = oldValue;
+    }
+    i += 1;
+  };
+  for (const [field, value] of Object.entries(change.fields ?? {})) add([field], value, channel[field as keyof Channel]);
+  for (const [setting, value] of Object.entries(change.settings ?? {}))
+    add(['groupSettings', setting], value, channel.groupSettings[setting]);
+  return {
+    Update: {
+      TableName: tableName('main'),
+      Key: entityKeys.channel(channel.realmId, channel.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/**
+ * Writes a change of a channel (ChannelChange), with its name lock moved when the name changes
+ * other than in case (the new lock only if no channel holds the name). False when a concurrent
+ * write came first (a property no longer as read, the name taken, a used group deactivated):
+ * nothing was written.
+ */
+export const updateChannel = async (channel: Channel, change: ChannelChange): Promise<boolean> => {
+  const items: TransactItem[] = [buildUpdateChannelInput(channel, change)];
+  const newName = change.fields?.name;
+  if (newName !== undefined && newName.toLowerCase() !== channel.name.toLowerCase()) {
+    items.push({
+      Put: {
+        TableName: tableName('main'),
+        Item: buildChannelNameItem({ ...channel, name: newName }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+    items.push({
+      Delete: {
+        TableName: tableName('main'),
+        Key: entityKeys.channelName(channel.realmId, channel.name),
+        ConditionExpression: 'channelId = :id',
+        ExpressionAttributeValues: { ':id': channel.id },
+      },
+    });
+  }
+  for (const groupId of change.usedGroupIds ?? []) items.push(buildUseGroupItem(channel.realmId, groupId));
+  return (await sendTransaction(items)) === undefined;
 };

@@ -58,6 +58,20 @@ export const queryAll = async (input: QueryCommandInput, bound: QueryBound): Pro
   return items;
 };
 
+/** The item under an exact key of the gsi1 index, which names one item (an API key, a subdomain, a link's key). */
+export const getByGsi1Key = async (k: { gsi1pk: string; gsi1sk: string }): Promise<Item | undefined> => {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('main'),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
+      Limit: 1,
+    }),
+  );
+  return out.Items?.[0];
+};
+
 /** Items of one partition whose sort key starts with a prefix, at most `max` of them (see QueryBound). */
 export const queryPrefix = (
   table: 'main' | 'events',

@@ -1,16 +1,9 @@
 // Reusable invitation links (realm partition, INVITE#<id>). Revocation is a conditional update
 // from 'active' to 'revoked' that keeps the row, so of two concurrent revocations one wins.
-import {
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DeleteCommandInput,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DeleteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EmailInvite, InviteByKey, MultiuseInvite } from '../models/invite';
 import { documentClient, tableName } from './client';
-import { batchPut, type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
+import { batchPut, getByGsi1Key, type Item, queryPrefix, putNewItem, sendConditional, stripKeys } from './common';
 import { entityKeys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_PENDING_INVITATIONS, MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
@@ -117,6 +110,22 @@ export const deleteEmailInvite = async (realmId: number, inviteId: number): Prom
   sendConditional(new DeleteCommand(buildDeleteEmailInviteInput(realmId, inviteId)));
 
 /**
+ * Marks an email invitation used (one account per invitation); false when it was already used or
+ * is gone (revoked meanwhile).
+ */
+export const markEmailInviteUsed = async (realmId: number, inviteId: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.emailInvite(realmId, inviteId),
+      UpdateExpression: 'SET #status = :used',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#status)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':used': 'used' },
+    }),
+  );
+
+/**
  * The invitation a /join/<key>/ link names, of either kind, as stored (the caller decides whether
  * it is expired, revoked or used), or undefined for a key nobody issued. Reusable links created
  * before their rows carried the key index are not found by it.
@@ -124,16 +133,7 @@ export const deleteEmailInvite = async (realmId: number, inviteId: number): Prom
 export const getInviteByConfirmationKey = async (confirmationKey: string): Promise<InviteByKey | undefined> => {
   const k = lookupKey(() => entityKeys.inviteByConfirmationKey(confirmationKey));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-      Limit: 1,
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   if (!item) return undefined;
   return String(item.sk).startsWith('EMAILINVITE#')
     ? { kind: 'email', invite: toEmailInvite(item) }

@@ -5,6 +5,8 @@
 // |-----------------------------|-------------|-------------------------|-----------------------------|
 // | realm by id                 | main        | REALM#<rid>             | = REALM                     |
 // | realm by subdomain          | main.gsi1   | REALMNAME#<string_id>   | = REALM                     |
+// | subdomain lock              | main        | SUBDOMAIN#<string_id>   | = SUBDOMAIN                 |
+// | realm creation link         | main        | REALMCREATIONKEY#<key>  | = REALMCREATIONKEY          |
 // | user by id                  | main        | REALM#<rid>             | = USER#<uid>                |
 // | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
@@ -26,6 +28,8 @@
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
+// | custom emoji of a realm     | main        | REALM#<rid>             | begins_with EMOJI#          |
+// | custom emoji list version   | main        | REALM#<rid>             | = EMOJIVERSION              |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
 // | email invitations of a realm | main      | REALM#<rid>             | begins_with EMAILINVITE#    |
 // | invitation by link key      | main.gsi1   | CONFIRMATION#<key>      | = INVITE (either kind)      |
@@ -36,6 +40,7 @@
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
 // | who holds a row of a message| main        | MSG#<rid>#<mid>         | begins_with RCPT#           |
+// | submessages of a message    | main        | MSG#<rid>#<mid>         | begins_with SUBMSG#         |
 // | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
 // | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |
 // | messages of a topic         | main.gsi2   | TOPICMSGS#<cid>#<lower> | <mid>                       |
@@ -76,6 +81,7 @@ const MAX_SORT_KEY_BYTES = 1024;
 
 /** What request text a key holds, for the error that says it does not fit. */
 type KeyText =
+  | 'realm creation key'
   | 'email'
   | 'subdomain'
   | 'API key'
@@ -133,6 +139,11 @@ export type Key = { pk: string; sk: string };
 
 export const keys = {
   realm: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'REALM' }),
+  /** A realm creation link's key (npm run create-realm-link), until it is used or expires. */
+  realmCreationKey: (creationKey: string) =>
+    fitted('realm creation key', { pk: `REALMCREATIONKEY#${creationKey}`, sk: 'REALMCREATIONKEY' }),
+  /** The lock that keeps a subdomain to one organization (written with the organization). */
+  subdomainLock: (stringId: string) => fitted('subdomain', { pk: `SUBDOMAIN#${stringId}`, sk: 'SUBDOMAIN' }),
   realmByName: (stringId: string) => fitted('subdomain', { gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
 
   user: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `USER#${userId}` }),
@@ -174,6 +185,12 @@ export const entityKeys = {
    */
   messageRecipients: (realmId: number, messageId: number, part: string): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: `RCPT#${part}` }),
   recipientsOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'RCPT#' }),
+  /** A submessage of a message after its widget (its poll votes, checked tasks), in the message's own partition. */
+  submessage: (realmId: number, messageId: number, submessageId: number): Key => ({
+    pk: `MSG#${realmId}#${messageId}`,
+    sk: `SUBMSG#${pad(submessageId)}`,
+  }),
+  submessagesOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'SUBMSG#' }),
   /** The organization's message id counter (ids rise within an organization). */
   messageCounter: (realmId: number): Key => keys.counter(`message#${realmId}`),
   /**
@@ -235,6 +252,10 @@ export const entityKeys = {
   realmDomain: (realmId: number, domain: string): Key => fitted('domain', { pk: `REALM#${realmId}`, sk: `DOMAIN#${domain}` }),
   realmDomainsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'DOMAIN#' }),
   valuesOfProfileField: (realmId: number, fieldId: number) => ({ gsi2pk: `FIELDVALUES#${realmId}#${fieldId}` }),
+  /** Custom emoji (issue 24): one item per emoji, deactivated ones kept, and the list's version item. */
+  realmEmoji: (realmId: number, emojiId: number): Key => ({ pk: `REALM#${realmId}`, sk: `EMOJI#${pad(emojiId)}` }),
+  realmEmojiOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMOJI#' }),
+  realmEmojiVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'EMOJIVERSION' }),
   invitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'INVITE#' }),
   emailInvitesOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EMAILINVITE#' }),
   /** Invitation emails an organization sent on one UTC day (`YYYY-MM-DD`): `sent`, with a TTL. */

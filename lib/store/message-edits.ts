@@ -9,6 +9,7 @@ import { documentClient, tableName } from './client';
 import { buildUserMessageItem, MAX_RECIPIENT_PARTS, recordRowHolders } from './messages';
 import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys, lookupKey } from './keys';
+import { listSubmessageKeysOfMessage } from './submessages';
 
 /** The rows of a message among `candidateUserIds` (one BatchGetItem per 100): who received it, with their flags. */
 export const listRowsOfMessage = async (messageId: number, candidateUserIds: number[]): Promise<{ userId: number; flags: string[] }[]> => {
@@ -293,7 +294,7 @@ export const raiseTopicSummary = async (realmId: number, channelId: number, topi
 
 /**
  * Deletes a message: the item (conditional on its existence: false when a concurrent delete won),
- * then the rows of `rowUserIds` and the message's recipients record, then lowers the summaries that named it: the topic summary, or each
+ * then the rows of `rowUserIds`, the message's recipients record and its submessages, then lowers the summaries that named it: the topic summary, or each
  * participant's direct-message conversation item. Returns the channel's new first message id when
  * the message was its first (null when the channel has no message left).
  */
@@ -330,6 +331,8 @@ export const deleteMessage = async (
     'main',
     recipientItems.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
   );
+  // Its submessages (none can be added once the message item is gone).
+  await batchDelete('main', await listSubmessageKeysOfMessage(m.realmId, m.id));
   if (m.streamId === null) {
     const found = await edgeOf('gsi1', entityKeys.messagesOfDmConversation(m.realmId, m.dmUserIds).gsi1pk, true, [m.id]);
     const newest = found && { id: found.id };

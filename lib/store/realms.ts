@@ -1,9 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
-import { sendConditional, sendTransaction, stripKeys, type Item } from './common';
+import { batchGet, getByGsi1Key, sendConditional, sendTransaction, stripKeys, type Item } from './common';
 import { buildUseGroupItem } from './user-groups';
 import { keys, lookupKey } from './keys';
+
+/** Organizations created by lib/actions/create-realm.ts get ids from this one on (the development data set's are below it; 1 is the system bots'). */
+export const FIRST_CREATED_REALM_ID = 100;
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
 
@@ -27,15 +30,7 @@ export const get = async (realmId: number, opts: { consistent?: boolean } = {}):
 export const getByStringId = async (stringId: string): Promise<Realm | undefined> => {
   const k = lookupKey(() => keys.realmByName(stringId));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   return item ? toRealm(item) : undefined;
 };
 
@@ -91,15 +86,55 @@ export const updateSettings = async (
   return (await sendTransaction([{ Update: update }, ...usedGroupIds.map((id) => buildUseGroupItem(realmId, id))])) === undefined;
 };
 
-/** Marks the organization deactivated (upstream's do_deactivate_realm); false if it already was. */
-export const deactivate = async (realmId: number): Promise<boolean> =>
+/**
+ * Unsets the organization's new-channel announcements channel if it is still `channelId` (the
+ * channel was archived); false when it was another channel or none.
+ */
+export const clearAnnouncementsChannel = (realmId: number, channelId: number): Promise<boolean> =>
   sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: keys.realm(realmId),
-      UpdateExpression: 'SET #deactivated = :true',
-      ConditionExpression: 'attribute_exists(pk) AND #deactivated <> :true',
-      ExpressionAttributeNames: { '#deactivated': 'deactivated' },
-      ExpressionAttributeValues: { ':true': true },
+      UpdateExpression: 'SET #c = :none',
+      ConditionExpression: 'attribute_exists(pk) AND #c = :id',
+      ExpressionAttributeNames: { '#c': 'newStreamAnnouncementsStreamId' },
+      ExpressionAttributeValues: { ':none': null, ':id': channelId },
     }),
   );
+
+/**
+ * Marks an organization deactivated (or active again) if it is not already: false when it was
+ * (also for a concurrent change that came first) or does not exist.
+ */
+export const setDeactivated = async (realmId: number, deactivated: boolean): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.realm(realmId),
+      UpdateExpression: 'SET deactivated = :to',
+      // An organization stored without the flag is active.
+      ConditionExpression: deactivated
+        ? 'attribute_exists(pk) AND (attribute_not_exists(deactivated) OR deactivated = :from)'
+        : 'deactivated = :from',
+      ExpressionAttributeValues: { ':to': deactivated, ':from': !deactivated },
+    }),
+  );
+
+/**
+ * Every organization, by id, for operator commands: the ids up to the realm counter's value (and
+ * the development data set's, below the first created one, lib/actions/create-realm.ts) read by
+ * key in batches of 100. No Scan, and no index is needed by any request.
+ */
+export const listAllForOperator = async (): Promise<Realm[]> => {
+  const counter = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: keys.counter('realm'), ConsistentRead: true }),
+  );
+  const highest = Math.max(FIRST_CREATED_REALM_ID - 1, Number(counter.Item?.value ?? 0));
+  const ids = Array.from({ length: highest }, (_, i) => i + 1);
+  const items = await batchGet(
+    'main',
+    ids.map((id) => keys.realm(id)),
+    { consistent: true },
+  );
+  return items.map(toRealm).sort((a, b) => a.id - b.id);
+};

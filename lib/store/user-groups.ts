@@ -219,3 +219,34 @@ export const removeGroupMember = (realmId: number, groupId: number, userId: numb
       ExpressionAttributeValues: { ':id': userId, ':zero': 0, ':one': 1 },
     }),
   );
+
+/**
+ * Sets a group's direct members and subgroups if the group is still at `expectedVersion` (the one
+ * the caller's checks read), raising its version; `usedGroupIds` (new subgroups) are marked used,
+ * so none of them can be deactivated meanwhile. A refusal is a TransactionConflictError.
+ */
+export const setGroupMembership = (
+  realmId: number,
+  groupId: number,
+  membership: { members: number[]; directSubgroupIds: number[] },
+  expectedVersion: number,
+  usedGroupIds: number[],
+): Promise<void> =>
+  transact([
+    {
+      Update: {
+        TableName: tableName('main'),
+        Key: entityKeys.userGroup(realmId, groupId),
+        UpdateExpression: 'SET #members = :members, #subgroups = :subgroups, #ver = :next',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#ver) OR #ver = :expected)',
+        ExpressionAttributeNames: { '#members': 'members', '#subgroups': 'directSubgroupIds', '#ver': 'version' },
+        ExpressionAttributeValues: {
+          ':members': membership.members,
+          ':subgroups': membership.directSubgroupIds,
+          ':expected': expectedVersion,
+          ':next': expectedVersion + 1,
+        },
+      },
+    },
+    ...usedGroupIds.map((id) => buildUseGroupItem(realmId, id)),
+  ]);

@@ -4,6 +4,7 @@ import { documentClient, tableName } from './client';
 import {
   batchGet,
   buildSetUpdate,
+  getByGsi1Key,
   queryAll,
   queryPrefix,
   sendConditional,
@@ -86,15 +87,7 @@ export const getMany = async (realmId: number, userIds: number[]): Promise<User[
 export const getByApiKey = async (apiKey: string): Promise<User | undefined> => {
   const k = lookupKey(() => keys.userByApiKey(apiKey));
   if (!k) return undefined;
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName('main'),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':sk': k.gsi1sk },
-    }),
-  );
-  const item = out.Items?.[0];
+  const item = await getByGsi1Key(k);
   return item ? toUser(item) : undefined;
 };
 
@@ -156,6 +149,32 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
   return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map(toUser);
 };
 
+/**
+ * Whether an organization has more than `limit` active users (bots included), counting only until
+ * it knows: about `limit` + 1 items read when its users are active (Select COUNT still reads them).
+ */
+export const hasMoreActiveUsersThan = async (realmId: number, limit: number): Promise<boolean> => {
+  const k = keys.usersOfRealm(realmId);
+  let count = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('main'),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'isActive = :yes',
+        ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix, ':yes': true },
+        Select: 'COUNT',
+        Limit: limit + 1 - count,
+        ExclusiveStartKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && count <= limit);
+  return count > limit;
+};
+
 /** Sets one or more plain attributes of a user. */
 export const update = async (
   realmId: number,
@@ -177,10 +196,10 @@ export const update = async (
 
 /**
  * Sets an attribute of a user only if it still has the value the caller read (false otherwise:
- * a concurrent change came first). For role and activation changes, whose checks (the last
+ * a concurrent change came first). For role, activation and bot owner changes, whose checks (the last
  * owner, already active) were made on the value read.
  */
-export const setIf = async <K extends 'role' | 'isActive'>(
+export const setIf = async <K extends 'role' | 'isActive' | 'botOwnerId'>(
   realmId: number,
   userId: number,
   attribute: K,

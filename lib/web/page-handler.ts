@@ -8,11 +8,11 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
-import { ApiError } from '../errors';
 import { SESSION_COOKIE } from '../models/session';
 import type { Realm } from '../models/realm';
 import { realmForHost } from '../http/auth';
 import { bodyParser } from '../http/middleware/body-parser';
+import { errorHandler } from '../http/middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from '../http/params';
 import { requestIdOf } from '../http/request-id';
 import type { HttpResponse } from '../http/response';
@@ -24,15 +24,12 @@ import { sessionOf, type WebSession } from './session';
 
 type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
-export type PageContext = {
+/** What every page gets, an organization's or the site root's. */
+export type RootPageContext = {
   event: Event;
   requestId: string;
   /** The address API Gateway saw the request come from (the login limits count per address). */
   sourceIp: string;
-  /** The organization the host names (a page of an organization is served only where one is). */
-  realm: Realm;
-  /** The signed-in person, if any. */
-  session: WebSession | undefined;
   /** What this response's forms need (the CSRF token). */
   form: FormContext;
   /** Declared form fields (the body, then the query string), as the API's parameters. */
@@ -43,8 +40,16 @@ export type PageContext = {
   page: (statusCode: number, title: string, content: SafeHtml, cookies?: string[]) => HttpResponse;
 };
 
+/** A page of an organization: the organization the host names, and the signed-in person. */
+export type PageContext = RootPageContext & {
+  /** The organization the host names (a page of an organization is served only where one is). */
+  realm: Realm;
+  /** The signed-in person, if any. */
+  session: WebSession | undefined;
+};
+
 /** A page that explains an error: its heading, what happened, and what to do. */
-const messagePage = (
+export const messagePage = (
   statusCode: number,
   opts: { title: string; heading?: string; paragraphs: (string | SafeHtml)[]; realmName?: string; cookies?: string[] },
 ): HttpResponse =>
@@ -71,28 +76,12 @@ const csrfFailurePage = (reason: string, path: string): HttpResponse =>
     ],
   });
 
-const pageErrorHandler = (): middy.MiddlewareObj<Event, HttpResponse> => ({
-  onError: async (request) => {
-    const { error } = request;
-    if (error instanceof ApiError) {
-      request.response = messagePage(error.statusCode, { title: 'Error', paragraphs: [error.message] });
-      return;
-    }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'unhandled exception',
-        requestId: requestIdOf(request.context),
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      }),
-    );
-    request.response = messagePage(500, {
-      title: 'Error',
-      heading: 'Internal server error',
-      paragraphs: ['Something went wrong. Please try again later.'],
-    });
-  },
-});
+const pageErrorHandler = () =>
+  errorHandler({
+    apiError: (error) => messagePage(error.statusCode, { title: 'Error', paragraphs: [error.message] }),
+    internalError: () =>
+      messagePage(500, { title: 'Error', heading: 'Internal server error', paragraphs: ['Something went wrong. Please try again later.'] }),
+  });
 
 const rawParams = (event: Event): Record<string, string> => {
   const fromBody = (event.body && typeof event.body === 'object' ? event.body : {}) as Record<string, string>;
@@ -108,31 +97,38 @@ const withCookies = (response: HttpResponse, cookies: string[]): HttpResponse =>
   return extra.length === 0 ? response : { ...response, cookies: [...(response.cookies ?? []), ...extra] };
 };
 
-/** A page of the organization the request's host names. */
-export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => {
-  const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
+/**
+ * The middy stack of a page. With `realmRequired`, the host must name an active organization (a
+ * 404 or the deactivated page otherwise) and the session is read; without, the page is the site
+ * root's (creating an organization), served whatever the host, with no session.
+ */
+const pageCore = (realmRequired: boolean, fn: (ctx: PageContext | RootPageContext) => Promise<HttpResponse>) =>
+  middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
     .use(pageErrorHandler())
     .use(bodyParser())
     .handler(async (event, context) => {
-      const realm = await realmForHost(event.headers?.host);
-      if (!realm) {
-        return messagePage(404, {
-          title: 'Organization not found',
-          paragraphs: ['There is no Zulip organization hosted at this subdomain.'],
-        });
-      }
-      if (realm.deactivated) {
-        return messagePage(200, {
-          title: 'Deactivated organization',
-          paragraphs: [
-            `The organization you are trying to join, ${realm.name}, has been deactivated.`,
-            'Please contact the administrator of this server to reactivate it.',
-          ],
-        });
+      let realm: Realm | undefined;
+      if (realmRequired) {
+        realm = await realmForHost(event.headers?.host);
+        if (!realm) {
+          return messagePage(404, {
+            title: 'Organization not found',
+            paragraphs: ['There is no Zulip organization hosted at this subdomain.'],
+          });
+        }
+        if (realm.deactivated) {
+          return messagePage(200, {
+            title: 'Deactivated organization',
+            paragraphs: [
+              `The organization you are trying to join, ${realm.name}, has been deactivated.`,
+              'Please contact the administrator of this server to reactivate it.',
+            ],
+          });
+        }
       }
       const cookies = requestCookies(event);
-      const session = await sessionOf(cookies[SESSION_COOKIE], realm);
+      const session = realm && (await sessionOf(cookies[SESSION_COOKIE], realm));
       const binding = session?.tokenHash ?? '';
       const raw = rawParams(event);
       const method = event.requestContext?.http?.method ?? 'GET';
@@ -147,16 +143,14 @@ export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => 
       const setCookies = [
         ...(csrfToken !== existing ? [cookie(CSRF_COOKIE, csrfToken)] : []),
         // A session cookie that names no (live) session is removed, so the browser stops sending it.
-        ...(cookies[SESSION_COOKIE] !== undefined && !session ? [cookie(SESSION_COOKIE, '', 0)] : []),
+        ...(realm && cookies[SESSION_COOKIE] !== undefined && !session ? [cookie(SESSION_COOKIE, '', 0)] : []),
       ];
       const params = new RequestParams(raw);
       const form: FormContext = { csrfToken };
-      const ctx: PageContext = {
+      const base: RootPageContext = {
         event,
         requestId: requestIdOf(context),
         sourceIp: event.requestContext?.http?.sourceIp ?? '',
-        realm,
-        session,
         form,
         params: (spec) => params.parse(spec),
         cookie,
@@ -166,15 +160,17 @@ export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => 
             layout({
               title,
               content,
-              realmName: realm.name,
+              realmName: realm?.name,
               signedIn: session && { fullName: session.user.fullName, csrfToken },
             }),
             pageCookies,
           ),
       };
-      return withCookies(await fn(ctx), setCookies);
+      return withCookies(await fn(realm ? { ...base, realm, session } : base), setCookies);
     });
 
+/** The request log line and the Lambda signature around a page's middy stack. */
+const logged = (core: ReturnType<typeof pageCore>) => {
   return async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
     const started = Date.now();
     const response = await core(event as unknown as Event, context ?? ({} as Context));
@@ -192,3 +188,9 @@ export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => 
     return response;
   };
 };
+
+/** A page of the organization the request's host names. */
+export const pageHandler = (fn: (ctx: PageContext) => Promise<HttpResponse>) => logged(pageCore(true, (ctx) => fn(ctx as PageContext)));
+
+/** A page of the site itself, not of an organization (the new-organization page): no organization needed at the host, no session. */
+export const rootPageHandler = (fn: (ctx: RootPageContext) => Promise<HttpResponse>) => logged(pageCore(false, fn));

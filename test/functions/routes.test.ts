@@ -107,7 +107,7 @@ describe('functions/routes.js', () => {
       ['names a missing handler file', [{ ...ok, handler: 'functions/things/nope.handler' }], /handler functions\/things\/nope.handler/],
       ['includes the /api/v1 prefix', [{ ...ok, path: '/api/v1/things' }], /without \/api\/v1/],
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
-      ['has a field the route table does not read (a timeout)', [{ ...ok, timeout: 28 }], /unknown field\(s\) timeout/],
+      ['has a field the route table does not read (a retry count)', [{ ...ok, retries: 2 }], /unknown field\(s\) retries/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
       ["sizes a function below Lambda's 128 MB", [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
@@ -127,13 +127,20 @@ describe('functions/routes.js', () => {
       expect(HttpApiStage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     });
 
-    it('gives the password logins (POST /fetch_api_key, POST /login/) their own lower limit, after their routes exist', async () => {
+    it('gives the password logins and sign-ups (POST /fetch_api_key, /login/, /join/<key>/, /new/<key>/) their own lower limit, after their routes exist', async () => {
       const { HttpApiStage } = await routesModule.stageThrottling(throttled);
       expect(HttpApiStage.Properties.RouteSettings).toEqual({
         'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /join/{confirmation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /login/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /new/{creation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
-      expect(HttpApiStage.DependsOn).toEqual(['HttpApiRoutePostApiV1Fetchapikey', 'HttpApiRoutePostLogin']);
+      expect(HttpApiStage.DependsOn).toEqual([
+        'HttpApiRoutePostApiV1Fetchapikey',
+        'HttpApiRoutePostJoinConfirmationkeyVar',
+        'HttpApiRoutePostLogin',
+        'HttpApiRoutePostNewCreationkeyVar',
+      ]);
     });
 
     it('refuses a default limit that is not positive', async () => {

@@ -24,7 +24,7 @@ import { basicAuth, encodeValue, responseChecks, type ApiResult, type Encoding }
 const NativeFormData = globalThis.FormData;
 
 /** Loads the zulip-js client without letting it replace the global FormData. */
-export const loadZulipJs = (): ((config: { realm: string; username: string; apiKey?: string }) => Promise<any>) => {
+export const loadZulipJs = (): ((config: { realm: string; username: string; apiKey?: string; password?: string }) => Promise<any>) => {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('zulip-js');

@@ -14,15 +14,30 @@ type Handler = (event: APIGatewayProxyEventV2, context?: never) => Promise<HttpR
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** The handler of a page route, from functions/web/routes.json. */
-const handlerOf = (method: string, pagePath: string): Handler => {
+/** The path parameters of `pagePath` by a route's template (`/join/{confirmation_key}/`), or undefined when it does not match. */
+const matchRoute = (template: string, pagePath: string): Record<string, string> | undefined => {
+  const names: string[] = [];
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]*)';
+  });
+  const m = new RegExp(`^${pattern}$`).exec(pagePath);
+  return m ? Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) : undefined;
+};
+
+/** The handler of a page route, from functions/web/routes.json, with the path's parameters. */
+const handlerOf = (method: string, pagePath: string): { handler: Handler; pathParameters: Record<string, string> } => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const routes = require(path.join(ROOT, 'functions/web/routes.json')) as { method: string; path: string; handler: string }[];
-  const route = routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method) && r.path === pagePath);
-  if (!route) throw new Error(`no page route ${method} ${pagePath}`);
-  const [modulePath, exportName] = route.handler.split(/\.(?=[^.]+$)/);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.join(ROOT, modulePath))[exportName];
+  const routes = [...require(path.join(ROOT, 'functions/web/routes.json'))] as { method: string; path: string; handler: string }[];
+  for (const route of routes) {
+    if (route.method !== (method === 'HEAD' ? 'GET' : method)) continue;
+    const pathParameters = matchRoute(route.path, pagePath);
+    if (!pathParameters) continue;
+    const [modulePath, exportName] = route.handler.split(/\.(?=[^.]+$)/);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return { handler: require(path.join(ROOT, modulePath))[exportName], pathParameters };
+  }
+  throw new Error(`no page route ${method} ${pagePath}`);
 };
 
 export type PageResult = {
@@ -57,14 +72,16 @@ export const callPage = async (pagePath: string, req: PageRequest = {}): Promise
     headers: { ...(req.host ? { host: req.host } : {}), ...(req.headers ?? {}) },
   });
   const cookieList = Object.entries(req.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
+  const { handler, pathParameters } = handlerOf(method, pagePath);
   const pageEvent: APIGatewayProxyEventV2 = {
     ...event,
     routeKey: `${method} ${pagePath}`,
     rawPath: pagePath,
     requestContext: { ...event.requestContext, routeKey: `${method} ${pagePath}`, http: { ...event.requestContext.http, path: pagePath } },
+    ...(Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
     ...(cookieList.length > 0 ? { cookies: cookieList } : {}),
   };
-  const response = await handlerOf(method, pagePath)(pageEvent);
+  const response = await handler(pageEvent);
   const body = response.body;
   return {
     status: response.statusCode,

@@ -25,7 +25,7 @@ describe('GET /server_emoji_data.json', () => {
         expect(seen.has(name)).toBe(false);
         seen.add(name);
         expect(unicodeEmojiCode(name)).toBe(code);
-        expect(() => checkEmojiRequest(name, code, 'unicode_emoji')).not.toThrow();
+        expect(() => checkEmojiRequest(name, code, 'unicode_emoji', [])).not.toThrow();
       }
     }
     expect(codeToNames['1f44d']).toEqual(['+1', 'thumbs_up', 'like']);

@@ -70,6 +70,20 @@ describe('presence events', () => {
     expect(await king.drain()).toEqual([]);
   });
 
+  it('sends nothing in an organization of more active users than PRESENCE_EVENT_USER_LIMIT (upstream: 100)', async () => {
+    const iago = await openQueue('iago@zulip.com');
+    process.env.PRESENCE_EVENT_USER_LIMIT = '5';
+    try {
+      await report('hamlet@zulip.com', 'active');
+    } finally {
+      delete process.env.PRESENCE_EVENT_USER_LIMIT;
+    }
+    expect(await iago.drain()).toEqual([]);
+    // At or under the limit, the event is sent as before.
+    await report('AARON@zulip.com', 'idle');
+    expect(await iago.drain()).toEqual([legacyEvent(6, 'AARON@zulip.com', 'idle', T)]);
+  });
+
   it('sends nothing for a user who shares no presence', async () => {
     const iago = await openQueue('iago@zulip.com');
     await report('prospero@zulip.com', 'active');

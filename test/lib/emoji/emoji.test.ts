@@ -69,16 +69,29 @@ describe('the emoji module', () => {
   });
 
   it('finds the code and type of a name, and refuses an unknown one', () => {
-    expect(emojiNameToCode('octopus')).toEqual({ code: '1f419', type: 'unicode_emoji' });
-    expect(emojiNameToCode('zulip')).toEqual({ code: 'zulip', type: 'zulip_extra_emoji' });
-    rejects(() => emojiNameToCode('no_such_emoji'), "Emoji 'no_such_emoji' does not exist");
+    expect(emojiNameToCode('octopus', [])).toEqual({ code: '1f419', type: 'unicode_emoji' });
+    expect(emojiNameToCode('zulip', [])).toEqual({ code: 'zulip', type: 'zulip_extra_emoji' });
+    rejects(() => emojiNameToCode('no_such_emoji', []), "Emoji 'no_such_emoji' does not exist");
+  });
+
+  it("finds an active custom emoji's id first, even over a Unicode emoji's name, and never a deactivated one", () => {
+    const custom = [
+      { id: 5, name: 'octopus', deactivated: false },
+      { id: 6, name: 'party', deactivated: true },
+    ];
+    expect(emojiNameToCode('octopus', custom)).toEqual({ code: '5', type: 'realm_emoji' });
+    rejects(() => emojiNameToCode('party', custom), "Emoji 'party' does not exist");
+  });
+
+  it('accepts an active custom emoji by id and name', () => {
+    expect(() => checkEmojiRequest('party', '7', 'realm_emoji', [{ id: 7, name: 'party', deactivated: false }])).not.toThrow();
   });
 
   it('accepts a matching name, code and type', () => {
-    expect(() => checkEmojiRequest('octopus', '1f419', 'unicode_emoji')).not.toThrow();
-    expect(() => checkEmojiRequest('thumbs_up', '1f44d', 'unicode_emoji')).not.toThrow();
-    expect(() => checkEmojiRequest('smile', '1f642', 'unicode_emoji')).not.toThrow();
-    expect(() => checkEmojiRequest('zulip', 'zulip', 'zulip_extra_emoji')).not.toThrow();
+    expect(() => checkEmojiRequest('octopus', '1f419', 'unicode_emoji', [])).not.toThrow();
+    expect(() => checkEmojiRequest('thumbs_up', '1f44d', 'unicode_emoji', [])).not.toThrow();
+    expect(() => checkEmojiRequest('smile', '1f642', 'unicode_emoji', [])).not.toThrow();
+    expect(() => checkEmojiRequest('zulip', 'zulip', 'zulip_extra_emoji', [])).not.toThrow();
   });
 
   it.each([
@@ -89,8 +102,14 @@ describe('the emoji module', () => {
     ['zulip', 'other', 'zulip_extra_emoji', 'Invalid emoji code.'],
     ['octopus', 'zulip', 'zulip_extra_emoji', 'Invalid emoji name.'],
     ['party', '1', 'realm_emoji', 'Invalid custom emoji.'],
+    ['fiesta', '7', 'realm_emoji', 'Invalid custom emoji name.'],
+    ['gone', '8', 'realm_emoji', 'This custom emoji has been deactivated.'],
     ['octopus', '1f419', 'bogus', 'Invalid emoji type.'],
   ])('refuses %s / %s / %s with "%s"', (name, code, type, msg) => {
-    rejects(() => checkEmojiRequest(name, code, type), msg);
+    const custom = [
+      { id: 7, name: 'party', deactivated: false },
+      { id: 8, name: 'gone', deactivated: true },
+    ];
+    rejects(() => checkEmojiRequest(name, code, type, custom), msg);
   });
 });

@@ -105,3 +105,28 @@ describe('message edit and deletion events', () => {
     expect(eventForQueue(queue({ capabilities: { empty_topic_name: true } }), edit)).toEqual(edit);
   });
 });
+
+describe('archiving and unarchiving channels', () => {
+  const modern = queue({ capabilities: { archived_channels: true } });
+  const archived: ApiEvent = { type: 'stream', op: 'update', stream_id: 1, name: 'Denmark', property: 'is_archived', value: true };
+  const removed: ApiEvent = { type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1], for_archiving: true };
+  const restored: ApiEvent = { type: 'stream', op: 'create', streams: [{ stream_id: 1 }], for_unarchiving: true };
+
+  it('tells archived_channels queues of is_archived, and the others of a channel removed or added back', () => {
+    expect(eventForQueue(modern, archived)).toEqual(archived);
+    expect(eventForQueue(queue(), archived)).toBeNull();
+    expect(eventForQueue(modern, removed)).toBeNull();
+    expect(eventForQueue(queue(), removed)).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1] });
+    expect(eventForQueue(modern, restored)).toBeNull();
+    expect(eventForQueue(queue(), restored)).toEqual({ type: 'stream', op: 'create', streams: [{ stream_id: 1 }] });
+  });
+
+  it('passes other channel events to every queue', () => {
+    const renamed: ApiEvent = { type: 'stream', op: 'update', stream_id: 1, name: 'Denmark', property: 'name', value: 'Jutland' };
+    const lost: ApiEvent = { type: 'stream', op: 'delete', streams: [{ stream_id: 1 }], stream_ids: [1] };
+    for (const q of [modern, queue()]) {
+      expect(eventForQueue(q, renamed)).toEqual(renamed);
+      expect(eventForQueue(q, lost)).toEqual(lost);
+    }
+  });
+});

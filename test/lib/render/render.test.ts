@@ -493,7 +493,12 @@ describe('referencesIn', () => {
       groupNames: ['team'],
       channelNames: ['general', 'general>lunch'],
       topics: [{ channelName: 'general', topic: 'lunch' }],
+      emojiNames: [],
     });
+  });
+
+  it('lists the emoji names written, outside code, so that a caller loads custom emoji only then', () => {
+    expect(referencesIn(':party_parrot: :smile: `:in_code:` :party_parrot:').emojiNames).toEqual(['party_parrot', 'smile']);
   });
 });
 
@@ -542,6 +547,32 @@ describe('renderMessage emoji', () => {
 
   it('leaves a name upstream does not know as text', () => {
     expect(html(':thumbsup: :not_an_emoji: :smile')).toBe('<p>:thumbsup: :not_an_emoji: :smile</p>');
+  });
+
+  describe('custom emoji', () => {
+    const input: RenderInput = {
+      ...NONE,
+      realmEmoji: [
+        { name: 'party_parrot', sourceUrl: '/user_avatars/2/emoji/images/0123456789abcdef.gif' },
+        { name: 'smile', sourceUrl: '/user_avatars/2/emoji/images/fedcba9876543210.png' },
+      ],
+    };
+
+    it("renders an active custom emoji as upstream's image, the name with spaces as title", () => {
+      expect(html('hi :party_parrot:', input)).toBe(
+        '<p>hi <img alt=":party_parrot:" class="emoji" src="/user_avatars/2/emoji/images/0123456789abcdef.gif" title="party parrot"></p>',
+      );
+    });
+
+    it('prefers a custom emoji over the Unicode emoji of the same name, as upstream', () => {
+      expect(html(':smile:', input)).toBe(
+        '<p><img alt=":smile:" class="emoji" src="/user_avatars/2/emoji/images/fedcba9876543210.png" title="smile"></p>',
+      );
+    });
+
+    it('leaves an unknown name as text and a custom emoji in code as typed', () => {
+      expect(html(':party_cat: `:party_parrot:`', input)).toBe('<p>:party_cat: <code>:party_parrot:</code></p>');
+    });
   });
 
   it("renders Zulip's own emoji as upstream's image", () => {

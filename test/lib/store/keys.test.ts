@@ -85,6 +85,9 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'eventKeys.streamHead': 'stream names come from realmStream/userStream',
   'eventKeys.streamEvent': 'stream names come from realmStream/userStream',
   'eventKeys.streamEventsAfter': 'stream names come from realmStream/userStream',
+  'entityKeys.invitesSentOnDay': 'the day is YYYY-MM-DD of the service clock',
+  'entityKeys.session': 'the session token arrives as its sha256',
+  'entityKeys.sessionOfUser': 'the session token arrives as its sha256',
 };
 
 describe('every key template of lib/store/keys.ts', () => {

@@ -1,0 +1,8 @@
+// GET /bots: the caller's own active bots.
+import { botDefaults, listOwnBots } from '../../lib/actions/bots';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user }) => {
+  const bots = await listOwnBots(user);
+  return { bots: bots.map((bot) => ({ username: bot.email, full_name: bot.fullName, api_key: bot.apiKey, ...botDefaults(bot) })) };
+});

@@ -1,0 +1,25 @@
+// PATCH /bots/{bot_id}: the bot's owner or an administrator changes its name, role or owner.
+import { botDefaults, checkUpdateBot } from '../../lib/actions/bots';
+import { apiHandler } from '../../lib/http/api-handler';
+import { json, rawString } from '../../lib/http/params';
+import { ROLE_VALUES } from '../../lib/models/user';
+import { int, intIn } from '../../lib/validation/validators';
+
+export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
+  const updateBot = checkUpdateBot.authorize(user);
+  const p = params({ full_name: rawString().optional(), role: json(intIn(ROLE_VALUES)).optional(), bot_owner_id: json(int).optional() });
+  const { bot, ownerEmail } = await updateBot(realm, pathInt('bot_id'), {
+    fullName: p.full_name,
+    role: p.role,
+    botOwnerId: p.bot_owner_id,
+  });
+  return {
+    full_name: bot.fullName,
+    service_interface: 1,
+    service_payload_url: null,
+    config_data: null,
+    ...botDefaults(bot),
+    // Upstream leaves it out for a bot without an owner.
+    ...(ownerEmail === null ? {} : { bot_owner: ownerEmail }),
+  };
+});

@@ -1,0 +1,19 @@
+// POST /user_groups/{user_group_id}/subgroups: add or remove a group's subgroups.
+import { checkUpdateUserGroupMembership } from '../../lib/actions/user-groups';
+import { apiHandler } from '../../lib/http/api-handler';
+import { json } from '../../lib/http/params';
+import { int, list } from '../../lib/validation/validators';
+
+const NOTHING_TO_DO = 'Nothing to do. Specify at least one of "add" or "delete".';
+
+export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
+  const updateMembership = checkUpdateUserGroupMembership.authorize(user);
+  const groupId = pathInt('user_group_id');
+  const p = params({ add: json(list(int)).optional(), delete: json(list(int)).optional() });
+  await updateMembership(
+    realm,
+    groupId,
+    { add: [], delete: [], addSubgroups: p.add ?? [], deleteSubgroups: p.delete ?? [] },
+    NOTHING_TO_DO,
+  );
+});

@@ -1,0 +1,173 @@
+// One watcher per process: the waiting polls of one process share their reads of the organization
+// stream shard heads. A module-level registry keeps, per shard head some poll waits on, one reader:
+// it reads that head (one item, eventually consistent) on the schedule a lone waiting poll used to
+// follow (the configured minimum interval, growing ×POLL_INTERVAL_GROWTH up to the maximum, started
+// again from the minimum whenever a poll starts waiting), and wakes the polls waiting on it when
+// the head changed (its `seq` or its `bell`). It stops when no poll waits. On standard Lambda a
+// process holds one poll, so this is the former schedule; in a long-lived process with many
+// concurrent polls, reads per waiting client fall with the number of clients per shard.
+import { nowMs } from '../clock';
+import { config } from '../config';
+import * as streams from '../store/event-streams';
+
+/**
+ * Each check comes this much later than the previous one, up to the configured maximum: 25, 40,
+ * 64, 103, 165, 264, 423, 677, 900… ms (docs/data-model.md, "Waiting").
+ */
+export const POLL_INTERVAL_GROWTH = 1.6;
+
+/** Reads of shard heads this process made (for tests and the benchmark). */
+export const watcherStats = { reads: 0 };
+
+/** A head as read, numbered: `version` grows each time the head read differs from the one before. */
+export type HeadReading = { head: streams.StreamHead; version: number; readDoneMs: number };
+
+type Waiter = { seen: number; resolve: (r: HeadReading | null) => void; timer: ReturnType<typeof setTimeout> };
+
+/** One shard head's reader and the polls waiting on it. */
+class ShardWatcher {
+  latest: HeadReading | undefined;
+  private waiters = new Set<Waiter>();
+  /** Polls currently watching (between watch and unwatch), whether or not one is waiting now. */
+  private watching = 0;
+  private interval = config.pollMinIntervalMs();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private nextReadMs = Infinity;
+  private reading = false;
+  /** A poll started watching during a read: the next interval is the minimum again. */
+  private restart = false;
+
+  constructor(
+    readonly stream: string,
+    private readonly onIdle: () => void,
+  ) {}
+
+  /** A poll starts watching: the schedule starts again from the minimum interval. */
+  watch(): void {
+    this.watching += 1;
+    this.interval = config.pollMinIntervalMs();
+    if (this.reading) this.restart = true;
+    this.schedule(nowMs() + this.interval);
+  }
+
+  unwatch(): void {
+    this.watching -= 1;
+    if (this.watching === 0) this.stop();
+  }
+
+  /** The first reading newer than `seen` (waits for one), or null at `untilMs`. */
+  next(seen: number, untilMs: number): Promise<HeadReading | null> {
+    if (this.latest && this.latest.version > seen) return Promise.resolve(this.latest);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        seen,
+        resolve,
+        timer: setTimeout(
+          () => {
+            this.waiters.delete(waiter);
+            resolve(null);
+          },
+          Math.max(0, untilMs - nowMs()),
+        ),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  private schedule(at: number): void {
+    if (this.reading || at >= this.nextReadMs) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.nextReadMs = at;
+    this.timer = setTimeout(() => void this.read(), Math.max(0, at - nowMs()));
+  }
+
+  private stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.nextReadMs = Infinity;
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.resolve(null);
+    }
+    this.waiters.clear();
+    this.onIdle();
+  }
+
+  private async read(): Promise<void> {
+    this.timer = undefined;
+    this.nextReadMs = Infinity;
+    this.reading = true;
+    let head: streams.StreamHead | undefined;
+    try {
+      watcherStats.reads += 1;
+      head = (await streams.getHeads([this.stream])).get(this.stream);
+    } catch (error) {
+      // A failed read is retried on the schedule; the polls' own deadlines still bound their waits.
+      console.error(JSON.stringify({ level: 'error', msg: 'shard head read failed', stream: this.stream, error: String(error) }));
+    }
+    this.reading = false;
+    if (this.watching === 0) return;
+    if (head) this.publish(head);
+    this.interval = this.restart
+      ? config.pollMinIntervalMs()
+      : Math.min(config.pollMaxIntervalMs(), Math.ceil(this.interval * POLL_INTERVAL_GROWTH));
+    this.restart = false;
+    this.schedule(nowMs() + this.interval);
+  }
+
+  private publish(head: streams.StreamHead): void {
+    const prev = this.latest;
+    const changed = !prev || prev.head.seq !== head.seq || prev.head.bell !== head.bell || prev.head.allocMs !== head.allocMs;
+    this.latest = { head, version: changed ? (prev?.version ?? 0) + 1 : prev.version, readDoneMs: nowMs() };
+    if (!changed) return;
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.resolve(this.latest);
+    }
+    this.waiters.clear();
+  }
+}
+
+const watchers = new Map<string, ShardWatcher>();
+
+/** A poll's view of one shard head: `next` wakes it when the head changed since it last looked. */
+export type ShardWatch = {
+  /** The next reading newer than the last one this watch returned, or null at `untilMs`. */
+  next: (untilMs: number) => Promise<HeadReading | null>;
+  /** The last reading of the head (seen or not), if any. */
+  current: () => HeadReading | undefined;
+  /** Stops watching (the reader stops when no poll of the process watches its shard). */
+  close: () => void;
+};
+
+/** Starts watching a shard head; the caller must close it. */
+export const watchShard = (stream: string): ShardWatch => {
+  let watcher = watchers.get(stream);
+  if (!watcher) {
+    const created = new ShardWatcher(stream, () => {
+      if (watchers.get(stream) === created) watchers.delete(stream);
+    });
+    watchers.set(stream, created);
+    watcher = created;
+  }
+  const w = watcher;
+  w.watch();
+  let seen = 0;
+  let closed = false;
+  return {
+    next: async (untilMs) => {
+      const reading = await w.next(seen, untilMs);
+      if (reading) seen = reading.version;
+      return reading;
+    },
+    current: () => w.latest,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      w.unwatch();
+    },
+  };
+};
+
+/** The shard heads this process reads now (for tests and the benchmark). */
+export const activeWatchers = (): string[] => [...watchers.keys()];

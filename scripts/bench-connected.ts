@@ -1,0 +1,320 @@
+// Connected clients (`npm run bench connected`): 1,000 waiting polls (BENCH_CONNECTED_SIZES, e.g.
+// "1000,5000") held in this one Node.js process against DynamoDB Local, as one execution
+// environment of a long-lived process would hold them, sharing one reader per organization stream
+// shard head (lib/events/watcher.ts). It prints memory and CPU per waiting poll, DynamoDB reads per
+// second in all and per waiting client, and delivery latency after a send (one-user events during
+// the window, then one organization-wide event to every client), and prices a connected
+// client-month at named list prices on managed instances and on standard Lambda.
+// Settings: BENCH_CONNECTED_SIZES (1000), BENCH_CONNECTED_SECONDS (25: longer than one long-poll),
+// BENCH_CONNECTED_SHARDS (the deployed eventsRealmShards).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { config } from '../lib/config';
+import { fetchEvents, registerQueue } from '../lib/events/queues';
+import { sendEvent } from '../lib/events/send';
+import { POLL_INTERVAL_GROWTH, watcherStats } from '../lib/events/watcher';
+import type { User } from '../lib/models/user';
+import { documentClient } from '../lib/store/client';
+import type { QueueState } from '../lib/store/event-queues';
+import { deployedSettings, PRICES } from './bench-capacity';
+import { BENCH_QUEUE, percentile } from './bench-util';
+
+const REALM = 2;
+const FIRST_USER = 900_000;
+const SIZES = (process.env.BENCH_CONNECTED_SIZES ?? '1000').split(',').map(Number);
+const WINDOW_MS = Number(process.env.BENCH_CONNECTED_SECONDS ?? 25) * 1000;
+const SECONDS_PER_MONTH = 30 * 86400;
+
+/** Whose DynamoDB requests these are: the producer's sends, or the waiting clients' (the default). */
+const producing = new AsyncLocalStorage<true>();
+const usage = { consumer: { requests: 0, read: 0, write: 0, headUnits: 0 }, producer: { requests: 0, read: 0, write: 0, headUnits: 0 } };
+let counting = false;
+let installed = false;
+/** Counts each request's capacity for the producer or the consumers (the reader's timers run in a consumer's context). */
+const installCounter = (): void => {
+  if (installed) return;
+  installed = true;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (!counting) return result;
+      const tally = producing.getStore() ? usage.producer : usage.consumer;
+      tally.requests += 1;
+      const command = String(context.commandName);
+      // A shard head check (the watcher's one-item eventually consistent read) is counted apart.
+      const input = args.input as { RequestItems?: Record<string, { Keys?: { sk?: unknown }[]; ConsistentRead?: boolean }> };
+      const batch = Object.values(input.RequestItems ?? {});
+      const headCheck =
+        /^BatchGet/.test(command) &&
+        batch.length === 1 &&
+        batch[0].Keys?.length === 1 &&
+        batch[0].Keys[0].sk === 'HEAD' &&
+        !batch[0].ConsistentRead;
+      for (const c of [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]) {
+        if (/Put|Update|Delete|Write/.test(command)) tally.write += c.CapacityUnits ?? 0;
+        else if (headCheck) tally.headUnits += c.CapacityUnits ?? 0;
+        else tally.read += c.CapacityUnits ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchConnectedUsage' },
+  );
+};
+
+/**
+ * List prices (us-east-1, USD) besides PRICES: Lambda Managed Instances bill the EC2 instance's
+ * on-demand price plus a 15% management fee and $0.20 per million requests, no duration; Lambda
+ * launches 3 instances at least (one per Availability Zone). c7g.large: 2 vCPU, 4 GiB (2 GiB per
+ * vCPU, the smallest ratio an environment may have), $0.0725 an hour; one execution environment
+ * of 1 vCPU each, two per instance. CloudWatch Logs ingestion $0.50 per GB.
+ */
+export const MANAGED_PRICES = {
+  instanceHour: 0.0725,
+  instanceType: 'c7g.large',
+  managementFee: 0.15,
+  minInstances: 3,
+  environmentsPerInstance: 2,
+  /** The most concurrent requests one environment takes (PerExecutionEnvironmentMaxConcurrency). */
+  maxConcurrency: 1600,
+  logsPerGb: 0.5,
+} as const;
+/** Logged per poll: the handler's request line and Lambda's START/END/REPORT lines, about. */
+const LOG_BYTES_PER_POLL = 600;
+
+/** What one waiting client costs per second, measured (all but the shard head checks, which are modelled). */
+export type ConnectedRates = {
+  pollsPerSec: number;
+  readUnitsPerSec: number;
+  writeUnitsPerSec: number;
+  /** Reads of one shard head per second by one process's reader while polls wait on it. */
+  headReadsPerShardPerSec: number;
+  /** vCPU and MB one waiting poll takes in a process holding many. */
+  vcpuPerPoll: number;
+  mbPerPoll: number;
+};
+
+/** Checks per second of a lone waiting poll (standard Lambda: one poll per environment, its own reader). */
+export const lonePollChecksPerSec = (): number => {
+  let checks = 0;
+  for (
+    let t = 0, i = config.pollMinIntervalMs();
+    t + i < config.longPollSeconds() * 1000;
+    t += i, i = Math.min(config.pollMaxIntervalMs(), Math.ceil(i * POLL_INTERVAL_GROWTH))
+  )
+    checks += 1;
+  return checks / config.longPollSeconds();
+};
+
+/** Waiting polls one environment holds: the concurrency cap, half a vCPU of the measured CPU, half its memory. */
+export const pollsPerEnvironment = (r: ConnectedRates): number =>
+  Math.max(1, Math.floor(Math.min(MANAGED_PRICES.maxConcurrency, 0.5 / Math.max(r.vcpuPerPoll, 1e-9), 1024 / Math.max(r.mbPerPoll, 1e-9))));
+
+/** A connected client-month, item by item, on managed instances and on standard Lambda, for `clients` clients. */
+export const connectedCost = (r: ConnectedRates, clients: number, shards: number, lambdaMemoryMb: number) => {
+  const month = SECONDS_PER_MONTH;
+  const perEnv = pollsPerEnvironment(r);
+  const environments = Math.ceil(clients / perEnv);
+  const instances = Math.max(MANAGED_PRICES.minInstances, Math.ceil(environments / MANAGED_PRICES.environmentsPerInstance));
+  // Each environment reads the heads of the shards its clients are on.
+  const shardsPerEnv = Math.min(shards, Math.ceil(clients / environments));
+  const managedHeadUnits = (environments * shardsPerEnv * r.headReadsPerShardPerSec * 0.5) / clients;
+  const standardHeadUnits = lonePollChecksPerSec() * 0.5;
+  const shared = {
+    apiRequests: r.pollsPerSec * month * PRICES.httpApiRequest,
+    lambdaRequests: r.pollsPerSec * month * PRICES.lambdaRequest,
+    dynamoWrites: r.writeUnitsPerSec * month * PRICES.dynamoWriteUnit,
+    logs: ((r.pollsPerSec * month * LOG_BYTES_PER_POLL) / 1e9) * MANAGED_PRICES.logsPerGb,
+  };
+  const managed = {
+    ...shared,
+    instances: (instances * MANAGED_PRICES.instanceHour * (1 + MANAGED_PRICES.managementFee) * (month / 3600)) / clients,
+    dynamoReads: (r.readUnitsPerSec + managedHeadUnits) * month * PRICES.dynamoReadUnit,
+  };
+  const standard = {
+    ...shared,
+    lambdaDuration: (lambdaMemoryMb / 1024) * month * PRICES.lambdaGbSecond,
+    dynamoReads: (r.readUnitsPerSec + standardHeadUnits) * month * PRICES.dynamoReadUnit,
+  };
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+  return {
+    managed,
+    standard,
+    managedTotal: sum(managed),
+    standardTotal: sum(standard),
+    readUnitsPerClient: r.readUnitsPerSec + managedHeadUnits,
+    perEnv,
+    instances,
+  };
+};
+
+const money = (n: number) => `$${n < 1 ? n.toFixed(3) : n.toFixed(2)}`;
+const items = (o: Record<string, number>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k} ${money(v)}`)
+    .join(', ');
+
+const runSize = async (count: number, shards: number, base: number) => {
+  const users = Array.from({ length: count }, (_, i) => ({ id: base + i, realmId: REALM }) as User);
+  const queues: QueueState[] = [];
+  for (let i = 0; i < users.length; i += 50)
+    queues.push(...(await Promise.all(users.slice(i, i + 50).map((u) => registerQueue(u, BENCH_QUEUE)))));
+  const memoryBefore = process.memoryUsage();
+  const sentDone = new Map<string, number>();
+  const sentStart = new Map<string, number>();
+  const fromStart: number[] = [];
+  const latencies = new Map<string, number[]>();
+  let polls = 0;
+  let failures = 0;
+  let stop = false;
+  let measuring = false;
+  const consumers = users.map(async (user, i) => {
+    let last = -1;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2000));
+    while (!stop) {
+      let events;
+      try {
+        events = await fetchEvents(user, { queueId: queues[i].queueId, lastEventId: last, dontBlock: false });
+      } catch (error) {
+        // A client retries after a pause, as zulip-js does; the figures say how many polls failed.
+        failures += 1;
+        if (failures <= 3) console.error(`poll failed: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      const now = performance.now();
+      if (measuring) polls += 1;
+      for (const e of events) {
+        if (e.type !== 'alert_words') continue;
+        const tag = e.alert_words[0];
+        const list = latencies.get(tag) ?? [];
+        latencies.set(tag, list);
+        list.push(Math.max(0, now - (sentDone.get(tag) ?? now)));
+        if (sentStart.has(tag)) fromStart.push(now - sentStart.get(tag)!);
+      }
+      if (events.length > 0) last = events[events.length - 1].id;
+    }
+  });
+  // Warm-up: every client waiting.
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+
+  // The window: one-user events to random clients about once a second (each wakes its shard's polls once).
+  const memorySamples: number[] = [];
+  installCounter();
+  for (const t of [usage.consumer, usage.producer]) Object.assign(t, { requests: 0, read: 0, write: 0, headUnits: 0 });
+  const headReadsBefore = watcherStats.reads;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  measuring = true;
+  counting = true;
+  const direct: string[] = [];
+  let n = 0;
+  while (performance.now() - started < WINDOW_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 1000));
+    memorySamples.push(process.memoryUsage().rss);
+    const tag = `conn-${count}-${n++}`;
+    const userId = users[Math.floor(Math.random() * count)].id;
+    await producing.run(true, () => sendEvent(REALM, { type: 'alert_words', alert_words: [tag] }, { users: [userId] }));
+    sentDone.set(tag, performance.now());
+    direct.push(tag);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  measuring = false;
+  counting = false;
+  const cpu = process.cpuUsage(cpuBefore);
+  const headReads = watcherStats.reads - headReadsBefore;
+  const consumerUnits = { read: usage.consumer.read, write: usage.consumer.write };
+  const consumerRequests = usage.consumer.requests;
+
+  // Then one organization-wide event: its delivery to every client.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const wide = `conn-${count}-wide`;
+  const wideStart = performance.now();
+  await producing.run(true, () => sendEvent(REALM, { type: 'alert_words', alert_words: [wide] }, 'realm'));
+  const wideSendMs = performance.now() - wideStart;
+  sentDone.set(wide, performance.now());
+  sentStart.set(wide, wideStart);
+  const until = performance.now() + 60_000;
+  while ((latencies.get(wide)?.length ?? 0) < count && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
+  stop = true;
+  await Promise.all(consumers);
+
+  const directLatencies = direct.flatMap((t) => latencies.get(t) ?? []);
+  const wideLatencies = latencies.get(wide) ?? [];
+  const meanRss = memorySamples.reduce((a, b) => a + b, 0) / Math.max(1, memorySamples.length);
+  const mbPerPoll = Math.max(0, meanRss - memoryBefore.rss) / 1e6 / count;
+  const vcpuPerPoll = (cpu.user + cpu.system) / 1e6 / seconds / count;
+  const headReadsPerSec = headReads / seconds;
+  const activeShards = Math.min(shards, count);
+  const rates: ConnectedRates = {
+    pollsPerSec: polls / seconds / count,
+    // Everything the consumers read but the head checks, which the cost model counts per environment
+    // (at half a unit each: DynamoDB charges that for an item not found too, DynamoDB Local reports 0).
+    readUnitsPerSec: consumerUnits.read / seconds / count,
+    writeUnitsPerSec: consumerUnits.write / seconds / count,
+    headReadsPerShardPerSec: headReadsPerSec / activeShards,
+    vcpuPerPoll,
+    mbPerPoll,
+  };
+  console.log(`\n### ${count.toLocaleString('en-US')} waiting polls in one process (${shards} shards, window ${seconds.toFixed(1)} s)\n`);
+  console.log(
+    `memory: rss +${((meanRss - memoryBefore.rss) / 1e6).toFixed(1)} MB while waiting, ${(mbPerPoll * 1000).toFixed(1)} KB per waiting poll`,
+  );
+  console.log(
+    `CPU: ${((cpu.user + cpu.system) / 1e6 / seconds).toFixed(3)} vCPU in all, ${(vcpuPerPoll * 1e6).toFixed(0)} µs a second per waiting poll (this process also produces the events)`,
+  );
+  console.log(
+    `DynamoDB (waiting clients; the producer's ${usage.producer.requests} requests apart): ${(consumerRequests / seconds).toFixed(1)} requests/s, ${(consumerUnits.read / seconds).toFixed(1)} read units/s in all, ` +
+      `${(consumerUnits.read / seconds / count).toFixed(4)} per waiting client; ${(consumerUnits.write / seconds).toFixed(1)} write units/s; ` +
+      `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s (${(polls / seconds / count).toFixed(3)} per client; an idle one makes 0.05)`,
+  );
+  console.log(
+    `delivery after the send returns: one-user events p50 ${percentile(directLatencies, 50).toFixed(1)} / p99 ${percentile(directLatencies, 99).toFixed(1)} ms (${directLatencies.length}); ` +
+      `organization-wide event to all ${count}: p50 ${percentile(wideLatencies, 50).toFixed(1)} / p99 ${percentile(wideLatencies, 99).toFixed(1)} ms ` +
+      `(${wideLatencies.length} delivered; from the send's start p50 ${percentile(fromStart, 50).toFixed(1)} / p99 ${percentile(fromStart, 99).toFixed(1)} ms, the send itself ${wideSendMs.toFixed(0)} ms)`,
+  );
+  if (rates.pollsPerSec < 0.8 / config.longPollSeconds())
+    console.log(
+      `saturated: ${rates.pollsPerSec.toFixed(3)} polls/s per client where an idle client makes ${(1 / config.longPollSeconds()).toFixed(3)}: DynamoDB Local (or this machine) did not keep up, so the rates and latencies are starved, not the design's`,
+    );
+  if (failures > 0) console.log(`${failures} polls failed (DynamoDB Local overloaded: the figures are not the design's)`);
+  return rates;
+};
+
+export const benchConnected = async (): Promise<void> => {
+  const deployed = deployedSettings();
+  const shards = Number(process.env.BENCH_CONNECTED_SHARDS ?? deployed.shards);
+  process.env.EVENTS_REALM_SHARDS = String(shards);
+  // One process shares its connections among its polls, as one managed-instances environment does.
+  process.env.DYNAMODB_MAX_SOCKETS ??= '128';
+  // DynamoDB Local on a loaded machine answers slowly; DynamoDB itself answers in milliseconds.
+  process.env.DYNAMODB_CONNECTION_TIMEOUT_MS ??= '10000';
+  process.env.DYNAMODB_REQUEST_TIMEOUT_MS ??= '30000';
+  console.log(
+    `\n## Connected clients: waiting polls held in one process, one shard head reader per shard (lib/events/watcher.ts)\n` +
+      `(check interval ${config.pollMinIntervalMs()}→${config.pollMaxIntervalMs()} ms, long-poll ${config.longPollSeconds()} s; ` +
+      `managed instances ${MANAGED_PRICES.instanceType} at $${MANAGED_PRICES.instanceHour}/h + ${MANAGED_PRICES.managementFee * 100}% fee, ` +
+      `at least ${MANAGED_PRICES.minInstances}; standard Lambda ${deployed.memoryMb} MB arm64; HTTP API, Lambda requests, DynamoDB on demand, CloudWatch Logs $0.50/GB)`,
+  );
+  let rates: ConnectedRates | undefined;
+  let base = FIRST_USER;
+  for (const size of SIZES) {
+    rates = await runSize(size, shards, base);
+    base += size;
+  }
+  if (!rates) return;
+  for (const clients of [10, 1_000, 10_000]) {
+    const c = connectedCost(rates, clients, shards, deployed.memoryMb);
+    console.log(
+      `connected: ${clients.toLocaleString('en-US')} clients; ${money(c.managedTotal)} per connected client-month on managed instances ` +
+        `(${money(c.standardTotal)} on standard Lambda); ${c.readUnitsPerClient.toFixed(3)} read units/s per waiting client; ${c.perEnv} waiting polls per environment`,
+    );
+    console.log(`  managed (${c.instances} instances): ${items(c.managed)}`);
+    console.log(`  standard: ${items(c.standard)}`);
+  }
+  let crossover = 1;
+  while (crossover < 1_000_000) {
+    const c = connectedCost(rates, crossover, shards, deployed.memoryMb);
+    if (c.managedTotal < c.standardTotal) break;
+    crossover = Math.ceil(crossover * 1.05);
+  }
+  console.log(`crossover: standard Lambda is cheaper below about ${crossover.toLocaleString('en-US')} connected clients`);
+};

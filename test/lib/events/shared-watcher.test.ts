@@ -1,0 +1,196 @@
+// One watcher per process (lib/events/watcher.ts): many waiting polls of one process share one
+// reader per organization stream shard head, each is woken once per change of that head, the
+// reader stops when no poll waits, and every poll still receives exactly its events. Also the
+// idle cycle's one write and the brief cache of authentication answers for GET /events.
+import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { advanceClock, resetClock } from '../../../lib/clock';
+import { fetchEvents, registerQueue } from '../../../lib/events/queues';
+import { sendEvent } from '../../../lib/events/send';
+import { activeWatchers, watchShard, type HeadReading } from '../../../lib/events/watcher';
+import { authenticate, clearAccountCache } from '../../../lib/http/auth';
+import type { AlertWordsEvent } from '../../../lib/models/event';
+import type { User } from '../../../lib/models/user';
+import { documentClient } from '../../../lib/store/client';
+import { eventKeys } from '../../../lib/store/keys';
+import * as usersStore from '../../../lib/store/users';
+import { basicAuth } from '../../helpers/api';
+import { PLAIN_QUEUE } from '../../helpers/events';
+
+const REALM = 2;
+const SHARD = eventKeys.realmStream(REALM, 0);
+const tagged = (tag: string): AlertWordsEvent => ({ type: 'alert_words', alert_words: [tag] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let nextUser = 810_000;
+
+const openQueue = async () => {
+  const user = { id: (nextUser += 1), realmId: REALM } as User;
+  const queue = await registerQueue(user, { ...PLAIN_QUEUE, applyMarkdown: true });
+  return { user, queue };
+};
+
+/** Every request `run` sends, as `head <stream>` for a head read and `write <pk>` for a queue write. */
+const observe = async <T>(run: () => Promise<T>): Promise<{ result: T; requests: string[] }> => {
+  const requests: string[] = [];
+  const client = documentClient();
+  const original = client.send.bind(client);
+  const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+    if (command instanceof BatchGetCommand) {
+      const keys = Object.values(command.input.RequestItems ?? {}).flatMap((t) => t.Keys ?? []);
+      for (const k of keys) if (k.sk === 'HEAD') requests.push(`head ${String(k.pk)}`);
+    }
+    if (command instanceof UpdateCommand || command instanceof PutCommand) {
+      const pk = command instanceof UpdateCommand ? command.input.Key?.pk : command.input.Item?.pk;
+      requests.push(`write ${String(pk)}`);
+    }
+    return original(command);
+  }) as typeof client.send);
+  try {
+    return { result: await run(), requests };
+  } finally {
+    spy.mockRestore();
+  }
+};
+
+afterEach(() => {
+  delete process.env.EVENTS_LONGPOLL_SECONDS;
+  delete process.env.AUTH_CACHE_MS;
+  resetClock();
+});
+
+describe('the shared watcher', () => {
+  it('reads a shard head once per check for all the waiting polls of the process, and stops when none waits', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '4';
+    const queues = await Promise.all(Array.from({ length: 40 }, openQueue));
+    const { result, requests } = await observe(async () => {
+      const polls = queues.map(({ user, queue }) => fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false }));
+      let during: string[] = [];
+      for (let i = 0; i < 60 && during.length === 0; i += 1) {
+        await sleep(50);
+        during = activeWatchers();
+      }
+      return { events: await Promise.all(polls), during };
+    });
+    expect(result.during).toEqual([SHARD]);
+    for (const events of result.events) expect(events).toEqual([{ type: 'heartbeat', id: 0 }]);
+    // A lone poll's schedule makes 10 checks in 4 s (25, 40, 64, … then every 900 ms), so 40 polls
+    // reading for themselves would make about 400; sharing one reader, they make about one poll's
+    // schedule (started again from 25 ms whenever another poll starts waiting).
+    const headReads = requests.filter((r) => r === `head ${SHARD}`).length;
+    expect(headReads).toBeGreaterThan(2);
+    expect(headReads).toBeLessThan(queues.length);
+    // The reader stopped with the last poll.
+    expect(activeWatchers()).toEqual([]);
+    const after = await observe(() => sleep(1000));
+    expect(after.requests).toEqual([]);
+  });
+
+  it('wakes each watching poll once per change of the head', async () => {
+    const watches = Array.from({ length: 25 }, () => watchShard(SHARD));
+    try {
+      const until = Date.now() + 2500;
+      const collect = async (w: (typeof watches)[number]) => {
+        const seen: HeadReading[] = [];
+        for (;;) {
+          const reading = await w.next(until);
+          if (!reading) return seen;
+          seen.push(reading);
+        }
+      };
+      const collecting = watches.map(collect);
+      await sleep(700);
+      await sendEvent(REALM, tagged('one change'), 'realm');
+      const seen = await Promise.all(collecting);
+      for (const readings of seen) {
+        // The first reading (the head as the watch found it), then the one after the send.
+        expect(readings).toHaveLength(2);
+        expect(readings[1].head.seq).toBe(readings[0].head.seq + 1);
+        expect(readings.map((r) => r.version)).toEqual(seen[0].map((r) => r.version));
+      }
+    } finally {
+      for (const w of watches) w.close();
+    }
+    expect(activeWatchers()).toEqual([]);
+  });
+
+  it('delivers to every waiting poll exactly its events', async () => {
+    const queues = await Promise.all(Array.from({ length: 30 }, openQueue));
+    const target = queues[7];
+    const polls = queues.map(({ user, queue }) => fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false }));
+    await sleep(600);
+    await sendEvent(REALM, tagged('everyone'), 'realm');
+    const results = await Promise.all(polls);
+    for (const events of results) expect(events).toEqual([{ ...tagged('everyone'), id: 0 }]);
+
+    // The next poll of each: only the target gets the one-user event; the others time out.
+    process.env.EVENTS_LONGPOLL_SECONDS = '3';
+    const next = queues.map(({ user, queue }) => fetchEvents(user, { queueId: queue.queueId, lastEventId: 0, dontBlock: false }));
+    await sleep(400);
+    const sentAt = Date.now();
+    await sendEvent(REALM, tagged('just you'), { users: [target.user.id] });
+    const second = await Promise.all(next);
+    queues.forEach((q, i) => expect(second[i]).toEqual(q === target ? [{ ...tagged('just you'), id: 1 }] : [{ type: 'heartbeat', id: 1 }]));
+    expect(Date.now() - sentAt).toBeLessThan(5000);
+    expect(activeWatchers()).toEqual([]);
+  });
+
+  it('writes the queue once in an idle cycle that acknowledges the previous heartbeat', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '1';
+    const { user, queue } = await openQueue();
+    const queueKey = eventKeys.queue(queue.queueId).pk;
+    expect(await fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false })).toEqual([{ type: 'heartbeat', id: 0 }]);
+    const { result, requests } = await observe(() => fetchEvents(user, { queueId: queue.queueId, lastEventId: 0, dontBlock: false }));
+    expect(result).toEqual([{ type: 'heartbeat', id: 1 }]);
+    expect(requests.filter((r) => r === `write ${queueKey}`)).toHaveLength(1);
+    // The acknowledgement was written with it: acknowledging an older id is refused.
+    await expect(fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: true })).rejects.toThrow(
+      'An event newer than 0 has already been pruned!',
+    );
+    // And an event after the deferred acknowledgement arrives with its own id, the heartbeat gone.
+    const pending = fetchEvents(user, { queueId: queue.queueId, lastEventId: 1, dontBlock: false });
+    await sleep(200);
+    await sendEvent(REALM, tagged('after ack'), { users: [user.id] });
+    expect(await pending).toEqual([{ ...tagged('after ack'), id: 2 }]);
+  });
+});
+
+describe('authentication for GET /events', () => {
+  it('reuses an account for AUTH_CACHE_MS, so a deactivation takes effect within that bound', async () => {
+    clearAccountCache();
+    process.env.AUTH_CACHE_MS = '3000';
+    const [hamlet] = await usersStore.listByEmail('hamlet@zulip.com');
+    const header = basicAuth(hamlet.email, hamlet.apiKey);
+    expect((await authenticate(header, 'localhost', true)).user.id).toBe(hamlet.id);
+    expect(await usersStore.setIf(hamlet.realmId, hamlet.id, 'isActive', true, false)).toBe(true);
+    try {
+      // Uncached requests see the deactivation at once; GET /events' cached answer until it expires.
+      await expect(authenticate(header, 'localhost')).rejects.toThrow('Account is deactivated');
+      expect((await authenticate(header, 'localhost', true)).user.id).toBe(hamlet.id);
+      advanceClock(3001);
+      await expect(authenticate(header, 'localhost', true)).rejects.toThrow('Account is deactivated');
+    } finally {
+      await usersStore.setIf(hamlet.realmId, hamlet.id, 'isActive', false, true);
+      clearAccountCache();
+    }
+  });
+
+  it('reads the account once per interval with the cache, on every request without it', async () => {
+    const [hamlet] = await usersStore.listByEmail('hamlet@zulip.com');
+    const header = basicAuth(hamlet.email, hamlet.apiKey);
+    const sends = async (cacheMs: string) => {
+      clearAccountCache();
+      process.env.AUTH_CACHE_MS = cacheMs;
+      const spy = jest.spyOn(documentClient(), 'send');
+      try {
+        for (let i = 0; i < 3; i += 1) await authenticate(header, 'localhost', true);
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const uncached = await sends('0');
+    expect(await sends('3000')).toBe(uncached / 3);
+    // A wrong key is never answered from the cache of the right one.
+    await expect(authenticate(basicAuth(hamlet.email, 'x'.repeat(32)), 'localhost', true)).rejects.toThrow('Invalid API key');
+    clearAccountCache();
+  });
+});
