@@ -148,7 +148,7 @@ describe('npm run deactivate-realm, reactivate-realm and list-realms', () => {
   it("deactivates an organization: its users' requests are refused until it is reactivated", async () => {
     expect(await run('deactivate-realm', '--realm', 'lear')).toEqual(['Deactivated the organization lear (http://lear.localhost:3000).']);
     expect((await realmsStore.get(3, { consistent: true }))!.deactivated).toBe(true);
-    expectError(await whoAmI('king@lear.org'), 'This organization has been deactivated', 401, 'UNAUTHORIZED');
+    expectError(await whoAmI('king@lear.org'), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
     // Nor does the password get a key.
     const fetchKey = await call(fetchApiKey, {
       method: 'POST',
