@@ -149,6 +149,13 @@ const STREAM_CONSUMERS = {
   },
 };
 
+/**
+ * The waiting clients one shard of an organization's event stream serves: each reads its shard's
+ * head up to 10 times in the first second after an event (the measured peak, `npm run bench
+ * capacity`), and 100 of them keep the head under 1,000 reads a second.
+ */
+const WAITING_CLIENTS_PER_SHARD = 100;
+
 /** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
 const timeoutOf = (route, longPollSeconds) =>
   route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : (route.timeout ?? DEFAULT_TIMEOUT);
@@ -165,6 +172,14 @@ const functions = async ({ resolveVariable }) => {
     throw new Error(`eventsMaxConcurrency must be a whole number of executions, got ${maxWaiting}`);
   if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
     throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
+  }
+  const shards = Number(await resolveVariable('param:eventsRealmShards'));
+  const fewestShards = Math.ceil(maxWaiting / WAITING_CLIENTS_PER_SHARD);
+  if (!Number.isInteger(shards) || shards < fewestShards) {
+    throw new Error(
+      `eventsRealmShards must be at least ${fewestShards} for ${maxWaiting} waiting clients ` +
+        `(${WAITING_CLIENTS_PER_SHARD} per shard: docs/data-model.md, "Capacity"), got ${shards}`,
+    );
   }
   const routes = loadRoutes();
   const out = {};

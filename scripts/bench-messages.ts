@@ -10,6 +10,7 @@ import { dbMetrics } from '../lib/store/client';
 import { batchPut } from '../lib/store/common';
 import { settleJobs } from '../lib/store/jobs';
 import * as usersStore from '../lib/store/users';
+import { deployedSettings } from './bench-capacity';
 import { BENCH_QUEUE, deliveryLatency, measure, percentile, printTable, type Cost } from './bench-util';
 
 const REALM = 2;
@@ -43,17 +44,14 @@ const sendRequest = (auth: string, body: Record<string, string>) =>
     requestContext: { http: { method: 'POST' } },
   } as never) as Promise<{ statusCode: number; body: string }>;
 
-/** The organization stream's shards as deployed (serverless.yml, eventsRealmShards). */
-const DEPLOYED_SHARDS = 200;
-
 /**
  * DynamoDB writes per channel message, request and fan-out job, with the organization's stream in
- * DEPLOYED_SHARDS shards (the channels benchMessages made): write requests (a BatchWriteItem of 25
- * items is one) and write units (each item written, its index entries included).
+ * `shards` shards (the channels benchMessages made): write requests (a BatchWriteItem of 25 items
+ * is one) and write units (each item written, its index entries included).
  */
-const writesPerMessage = async (auth: string, sizes: [number, number, number][]): Promise<void> => {
+const writesPerMessage = async (auth: string, sizes: [number, number, number][], shards: number): Promise<void> => {
   const saved = process.env.EVENTS_REALM_SHARDS;
-  process.env.EVENTS_REALM_SHARDS = String(DEPLOYED_SHARDS);
+  process.env.EVENTS_REALM_SHARDS = String(shards);
   const lines: string[] = [];
   try {
     for (const [size, channelId] of sizes) {
@@ -73,7 +71,7 @@ const writesPerMessage = async (auth: string, sizes: [number, number, number][])
     if (saved === undefined) delete process.env.EVENTS_REALM_SHARDS;
     else process.env.EVENTS_REALM_SHARDS = saved;
   }
-  console.log(`\nWrites per channel message with ${DEPLOYED_SHARDS} organization stream shards (request and fan-out job, 3 sends each):`);
+  console.log(`\nWrites per channel message with ${shards} organization stream shards (request and fan-out job, 3 sends each):`);
   for (const line of lines) console.log(`  ${line}`);
 };
 
@@ -140,7 +138,10 @@ export const benchMessages = async (): Promise<void> => {
       'growing linearly with the recipients, as upstream writes one UserMessage row per recipient.',
   );
 
-  await writesPerMessage(auth, sizes);
+  // As deployed (serverless.yml), and with the 200 shards deployed before issue 28 for comparison.
+  const { shards } = deployedSettings();
+  await writesPerMessage(auth, sizes, shards);
+  await writesPerMessage(auth, sizes, 200);
 
   // Delivery latency: a long-poller waits on Iago's queue; each message to the 10-subscriber channel
   // is sent after a random pause; measured from the send's response to the poller holding it.

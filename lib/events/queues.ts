@@ -16,7 +16,7 @@ import type { QueueRef, QueueState } from '../store/event-queues';
 import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
-import { publicCopyStream } from './send';
+import { publicCopyStream, userShardStream } from './send';
 import { watchShard } from './watcher';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
 
@@ -47,9 +47,12 @@ const streamsOf = (
 ): string[] => {
   const userStream = eventKeys.userStream(q.userId);
   const started = q.cursors ? Object.keys(q.cursors).find((s) => s !== userStream) : undefined;
-  const shard = q.allPublicStreams ? publicCopyStream(q.realmId) : eventKeys.realmStream(q.realmId, q.userId % config.realmStreamShards());
-  return [started ?? shard, userStream];
+  return [started ?? shardFor(q), userStream];
 };
+
+/** The shard a queue of this owner reads under the present shard count. */
+const shardFor = (q: Pick<QueueDescriptor, 'realmId' | 'userId'> & { allPublicStreams?: boolean }): string =>
+  q.allPublicStreams ? publicCopyStream(q.realmId) : userShardStream(q.realmId, q.userId);
 
 const isExpired = (q: QueueState): boolean => nowMs() - q.lastConnMs >= q.timeoutSecs * 1000;
 
@@ -83,6 +86,9 @@ const accessQueue = async (user: User, queueId: string): Promise<QueueState> => 
   // A queue id too long for a key names no queue: the store finds none (lookupKey).
   const state = await queuesStore.get(queueId);
   if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
+  // Registered under another shard count (EVENTS_REALM_SHARDS changed since): the events for its
+  // owner now go to another shard, so the client registers again, as for an expired queue.
+  if (streamsOf(state)[0] !== shardFor(state)) throw new BadEventQueueIdError(queueId);
   return state;
 };
 

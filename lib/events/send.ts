@@ -4,14 +4,16 @@
 // the write it describes.
 //
 // One event to many users (a message to a channel's subscribers, each with their own flags; a
-// subscription to a thousand new subscribers) is one append to every shard of the organization's
-// stream, carrying the users it is for and how each one's version differs (lib/events/fanout.ts);
-// a queue takes only its owner's version. That costs as many appends as there are shards (1
-// locally, config.realmStreamShards() deployed), so an audience no larger than that, or one whose
+// subscription to a thousand new subscribers) is one shared append to each shard of the
+// organization's stream that holds a queue of one of them (each user's own shard, and the
+// public-copy shard that all_public_streams queues read), carrying the users it is for and how
+// each one's version differs (lib/events/fanout.ts); a queue takes only its owner's version. That
+// costs as many appends as those shards (at most config.realmStreamShards(): 1 locally, 8
+// deployed), so an audience that would need more of them than one append per user, or one whose
 // versions are all different (a direct message between two users: each sees the other as its
-// recipient), is appended to each user's own stream instead. A version for everyone else (a public
-// channel's message, for all_public_streams queues) then goes to the one shard those queues read
-// (publicCopyStream), so a message to a small channel costs appends per recipient, not per shard.
+// recipient), is appended to each user's own stream instead. A version for everyone else (a
+// public channel's message, for all_public_streams queues) then goes to the one shard those
+// queues read (publicCopyStream).
 import { mapLimited } from '../concurrency';
 import { nowMs } from '../clock';
 import { config } from '../config';
@@ -44,6 +46,22 @@ const realmStreams = (realmId: number): string[] =>
  * Organization-wide events reach it as every shard.
  */
 export const publicCopyStream = (realmId: number): string => eventKeys.realmStream(realmId, 0);
+
+/**
+ * The shard a user's queues read (lib/events/queues.ts), unless registered with all_public_streams.
+ * A queue whose shard is not its owner's under the present shard count is ended (queues.ts), so
+ * a change of EVENTS_REALM_SHARDS never leaves a queue reading a shard its events no longer go to.
+ */
+export const userShardStream = (realmId: number, userId: number): string =>
+  eventKeys.realmStream(realmId, userId % config.realmStreamShards());
+
+/**
+ * The shards a shared event for these users goes to: each one's own shard, and the public-copy
+ * shard, which the all_public_streams queues of any of them read.
+ */
+const recipientShards = (realmId: number, userIds: number[]): string[] => [
+  ...new Set([publicCopyStream(realmId), ...userIds.map((userId) => userShardStream(realmId, userId))]),
+];
 
 /** A JSON round trip, as upstream does in tests: a value that cannot be serialized fails here. */
 const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -173,10 +191,11 @@ const sharedItems = (versions: Versions, lo?: number, hi?: number): SharedEvent[
  * for every other user of the organization (each queue's filters then decide, as for a public
  * channel's message to `all_public_streams` queues); it makes the send one shared append.
  *
- * Writes: with more users than the organization's stream has shards, and some versions shared by
- * several users (or `others`), one shared item per shard (more only for an audience too large for
- * one item); otherwise one append per user to their own stream, and with `others` one item on the
- * public-copy shard for everyone else. At most FANOUT_CONCURRENCY appends at a time.
+ * Writes: when the users' shards and the public-copy shard are no more than the users (plus one
+ * with `others`), and some versions are shared by several users (or `others`), one shared item
+ * on each of those shards (more only for an audience too large for one item); otherwise one
+ * append per user to their own stream, and with `others` one item on the public-copy shard for
+ * everyone else. At most FANOUT_CONCURRENCY appends at a time.
  */
 export const sendEventPerRecipient = async (
   realmId: number,
@@ -186,12 +205,17 @@ export const sendEventPerRecipient = async (
   const seen = new Set<number>();
   const unique = deliveries.filter(({ userId }) => !seen.has(userId) && seen.add(userId));
   if (unique.length === 0 && !opts.others) return;
-  if (unique.length > config.realmStreamShards()) {
+  const shards = recipientShards(
+    realmId,
+    unique.map((d) => d.userId),
+  );
+  // Shared when it takes no more appends than one per user (and one for everyone else's version).
+  if (shards.length <= unique.length + (opts.others ? 1 : 0)) {
     const versions = shareVersions(unique, opts.others);
     if (opts.others || versions.groups.length < unique.length) {
       const items = sharedItems(versions);
       await appendAll(
-        realmStreams(realmId).flatMap((stream) => items.map((event) => ({ stream, event }))),
+        shards.flatMap((stream) => items.map((event) => ({ stream, event }))),
         opts.identity,
       );
       return;

@@ -325,14 +325,16 @@ export const writeNewMessage = async (
   const rowsNow = opts.onlyRowsOf ? recipients.filter((r) => opts.onlyRowsOf!.includes(r.userId)) : recipients;
   const writes: Promise<unknown>[] = [
     claimed ? Promise.resolve() : putNewItem('main', buildMessageItem(m)),
-    batchPut(
-      'main',
+    // The recipients record in the rows' batches: a small channel's message is one batch.
+    writeMessageRows(
+      m,
+      rowsNow,
+      channel,
       buildMessageRecipientsItems(
         m,
         recipients.map((r) => r.userId),
       ),
     ),
-    writeMessageRows(m, rowsNow, channel),
   ];
   if (m.streamId === null) {
     for (const userId of m.dmUserIds) {
@@ -395,12 +397,18 @@ const writeMessageItemOnce = async (m: Message, sent: SentLocalId): Promise<numb
 };
 
 /**
- * Writes recipients' rows of a message, and in a channel with protected history each one's own
- * summary of the topic (entityKeys.receivedTopic: such a recipient sees only the topics it
- * received). Idempotent: the same rows and summaries again change nothing.
+ * Writes recipients' rows of a message (with `alsoPut`, other items of the message, in the same
+ * batches), and in a channel with protected history each one's own summary of the topic
+ * (entityKeys.receivedTopic: such a recipient sees only the topics it received). Idempotent: the
+ * same rows and summaries again change nothing.
  */
-export const writeMessageRows = async (m: Message, recipients: MessageRecipient[], channel?: Channel): Promise<void> => {
-  const rows = recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags));
+export const writeMessageRows = async (
+  m: Message,
+  recipients: MessageRecipient[],
+  channel?: Channel,
+  alsoPut: Item[] = [],
+): Promise<void> => {
+  const rows = [...alsoPut, ...recipients.map((r) => buildUserMessageItem(m, r.userId, r.flags))];
   const summaries =
     channel && !channel.historyPublicToSubscribers
       ? mapLimited(recipients, SUMMARY_CONCURRENCY, (r) => {

@@ -14,7 +14,8 @@ const routesModule = require('../../functions/routes.js') as {
 };
 
 const stageParams = (params: Record<string, string>) => ({
-  resolveVariable: async (name: string) => ({ 'param:eventsLongPollSeconds': '20', 'param:eventsMaxConcurrency': '500', ...params })[name]!,
+  resolveVariable: async (name: string) =>
+    ({ 'param:eventsLongPollSeconds': '20', 'param:eventsMaxConcurrency': '500', 'param:eventsRealmShards': '5', ...params })[name]!,
 });
 
 describe('functions/routes.js', () => {
@@ -72,6 +73,15 @@ describe('functions/routes.js', () => {
     await expect(routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '0' }))).rejects.toThrow(
       'eventsMaxConcurrency must be a whole number of executions, got 0',
     );
+  });
+
+  it('refuses fewer event stream shards than the waiting clients need (100 per shard)', async () => {
+    await expect(routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '501' }))).rejects.toThrow(
+      'eventsRealmShards must be at least 6 for 501 waiting clients (100 per shard: docs/data-model.md, "Capacity"), got 5',
+    );
+    await expect(
+      routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '2000', 'param:eventsRealmShards': '20' })),
+    ).resolves.toHaveProperty('eventsGet');
   });
 
   it('gives each function the memorySize its routes.json entry declares', async () => {

@@ -4,6 +4,8 @@ import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
+import { handler as getEvents } from '../../../functions/events/get';
+import { call, expectError } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
 const REALM = 2;
@@ -45,6 +47,26 @@ describe('organization stream shards', () => {
         const ns = tags.filter((t) => t.startsWith(`${p}:`)).map((t) => Number(t.split(':')[1]));
         expect(ns).toEqual([...ns].sort((a, b) => a - b));
       }
+    }
+  });
+
+  it("ends a queue whose shard is no longer its owner's after the shard count changed; an all_public_streams queue goes on", async () => {
+    // Hamlet (10) reads shard 2 of 4, and would read shard 1 of 3; shard 0 stays the public copy.
+    const hamlet = await openQueue('hamlet@zulip.com');
+    const everything = await openQueue('iago@zulip.com', { params: { all_public_streams: true } });
+    process.env.EVENTS_REALM_SHARDS = '3';
+    try {
+      const poll = await call(getEvents, {
+        method: 'GET',
+        path: '/events',
+        as: 'hamlet@zulip.com',
+        params: { queue_id: hamlet.queueId, last_event_id: -1, dont_block: true },
+      });
+      expectError(poll, `Bad event queue ID: ${hamlet.queueId}`, 400, 'BAD_EVENT_QUEUE_ID');
+      await sendEvent(REALM, tagged('after'), 'realm');
+      expect((await everything.drain()).map((e) => e.alert_words[0])).toEqual(['after']);
+    } finally {
+      process.env.EVENTS_REALM_SHARDS = String(SHARDS);
     }
   });
 });

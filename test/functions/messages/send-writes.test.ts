@@ -1,16 +1,19 @@
-// The DynamoDB writes of a channel message with the organization's stream in 200 shards (as
-// deployed, EVENTS_REALM_SHARDS): they follow what is stored for the message's recipients, not the
-// shard count (docs/data-model.md, "Writes per message").
+// The DynamoDB writes of a channel message with the organization's stream in shards as deployed
+// (EVENTS_REALM_SHARDS) and in 200: they follow the shards holding the recipients' queues, never
+// more than one append per recipient (docs/data-model.md, "Writes per message").
 import { handler } from '../../../functions/messages/send';
 import { newSubscription } from '../../../lib/models/channel';
 import * as channelsStore from '../../../lib/store/channels';
 import { dbMetrics } from '../../../lib/store/client';
 import { batchPut } from '../../../lib/store/common';
+import * as streams from '../../../lib/store/event-streams';
+import { eventKeys } from '../../../lib/store/keys';
+import { deployedSettings } from '../../../scripts/bench-capacity';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
 const REALM = 2;
-const SHARDS = 200;
+const { shards: DEPLOYED_SHARDS } = deployedSettings();
 /** Iago (11) and nine more: Hamlet (10) and Othello (12) among them, Cordelia (8) and Polonius (13) not. */
 const TEN_SUBSCRIBERS = [11, 7, 9, 10, 12, 14, 15, 16, 17, 18];
 
@@ -49,26 +52,30 @@ describe('POST /messages: DynamoDB writes per channel message', () => {
     else process.env.EVENTS_REALM_SHARDS = saved;
   });
 
-  it('writes 28 requests for a public channel of 10 subscribers with 200 shards, and as many with 400', async () => {
-    process.env.EVENTS_REALM_SHARDS = String(SHARDS);
+  it(`writes 15 requests for a public channel of 10 subscribers with the deployed ${DEPLOYED_SHARDS} shards, 27 with 200`, async () => {
+    process.env.EVENTS_REALM_SHARDS = String(DEPLOYED_SHARDS);
+    const shardStreams = Array.from({ length: 100 }, (_, shard) => eventKeys.realmStream(REALM, shard));
+    let before = await streams.getHeads(shardStreams, { consistent: true });
     const cost = await writesOfSend(900010);
-    // id, topic summary, message item, recipients record, rows (one batch); then per recipient an
-    // append to its stream (allocate, write), and one append to the public-copy shard (nobody here
-    // has a queue, so no bell rings); then the removal of the message's pending delivery.
-    expect(cost.writeRequests).toBe(28);
-    expect(cost.byCommand).toEqual({
-      QueryCommand: 5,
-      GetItemCommand: 5,
-      UpdateItemCommand: 14,
-      PutItemCommand: 12,
-      BatchWriteItemCommand: 2,
-    });
-    process.env.EVENTS_REALM_SHARDS = String(2 * SHARDS);
-    expect((await writesOfSend(900010)).writeRequests).toBe(28);
+    // id, topic summary, message item, recipients record and rows (one batch); then one shared
+    // append (allocate, write) to each shard holding a subscriber's queue (ids modulo 5: all five),
+    // the public-copy shard among them; then the removal of the message's pending delivery.
+    expect(cost.writeRequests).toBe(15);
+    expect(cost.byCommand).toMatchObject({ UpdateItemCommand: 8, PutItemCommand: 6, BatchWriteItemCommand: 1 });
+    let after = await streams.getHeads(shardStreams, { consistent: true });
+    const appended = () => shardStreams.filter((s) => after.get(s)!.seq > before.get(s)!.seq).map((s) => shardStreams.indexOf(s));
+    expect(appended()).toEqual([0, 1, 2, 3, 4]);
+    // With 200 shards, each subscriber has its own: as many appends as one per subscriber and one
+    // for everyone else, so one shared append to each of those 11 shards.
+    process.env.EVENTS_REALM_SHARDS = '200';
+    before = await streams.getHeads(shardStreams, { consistent: true });
+    expect((await writesOfSend(900010)).writeRequests).toBe(27);
+    after = await streams.getHeads(shardStreams, { consistent: true });
+    expect(appended()).toEqual([0, ...TEN_SUBSCRIBERS].sort((a, b) => a - b));
   });
 
   it("gives each subscriber's queue its own version once, all_public_streams queues of others theirs, and nobody else's", async () => {
-    process.env.EVENTS_REALM_SHARDS = String(SHARDS);
+    process.env.EVENTS_REALM_SHARDS = String(DEPLOYED_SHARDS);
     const iago = await openQueue('iago@zulip.com', { params: { all_public_streams: true } });
     const othello = await openQueue('othello@zulip.com');
     const cordelia = await openQueue('cordelia@zulip.com', { params: { all_public_streams: true } });
