@@ -6,6 +6,7 @@ import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
+import { benchGap } from './bench-gap';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
@@ -19,6 +20,7 @@ import { seedDevRealm } from './seed';
 /** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
 export const SECTIONS: Record<string, () => Promise<void>> = {
   events: benchEvents,
+  gap: benchGap,
   messages: benchMessages,
   'messages-fetch': benchMessagesFetch,
   presence: () => benchPresence(),

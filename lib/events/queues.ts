@@ -25,9 +25,12 @@ export { POLL_INTERVAL_GROWTH } from './watcher';
 /**
  * A number allocated on a stream but not written this long after its allocation belongs to a
  * producer that died (or to an allocation the SDK made again after its answer was lost): readers
- * skip it. Measured from the allocation itself, so neither later allocations nor polls postpone it.
+ * skip it. Measured from the allocation itself, so neither later allocations nor polls postpone it,
+ * and a waiting poll stopped at one reads again when it passes: the events behind an orphaned
+ * number wait at most this long (`npm run bench gap`). A live producer slower than this (its write
+ * throttled or retried) finds its number taken and appends under a new one: later, never lost.
  */
-export const GAP_DEADLINE_MS = 5000;
+export const GAP_DEADLINE_MS = 1500;
 /** Stream events read per stream per round. */
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
@@ -125,26 +128,28 @@ const resolveGap = async (stream: string, seq: number, allocatedBy: number): Pro
  * allocated past the last written event (by the head's `allocMs`); without it those wait until a
  * later event shows them as a gap.
  */
-const readStream = async (
-  stream: string,
-  cursor: number,
-  knownHead: streams.StreamHead | undefined,
-): Promise<{ events: streams.StreamEvent[]; cursor: number }> => {
+type StreamRead = {
+  events: streams.StreamEvent[];
+  cursor: number;
+  /** Stopped at a missing number: when its deadline passes (a waiting poll reads again then). */
+  gapDueMs?: number;
+};
+
+const readStream = async (stream: string, cursor: number, knownHead: streams.StreamHead | undefined): Promise<StreamRead> => {
   const items = await streams.readAfter(stream, cursor, READ_BATCH);
   const events: streams.StreamEvent[] = [];
   let expected = cursor + 1;
-  /** Settles the missing number `expected`: 'next', 'stop' before it, or the read from it again when it was taken meanwhile. */
-  const settle = async (allocatedBy: number): Promise<{ events: streams.StreamEvent[]; cursor: number } | 'next' | 'stop'> => {
+  /** Settles the missing number `expected`: 'next', the read so far when it must wait, or the read from it again when it was taken meanwhile. */
+  const settle = async (allocatedBy: number): Promise<StreamRead | 'next'> => {
     const outcome = await resolveGap(stream, expected, allocatedBy);
     if (outcome === 'tombstoned') return 'next';
-    if (outcome === 'wait') return 'stop';
+    if (outcome === 'wait') return { events, cursor: expected - 1, gapDueMs: allocatedBy + GAP_DEADLINE_MS };
     const rest = await readStream(stream, expected - 1, knownHead);
-    return { events: [...events, ...rest.events], cursor: rest.cursor };
+    return { ...rest, events: [...events, ...rest.events] };
   };
   for (const item of items) {
     while (item.seq > expected) {
       const settled = await settle(item.prevAllocMs);
-      if (settled === 'stop') return { events, cursor: expected - 1 };
       if (settled !== 'next') return settled;
       expected += 1;
     }
@@ -154,7 +159,6 @@ const readStream = async (
   // Numbers allocated past the last written event: a producer between its two writes.
   while (items.length < READ_BATCH && knownHead && knownHead.seq >= expected) {
     const settled = await settle(knownHead.allocMs);
-    if (settled === 'stop') break;
     if (settled !== 'next') return settled;
     expected += 1;
   }
@@ -170,6 +174,8 @@ const ingest = async (
   cache?: ReadCache,
   /** An acknowledgement not yet written (applied to `state` in memory): this write carries it. */
   deferredAck?: number,
+  /** Told when a stream read stopped at a missing number, with when its deadline passes. */
+  onGap?: (dueMs: number) => void,
 ): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
   // A stream whose head was just read at or before the cursor has nothing to read.
@@ -181,6 +187,7 @@ const ingest = async (
     }),
   );
   for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
+  for (const r of reads) if ('gapDueMs' in r && r.gapDueMs !== undefined) onGap?.(r.gapDueMs);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
   if (!advanced) return state;
@@ -199,7 +206,7 @@ const ingest = async (
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
   const reloaded = await accessQueue(user, state.queueId);
-  return ingest(user, deferredAck === undefined ? reloaded : withAck(reloaded, deferredAck), touch, heads, cache, deferredAck);
+  return ingest(user, deferredAck === undefined ? reloaded : withAck(reloaded, deferredAck), touch, heads, cache, deferredAck, onGap);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
@@ -241,6 +248,8 @@ export type WaitContext = {
   readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
   /** When the wait must end with a heartbeat. */
   readonly deadline: number;
+  /** When the deadline of a missing number the last read stopped at passes (then read again), if it stopped at one. */
+  readonly gapDueMs: () => number | undefined;
   /** When the poll started its first read of the streams (a head read before then is older than that read). */
   readonly startedMs: number;
 };
@@ -269,8 +278,10 @@ const pollHeads: WaitStrategy = async (ctx) => {
     let lastQueueCheck = nowMs();
     let bell: number | undefined;
     for (;;) {
-      const reading = await watch.next(Math.min(ctx.deadline, lastQueueCheck + QUEUE_RECHECK_MS));
+      const gapDueMs = ctx.gapDueMs();
+      const reading = await watch.next(Math.min(ctx.deadline, lastQueueCheck + QUEUE_RECHECK_MS, gapDueMs ?? Infinity));
       if (nowMs() >= ctx.deadline) return 'timeout';
+      const gapDue = gapDueMs !== undefined && nowMs() >= gapDueMs;
       const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
       const shard = reading?.head ?? watch.current()?.head;
       const heads = new Map(shard ? [[shardStream, shard]] : []);
@@ -281,7 +292,7 @@ const pollHeads: WaitStrategy = async (ctx) => {
         bell = reading.head.bell;
       }
       // Without the user head in `heads`, ingest reads the user stream itself.
-      const advanced = rang || (shard !== undefined && shard.seq > (ctx.cursors()[shardStream] ?? 0));
+      const advanced = rang || gapDue || (shard !== undefined && shard.seq > (ctx.cursors()[shardStream] ?? 0));
       if (advanced && (await ctx.ingest(heads))) return 'events';
       if (recheckDue) {
         lastQueueCheck = nowMs();
@@ -333,7 +344,11 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
   let state = deferredAck !== undefined ? withAck(loaded, deferredAck) : await acknowledge(user, loaded, opts.lastEventId, touch);
   const cache: ReadCache = new Map();
   const startedMs = nowMs();
-  state = await ingest(user, state, touch, undefined, cache, deferredAck);
+  let gapDueMs: number | undefined;
+  const onGap = (dueMs: number) => {
+    gapDueMs = Math.min(gapDueMs ?? Infinity, dueMs);
+  };
+  state = await ingest(user, state, touch, undefined, cache, deferredAck, onGap);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
@@ -341,8 +356,10 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
     cursors: () => state.cursors,
     deadline,
     startedMs,
+    gapDueMs: () => gapDueMs,
     ingest: async (heads) => {
-      state = await ingest(user, state, touch, heads, cache, deferredAck);
+      gapDueMs = undefined;
+      state = await ingest(user, state, touch, heads, cache, deferredAck, onGap);
       return state.refs.length > 0;
     },
     recheck: async () => {

@@ -25,7 +25,13 @@ const openQueue = async () => {
     if (events.length > 0) lastEventId = events[events.length - 1]!.id;
     return events.map((e) => (e as AlertWordsEvent).alert_words[0]!);
   };
-  return { poll };
+  /** One long-poll, acknowledging what the previous one returned. */
+  const wait = async (): Promise<string[]> => {
+    const events = await fetchEvents(user, { queueId: queue.queueId, lastEventId, dontBlock: false });
+    if (events.length > 0) lastEventId = events[events.length - 1]!.id;
+    return events.map((e) => (e.type === 'heartbeat' ? 'heartbeat' : (e as AlertWordsEvent).alert_words[0]!));
+  };
+  return { poll, wait };
 };
 
 describe('a stream number allocated but never written', () => {
@@ -70,5 +76,17 @@ describe('a stream number allocated but never written', () => {
     advanceClock(GAP_DEADLINE_MS);
     await sendEvent(REALM, tagged('after'), 'realm');
     expect(await poll()).toEqual(['after']);
+  });
+
+  it('wakes a waiting poll stopped at it when its deadline passes, with nothing else arriving', async () => {
+    const { wait } = await openQueue();
+    const allocatedAt = Date.now();
+    await streams.allocate(eventKeys.realmStream(REALM, 0), nowMs());
+    await sendEvent(REALM, tagged('behind'), 'realm');
+    // Without a wake at the deadline the poll would read again only at its queue recheck (10 s).
+    expect(await wait()).toEqual(['behind']);
+    const tookMs = Date.now() - allocatedAt;
+    expect(tookMs).toBeGreaterThanOrEqual(GAP_DEADLINE_MS);
+    expect(tookMs).toBeLessThan(GAP_DEADLINE_MS + 1000);
   });
 });
