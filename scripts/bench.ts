@@ -1,6 +1,7 @@
 // `npm run bench`: starts its own DynamoDB Local, seeds the development data set, and prints the
 // figures of every benchmark section. Nothing else needs to be running.
 import { closeClients } from '../lib/store/client';
+import { benchAdmin } from './bench-admin';
 import { benchBounded } from './bench-bounded';
 import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
@@ -32,6 +33,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   subscriptions: benchSubscriptions,
   bounded: benchBounded,
   render: benchRender,
+  admin: benchAdmin,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -90,8 +90,9 @@ export const deleteAvatar = async (user: User): Promise<string> =>
 const AVATAR_KEY = /^\d+\/[0-9a-f]{40}(-medium)?\.png$/;
 
 /**
- * GET /user_avatars/{realm_id}/{file}: an uploaded avatar's bytes and type. Only avatar keys (a
- * realm id and one hashed name), so that no other upload of the bucket is readable this way;
+ * GET /user_avatars/{realm_id}/{file}: an uploaded avatar's bytes and type (or an organization's
+ * icon or logo, stored the same way, lib/actions/realm-images.ts). Only avatar keys (a realm id
+ * and one hashed name), so that no other upload of the bucket is readable this way;
  * anything else, or a missing object, is 404 "File not found.".
  */
 export const readAvatarFile = async (key: string): Promise<{ body: Buffer; contentType: string }> => {

@@ -8,15 +8,12 @@ import { unicodeEmojiCode } from '../emoji';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { UploadedFile } from '../models/attachment';
-import { imageTypeOf } from '../models/avatar';
 import {
   activeEmojiNamed,
+  checkImageFile,
   checkValidEmojiName,
-  claimedImageType,
   EMOJI_IMAGE_KEY,
-  EMOJI_IMAGE_TYPES,
   emojiImageKey,
-  MAX_EMOJI_FILE_SIZE_BYTES,
   MAX_EMOJI_FILE_SIZE_MIB,
   newEmojiFileName,
   normalizeEmojiName,
@@ -87,18 +84,11 @@ export const checkAddRealmEmoji = forMembers(async (user: User, realm: Realm, ra
   if (activeEmojiNamed(await realmEmojiStore.listRealmEmoji(realm.id, { consistent: true }), name)) throw nameTaken();
   if (files.length !== 1) throw new BadRequestError('You must upload exactly one file.');
   if (unicodeEmojiCode(name) !== undefined && !isAdmin(user)) throw new BadRequestError('Only administrators can override default emoji.');
-  const [file] = files;
-  if (file.content.length > MAX_EMOJI_FILE_SIZE_BYTES) {
-    throw new BadRequestError(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
-  }
-  const claimed = claimedImageType(file);
-  if (claimed === undefined || !EMOJI_IMAGE_TYPES.has(claimed)) throw new BadRequestError('Invalid image format');
-  const contentType = imageTypeOf(file.content);
-  if (contentType === undefined) throw new BadRequestError('Could not decode image; did you upload an image file?');
+  const contentType = checkImageFile(files[0], MAX_EMOJI_FILE_SIZE_MIB);
 
   const id = await allocateIds('realmEmoji');
   const fileName = newEmojiFileName(contentType);
-  await filesStore.putFile(emojiImageKey(realm.id, fileName), file.content, contentType);
+  await filesStore.putFile(emojiImageKey(realm.id, fileName), files[0].content, contentType);
   const added: RealmEmoji = { id, realmId: realm.id, name, authorId: user.id, fileName, deactivated: false };
   const emoji = await withRealmEmojiList(realm.id, async ({ version, emoji: current }) => {
     if (activeEmojiNamed(current, name)) throw nameTaken();

@@ -5,7 +5,7 @@ import { renderMarkdown } from '../markdown';
 import { PUSH_NOTIFICATIONS_ENABLED, serverAuthenticationMethods } from '../models/authentication';
 import type { Realm } from '../models/realm';
 import { realmUrl } from '../models/realm';
-import { realmIconUrl } from '../state/realm';
+import { realmIconUrl } from '../models/realm-images';
 import * as channelsStore from '../store/channels';
 
 /**

@@ -32,6 +32,8 @@ export type InvitesChangedEvent = { type: 'invites_changed' };
 export type RealmEvent =
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
+  /** The icon or a logo changed: its URL and source (icon_url/icon_source, logo_url/logo_source, night_logo_url/night_logo_source). */
+  | { type: 'realm'; op: 'update_dict'; property: 'icon' | 'logo' | 'night_logo'; data: Record<string, string> }
   | { type: 'realm'; op: 'deactivated'; realm_id: number };
 
 /** A setting new accounts of the organization start with changed (PATCH /realm/user_settings_defaults). */

@@ -3,6 +3,8 @@
 // still show it), so a name is unique only among the active emoji of an organization.
 import { randomBytes } from 'node:crypto';
 import { BadRequestError } from '../errors';
+import type { UploadedFile } from './attachment';
+import { imageTypeOf } from './avatar';
 
 export type RealmEmoji = {
   /** Upstream's ids are global; ours too (one counter), so an id names one emoji of one organization. */
@@ -49,7 +51,7 @@ export const normalizeEmojiName = (name: string): string => {
 };
 
 /** The image types upstream accepts for emoji (THUMBNAIL_ACCEPT_IMAGE_TYPES that browsers show inline), by extension. */
-export const EMOJI_IMAGE_TYPES: ReadonlyMap<string, string> = new Map([
+const EMOJI_IMAGE_TYPES: ReadonlyMap<string, string> = new Map([
   ['image/avif', 'avif'],
   ['image/gif', 'gif'],
   ['image/jpeg', 'jpg'],
@@ -72,11 +74,30 @@ const TYPES_BY_EXTENSION: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The type an upload claims: its part's type, or, when that says nothing (empty, octet-stream), its name's extension. */
-export const claimedImageType = (file: { filename: string; contentType: string }): string | undefined => {
+const claimedImageType = (file: { filename: string; contentType: string }): string | undefined => {
   const declared = file.contentType.split(';')[0].trim().toLowerCase();
   if (declared !== '' && declared !== 'application/octet-stream') return declared;
   const extension = /\.([^.]+)$/.exec(file.filename)?.[1]?.toLowerCase();
   return extension === undefined ? undefined : TYPES_BY_EXTENSION.get(extension);
+};
+
+/**
+ * The checks upstream's emoji, icon and logo uploads share, in its order, once the one file is
+ * picked: its size ("Uploaded file is larger than the allowed limit of {n} MiB"), the type it
+ * claims ("Invalid image format": upstream's THUMBNAIL_ACCEPT_IMAGE_TYPES that browsers show
+ * inline, EMOJI_IMAGE_TYPES) and that its bytes are such an image ("Could not decode image; did
+ * you upload an image file?", imageTypeOf standing in for upstream's decoding). Returns the type
+ * its bytes show, which the image is stored and served with.
+ */
+export const checkImageFile = (file: UploadedFile, maxSizeMib: number): string => {
+  if (file.content.length > maxSizeMib * 1024 * 1024) {
+    throw new BadRequestError(`Uploaded file is larger than the allowed limit of ${maxSizeMib} MiB`);
+  }
+  const claimed = claimedImageType(file);
+  if (claimed === undefined || !EMOJI_IMAGE_TYPES.has(claimed)) throw new BadRequestError('Invalid image format');
+  const contentType = imageTypeOf(file.content);
+  if (contentType === undefined) throw new BadRequestError('Could not decode image; did you upload an image file?');
+  return contentType;
 };
 
 /**

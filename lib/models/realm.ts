@@ -1,5 +1,6 @@
 import { config } from '../config';
 import type { MessageEditSettings } from './message-edit';
+import type { RealmImage } from './realm-images';
 
 /** A group-setting value: a user group id, or an anonymous group. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -42,6 +43,10 @@ export type Realm = {
   properties?: Partial<Record<RealmPropertyName, RealmPropertyValue>>;
   /** The settings new accounts start with, where the organization changed them (PATCH /realm/user_settings_defaults). */
   userSettingsDefaults?: Record<string, boolean | number | string>;
+  /** The uploaded icon and logos (lib/models/realm-images.ts); absent until first changed. */
+  icon?: RealmImage;
+  logo?: RealmImage;
+  nightLogo?: RealmImage;
   /** Counts the changes of the settings above through PATCH /realm; absent before the first one. */
   settingsVersion?: number;
 };

@@ -1,7 +1,7 @@
 // Register state "realm": the organization's settings (realm_*), the server's limits and
 // constants (max_*, server_*), and the organization's URL. Stored settings come from the realm
 // item; settings this service does not store yet have upstream's default for a new organization,
-// and server settings are this server's (it has no uploads, push bouncer, billing or GIFs).
+// and server settings are this server's (it has no push bouncer, billing or GIFs).
 import { MAX_FILE_UPLOAD_SIZE_MIB } from '../models/attachment';
 import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../models/channel';
 import { createHash } from 'node:crypto';
@@ -21,6 +21,7 @@ import {
   type RealmPropertyName,
   realmUrl,
 } from '../models/realm';
+import { MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, realmImageData } from '../models/realm-images';
 import type { UserGroup } from '../models/user-group';
 import { realmGroups, systemGroupId } from './context';
 import type { StateBuilder } from './registry';
@@ -34,10 +35,6 @@ export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: s
   const stored = realm.groupSettings[setting.stored];
   return stored ?? systemGroupId(groups, setting.defaultGroup);
 };
-
-/** The organization's icon: a gravatar identicon of its subdomain (no icon uploads yet). */
-export const realmIconUrl = (realm: Realm): string =>
-  `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId.toLowerCase()).digest('hex')}?d=identicon`;
 
 /** A stable identifier of the organization (upstream stores a random one; we derive it from the id). */
 const realmUuid = (realm: Realm): string => {
@@ -153,12 +150,11 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_authentication_methods: realmAuthenticationMethods(),
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_icon_url: realmIconUrl(realm),
-    realm_icon_source: 'G',
-    realm_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
-    realm_logo_source: 'D',
-    realm_night_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
-    realm_night_logo_source: 'D',
+    ...Object.fromEntries(
+      (['icon', 'logo', 'night_logo'] as const).flatMap((kind) =>
+        Object.entries(realmImageData(realm, kind)).map(([name, value]) => [`realm_${name}`, value]),
+      ),
+    ),
     realm_default_avatar_source: 'G',
     realm_org_type: 0,
     realm_plan_type: 1,
@@ -183,8 +179,8 @@ export const realmState: StateBuilder = async (ctx) => {
     max_message_length: 10000,
     max_file_upload_size_mib: MAX_FILE_UPLOAD_SIZE_MIB,
     max_avatar_file_size_mib: 5,
-    max_icon_file_size_mib: 5,
-    max_logo_file_size_mib: 5,
+    max_icon_file_size_mib: MAX_ICON_FILE_SIZE_MIB,
+    max_logo_file_size_mib: MAX_LOGO_FILE_SIZE_MIB,
     max_bulk_new_subscription_messages: MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
 
     server_typing_started_expiry_period_milliseconds: 45000,

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
+import type { RealmImage } from '../models/realm-images';
 import { documentClient, tableName } from './client';
 import { batchGet, getByGsi1Key, sendConditional, sendTransaction, stripKeys, type Item } from './common';
 import { buildUseGroupItem } from './user-groups';
@@ -85,6 +86,28 @@ export const updateSettings = async (
   if (usedGroupIds.length === 0) return sendConditional(new UpdateCommand(update));
   return (await sendTransaction([{ Update: update }, ...usedGroupIds.map((id) => buildUseGroupItem(realmId, id))])) === undefined;
 };
+
+/**
+ * Sets one of the organization's images (its icon or a logo: `attribute`, REALM_IMAGE_ATTRIBUTE)
+ * if its version is still `fromVersion` (an image never changed has none, and is version 1);
+ * false when another change came first.
+ */
+export const setImage = async (
+  realmId: number,
+  attribute: 'icon' | 'logo' | 'nightLogo',
+  image: RealmImage,
+  fromVersion: number,
+): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.realm(realmId),
+      UpdateExpression: 'SET #image = :image',
+      ConditionExpression: `attribute_exists(pk) AND (#image.#version = :from${fromVersion === 1 ? ' OR attribute_not_exists(#image)' : ''})`,
+      ExpressionAttributeNames: { '#image': attribute, '#version': 'version' },
+      ExpressionAttributeValues: { ':image': image, ':from': fromVersion },
+    }),
+  );
 
 /**
  * Unsets the organization's new-channel announcements channel if it is still `channelId` (the

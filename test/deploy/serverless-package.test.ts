@@ -264,6 +264,8 @@ describe('npx serverless package', () => {
       'uploadAvatar:write',
       'uploadFile:write',
       'uploadRealmEmoji:write',
+      'uploadRealmIcon:write',
+      'uploadRealmLogo:write',
     ]);
   });
 
