@@ -89,6 +89,26 @@ describe('capacity/index.js', () => {
     ]);
   });
 
+  it('refers only to resources it declares, to the function it extends and to pseudo parameters', async () => {
+    const resources = await capacity.resources(managed);
+    const extensions = await capacity.extensions(managed);
+    const targets: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        const o = value as Record<string, unknown>;
+        if (typeof o.Ref === 'string') targets.push(o.Ref);
+        if (Array.isArray(o['Fn::GetAtt'])) targets.push(o['Fn::GetAtt'][0] as string);
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk([resources, extensions]);
+    for (const ext of Object.values(extensions)) targets.push(...(ext.DependsOn ?? []));
+    const unknown = targets.filter((t) => !(t in resources) && !t.startsWith('AWS::'));
+    expect(targets.length).toBeGreaterThan(10);
+    expect(unknown).toEqual([]);
+  });
+
   describe('the managed-instances resources', () => {
     let resources: Record<string, Resource>;
     const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
