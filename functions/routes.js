@@ -4,6 +4,7 @@
 // Plain CommonJS, so that the Serverless Framework, scripts and tests can all load it.
 const fs = require('node:fs');
 const path = require('node:path');
+const capacity = require('../capacity/index.js');
 
 const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -163,7 +164,10 @@ const timeoutOf = (route, longPollSeconds) =>
 /**
  * The Serverless `functions` section: one function per route, plus the catch-all fallback.
  * The long-poll bound is the `eventsLongPollSeconds` parameter of serverless.yml, and the cap on
- * long-poll executions (reserved concurrency) its `eventsMaxConcurrency` parameter.
+ * waiting clients its `eventsMaxConcurrency` parameter. Where the long-poll route runs is its
+ * `eventsCapacity` parameter (capacity/index.js): on standard Lambda the cap is the route's
+ * reserved concurrency, one execution per waiting client; on managed instances, its execution
+ * environments (capacity/index.js managedEnvironments), each holding many.
  */
 const functions = async ({ resolveVariable }) => {
   const longPollSeconds = Number(await resolveVariable('param:eventsLongPollSeconds'));
@@ -173,7 +177,12 @@ const functions = async ({ resolveVariable }) => {
   if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
     throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
   }
+  const managed = (await capacity.capacityMode({ resolveVariable })) === 'managed';
   const shards = Number(await resolveVariable('param:eventsRealmShards'));
+  // On managed instances one reader per execution environment reads a shard head, whatever the
+  // polls it holds: managedEnvironments refuses more environments than a head takes. The shard rule
+  // stays in both modes: every woken poll still reads the new stream items of its shard itself.
+  if (managed) capacity.managedEnvironments(maxWaiting);
   const fewestShards = Math.ceil(maxWaiting / WAITING_CLIENTS_PER_SHARD);
   if (!Number.isInteger(shards) || shards < fewestShards) {
     throw new Error(
@@ -193,8 +202,9 @@ const functions = async ({ resolveVariable }) => {
       ...(route.bucket ? { role: BUCKET_ROLES[route.bucket] } : {}),
       timeout: timeoutOf(route, longPollSeconds),
       ...(route.memorySize ? { memorySize: route.memorySize } : {}),
-      // A long-poll holds one execution per waiting client: capped, so the other routes keep theirs.
-      ...(route.longPoll ? { reservedConcurrency: maxWaiting } : {}),
+      // A long-poll holds one execution per waiting client on standard Lambda: capped, so the other
+      // routes keep theirs. On managed instances it runs on the capacity provider instead.
+      ...(route.longPoll ? (managed ? capacity.managedFunction() : { reservedConcurrency: maxWaiting }) : {}),
       events,
     };
   }

@@ -390,3 +390,41 @@ describe('development mode and secrets of a stage', () => {
     120000,
   );
 });
+
+describe('where GET /events runs (the eventsCapacity parameter, capacity/index.js)', () => {
+  it('declares the VPC, its endpoints and the capacity provider, and puts GET /events on it, with eventsCapacity managed', async () => {
+    const result = await serverless([
+      'print',
+      '--param',
+      'eventsCapacity=managed',
+      '--param',
+      `uploadUrlSecret=${UPLOAD_URL_SECRET}`,
+      '--format',
+      'json',
+      '--path',
+      'resources',
+    ]);
+    expect(result).toMatchObject({ ok: true });
+    const { Resources, extensions } = JSON.parse(result.output);
+    const types = Object.values(Resources as Record<string, Resource>).map((r) => r.Type);
+    expect(types).toEqual(
+      expect.arrayContaining(['AWS::EC2::VPC', 'AWS::EC2::VPCEndpoint', 'AWS::IAM::Role', 'AWS::Lambda::CapacityProvider']),
+    );
+    expect(Resources.EventsCapacityProvider.Properties.CapacityProviderName).toBe(`chat-${STAGE}-events`);
+    // Both extensions are kept: the stage's throttling and GET /events' capacity provider.
+    expect(Object.keys(extensions).sort()).toEqual(['EventsGetLambdaFunction', 'HttpApiStage']);
+    expect(extensions.EventsGetLambdaFunction.Properties.CapacityProviderConfig.LambdaManagedInstancesCapacityProviderConfig).toMatchObject(
+      {
+        CapacityProviderArn: { 'Fn::GetAtt': ['EventsCapacityProvider', 'Arn'] },
+      },
+    );
+  }, 120000);
+
+  it('refuses an eventsCapacity other than standard or managed', async () => {
+    const result = await serverless(['print', '--param', 'eventsCapacity=ec2', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`]);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(
+      'The eventsCapacity parameter must be standard (standard Lambda, the default) or managed (Lambda Managed Instances), got "ec2"',
+    );
+  }, 120000);
+});

@@ -15,7 +15,13 @@ const routesModule = require('../../functions/routes.js') as {
 
 const stageParams = (params: Record<string, string>) => ({
   resolveVariable: async (name: string) =>
-    ({ 'param:eventsLongPollSeconds': '20', 'param:eventsMaxConcurrency': '500', 'param:eventsRealmShards': '5', ...params })[name]!,
+    ({
+      'param:eventsLongPollSeconds': '20',
+      'param:eventsMaxConcurrency': '500',
+      'param:eventsRealmShards': '5',
+      'param:eventsCapacity': 'standard',
+      ...params,
+    })[name]!,
 });
 
 describe('functions/routes.js', () => {
@@ -82,6 +88,51 @@ describe('functions/routes.js', () => {
     await expect(
       routesModule.functions(stageParams({ 'param:eventsMaxConcurrency': '2000', 'param:eventsRealmShards': '20' })),
     ).resolves.toHaveProperty('eventsGet');
+  });
+
+  describe('GET /events on managed instances (eventsCapacity managed: capacity/index.js)', () => {
+    const managed = (params: Record<string, string> = {}) =>
+      routesModule.functions(stageParams({ 'param:eventsCapacity': 'managed', ...params }));
+
+    it('reserves no concurrency, gives GET /events the environment its capacity provider runs, and keeps its timeout under 30 s', async () => {
+      const fns = await managed();
+      expect(fns.eventsGet).not.toHaveProperty('reservedConcurrency');
+      expect(fns.eventsGet).toMatchObject({
+        timeout: 25,
+        memorySize: 2048,
+        // osls would publish a numbered version at each deploy, each with environments of its own.
+        versionFunction: false,
+        // One Node.js worker per environment: all its polls share one watcher.
+        environment: { AWS_LAMBDA_NODEJS_WORKER_COUNT: '1' },
+      });
+      expect(Object.entries(fns).filter(([, f]) => 'reservedConcurrency' in f)).toEqual([]);
+      // Every other function is as on standard Lambda.
+      const standard = await routesModule.functions(stageParams({}));
+      const { eventsGet: _m, ...otherManaged } = fns;
+      const { eventsGet: _s, ...otherStandard } = standard;
+      expect(otherManaged).toEqual(otherStandard);
+    });
+
+    it('refuses more waiting clients than 100 environments of 1,362 hold (one shard head reader each)', async () => {
+      await expect(managed({ 'param:eventsMaxConcurrency': '136201', 'param:eventsRealmShards': '1400' })).rejects.toThrow(
+        'eventsMaxConcurrency 136201 needs 101 execution environments of 1362 waiting polls on managed instances',
+      );
+      await expect(managed({ 'param:eventsMaxConcurrency': '136200', 'param:eventsRealmShards': '1400' })).resolves.toHaveProperty(
+        'eventsGet',
+      );
+    });
+
+    it("keeps the shard rule: every woken poll still reads its shard's new items itself", async () => {
+      await expect(managed({ 'param:eventsMaxConcurrency': '501' })).rejects.toThrow(
+        'eventsRealmShards must be at least 6 for 501 waiting clients',
+      );
+    });
+  });
+
+  it.each([['lambda'], ['Managed'], ['']])('refuses an eventsCapacity of "%s", naming the two modes', async (value) => {
+    await expect(routesModule.functions(stageParams({ 'param:eventsCapacity': value }))).rejects.toThrow(
+      `The eventsCapacity parameter must be standard (standard Lambda, the default) or managed (Lambda Managed Instances), got "${value}"`,
+    );
   });
 
   it('gives each function the memorySize its routes.json entry declares', async () => {
