@@ -7,6 +7,7 @@
 // | realm by subdomain          | main.gsi1   | REALMNAME#<string_id>   | = REALM                     |
 // | subdomain lock              | main        | SUBDOMAIN#<string_id>   | = SUBDOMAIN                 |
 // | realm creation link         | main        | REALMCREATIONKEY#<key>  | = REALMCREATIONKEY          |
+// | password reset link (TTL)   | main        | PASSWORDRESET#<key>     | = PASSWORDRESET             |
 // | user by id                  | main        | REALM#<rid>             | = USER#<uid>                |
 // | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
@@ -142,6 +143,8 @@ export const keys = {
   /** A realm creation link's key (npm run create-realm-link), until it is used or expires. */
   realmCreationKey: (creationKey: string) =>
     fitted('realm creation key', { pk: `REALMCREATIONKEY#${creationKey}`, sk: 'REALMCREATIONKEY' }),
+  /** A password reset link's key (POST /accounts/password/reset/), until it is used or expires. */
+  passwordResetKey: (resetKey: string) => fitted('confirmation key', { pk: `PASSWORDRESET#${resetKey}`, sk: 'PASSWORDRESET' }),
   /** The lock that keeps a subdomain to one organization (written with the organization). */
   subdomainLock: (stringId: string) => fitted('subdomain', { pk: `SUBDOMAIN#${stringId}`, sk: 'SUBDOMAIN' }),
   realmByName: (stringId: string) => fitted('subdomain', { gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
