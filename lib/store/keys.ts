@@ -383,6 +383,7 @@ export const entityKeys = {
 // | stream head (last seq, alloc ms) | STREAM#R<rid>[.<shard>] / STREAM#U<uid> | = HEAD |
 // | stream events after a cursor     | STREAM#…           | > E#<seq>                  |
 // | queue (descriptor, refs, cursors)| QUEUE#<queue_id>   | = HEAD                     |
+// | queues of a user (TTL)           | QUEUES#U<uid>      | begins_with Q#             |
 export const eventKeys = {
   /** One of the organization's identical stream shards (shard 0 keeps the unsharded name). */
   realmStream: (realmId: number, shard = 0): string => (shard === 0 ? `STREAM#R${realmId}` : `STREAM#R${realmId}.${shard}`),
@@ -391,4 +392,7 @@ export const eventKeys = {
   streamEvent: (stream: string, seq: number): Key => ({ pk: stream, sk: `E#${pad(seq)}` }),
   streamEventsAfter: (stream: string, seq: number) => ({ pk: stream, skAfter: `E#${pad(seq)}`, skEnd: 'E#~' }),
   queue: (queueId: string): Key => fitted('queue id', { pk: `QUEUE#${queueId}`, sk: 'HEAD' }),
+  /** A user's record of one of their queues, so that deactivating the user can delete them. */
+  queueOfUser: (userId: number, queueId: string): Key => fitted('queue id', { pk: `QUEUES#U${userId}`, sk: `Q#${queueId}` }),
+  queuesOfUser: (userId: number) => ({ pk: `QUEUES#U${userId}`, skPrefix: 'Q#' }),
 } as const;
