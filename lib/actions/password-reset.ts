@@ -14,6 +14,7 @@ import { hashPassword } from '../passwords';
 import { sendEmail } from '../store/emails';
 import * as passwordResetsStore from '../store/password-resets';
 import * as passwordsStore from '../store/passwords';
+import * as sessionsStore from '../store/sessions';
 import * as usersStore from '../store/users';
 import { ConfirmationLinkError } from './join';
 import { isStrongEnoughPassword } from './manage-users';
@@ -121,7 +122,8 @@ export const accessPasswordResetLink = async (realm: Realm, resetKey: string): P
  * strength check): both fields given, equal, and strong enough (isStrongEnoughPassword), else
  * the form's errors and nothing is written. Then the new hash and the removal of the link in one
  * transaction, conditional on the password being the one the link was issued against: a link
- * used or outdated meanwhile is ConfirmationLinkError('expired'). Emits no event.
+ * used or outdated meanwhile is ConfirmationLinkError('expired'). Then ends the account's web
+ * sessions (as Django's, which a password change invalidates). Emits no event.
  */
 export const checkResetPassword = async (
   realm: Realm,
@@ -142,5 +144,7 @@ export const checkResetPassword = async (
     if (written === 'conflict') throw new LostRaceError();
     if (written !== 'written') throw new ConfirmationLinkError('expired');
   });
+  // Django's sessions end with the password they were started with: whoever knew the old one is signed out.
+  await sessionsStore.deleteSessionsOfUser(access.user.id);
   return { user: access.user };
 };

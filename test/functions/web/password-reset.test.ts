@@ -173,6 +173,18 @@ describe('/accounts/password/reset/<key>/', () => {
     expect(again.markup).toContain('<a href="/accounts/password/reset/">Ask for a new link</a>');
   });
 
+  it('signs out the sessions the account had before the reset', async () => {
+    const user = await newUser();
+    const signedIn = new PageClient();
+    await signedIn.logIn(user.email, OLD_PASSWORD);
+    expect((await signedIn.get('/accounts/')).status).toBe(200);
+    await askReset(user.email);
+    expect((await setPassword(await resetPathFor(user.email), NEW_PASSWORD)).status).toBe(200);
+    const after = await signedIn.get('/accounts/');
+    expect(after.status).toBe(302);
+    expect(after.headers.Location).toBe('/login/');
+  });
+
   it.each([
     ['two different passwords', NEW_PASSWORD, `${NEW_PASSWORD}!`, 'The two password fields didn’t match.'],
     ['a weak password', 'abc', 'abc', 'The password is too weak.'],
