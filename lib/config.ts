@@ -132,6 +132,14 @@ export const config = {
     windowSeconds: intFromEnv('LOGIN_FAILURE_WINDOW_SECONDS', 1800),
     attempts: intFromEnv('LOGIN_FAILURE_ATTEMPTS', 5),
   }),
+  /**
+   * Password reset emails sent per address in a window, as upstream's password_reset_form_by_email
+   * rule (its first window: 2 an hour); past it the form still answers "check your email" and sends nothing.
+   */
+  passwordResetEmailLimit: (): { windowSeconds: number; attempts: number } => ({
+    windowSeconds: intFromEnv('PASSWORD_RESET_EMAIL_WINDOW_SECONDS', 3600),
+    attempts: intFromEnv('PASSWORD_RESET_EMAIL_ATTEMPTS', 2),
+  }),
   /** Password logins (POST /fetch_api_key) allowed per client address in a window: upstream's api_by_ip rule. */
   loginAddressLimit: (): { windowSeconds: number; attempts: number } => ({
     windowSeconds: intFromEnv('LOGIN_ADDRESS_WINDOW_SECONDS', 60),

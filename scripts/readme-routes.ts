@@ -37,6 +37,10 @@ const OWN_SUMMARIES: Record<string, string> = {
   webLogout: 'Web page: sign out (ends the session)',
   webAccountPage: 'Web page: your account, and the form that shows your API key',
   webApiKey: 'Web page: your API key and zuliprc, after you re-enter your password',
+  webPasswordResetPage: 'Web page: the form that asks where to send a password reset link',
+  webPasswordReset: 'Web page: sends a password reset link by email (the same answer for any address)',
+  webPasswordResetConfirm: 'Web page: sets a new password from a password reset link',
+  webPasswordResetConfirmPage: 'Web page: the new-password form of a password reset link',
   devEmails: 'The emails sent through the local SES store (development mode only)',
 };
 

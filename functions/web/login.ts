@@ -37,7 +37,8 @@ const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[
               autofocus: opts.username !== undefined,
             },
           ],
-        })}`,
+        })}
+        <p class="below-form"><a href="/accounts/password/reset/">Forgot your password?</a></p>`,
     ),
   );
 

@@ -6,20 +6,19 @@ import { nowSeconds } from '../clock';
 import { ApiError } from '../errors';
 import { generateConfirmationKey, isValidEmailAddress } from '../models/invite';
 import { MAX_REALM_NAME_LENGTH, type Realm } from '../models/realm';
-import { checkFullName, INTERNAL_REALM_ID, NOTIFICATION_BOT_EMAIL, Role, type User } from '../models/user';
+import { checkFullName, Role, type User } from '../models/user';
 import type { UserGroup } from '../models/user-group';
-import { generateApiKey } from '../passwords';
 import * as channelsStore from '../store/channels';
 import { allocateIds, batchPut, raiseCounter } from '../store/common';
 import * as defaultChannelsStore from '../store/default-channels';
 import * as realmCreationStore from '../store/realm-creation';
 import * as realmsStore from '../store/realms';
 import { buildGroupItems } from '../store/user-groups';
-import * as usersStore from '../store/users';
 import { doSubscribe } from './channels';
 import { doCreateUser } from './create-user';
 import { isStrongEnoughPassword } from './manage-users';
 import { sendInternalMessage } from './messages-send';
+import { ensureSystemBot, SYSTEM_BOTS } from './system-bots';
 import { LostRaceError, retryLostRaces } from './retry';
 
 /** Upstream's REALM_CREATION_LINK_VALIDITY_DAYS. */
@@ -27,7 +26,6 @@ export const REALM_CREATION_LINK_VALIDITY_DAYS = 7;
 /** Upstream's Realm.MAX_REALM_SUBDOMAIN_LENGTH and the shortest subdomain check_subdomain_available accepts. */
 const MAX_SUBDOMAIN_LENGTH = 40;
 const MIN_SUBDOMAIN_LENGTH = 3;
-const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
 
 /** Some of upstream's reserved subdomains (zerver/lib/name_restrictions.py): the service's own names and common ones. */
 const RESERVED_SUBDOMAINS = new Set([
@@ -182,36 +180,6 @@ const systemGroups = async (realmId: number, now: number): Promise<UserGroup[]> 
     },
     version: 0,
   }));
-};
-
-/** Upstream's system bots a new organization's messages come from, created when missing (a stage never seeded). */
-const SYSTEM_BOTS = [
-  { email: NOTIFICATION_BOT_EMAIL, fullName: 'Notification Bot' },
-  { email: WELCOME_BOT_EMAIL, fullName: 'Welcome Bot' },
-];
-
-const ensureSystemBot = async (bot: { email: string; fullName: string }): Promise<User> => {
-  const existing = await usersStore.getSystemBot(bot.email);
-  if (existing) return existing;
-  const user: User = {
-    id: await allocateIds('user'),
-    realmId: INTERNAL_REALM_ID,
-    email: bot.email,
-    fullName: bot.fullName,
-    role: Role.MEMBER,
-    isBot: true,
-    botType: 1,
-    botOwnerId: null,
-    isActive: true,
-    timezone: '',
-    dateJoined: nowSeconds(),
-    apiKey: generateApiKey(),
-    presenceEnabled: false,
-    enableDraftsSynchronization: false,
-  };
-  // A concurrent creation of the same bot wins by the email lock: read it then.
-  if ((await usersStore.createUser(user)) !== 'created') return (await usersStore.getSystemBot(bot.email))!;
-  return user;
 };
 
 /** Upstream's first channels of an organization (general gets the announcements), and their welcome messages. */

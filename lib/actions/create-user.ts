@@ -6,17 +6,19 @@ import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { Channel } from '../models/channel';
 import type { Realm } from '../models/realm';
-import { NOTIFICATION_BOT_EMAIL, Role, type User } from '../models/user';
+import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User } from '../models/user';
 import { generateApiKey, hashPassword } from '../passwords';
 import { newUserObject } from '../state/realm-user';
 import * as channelsStore from '../store/channels';
 import { allocateIds } from '../store/common';
 import * as defaultChannelsStore from '../store/default-channels';
+import { FIRST_CREATED_REALM_ID } from '../store/realms';
 import * as usersStore from '../store/users';
 import { doAddSubscriptions } from './channels';
 import { doAddGroupMember, systemGroupIds, systemGroupNamesForRole } from './group-membership';
 import { sendInternalMessage } from './messages-send';
 import { LostRaceError, retryLostRaces } from './retry';
+import { ensureSystemBot, WELCOME_BOT } from './system-bots';
 
 /** Upstream's message for an email already taken in the organization (any case). */
 export const EMAIL_IN_USE = 'Email is already in use.';
@@ -55,7 +57,7 @@ export type NewUserRequest = {
  * `user_group` add_members per group, the subscription events (`subscription` add to the new user,
  * peer_add to those who see each channel's subscribers), and for a human Notification Bot's
  * "{user} joined this organization." in the signup announcements channel, if the organization has
- * one. Returns the new user. No permission checks: the caller made them.
+ * one, and Welcome Bot's welcome direct message to the new user (unread). Returns the new user. No permission checks: the caller made them.
  */
 export const doCreateUser = async (realm: Realm, req: NewUserRequest): Promise<User> => {
   const id = await allocateIds('user');
@@ -94,6 +96,7 @@ export const doCreateUser = async (realm: Realm, req: NewUserRequest): Promise<U
   );
   await doAddSubscriptions(realm, req.actingUser ?? user, channels, [user]);
   await sendSignupNotice(realm, user);
+  await sendWelcomeMessage(realm, user);
   return user;
 };
 
@@ -106,4 +109,35 @@ const sendSignupNotice = async (realm: Realm, user: User): Promise<void> => {
   ]);
   if (!channel || channel.isArchived || !bot) return;
   await sendInternalMessage(realm, bot, { channel, topic: SIGNUPS_TOPIC }, `@_**${user.fullName}|${user.id}** joined this organization.`);
+};
+
+/**
+ * Upstream's send_initial_direct_message: Welcome Bot's direct message to a new person, with the
+ * getting started guide, the organization setup guide for an administrator, and a demo
+ * organization's deletion for its owner. The conversations it points to are Welcome Bot's
+ * messages in the channels of an organization created here (checkCreateRealm); the development
+ * data set's organizations have none. Upstream's link to its tour video (a file of its own
+ * servers) is left out.
+ */
+export const welcomeMessageContent = (realm: Realm, user: User): string => {
+  const paragraphs = [
+    realm.id >= FIRST_CREATED_REALM_ID
+      ? "Hello, and welcome to Zulip!👋 I've kicked off some conversations to help you get started. You can find them in your [Inbox](/#inbox)."
+      : 'Hello, and welcome to Zulip!👋',
+    isAdmin(user)
+      ? 'To learn more, check out our [getting started guide](/help/getting-started-with-zulip)! We also have a guide for [moving your organization to Zulip](/help/moving-to-zulip).'
+      : 'To learn more, check out our [getting started guide](/help/getting-started-with-zulip)!',
+  ];
+  if (isOwner(user) && realm.demoOrganizationScheduledDeletionDate != null) {
+    paragraphs.push(
+      "Note that this is a [demo organization](/help/demo-organizations) and will be **automatically deleted** in 30 days, unless it's [converted into a permanent organization](/help/demo-organizations#convert-a-demo-organization-to-a-permanent-organization).",
+    );
+  }
+  return paragraphs.join('\n\n');
+};
+
+/** Sends Welcome Bot's welcome direct message to a new person (Welcome Bot created if the stage has none). */
+const sendWelcomeMessage = async (realm: Realm, user: User): Promise<void> => {
+  const bot = await ensureSystemBot(WELCOME_BOT);
+  await sendInternalMessage(realm, bot, { user }, welcomeMessageContent(realm, user));
 };

@@ -4,7 +4,7 @@
 // email); the account gets the invitation's role, channels and groups.
 import { nowSeconds } from '../clock';
 import { ApiError } from '../errors';
-import { isValidEmailAddress, type ConfirmationLinkProblem, type InviteByKey } from '../models/invite';
+import { isKeyOfValidLength, isValidEmailAddress, type ConfirmationLinkProblem, type InviteByKey } from '../models/invite';
 import { EMAIL_DOMAIN_REFUSALS } from '../models/realm-domain';
 import { realmProperty, type Realm } from '../models/realm';
 import { checkFullName, type Role, type User } from '../models/user';
@@ -21,9 +21,6 @@ export class ConfirmationLinkError extends Error {
     this.name = 'ConfirmationLinkError';
   }
 }
-
-/** Upstream's confirmation keys: 24 characters (40 for old ones); any other length is malformed. */
-const isKeyOfValidLength = (key: string): boolean => key.length === 24 || key.length === 40;
 
 /**
  * The invitation a /join/<key>/ link names at `realm` (the host's organization), as upstream's

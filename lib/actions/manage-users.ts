@@ -7,6 +7,7 @@ import { subscriberViewers } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { ApiError, BadRequestError, ErrorCode, UnauthorizedPrincipalError } from '../errors';
 import { sendEvent } from '../events/send';
+import { deleteQueuesOfUser } from '../events/queues';
 import type { Realm } from '../models/realm';
 import { checkFullName, isAdmin, isOwner, isValidEmail, Role, type User } from '../models/user';
 import { generateApiKey } from '../passwords';
@@ -197,7 +198,8 @@ const notifyPeers = async (realmId: number, op: 'peer_add' | 'peer_remove', user
  * Upstream's do_deactivate_user: marks the user inactive if they still are ("User is
  * deactivated" when a concurrent request came first), so from then on every request with their
  * API key is refused (401 USER_DEACTIVATED: authentication reads the user), their event queues
- * included; takes their subscriptions out of the subscriber index; then deactivates each active
+ * included; takes their subscriptions out of the subscriber index; deletes their event queues (as
+ * upstream: after a reactivation their clients get BAD_EVENT_QUEUE_ID and register again); then deactivates each active
  * bot they own the same way. Emits `realm_user` update {is_active: false} to the organization and
  * `subscription` peer_remove per channel to who sees its subscribers.
  */
@@ -212,6 +214,7 @@ export const doDeactivateUser = async (realm: Realm, target: User): Promise<void
     target.id,
     changed.map((s) => s.channelId),
   );
+  await deleteQueuesOfUser(target.id);
   if (target.isBot) return;
   const bots = (await usersStore.listOfRealm(realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id);
   for (const bot of bots) {

@@ -428,3 +428,10 @@ export const deleteQueue = async (user: User, queueId: string): Promise<void> =>
   await accessQueue(user, queueId);
   if (!(await queuesStore.remove(queueId, user.id))) throw new BadEventQueueIdError(queueId);
 };
+
+/**
+ * Ends the event queues of a user who was deactivated (upstream deletes them): each is deleted,
+ * so a later poll, even with valid credentials again after a reactivation, is BAD_EVENT_QUEUE_ID.
+ * Returns how many were deleted.
+ */
+export const deleteQueuesOfUser = (userId: number): Promise<number> => queuesStore.removeQueuesOfUser(userId);

@@ -53,9 +53,12 @@ export type ConfirmationLinkProblem = 'malformed' | 'does_not_exist' | 'expired'
 export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST_USER: 600 } as const;
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A random 24-character key for an invitation link (/join/<key>/), like upstream's confirmation keys. */
+/** A random 24-character key of a one-time link (/join/<key>/, a password reset), like upstream's confirmation keys. */
 export const generateConfirmationKey = (): string =>
   Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
+
+/** Upstream's confirmation keys: 24 characters (40 for old ones); any other length is malformed. */
+export const isKeyOfValidLength = (key: string): boolean => key.length === 24 || key.length === 40;
 
 /**
  * The addresses of POST /invites' invitee_emails, as upstream's get_invitee_emails_set: split at

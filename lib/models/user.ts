@@ -43,6 +43,8 @@ export type User = {
 export const INTERNAL_REALM_ID = 1;
 /** The system bot that posts automated notices (upstream's settings.NOTIFICATION_BOT). */
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
+/** The system bot that welcomes organizations and people (upstream's settings.WELCOME_BOT). */
+export const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
 
 export const isAdmin = (user: User): boolean => user.role <= Role.ADMINISTRATOR;
 export const isOwner = (user: User): boolean => user.role <= Role.OWNER;

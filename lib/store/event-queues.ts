@@ -6,7 +6,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueueDescriptor } from '../models/event';
 import { documentClient, tableName } from './client';
-import { buildSetUpdate, putNewItem, sendConditional } from './common';
+import { batchDelete, buildSetUpdate, putNewItem, queryPrefix, sendConditional } from './common';
 import { eventKeys, lookupKey } from './keys';
 
 /** An event held by a queue: a stream event, or a heartbeat the queue made itself. */
@@ -27,8 +27,49 @@ const TTL_SLACK_SECONDS = 3600;
 const expiresAt = (state: Pick<QueueState, 'lastConnMs' | 'timeoutSecs'>): number =>
   Math.floor(state.lastConnMs / 1000) + state.timeoutSecs + TTL_SLACK_SECONDS;
 
+/**
+ * How long a user's record of a queue outlives the queue's first expiry: a queue polled for longer
+ * than that is no longer found by removeQueuesOfUser (it still ends once its owner stops polling,
+ * which a deactivated owner can no longer do).
+ */
+const QUEUE_RECORD_KEPT_SECONDS = 24 * 60 * 60;
+
+/** Queue deletions removeQueuesOfUser sends at once. */
+const REMOVALS_AT_ONCE = 25;
+
+/** The most queue records of one user that removeQueuesOfUser reads (those registered within a day). */
+const MAX_QUEUE_RECORDS_OF_USER = 10_000;
+
+/** Writes a new queue, after its owner's record of it (a crash between them leaves only a record of nothing). */
 export const create = async (state: QueueState): Promise<void> => {
+  await putNewItem('events', {
+    ...eventKeys.queueOfUser(state.userId, state.queueId),
+    queueId: state.queueId,
+    expiresAt: expiresAt(state) + QUEUE_RECORD_KEPT_SECONDS,
+  });
   await putNewItem('events', { ...eventKeys.queue(state.queueId), ...state, expiresAt: expiresAt(state) });
+};
+
+/**
+ * Deletes every queue of a user that their records name (those registered within
+ * QUEUE_RECORD_KEPT_SECONDS of their first expiry), and the records. Returns how many queues
+ * were deleted.
+ */
+export const removeQueuesOfUser = async (userId: number): Promise<number> => {
+  const k = eventKeys.queuesOfUser(userId);
+  const records = await queryPrefix('events', k.pk, k.skPrefix, { max: MAX_QUEUE_RECORDS_OF_USER, overflow: 'truncate', consistent: true });
+  const queueIds = records.map((r) => String(r.queueId));
+  let removed = 0;
+  for (let i = 0; i < queueIds.length; i += REMOVALS_AT_ONCE) {
+    const outcomes = await Promise.all(queueIds.slice(i, i + REMOVALS_AT_ONCE).map((queueId) => remove(queueId, userId)));
+    removed += outcomes.filter(Boolean).length;
+  }
+  // The records of queues that were gone already (remove deletes the others' own).
+  await batchDelete(
+    'events',
+    queueIds.map((queueId) => eventKeys.queueOfUser(userId, queueId)),
+  );
+  return removed;
 };
 
 /** The queue item, read consistently (undefined if it does not exist). */
@@ -57,11 +98,11 @@ export const update = async (current: QueueState, changes: Changes): Promise<boo
   );
 };
 
-/** Deletes a queue owned by `userId`; false if there was no such queue. */
+/** Deletes a queue owned by `userId`, then its owner's record of it; false if there was no such queue. */
 export const remove = async (queueId: string, userId: number): Promise<boolean> => {
   const Key = lookupKey(() => eventKeys.queue(queueId));
   if (!Key) return false;
-  return sendConditional(
+  const removed = await sendConditional(
     new DeleteCommand({
       TableName: tableName('events'),
       Key,
@@ -69,4 +110,7 @@ export const remove = async (queueId: string, userId: number): Promise<boolean> 
       ExpressionAttributeValues: { ':userId': userId },
     }),
   );
+  if (removed)
+    await documentClient().send(new DeleteCommand({ TableName: tableName('events'), Key: eventKeys.queueOfUser(userId, queueId) }));
+  return removed;
 };

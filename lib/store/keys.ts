@@ -7,6 +7,7 @@
 // | realm by subdomain          | main.gsi1   | REALMNAME#<string_id>   | = REALM                     |
 // | subdomain lock              | main        | SUBDOMAIN#<string_id>   | = SUBDOMAIN                 |
 // | realm creation link         | main        | REALMCREATIONKEY#<key>  | = REALMCREATIONKEY          |
+// | password reset link (TTL)   | main        | PASSWORDRESET#<key>     | = PASSWORDRESET             |
 // | user by id                  | main        | REALM#<rid>             | = USER#<uid>                |
 // | users of a realm            | main        | REALM#<rid>             | begins_with USER#           |
 // | user by API key (auth)      | main.gsi1   | APIKEY#<key>            | = USER                      |
@@ -142,6 +143,8 @@ export const keys = {
   /** A realm creation link's key (npm run create-realm-link), until it is used or expires. */
   realmCreationKey: (creationKey: string) =>
     fitted('realm creation key', { pk: `REALMCREATIONKEY#${creationKey}`, sk: 'REALMCREATIONKEY' }),
+  /** A password reset link's key (POST /accounts/password/reset/), until it is used or expires. */
+  passwordResetKey: (resetKey: string) => fitted('confirmation key', { pk: `PASSWORDRESET#${resetKey}`, sk: 'PASSWORDRESET' }),
   /** The lock that keeps a subdomain to one organization (written with the organization). */
   subdomainLock: (stringId: string) => fitted('subdomain', { pk: `SUBDOMAIN#${stringId}`, sk: 'SUBDOMAIN' }),
   realmByName: (stringId: string) => fitted('subdomain', { gsi1pk: `REALMNAME#${stringId}`, gsi1sk: 'REALM' }),
@@ -380,6 +383,7 @@ export const entityKeys = {
 // | stream head (last seq, alloc ms) | STREAM#R<rid>[.<shard>] / STREAM#U<uid> | = HEAD |
 // | stream events after a cursor     | STREAM#…           | > E#<seq>                  |
 // | queue (descriptor, refs, cursors)| QUEUE#<queue_id>   | = HEAD                     |
+// | queues of a user (TTL)           | QUEUES#U<uid>      | begins_with Q#             |
 export const eventKeys = {
   /** One of the organization's identical stream shards (shard 0 keeps the unsharded name). */
   realmStream: (realmId: number, shard = 0): string => (shard === 0 ? `STREAM#R${realmId}` : `STREAM#R${realmId}.${shard}`),
@@ -388,4 +392,7 @@ export const eventKeys = {
   streamEvent: (stream: string, seq: number): Key => ({ pk: stream, sk: `E#${pad(seq)}` }),
   streamEventsAfter: (stream: string, seq: number) => ({ pk: stream, skAfter: `E#${pad(seq)}`, skEnd: 'E#~' }),
   queue: (queueId: string): Key => fitted('queue id', { pk: `QUEUE#${queueId}`, sk: 'HEAD' }),
+  /** A user's record of one of their queues, so that deactivating the user can delete them. */
+  queueOfUser: (userId: number, queueId: string): Key => fitted('queue id', { pk: `QUEUES#U${userId}`, sk: `Q#${queueId}` }),
+  queuesOfUser: (userId: number) => ({ pk: `QUEUES#U${userId}`, skPrefix: 'Q#' }),
 } as const;

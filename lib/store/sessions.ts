@@ -3,6 +3,7 @@
 // sign anyone in. Each expires through the table's TTL attribute; DynamoDB deletes expired items
 // late (DynamoDB Local never), so a read checks the expiry itself.
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete, queryAll } from './common';
 import { documentClient, tableName } from './client';
 import { entityKeys } from './keys';
 
@@ -39,4 +40,29 @@ export const getSession = async (tokenHash: string): Promise<StoredSession | und
 /** Ends a session (idempotent: an absent one is already ended). */
 export const deleteSession = async (tokenHash: string): Promise<void> => {
   await documentClient().send(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.session(tokenHash) }));
+};
+
+/** The most sessions of one user endSessionsOfUser reads (two weeks of sign-ins). */
+const MAX_SESSIONS_OF_USER = 1000;
+
+/**
+ * Ends every session of a user (the gsi1 index of their sessions, eventually consistent: a session
+ * started a moment ago may be missed). Returns how many were ended.
+ */
+export const deleteSessionsOfUser = async (userId: number): Promise<number> => {
+  const { gsi1pk } = entityKeys.sessionOfUser(userId, '');
+  const items = await queryAll(
+    {
+      TableName: tableName('main'),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1pk },
+    },
+    { max: MAX_SESSIONS_OF_USER, overflow: 'truncate' },
+  );
+  await batchDelete(
+    'main',
+    items.map((item) => entityKeys.session(String(item.gsi1sk))),
+  );
+  return items.length;
 };

@@ -3,7 +3,8 @@
 import type { SentEmail } from '../store/emails';
 import { escapeHtml, htmlPage } from './html';
 
-const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;
+// An address ends before the punctuation that ends its sentence ("… on http://localhost:3000.").
+const URL_PATTERN = /https?:\/\/[^\s<>"]*[^\s<>".,;:!?)]/g;
 
 /** Escaped text with each http(s) address made a link. */
 const linkify = (text: string): string => {

@@ -48,6 +48,7 @@ button.secondary{background:#fff;color:#2c5fd8;border:1px solid #2c5fd8}
 .key{font-family:ui-monospace,Menlo,Consolas,monospace;background:#f0f2f5;padding:.4rem .6rem;border-radius:4px;word-break:break-all;display:block}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;word-break:break-word}
+.below-form{text-align:center;margin:1rem 0 0}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center;margin-top:1rem}
 `;
 

@@ -1,7 +1,7 @@
 // The web pages in a real browser (headless Chromium), over HTTP through serverless-offline as
 // `npm start` serves them: sign in on /login/, see the account page, reveal the API key, download
-// the zuliprc and call the API with it, sign out; a wrong password; a form posted from another
-// site without the CSRF token.
+// the zuliprc and call the API with it, sign out; a wrong password; a forgotten password reset by
+// email (the link read on /emails/); a form posted from another site without the CSRF token.
 import { readFileSync } from 'node:fs';
 import { devPassword } from '../../lib/passwords';
 import { expectSuccess } from '../helpers/api';
@@ -78,6 +78,61 @@ describe('e2e: the web pages in Chromium', () => {
     expect(page.url()).toBe(`${service.origin}/login/`);
     await page.close();
   }, 60000);
+
+  it('resets a forgotten password by email and signs in with the new one', async () => {
+    const CORDELIA = 'cordelia@zulip.com';
+    const newPassword = 'a brand new password for cordelia';
+    const page = await browser.newPage();
+    await page.goto(`${service.origin}/login/`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(`${service.origin}/accounts/password/reset/`);
+    expect(await page.title()).toBe('Reset your password | Zulip');
+    await page.getByLabel('Email').fill(CORDELIA);
+    await browser.screenshot(page, 'password-reset-1-request');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.locator('h1', { hasText: 'Check your email' }).waitFor();
+    expect(await page.locator('#reset_email').innerText()).toBe(CORDELIA);
+    await browser.screenshot(page, 'password-reset-2-check-email');
+
+    // The email on /emails/ (development mode), with its one-time link.
+    await page.goto(`${service.origin}/emails/`);
+    const email = page.locator('article', { hasText: 'Password reset request for Zulip Dev' }).filter({ hasText: CORDELIA }).first();
+    const resetHref = await email.locator('a[href*="/accounts/password/reset/"]').first().getAttribute('href');
+    expect(resetHref).toMatch(/\/accounts\/password\/reset\/[a-z0-9]{24}\/$/);
+    await browser.screenshot(page, 'password-reset-3-email');
+
+    const resetUrl = `${service.origin}${new URL(resetHref!).pathname}`;
+    await page.goto(resetUrl);
+    expect(await page.locator('#reset_email').innerText()).toBe(CORDELIA);
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm password').fill(newPassword);
+    await browser.screenshot(page, 'password-reset-4-new-password');
+    await page.getByRole('button', { name: 'Reset password' }).click({ timeout: 60000 });
+    await page.locator('h1', { hasText: 'Password reset' }).waitFor({ timeout: 60000 });
+    expect(await page.locator('main').innerText()).toContain('Your password has been reset.');
+    await browser.screenshot(page, 'password-reset-5-done');
+
+    // The link works once.
+    await page.goto(resetUrl);
+    expect(await page.locator('main').innerText()).toContain('Sorry, the link you provided is invalid or has already been used.');
+    await browser.screenshot(page, 'password-reset-6-used-link');
+
+    // Signing in with the new password, on the web and with zulip-js; the old one no longer works.
+    await page.goto(`${service.origin}/login/`);
+    await page.getByLabel('Email').fill(CORDELIA);
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${service.origin}/accounts/`);
+    expect(await page.locator('main').innerText()).toContain(CORDELIA);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(`${service.origin}/login/`);
+    await page.close();
+    const zulipInit = loadZulipJs();
+    const client = await zulipInit({ realm: service.origin, username: CORDELIA, password: newPassword });
+    expect(await client.users.me.getProfile()).toMatchObject({ result: 'success', email: CORDELIA });
+    const old = await service.request('POST', '/fetch_api_key', { params: { username: CORDELIA, password: devPassword(CORDELIA) } });
+    expect(old.status).toBe(401);
+  }, 180000);
 
   it('refuses a login form posted from another page without the CSRF token', async () => {
     const page = await browser.newPage();

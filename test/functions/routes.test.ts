@@ -188,15 +188,19 @@ describe('functions/routes.js', () => {
       expect(HttpApiStage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     });
 
-    it('gives the password logins and sign-ups (POST /fetch_api_key, /login/, /join/<key>/, /new/<key>/) their own lower limit, after their routes exist', async () => {
+    it('gives the password logins, sign-ups and password resets (POST /fetch_api_key, /login/, /join/<key>/, /new/<key>/, /accounts/password/reset/…) their own lower limit, after their routes exist', async () => {
       const { HttpApiStage } = await routesModule.stageThrottling(throttled);
       expect(HttpApiStage.Properties.RouteSettings).toEqual({
+        'POST /accounts/password/reset/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /accounts/password/reset/{reset_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /api/v1/fetch_api_key': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /join/{confirmation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /login/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /new/{creation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
       expect(HttpApiStage.DependsOn).toEqual([
+        'HttpApiRoutePostAccountsPasswordReset',
+        'HttpApiRoutePostAccountsPasswordResetResetkeyVar',
         'HttpApiRoutePostApiV1Fetchapikey',
         'HttpApiRoutePostJoinConfirmationkeyVar',
         'HttpApiRoutePostLogin',

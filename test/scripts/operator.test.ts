@@ -11,6 +11,7 @@ import * as realmsStore from '../../lib/store/realms';
 import * as usersStore from '../../lib/store/users';
 import { runOperatorCommand } from '../../scripts/operator';
 import { call, expectError, expectSuccess } from '../helpers/api';
+import * as queuesStore from '../../lib/store/event-queues';
 import { openQueue } from '../helpers/events';
 
 const run = (command: string, ...argv: string[]) => runOperatorCommand(command, argv);
@@ -106,11 +107,14 @@ describe('npm run user-can-create-users', () => {
 describe('npm run deactivate-user and reactivate-user', () => {
   it("deactivates a user: their key is refused, their bots are deactivated, and it's undone by reactivate-user", async () => {
     const hamlet = await openQueue('hamlet@zulip.com');
+    const desdemonasQueue = await openQueue('desdemona@zulip.com');
     await run('user-role', '--realm', 'zulip', '--email', 'othello@zulip.com', '--role', 'owner');
     expect(await run('deactivate-user', '--realm', 'zulip', '--email', 'desdemona@zulip.com')).toEqual([
       'Deactivated desdemona@zulip.com in zulip.',
     ]);
     expectError(await whoAmI('desdemona@zulip.com'), 'Account is deactivated', 401, 'UNAUTHORIZED');
+    // Her event queue ended with her account (upstream deletes a deactivated user's queues).
+    expect(await queuesStore.get(desdemonasQueue.queueId)).toBeUndefined();
     expect((await stored(16)).isActive).toBe(false);
     const events = await hamlet.drain();
     expect(events).toContainEqual({ type: 'realm_user', op: 'update', person: { user_id: 9, is_active: false } });

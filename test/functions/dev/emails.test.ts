@@ -44,6 +44,19 @@ describe('GET /emails/', () => {
     );
   });
 
+  it('leaves the punctuation that ends a sentence out of a link', async () => {
+    await sendEmail({
+      to: ['punctuation@emails-page.example.com'],
+      subject: 'Punctuation',
+      text: 'An account on http://localhost:3000. Or (http://localhost:3000/login/), see',
+      html: '<p>x</p>',
+    });
+    const { html } = await getPage();
+    expect(html).toContain(
+      'An account on <a href="http://localhost:3000">http://localhost:3000</a>. Or (<a href="http://localhost:3000/login/">http://localhost:3000/login/</a>), see',
+    );
+  });
+
   it.each([['off'], [''], ['yes']])('is a 404 page unless DEVELOPMENT_MODE=on (%j)', async (value) => {
     process.env.DEVELOPMENT_MODE = value;
     const page = await getPage();

@@ -3,7 +3,8 @@
 // Verona 3 has every member subscribed, Scotland 2 is public).
 import { handler as createUser } from '../../../functions/users/create';
 import { handler as me } from '../../../functions/users/me';
-import { doCreateUser } from '../../../lib/actions/create-user';
+import { handler as listMessages } from '../../../functions/messages/list';
+import { doCreateUser, welcomeMessageContent } from '../../../lib/actions/create-user';
 import { Role } from '../../../lib/models/user';
 import { verifyPassword } from '../../../lib/passwords';
 import * as channelsStore from '../../../lib/store/channels';
@@ -121,6 +122,37 @@ describe('doCreateUser', () => {
       subject: 'signups',
     });
     expect(messages[0].message.content).toBe(`@_**Announced Person|${user.id}** joined this organization.`);
+  });
+
+  it("sends an administrator Welcome Bot's welcome direct message with the organization setup guide, and a bot none", async () => {
+    const realm = (await realmsStore.get(2))!;
+    const admin = await doCreateUser(realm, { email: 'welcomed-admin@zulip.com', fullName: 'Welcomed Admin', role: Role.ADMINISTRATOR });
+    await doCreateUser(realm, {
+      email: 'unwelcomed-bot@zulip.com',
+      fullName: 'Some Bot',
+      role: Role.MEMBER,
+      bot: { botType: 1, ownerId: admin.id },
+    });
+    const dmsOf = async (email: string) =>
+      expectSuccess(
+        await call(listMessages, {
+          method: 'GET',
+          path: '/messages',
+          as: email,
+          params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }], apply_markdown: false },
+        }),
+      ).messages as { sender_email: string; content: string }[];
+    expect(await dmsOf('unwelcomed-bot@zulip.com')).toEqual([]);
+    const [welcome] = await dmsOf('welcomed-admin@zulip.com');
+    expect(welcome.sender_email).toBe('welcome-bot@zulip.com');
+    expect(welcome.content).toBe(welcomeMessageContent(realm, admin));
+    const content = welcomeMessageContent(realm, admin);
+    expect(content).toBe(
+      'Hello, and welcome to Zulip!👋\n\nTo learn more, check out our [getting started guide](/help/getting-started-with-zulip)! We also have a guide for [moving your organization to Zulip](/help/moving-to-zulip).',
+    );
+    expect(welcomeMessageContent({ ...realm, id: 100 }, { ...admin, role: Role.MEMBER })).toBe(
+      "Hello, and welcome to Zulip!👋 I've kicked off some conversations to help you get started. You can find them in your [Inbox](/#inbox).\n\nTo learn more, check out our [getting started guide](/help/getting-started-with-zulip)!",
+    );
   });
 
   it('makes a guest a member of role:everyone only, and joins the given channels and groups', async () => {

@@ -14,6 +14,9 @@ import * as channelsStore from '../../../lib/store/channels';
 import * as fieldsStore from '../../../lib/store/custom-profile-fields';
 import * as groupsStore from '../../../lib/store/user-groups';
 import * as usersStore from '../../../lib/store/users';
+import { queryPrefix } from '../../../lib/store/common';
+import * as queuesStore from '../../../lib/store/event-queues';
+import { eventKeys } from '../../../lib/store/keys';
 import { basicAuth, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
@@ -215,6 +218,39 @@ describe('DELETE /users/{user_id}', () => {
       params: { queue_id: queue.queueId, last_event_id: -1, dont_block: true },
     });
     expectError(poll, 'Account is deactivated', 401, 'UNAUTHORIZED');
+  });
+
+  it("deletes the deactivated user's queues: their items do not stay, and after a reactivation a poll is BAD_EVENT_QUEUE_ID", async () => {
+    const [first, second] = [await openQueue('othello@zulip.com'), await openQueue('othello@zulip.com')];
+    const others = await openQueue('hamlet@zulip.com');
+    expect(await queuesStore.get(first.queueId)).toBeDefined();
+    expectSuccess(await del('iago@zulip.com', 12));
+    expect(await queuesStore.get(first.queueId)).toBeUndefined();
+    expect(await queuesStore.get(second.queueId)).toBeUndefined();
+    const records = eventKeys.queuesOfUser(12);
+    expect(await queryPrefix('events', records.pk, records.skPrefix, { max: 10, consistent: true })).toEqual([]);
+    // Another user's queue is untouched.
+    expect(await queuesStore.get(others.queueId)).toBeDefined();
+    expectSuccess(await revive('iago@zulip.com', 12));
+    const poll = await call(getEvents, {
+      method: 'GET',
+      path: '/events',
+      as: 'othello@zulip.com',
+      params: { queue_id: first.queueId, last_event_id: -1, dont_block: true },
+    });
+    expect(poll.status).toBe(400);
+    expect(poll.body).toEqual({
+      result: 'error',
+      msg: `Bad event queue ID: ${first.queueId}`,
+      code: 'BAD_EVENT_QUEUE_ID',
+      queue_id: first.queueId,
+    });
+  });
+
+  it('keeps the queues when the deactivation is refused', async () => {
+    const queue = await openQueue('desdemona@zulip.com');
+    expectError(await del('desdemona@zulip.com', 9), 'Cannot deactivate the only organization owner');
+    expect(await queuesStore.get(queue.queueId)).toBeDefined();
   });
 });
 

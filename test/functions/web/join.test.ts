@@ -6,7 +6,10 @@ import * as channelsStore from '../../../lib/store/channels';
 import * as invitesStore from '../../../lib/store/invites';
 import * as usersStore from '../../../lib/store/users';
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
-import { call } from '../../helpers/api';
+import { handler as listMessages } from '../../../functions/messages/list';
+import { welcomeMessageContent } from '../../../lib/actions/create-user';
+import * as realmsStore from '../../../lib/store/realms';
+import { call, expectSuccess } from '../../helpers/api';
 import { PageClient, callPage, pageText } from '../../helpers/web';
 
 const ZULIP = 2;
@@ -138,6 +141,29 @@ describe('POST /join/<key>/', () => {
     // And the password works for the API.
     const fetched = await call(fetchApiKey, { method: 'POST', params: { username: invite.email, password: 'a good password' } });
     expect(fetched.status).toBe(200);
+  });
+
+  it("gives the new account Welcome Bot's welcome direct message, unread", async () => {
+    const invite = await emailInvite();
+    await signUp(invite.confirmationKey, { full_name: 'Welcomed Person', password: 'a good password' });
+    const user = (await usersStore.getByEmail(ZULIP, invite.email))!;
+    const body = expectSuccess(
+      await call(listMessages, {
+        method: 'GET',
+        path: '/messages',
+        as: invite.email,
+        params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }], apply_markdown: false },
+      }),
+    );
+    expect(body.messages).toHaveLength(1);
+    expect(body.messages[0]).toMatchObject({
+      sender_email: 'welcome-bot@zulip.com',
+      sender_full_name: 'Welcome Bot',
+      type: 'private',
+      content: welcomeMessageContent((await realmsStore.get(ZULIP))!, user),
+    });
+    expect(body.messages[0].content).toMatch(/^Hello, and welcome to Zulip!👋/);
+    expect(body.messages[0].flags).not.toContain('read');
   });
 
   it('refuses a second use of an email invitation with the expired page', async () => {
