@@ -41,6 +41,8 @@ const OWN_SUMMARIES: Record<string, string> = {
   webPasswordReset: 'Web page: sends a password reset link by email (the same answer for any address)',
   webPasswordResetConfirm: 'Web page: sets a new password from a password reset link',
   webPasswordResetConfirmPage: 'Web page: the new-password form of a password reset link',
+  webSubdomainLogin:
+    "Web page: takes a one-time sign-in handed over by the new-organization page and starts the session at the organization's host",
   devEmails: 'The emails sent through the local SES store (development mode only)',
 };
 

@@ -2,6 +2,7 @@
 // create-realm-link); POST: creates the organization with its owner, signs the owner in at the
 // organization's URL, and shows where to go. Served at the service's root, whatever the host.
 import { checkCreateRealm, isValidRealmCreationKey } from '../../lib/actions/create-realm';
+import { handOffLogin } from '../../lib/actions/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { realmUrl } from '../../lib/models/realm';
 import { config } from '../../lib/config';
@@ -81,8 +82,10 @@ export const handler = rootPageHandler(async (ctx) => {
   });
   if (created === 'link_invalid') return invalidLinkPage();
   if ('errors' in created) return newRealmForm(ctx, key, values, created.errors);
-  // No session here: the page is the root's host, and a session cookie is its host's only (the
-  // organization is at its subdomain). The owner logs in there.
+  // The page is the root's host, and a session cookie is its host's only (the organization is at
+  // its subdomain): a one-time link signs the owner in there. A link, not a redirect: the pages'
+  // Content-Security-Policy (form-action 'self') stops a form's redirect to another host.
+  const token = await handOffLogin(created.realm, created.owner);
   return ctx.page(
     200,
     'Organization created',
@@ -93,6 +96,7 @@ export const handler = rootPageHandler(async (ctx) => {
       realmName: created.realm.name,
       url: realmUrl(created.realm),
       signedIn: false,
+      continueUrl: `${realmUrl(created.realm)}/accounts/login/subdomain/${token}/`,
     }),
   );
 });

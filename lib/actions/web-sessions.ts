@@ -5,9 +5,10 @@
 import { nowSeconds } from '../clock';
 import { ApiError, ErrorCode, RateLimitedError } from '../errors';
 import type { Realm } from '../models/realm';
-import { newSessionToken, SESSION_LIFETIME_SECONDS, sessionTokenHash } from '../models/session';
+import { isSessionToken, newSessionToken, SESSION_LIFETIME_SECONDS, sessionTokenHash } from '../models/session';
 import type { User } from '../models/user';
 import * as sessionsStore from '../store/sessions';
+import * as usersStore from '../store/users';
 import { checkPassword, fetchApiKeyWithPassword } from './password-auth';
 
 /** Django's AuthenticationForm invalid_login, with upstream's username field ("email"). */
@@ -70,6 +71,46 @@ export const startSession = async (realm: Realm, user: User): Promise<string> =>
     expiresAt: now + SESSION_LIFETIME_SECONDS,
   });
   return token;
+};
+
+/**
+ * How long a sign-in handed to an organization's host may wait to be taken: upstream redirects at
+ * once (its token lasts 15 s); here the owner follows a link from the page that created the
+ * organization, so it gets 10 minutes.
+ */
+const LOGIN_HANDOFF_SECONDS = 600;
+
+/**
+ * Hands a sign-in of `user` to their organization's host (upstream's
+ * redirect_and_log_into_subdomain): a page at the service's root (creating an organization)
+ * cannot set that host's session cookie, so it links to the organization's
+ * `/accounts/login/subdomain/<token>/` with a one-time token, which starts the session there.
+ * Writes the hand-off item (its token's hash, the user, the expiry); returns the token.
+ */
+export const handOffLogin = async (realm: Realm, user: User): Promise<string> => {
+  const token = newSessionToken();
+  await sessionsStore.putLoginHandoff({
+    tokenHash: sessionTokenHash(token),
+    userId: user.id,
+    realmId: realm.id,
+    expiresAt: nowSeconds() + LOGIN_HANDOFF_SECONDS,
+  });
+  return token;
+};
+
+/**
+ * Takes a hand-off at `realm`'s host and starts the session it hands over: the session's token
+ * and its user, or undefined for a token that is malformed, unknown, used, expired, of another
+ * organization or of an account deactivated since. Removes the hand-off item (once), writes the
+ * session item.
+ */
+export const takeLoginHandoff = async (realm: Realm, token: string): Promise<{ token: string; user: User } | undefined> => {
+  if (!isSessionToken(token)) return undefined;
+  const handoff = await sessionsStore.takeLoginHandoff(sessionTokenHash(token));
+  if (!handoff || handoff.realmId !== realm.id || handoff.expiresAt < nowSeconds()) return undefined;
+  const user = await usersStore.get(realm.id, handoff.userId, { consistent: true });
+  if (!user || !user.isActive) return undefined;
+  return { token: await startSession(realm, user), user };
 };
 
 /** Ends the session of the log-out button (POST /logout/). Deletes its item; emits no event. */

@@ -71,6 +71,7 @@
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 // | web session by cookie       | main        | SESSION#<sha256 of token> | = SESSION (TTL)           |
 // | web sessions of a user      | main.gsi1   | SESSIONS#<uid>          | <sha256 of token>           |
+// | login hand-off to a subdomain | main      | LOGINHANDOFF#<sha256 of token> | = LOGINHANDOFF (TTL)  |
 
 import { createHash } from 'node:crypto';
 
@@ -367,6 +368,8 @@ export const entityKeys = {
     fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
   /** A web session (lib/web/session.ts), named by the sha256 of its cookie's token: the table never holds a usable token. */
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** A one-time hand-off of a sign-in to an organization's host (lib/actions/web-sessions.ts), by its token's sha256. */
+  loginHandoff: (tokenHash: string): Key => ({ pk: `LOGINHANDOFF#${tokenHash}`, sk: 'LOGINHANDOFF' }),
   /** The sessions of a user (gsi1), for ending them all at once. */
   sessionOfUser: (userId: number, tokenHash: string) => ({ gsi1pk: `SESSIONS#${userId}`, gsi1sk: tokenHash }),
   /** A user's status (text and emoji): in the realm partition, so that register reads all in one query. */

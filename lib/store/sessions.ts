@@ -2,6 +2,7 @@
 // by the sha256 of the cookie's random token, so that the table never holds a token that would
 // sign anyone in. Each expires through the table's TTL attribute; DynamoDB deletes expired items
 // late (DynamoDB Local never), so a read checks the expiry itself.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchDelete, queryAll } from './common';
 import { documentClient, tableName } from './client';
@@ -40,6 +41,38 @@ export const getSession = async (tokenHash: string): Promise<StoredSession | und
 /** Ends a session (idempotent: an absent one is already ended). */
 export const deleteSession = async (tokenHash: string): Promise<void> => {
   await documentClient().send(new DeleteCommand({ TableName: tableName('main'), Key: entityKeys.session(tokenHash) }));
+};
+
+/** A sign-in handed to an organization's host: whose, and until when (UNIX seconds). */
+export type LoginHandoff = { tokenHash: string; userId: number; realmId: number; expiresAt: number };
+
+/** Writes a hand-off (its token is fresh random bytes: no condition needed); the TTL removes it late, reads check `expiresAt`. */
+export const putLoginHandoff = async (h: LoginHandoff): Promise<void> => {
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName('main'),
+      Item: { ...entityKeys.loginHandoff(h.tokenHash), userId: h.userId, realmId: h.realmId, expiresAt: h.expiresAt },
+    }),
+  );
+};
+
+/** Removes a hand-off and returns it, once: undefined when there is none (never written, or taken already). */
+export const takeLoginHandoff = async (tokenHash: string): Promise<LoginHandoff | undefined> => {
+  try {
+    const out = await documentClient().send(
+      new DeleteCommand({
+        TableName: tableName('main'),
+        Key: entityKeys.loginHandoff(tokenHash),
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const item = out.Attributes!;
+    return { tokenHash, userId: Number(item.userId), realmId: Number(item.realmId), expiresAt: Number(item.expiresAt) };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
 };
 
 /** The most sessions of one user endSessionsOfUser reads (two weeks of sign-ins). */

@@ -37,8 +37,10 @@ export const welcomeContent = (opts: {
   email: string;
   realmName: string;
   url: string;
-  /** Signed in at the organization's host already (joining), or to log in there (a new organization's owner). */
+  /** Signed in at the organization's host already (joining, or a new organization's owner arriving there), or to log in there. */
   signedIn: boolean;
+  /** A one-time link that signs the account in at the organization's host (a new organization's owner, at the root). */
+  continueUrl?: string;
 }): SafeHtml =>
   box(
     opts.heading,
@@ -61,7 +63,9 @@ export const welcomeContent = (opts: {
         ${
           opts.signedIn
             ? html`<a class="button" id="account_link" href="${opts.url}/accounts/">Go to your account</a>`
-            : html`<a class="button" id="login_link" href="${opts.url}/login/">Log in to ${opts.realmName}</a>`
+            : opts.continueUrl !== undefined
+              ? html`<a class="button" id="continue_link" href="${opts.continueUrl}">Continue to ${opts.realmName}</a>`
+              : html`<a class="button" id="login_link" href="${opts.url}/login/">Log in to ${opts.realmName}</a>`
         }
       </div>`,
   );

@@ -60,6 +60,15 @@ describe('e2e: the way in', () => {
     expect(await page.locator('main').innerText()).toContain('Acme Corp is ready');
     expect(await page.locator('#realm_url').innerText()).toContain(`${subdomain}.localhost`);
 
+    // Its one-time link signs the owner in at the organization (as this test serves it).
+    const continueHref = await page.locator('#continue_link').getAttribute('href');
+    expect(continueHref).toMatch(new RegExp(`^https?://${subdomain}\\.[^/]+/accounts/login/subdomain/[A-Za-z0-9_-]{43}/$`));
+    await page.goto(`${realmOrigin}${new URL(continueHref!).pathname}`);
+    expect(await page.locator('main').innerText()).toContain('You are signed in as Acme Owner');
+    await browser.screenshot(page, 'way-in-2b-owner-signed-in');
+    await page.goto(`${realmOrigin}/accounts/`);
+    expect(await page.locator('main').innerText()).toContain(owner.email);
+
     // The owner invites someone by email through the API, at the organization's subdomain.
     const fetched = await fetch(`${realmOrigin}/api/v1/fetch_api_key`, {
       method: 'POST',

@@ -115,6 +115,42 @@ describe('POST /new/<key>/', () => {
     expect(fetched.status).toBe(200);
   });
 
+  it("signs the owner in at the organization's host through a one-time link on the page", async () => {
+    const values = form();
+    const page = await submitNewRealm(await doCreateRealmCreationKey(), values);
+    const host = `${values.realm_subdomain}.localhost:3000`;
+    const link = /id="continue_link" href="([^"]+)"/.exec(page.body)?.[1];
+    expect(link).toMatch(new RegExp(`^http://${host}/accounts/login/subdomain/[A-Za-z0-9_-]{43}/$`));
+    const handoffPath = new URL(link!).pathname;
+    // Another organization's host does not take it (and it is spent: a token is for one host).
+    const elsewhere = new PageClient({ host: 'lear.localhost:3000' });
+    // At the organization's host it starts a session: the account page is the owner's.
+    const owner = new PageClient({ host });
+    const arrived = await owner.get(handoffPath);
+    expect(arrived.status).toBe(200);
+    expect(pageText(arrived.body)).toContain('You are signed in as Acme Owner (owner@acme.example.com)');
+    expect(owner.cookies.sessionid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const account = await owner.get('/accounts/');
+    expect(account.status).toBe(200);
+    expect(pageText(account.body)).toContain('Acme Owner');
+    // Once only, and nowhere else.
+    const again = await new PageClient({ host }).get(handoffPath);
+    expect(again.status).toBe(404);
+    expect(pageText(again.body)).toContain('Sorry, the link you provided is invalid or has already been used.');
+    expect(again.setCookies.some((c) => c.startsWith('sessionid='))).toBe(false);
+    expect((await elsewhere.get(handoffPath)).status).toBe(404);
+  });
+
+  it("refuses a hand-off link at another organization's host, and a malformed one", async () => {
+    const values = form();
+    const page = await submitNewRealm(await doCreateRealmCreationKey(), values);
+    const handoffPath = new URL(/id="continue_link" href="([^"]+)"/.exec(page.body)![1]).pathname;
+    const elsewhere = await callPage(handoffPath, { host: 'lear.localhost:3000' });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.setCookies.some((c) => c.startsWith('sessionid='))).toBe(false);
+    expect((await callPage('/accounts/login/subdomain/nonsense/', { host: `${values.realm_subdomain}.localhost:3000` })).status).toBe(404);
+  });
+
   it('uses a link once', async () => {
     const key = await doCreateRealmCreationKey();
     expect((await submitNewRealm(key, form())).status).toBe(200);
