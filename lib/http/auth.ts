@@ -33,7 +33,8 @@ const parseBasicAuth = (header: string): { email: string; apiKey: string } => {
 const checkAccount = (user: User, realm: Realm | undefined, host: string | undefined): Realm => {
   // Upstream's RealmDeactivatedError (401 REALM_DEACTIVATED), checked before the account.
   if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
-  if (!user.isActive) throw new UnauthorizedError('Account is deactivated');
+  // Upstream's UserDeactivatedError (401 USER_DEACTIVATED).
+  if (!user.isActive) throw new UnauthorizedError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
   const sub = subdomainOf(host);
   if (sub !== undefined && sub !== realm.stringId) throw new UnauthorizedError('Account is not associated with this subdomain');
   return realm;

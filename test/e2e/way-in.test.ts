@@ -111,11 +111,36 @@ describe('e2e: the way in', () => {
     // And with zulip-js and the new password.
     const zulipInit = loadZulipJs();
     const client = await zulipInit({ realm: realmOrigin, username: invitee.email, password: invitee.password });
-    expect(await client.users.me.getProfile()).toMatchObject({
+    const profile = await client.users.me.getProfile();
+    expect(profile).toMatchObject({
       result: 'success',
       email: invitee.email,
       full_name: 'New Comer',
       role: 400,
     });
+
+    // The owner deactivates the new account: its API key and its web session stop working at once.
+    const asOwner = (method: string, path: string) =>
+      fetch(`${realmOrigin}/api/v1${path}`, { method, headers: { authorization: basic(owner.email, ownerKey) } });
+    expect(await (await asOwner('DELETE', `/users/${profile.user_id}`)).json()).toMatchObject({ result: 'success' });
+    expect(await client.users.me.getProfile()).toMatchObject({ result: 'error', code: 'USER_DEACTIVATED' });
+    const refused = await browser.newPage();
+    await refused.goto(`${realmOrigin}/accounts/`);
+    expect(await refused.title()).toBe('Log in | Zulip');
+    await refused.getByLabel('Email').fill(invitee.email);
+    await refused.getByLabel('Password').fill(invitee.password);
+    await refused.getByRole('button', { name: 'Log in' }).click();
+    await refused.locator('[role="alert"]').waitFor({ timeout: 60000 });
+    expect(await refused.locator('main').innerText()).toContain(`Your account ${invitee.email} has been deactivated.`);
+    await browser.screenshot(refused, 'way-in-7-deactivated');
+
+    // Reactivated, it signs in again, on the web and with zulip-js.
+    expect(await (await asOwner('POST', `/users/${profile.user_id}/reactivate`)).json()).toMatchObject({ result: 'success' });
+    await refused.getByLabel('Password').fill(invitee.password);
+    await refused.getByRole('button', { name: 'Log in' }).click();
+    await refused.waitForURL(`${realmOrigin}/accounts/`, { timeout: 60000 });
+    expect(await refused.locator('main').innerText()).toContain(invitee.email);
+    await refused.close();
+    expect(await client.users.me.getProfile()).toMatchObject({ result: 'success', email: invitee.email });
   }, 400000);
 });

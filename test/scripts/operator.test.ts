@@ -112,7 +112,7 @@ describe('npm run deactivate-user and reactivate-user', () => {
     expect(await run('deactivate-user', '--realm', 'zulip', '--email', 'desdemona@zulip.com')).toEqual([
       'Deactivated desdemona@zulip.com in zulip.',
     ]);
-    expectError(await whoAmI('desdemona@zulip.com'), 'Account is deactivated', 401, 'UNAUTHORIZED');
+    expectError(await whoAmI('desdemona@zulip.com'), 'Account is deactivated', 401, 'USER_DEACTIVATED');
     // Her event queue ended with her account (upstream deletes a deactivated user's queues).
     expect(await queuesStore.get(desdemonasQueue.queueId)).toBeUndefined();
     expect((await stored(16)).isActive).toBe(false);

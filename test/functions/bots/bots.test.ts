@@ -351,7 +351,7 @@ describe('DELETE /bots/{bot_id}', () => {
     expect((await stored(17)).isActive).toBe(false);
     expect(await hamlet.drain()).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: 17, is_active: false } }]);
     const refused = await call(me, { method: 'GET', path: '/users/me', headers: { authorization: basicAuth(bot.email, bot.apiKey) } });
-    expectError(refused, 'Account is deactivated', 401, 'UNAUTHORIZED');
+    expectError(refused, 'Account is deactivated', 401, 'USER_DEACTIVATED');
   });
 
   it('succeeds again for a deactivated bot, sending nothing', async () => {

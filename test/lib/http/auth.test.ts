@@ -80,7 +80,7 @@ describe('HTTP Basic authentication', () => {
 
   it('refuses a deactivated user', async () => {
     const authorization = basicAuth('former@zulip.com', await keyOf('former@zulip.com'));
-    expectUnauthorized(await ask({ authorization }), 'Account is deactivated');
+    expectUnauthorized(await ask({ authorization }), 'Account is deactivated', 'USER_DEACTIVATED');
   });
 
   it('refuses a user of a deactivated organization', async () => {
