@@ -140,6 +140,11 @@ export const config = {
     windowSeconds: intFromEnv('PASSWORD_RESET_EMAIL_WINDOW_SECONDS', 3600),
     attempts: intFromEnv('PASSWORD_RESET_EMAIL_ATTEMPTS', 2),
   }),
+  /** Sign-up confirmation emails sent per address in a window (/register/: the password reset form's rule, 2 an hour); past it the form answers the same and sends nothing. */
+  signUpEmailLimit: (): { windowSeconds: number; attempts: number } => ({
+    windowSeconds: intFromEnv('SIGN_UP_EMAIL_WINDOW_SECONDS', 3600),
+    attempts: intFromEnv('SIGN_UP_EMAIL_ATTEMPTS', 2),
+  }),
   /** Password logins (POST /fetch_api_key) allowed per client address in a window: upstream's api_by_ip rule. */
   loginAddressLimit: (): { windowSeconds: number; attempts: number } => ({
     windowSeconds: intFromEnv('LOGIN_ADDRESS_WINDOW_SECONDS', 60),

@@ -43,6 +43,8 @@ const OWN_SUMMARIES: Record<string, string> = {
   webPasswordResetConfirmPage: 'Web page: the new-password form of a password reset link',
   webSubdomainLogin:
     "Web page: takes a one-time sign-in handed over by the new-organization page and starts the session at the organization's host",
+  webSignUpPage: 'Web page: the sign-up form of an organization open to sign-ups (or that it requires an invitation)',
+  webSignUp: 'Web page: emails a sign-up confirmation link (/join/<key>/) to an admitted address',
   devEmails: 'The emails sent through the local SES store (development mode only)',
 };
 

@@ -50,7 +50,13 @@ const joinForm = (
     box(
       `Sign up for ${ctx.realm.name}`,
       html`<p class="realm-info"><span>${realmUrl(ctx.realm)}</span></p>
-        ${invitation.kind === 'email' && html`<p>You were invited as <strong id="invited_email">${invitation.invite.email}</strong>.</p>`}
+        ${
+          invitation.kind === 'email' &&
+          html`<p>
+            ${invitation.invite.referredBy === null ? 'You are signing up as' : 'You were invited as'}
+            <strong id="invited_email">${invitation.invite.email}</strong>.
+          </p>`
+        }
         ${postForm(ctx.form, { action: `/join/${key}/`, name: 'registration', errors, submit: 'Sign up', fields })}`,
     ),
   );

@@ -6,7 +6,7 @@ import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/sessi
 import { html } from '../../lib/web/html';
 import { box, postForm, redirectTo } from '../../lib/web/page';
 import { pageHandler, type PageContext } from '../../lib/web/page-handler';
-import { realmUrl } from '../../lib/models/realm';
+import { realmProperty, realmUrl } from '../../lib/models/realm';
 
 const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[] } = {}) =>
   ctx.page(
@@ -38,7 +38,8 @@ const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[
             },
           ],
         })}
-        <p class="below-form"><a href="/accounts/password/reset/">Forgot your password?</a></p>`,
+        <p class="below-form"><a href="/accounts/password/reset/">Forgot your password?</a></p>
+        ${!realmProperty(ctx.realm, 'invite_required') && html`<p class="below-form">New here? <a href="/register/">Sign up</a></p>`}`,
     ),
   );
 

@@ -59,8 +59,8 @@ const administratorIds = async (realmId: number): Promise<number[]> => {
 };
 
 /** Upstream's notify_invites_changed: `invites_changed` to the administrators and the link's creator. */
-const notifyInvitesChanged = async (realmId: number, referrerId: number): Promise<void> => {
-  const recipients = new Set([...(await administratorIds(realmId)), referrerId]);
+const notifyInvitesChanged = async (realmId: number, referrerId: number | null): Promise<void> => {
+  const recipients = new Set([...(await administratorIds(realmId)), ...(referrerId === null ? [] : [referrerId])]);
   await sendEvent(realmId, { type: 'invites_changed' }, { users: [...recipients].sort((a, b) => a - b) });
 };
 
@@ -80,7 +80,8 @@ export const listManageableInvites = async (user: User): Promise<{ emailInvites:
     invitesStore.listEmailInvitesOfRealm(user.realmId),
     invitesStore.listInvitesOfRealm(user.realmId),
   ]);
-  const manageable = (invite: { referredBy: number }) => isAdmin(user) || invite.referredBy === user.id;
+  const manageable = (invite: { referredBy: number | null }) =>
+    invite.referredBy !== null && (isAdmin(user) || invite.referredBy === user.id);
   return {
     emailInvites: emailInvites.filter((invite) => !isEmailInviteExpired(invite, now) && manageable(invite)).sort((a, b) => a.id - b.id),
     multiuseInvites: multiuseInvites
@@ -308,7 +309,8 @@ export const checkInviteUsersByEmail = forMembers(
 export const accessEmailInvite = async (user: User, inviteId: number): Promise<EmailInvite> => {
   requireMemberOrAdmin(user);
   const invite = await invitesStore.getEmailInvite(user.realmId, inviteId, { consistent: true });
-  if (!invite) throw new BadRequestError('No such invitation');
+  // A sign-up's own email confirmation is nobody's invitation (upstream lists only referred ones).
+  if (!invite || invite.referredBy === null) throw new BadRequestError('No such invitation');
   if (invite.referredBy !== user.id) checkRoleBasedPermissions(invite.invitedAs, user, { requireAdmin: true });
   return invite;
 };
@@ -331,7 +333,7 @@ export const doRevokeEmailInvite = async (invite: EmailInvite): Promise<void> =>
 export const doResendEmailInvite = async (realm: Realm, invite: EmailInvite): Promise<void> => {
   const now = nowSeconds();
   await countInviteEmails(realm.id, 1, now);
-  const referrer = await usersStore.get(realm.id, invite.referredBy);
+  const referrer = invite.referredBy === null ? undefined : await usersStore.get(realm.id, invite.referredBy);
   if (!referrer) throw new BadRequestError('No such invitation');
   await sendInvitationEmail(realm, referrer, invite);
 };

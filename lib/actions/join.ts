@@ -46,17 +46,26 @@ const domainRefusalText = (realm: Realm, email: string, refusal: keyof typeof EM
     ? 'Email addresses containing + are not allowed in this organization.'
     : `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in ${realm.name}.`;
 
+/**
+ * Why an address typed into a sign-up form (a reusable link's, /register/) cannot sign up at
+ * `realm`, in upstream's form texts: empty, malformed, not of the organization's allowed domains
+ * when it restricts them, or already an account's. Undefined when it can.
+ */
+export const signUpEmailError = async (realm: Realm, email: string): Promise<string | undefined> => {
+  if (email === '') return 'This field is required.';
+  if (!isValidEmailAddress(email) || Buffer.byteLength(email, 'utf8') > 254) return 'Enter a valid email address.';
+  const refusal = realmProperty(realm, 'emails_restricted_to_domains') ? await emailDomainRefusal(realm, email) : undefined;
+  if (refusal !== undefined) return domainRefusalText(realm, email, refusal);
+  if (await usersStore.isEmailTaken(realm.id, email)) return EMAIL_IN_USE;
+  return undefined;
+};
+
 /** The form's own errors, in the order the form shows its fields; none when the account may be created. */
 const formErrors = async (realm: Realm, invitation: InviteByKey, email: string, form: JoinForm): Promise<string[]> => {
   const errors: string[] = [];
   if (invitation.kind === 'multiuse') {
-    if (email === '') errors.push('This field is required.');
-    else if (!isValidEmailAddress(email) || Buffer.byteLength(email, 'utf8') > 254) errors.push('Enter a valid email address.');
-    else {
-      const refusal = realmProperty(realm, 'emails_restricted_to_domains') ? await emailDomainRefusal(realm, email) : undefined;
-      if (refusal !== undefined) errors.push(domainRefusalText(realm, email, refusal));
-      else if (await usersStore.isEmailTaken(realm.id, email)) errors.push(EMAIL_IN_USE);
-    }
+    const refusal = await signUpEmailError(realm, email);
+    if (refusal !== undefined) errors.push(refusal);
   }
   try {
     checkFullName(form.fullName);

@@ -9,7 +9,7 @@ import { LostRaceError, retryLostRaces } from './retry';
 export type RateLimitRule = { windowSeconds: number; attempts: number };
 
 /** The domains limited, as upstream names its rules. */
-export type RateLimitDomain = 'authenticate_by_username' | 'authenticate_by_ip' | 'password_reset_form_by_email';
+export type RateLimitDomain = 'authenticate_by_username' | 'authenticate_by_ip' | 'password_reset_form_by_email' | 'sign_up_form_by_email';
 
 /**
  * Admits one attempt of `entity` under `rule`, or refuses it with 429 RATE_LIMIT_HIT and the

@@ -28,7 +28,8 @@ export type EmailInvite = {
   realmId: number;
   /** The address as the inviter typed it (upstream keeps its case). */
   email: string;
-  referredBy: number;
+  /** Who invited; null for a sign-up's own email confirmation (an organization open to sign-ups: lib/actions/signup.ts). */
+  referredBy: number | null;
   invitedAs: number;
   streamIds: number[];
   groupIds: number[];

@@ -188,7 +188,7 @@ describe('functions/routes.js', () => {
       expect(HttpApiStage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     });
 
-    it('gives the password logins, sign-ups and password resets (POST /fetch_api_key, /login/, /join/<key>/, /new/<key>/, /accounts/password/reset/…) their own lower limit, after their routes exist', async () => {
+    it('gives the password logins, sign-ups and password resets (POST /fetch_api_key, /login/, /register/, /join/<key>/, /new/<key>/, /accounts/password/reset/…) their own lower limit, after their routes exist', async () => {
       const { HttpApiStage } = await routesModule.stageThrottling(throttled);
       expect(HttpApiStage.Properties.RouteSettings).toEqual({
         'POST /accounts/password/reset/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
@@ -197,6 +197,7 @@ describe('functions/routes.js', () => {
         'POST /join/{confirmation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /login/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
         'POST /new/{creation_key}/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /register/': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
       expect(HttpApiStage.DependsOn).toEqual([
         'HttpApiRoutePostAccountsPasswordReset',
@@ -205,6 +206,7 @@ describe('functions/routes.js', () => {
         'HttpApiRoutePostJoinConfirmationkeyVar',
         'HttpApiRoutePostLogin',
         'HttpApiRoutePostNewCreationkeyVar',
+        'HttpApiRoutePostRegister',
       ]);
     });
 
