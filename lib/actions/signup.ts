@@ -17,7 +17,7 @@ import { signUpEmailError } from './join';
 import { admitAttempt } from './rate-limits';
 
 /** How long a sign-up's confirmation link works: upstream's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS (1 day). */
-export const SIGN_UP_LINK_VALID_SECONDS = 24 * 60 * 60;
+const SIGN_UP_LINK_VALID_SECONDS = 24 * 60 * 60;
 
 /** Upstream's "You need an invitation to join this organization." for an organization that requires one. */
 export const INVITATION_REQUIRED = 'You need an invitation to join this organization.';
