@@ -185,6 +185,14 @@ export const entityKeys = {
    */
   messageRecipients: (realmId: number, messageId: number, part: string): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: `RCPT#${part}` }),
   recipientsOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'RCPT#' }),
+  /**
+   * The marker of a move of this message's topic done in batches that has finished (its notices
+   * sent), by the edit's timestamp: a retried job run finds it (TTL).
+   */
+  messageMoveFinished: (realmId: number, messageId: number, editTimestamp: number): Key => ({
+    pk: `MSG#${realmId}#${messageId}`,
+    sk: `MOVED#${editTimestamp}`,
+  }),
   /** A submessage of a message after its widget (its poll votes, checked tasks), in the message's own partition. */
   submessage: (realmId: number, messageId: number, submessageId: number): Key => ({
     pk: `MSG#${realmId}#${messageId}`,
