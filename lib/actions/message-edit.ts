@@ -872,6 +872,15 @@ const finishMove = async (ctx: MoveContext, lastIds: number[], movedCount: numbe
 defineJob('messageMove', doMessageMove);
 
 /**
+ * The messageMove run an entry of the delivery dead-letter queue holds (Lambda's record of a run
+ * that failed every attempt: its payload is requestPayload), or undefined for a delivery's entry.
+ */
+export const moveJobOfDeadLetter = (body: string): MoveJob | undefined => {
+  const payload = (JSON.parse(body) as { requestPayload?: Partial<MoveJob> }).requestPayload;
+  return payload && typeof payload.editorId === 'number' && typeof payload.firstId === 'number' ? (payload as MoveJob) : undefined;
+};
+
+/**
  * A deletion of several messages: the whole event for queues with bulk_message_deletion, and one
  * event per message for the others (lib/events/filters/delete-message.ts), as upstream's queues
  * rewrite it per client.
