@@ -789,7 +789,10 @@ const moveBatch = async (
     );
     if (done) written.add(m.id);
   });
-  const movedIds = batch.map((m) => m.id).filter((id) => written.has(id));
+  const movedIds = batch
+    .map((m) => m.id)
+    .filter((id) => written.has(id))
+    .sort((a, b) => a - b);
   if (movedIds.length > 0) {
     await editsStore.moveTopicSummary(realmId, channel.id, ctx.origTopic, targetTopic, movedIds, target.id);
     if (!target.historyPublicToSubscribers) {
