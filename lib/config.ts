@@ -116,7 +116,7 @@ export const config = {
    * job (lib/actions/message-edit.ts). Sized by `npm run bench admin` to keep the request well
    * inside its 10 s Lambda timeout.
    */
-  moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 100))),
+  moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),
   /** Messages one run of the messageMove job moves before starting the next run (inside its 120 s timeout). */
   moveJobMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_JOB_MESSAGES', 1000))),
   /**

@@ -40,6 +40,7 @@
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
 // | who holds a row of a message| main        | MSG#<rid>#<mid>         | begins_with RCPT#           |
+// | end of a batched topic move | main        | MSG#<rid>#<mid>         | = MOVED#<edit timestamp> (TTL) |
 // | submessages of a message    | main        | MSG#<rid>#<mid>         | begins_with SUBMSG#         |
 // | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
 // | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |

@@ -3,6 +3,7 @@
 // per run, each run starting the next (lib/actions/message-edit.ts). Against the development data:
 // Denmark (1) subscribers 7, 9, 10, 11, 12, 14, 15; Verona (3) everyone. Hamlet (10) moves.
 import { handler as register } from '../../../functions/events/register';
+import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as update } from '../../../functions/messages/update';
 import { doMessageMove, type MoveJob } from '../../../lib/actions/message-edit';
 import type { Message } from '../../../lib/models/message';
@@ -230,6 +231,28 @@ describe('PATCH /messages/{message_id}: a move larger than the request moves its
         await doMessageMove(job);
       });
     }
+  });
+
+  it('moves the rest when the edited message is deleted before the job runs', async () => {
+    const topic = await storeTopic(1, 'edited then gone', 7);
+    const ids = topic.map((m) => m.id);
+    const queues = await openQueues([12]);
+    holdJobs();
+    expectSuccess(await patch('hamlet@zulip.com', ids[0], { stream_id: 3, propagate_mode: 'change_all' }));
+    expectSuccess(
+      await call(deleteHandler, {
+        method: 'DELETE',
+        path: `/messages/${ids[0]}`,
+        as: 'iago@zulip.com',
+        pathParameters: { message_id: String(ids[0]) },
+        settleJobs: false,
+      }),
+    );
+    await settleJobs();
+    expect(await where(ids.slice(1))).toEqual(ids.slice(1).map((id) => ({ id, streamId: 3, topic: 'edited then gone', edits: 1 })));
+    const events = (await drainQueues(queues))[12];
+    expect(updatedIds(events).sort((a, b) => a - b)).toEqual(ids);
+    expect(noticesOf(events)).toEqual(['This topic was moved here from #**Denmark>edited then gone** by @_**King Hamlet|10**.']);
   });
 
   it('refuses before anything moves: a topic partly past the time limit stays whole, and no job starts', async () => {
