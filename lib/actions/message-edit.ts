@@ -52,7 +52,7 @@ import * as usersStore from '../store/users';
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: Message; flags: string[] | undefined; channel: Channel | null };
 
-/** How many moved messages one request writes at a time (their items, then their rows). */
+/** How many moved messages one batch (the request's or a messageMove run's) writes at a time (their rows, then their items). */
 const MOVE_CONCURRENCY = 16;
 
 /**
