@@ -12,7 +12,9 @@ import { defineJob, holdJobs, releaseJobs, settleJobs } from '../../../lib/store
 import * as messagesStore from '../../../lib/store/messages';
 import * as userTopicsStore from '../../../lib/store/user-topics';
 import { advanceClock } from '../../../lib/clock';
+import { config } from '../../../lib/config';
 import { call, expectError, expectSuccess } from '../../helpers/api';
+import { startDynamoFaults } from '../../helpers/dynamo-faults';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { withRealm } from '../../helpers/realm';
 import { storeMessage } from '../../helpers/stored-messages';
@@ -231,6 +233,33 @@ describe('PATCH /messages/{message_id}: a move larger than the request moves its
         await doMessageMove(job);
       });
     }
+  });
+
+  it("finishes a run that failed after moving its batch's rows: its retry moves the rest, each update once", async () => {
+    const topic = await storeTopic(1, 'interrupted', 6);
+    const ids = topic.map((m) => m.id);
+    const queues = await openQueues([12]);
+    holdJobs();
+    expectSuccess(await patch('hamlet@zulip.com', ids[0], { stream_id: 3, propagate_mode: 'change_all' }));
+    const faults = await startDynamoFaults();
+    try {
+      // The first message item the job writes fails every SDK attempt: the run fails with its rows moved.
+      faults.inject({
+        fault: 'error500',
+        op: 'UpdateItem',
+        when: (req) => req.body.Key?.sk?.S === 'MSG',
+        times: config.dynamodbMaxAttempts(),
+      });
+      await settleJobs();
+      expect(faults.dealt()).toHaveLength(config.dynamodbMaxAttempts());
+    } finally {
+      await faults.stop();
+    }
+    expect(await where(ids)).toEqual(ids.map((id) => ({ id, streamId: 3, topic: 'interrupted', edits: 1 })));
+    expect((await messagesStore.getUserMessagesByIds(12, ids)).map((r) => r.streamId)).toEqual(ids.map(() => 3));
+    const events = (await drainQueues(queues))[12];
+    expect(updatedIds(events).sort((a, b) => a - b)).toEqual(ids);
+    expect(noticesOf(events)).toHaveLength(1);
   });
 
   it('moves the rest when the edited message is deleted before the job runs', async () => {
