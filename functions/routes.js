@@ -106,7 +106,9 @@ const routeTable = (routes = loadRoutes()) => {
 /**
  * Background jobs (lib/store/jobs.ts): functions without a route, invoked asynchronously. Each gets
  * the environment variable config.jobFunction reads (serverless.yml sets it for every function) and
- * the timeout its worst case needs: messageFanout writes up to a channel's subscriber count of rows.
+ * the timeout its worst case needs: messageFanout writes up to a channel's subscriber count of rows;
+ * messageMove moves MOVE_JOB_MESSAGES (1,000) messages of a topic per run, about 30 s on DynamoDB
+ * Local (`npm run bench admin`), then starts its next run.
  */
 const JOBS = {
   messageFanout: {
@@ -114,6 +116,13 @@ const JOBS = {
     timeout: 120,
     maximumRetryAttempts: 2,
     // A run that failed every attempt: kept for `npm run replay-deliveries`, and alarmed.
+    destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+  },
+  messageMove: {
+    handler: 'functions/jobs/message-move.handler',
+    timeout: 120,
+    maximumRetryAttempts: 2,
+    // A run that failed every attempt leaves the rest of a topic unmoved: kept for `npm run replay-deliveries`, and alarmed.
     destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
   },
 };

@@ -105,9 +105,20 @@ export const config = {
   emailSender: (): string => process.env.EMAIL_SENDER || `noreply@${new URL(config.externalUrl()).hostname}`,
   /**
    * The Lambda function of a background job (lib/store/jobs.ts): MESSAGE_FANOUT_FUNCTION for
-   * messageFanout. Unset: the job runs in this process (the handler tests and the benchmarks).
+   * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
+   * handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout'): string | undefined => ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION })[name] || undefined,
+  jobFunction: (name: 'messageFanout' | 'messageMove'): string | undefined =>
+    ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION, messageMove: process.env.MESSAGE_MOVE_FUNCTION })[name] || undefined,
+  /**
+   * Messages up to which a topic move (PATCH /messages/{message_id}) moves every message before
+   * answering; of a larger one the request moves this many and leaves the rest to its messageMove
+   * job (lib/actions/message-edit.ts). Sized by `npm run bench admin` to keep the request well
+   * inside its 10 s Lambda timeout.
+   */
+  moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),
+  /** Messages one run of the messageMove job moves before starting the next run (inside its 120 s timeout). */
+  moveJobMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_JOB_MESSAGES', 1000))),
   /**
    * Recipients up to which a send writes every row and sends the events before answering; a
    * larger send leaves them to its messageFanout job (lib/actions/message-delivery.ts).

@@ -37,6 +37,9 @@ import { settingsOfUser } from '../models/user-settings';
 import { renderMessage, topicLinks, type TopicLink } from '../render';
 import { renderContent } from './message-render';
 import { sendMessagesMovedNotices } from './channel-notices';
+import { config } from '../config';
+import { defineJob, startJob } from '../store/jobs';
+import * as realmsStore from '../store/realms';
 import { checkNewTopic, checkTopicPolicy } from './messages-send';
 import { doMoveTopicPolicies } from './user-topics';
 import * as channelsStore from '../store/channels';
@@ -49,7 +52,7 @@ import * as usersStore from '../store/users';
 /** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
 export type AccessedMessage = { message: Message; flags: string[] | undefined; channel: Channel | null };
 
-/** How many moved messages one request writes at a time (their items, then their rows). */
+/** How many moved messages one batch (the request's or a messageMove run's) writes at a time (their rows, then their items). */
 const MOVE_CONCURRENCY = 16;
 
 /**
@@ -319,6 +322,7 @@ export const checkUpdateMessage = async (realm: Realm, user: User, messageId: nu
     rendered,
     notifyNewTopic: req.sendNotificationToNewThread,
     notifyOldTopic: req.sendNotificationToOldThread,
+    receivedOnly: destination !== null && channel !== null && !channel.historyPublicToSubscribers,
     now,
   });
 };
@@ -350,6 +354,9 @@ const checkChangeAllWithinLimit = async (
   now: number,
   moves: { topic: boolean; channel: boolean },
 ): Promise<void> => {
+  // No limit applies to this user (a moderator, or no limit set) when even the oldest possible message
+  // may move: then no message needs reading (a large topic's request stays bounded).
+  if (withinMoveLimits(realm, user, 0, now, moves)) return;
   const messages = await messagesStore.getMessagesByIds(realm.id, ids);
   const allowed = messages.filter((m) => withinMoveLimits(realm, user, m.dateSent, now, moves)).sort((a, b) => a.id - b.id);
   if (allowed.length === messages.length) return;
@@ -377,115 +384,425 @@ type UpdatePlan = {
   rendered: RenderedEdit | undefined;
   notifyNewTopic: boolean;
   notifyOldTopic: boolean;
+  /** Only the messages the editor received move (to another channel, out of one with protected history). */
+  receivedOnly: boolean;
   now: number;
 };
 
-/** Writes one message's edit with its history entry, re-reading and retrying when a concurrent edit won. */
+/**
+ * Writes one message's edit with its history entry, re-reading and retrying when a concurrent edit
+ * won. `applies`: whether the edit still applies to the message as re-read (a moved message that
+ * a concurrent move already took is left alone); undefined when the message is gone or no longer applies.
+ */
 const writeEditOf = async (
   realmId: number,
   first: Message,
   changes: (m: Message) => { fields: Parameters<typeof editsStore.writeMessageEdit>[1]; entry: EditHistoryEntry },
+  applies: (m: Message) => boolean = () => true,
 ): Promise<Message | undefined> => {
   let m: Message | undefined = first;
-  for (let attempt = 0; m && attempt < 5; attempt += 1) {
+  for (let attempt = 0; m && applies(m) && attempt < 5; attempt += 1) {
     const { fields, entry } = changes(m);
     if (await editsStore.writeMessageEdit(m, fields, [entry, ...(m.editHistory ?? [])])) return m;
     m = await editsStore.getEditableMessage(realmId, m.id);
   }
-  if (m) throw new Error(`message ${first.id}: edits kept conflicting`);
+  if (m && applies(m)) throw new Error(`message ${first.id}: edits kept conflicting`);
   return undefined;
 };
 
+/** The `update_message` event of an edit of `messageIds` (`message` the one the edit names), without the receiver's flags. */
+const updateEventOf = (
+  editor: User,
+  now: number,
+  message: Message,
+  channel: Channel | null,
+  messageIds: number[],
+  move: Pick<MoveContext, 'destination' | 'origTopic' | 'topic' | 'topicLinks' | 'propagateMode'> | undefined,
+  rendered: RenderedEdit | undefined,
+): UpdateMessageEvent => ({
+  type: 'update_message',
+  user_id: editor.id,
+  edit_timestamp: now,
+  message_id: message.id,
+  message_ids: messageIds,
+  rendering_only: false,
+  flags: [],
+  ...(channel !== null ? { stream_name: channel.name, stream_id: channel.id } : {}),
+  ...(move ? { propagate_mode: move.propagateMode } : {}),
+  ...(move && move.destination !== null ? { orig_subject: move.origTopic, new_stream_id: move.destination.id } : {}),
+  ...(move && move.topic !== undefined ? { orig_subject: move.origTopic, subject: move.topic, topic_links: move.topicLinks } : {}),
+  ...(rendered
+    ? {
+        orig_content: message.content,
+        orig_rendered_content: message.renderedContent ?? '',
+        content: rendered.content,
+        rendered_content: rendered.html,
+        is_me_message: rendered.isMeMessage,
+      }
+    : {}),
+});
+
 /**
- * Writes the edit: the target message's content (re-rendered), topic and channel with a history
- * entry (`prev_content`/`prev_rendered_content`, `prev_topic`/`topic`, `prev_stream`/`stream`), the
- * other moved messages' topic and channel with a move entry each (only those still in the old
- * conversation); the rows' conversation (the unread summary and the narrows read it) and, after a
- * content edit, their mention flags; the old and new topics' summaries. A move to another channel
- * also removes the rows of users who were subscribed to the old channel and are not to the new one,
- * and into a channel with protected history gives its subscribers read rows (moveAudience). Emits,
- * in upstream's order: `delete_message` to the users who lose access; `update_message` to every
- * row holder who keeps theirs and, for channels whose history subscribers share, every subscriber
- * of the new channel and of the old one (with `["read"]` when they have no row), each with their
- * own flags; the topic policies' events when the whole topic moved; Notification Bot's notices.
+ * Sends an `update_message` to every row holder of the named message (`flagsOf`, each with their
+ * own flags) and, for a channel whose history subscribers share, to its subscribers without a row
+ * (`["read"]`): `subscribers` when a move to another channel decided them (moveAudience), else the
+ * channel's.
+ */
+const sendUpdateEvent = async (
+  realmId: number,
+  event: UpdateMessageEvent,
+  flagsOf: Map<number, string[]>,
+  channel: Channel | null,
+  subscribers?: number[],
+): Promise<void> => {
+  const receivers = new Map(flagsOf);
+  if (channel !== null && channel.historyPublicToSubscribers) {
+    for (const id of subscribers ?? (await channelsStore.listSubscriberIdsOfChannel(channel.id))) {
+      if (!receivers.has(id)) receivers.set(id, ['read']);
+    }
+  }
+  await sendEventPerRecipient(
+    realmId,
+    [...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })),
+  );
+};
+
+/**
+ * Writes the edit. Without a topic or channel change (a content edit): the message's content,
+ * re-rendered, with a history entry (`prev_content`/`prev_rendered_content`), its rows' mention
+ * flags, and one `update_message` to its row holders (and subscribers, see sendUpdateEvent).
+ * A move: doMoveMessages.
  */
 const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Promise<void> => {
-  const { message, channel, destination, topic, rendered, now } = plan;
-  const realmId = editor.realmId;
-  const origTopic = message.topic;
-  const moved = channel !== null && (topic !== undefined || destination !== null);
+  const { message, channel, rendered } = plan;
+  if (channel !== null && (plan.topic !== undefined || plan.destination !== null)) return doMoveMessages(realm, editor, plan);
+  if (!rendered) throw new Error('an edit with nothing to write');
+  const written = await writeEditOf(realm.id, message, (m) => ({
+    fields: { content: rendered.content, renderedContent: rendered.html, hasLink: rendered.hasLink },
+    entry: { user_id: editor.id, timestamp: plan.now, prev_content: m.content, prev_rendered_content: m.renderedContent ?? '' },
+  }));
+  if (!written) throw new BadRequestError('Invalid message(s)');
+  const rows = await editsStore.listRowsOfMessage(message.id, await rowHolderCandidates(message));
+  const flagsOf = await setMentionFlags(message.id, new Map(rows.map((r) => [r.userId, r.flags])), rendered);
+  await sendUpdateEvent(realm.id, updateEventOf(editor, plan.now, message, channel, [message.id], undefined, rendered), flagsOf, channel);
+};
+
+/** Sets each row holder's mention flags after a content edit; their flags as they now are. */
+const setMentionFlags = async (
+  messageId: number,
+  flagsOf: Map<number, string[]>,
+  rendered: RenderedEdit,
+): Promise<Map<number, string[]>> => {
+  const out = new Map(flagsOf);
+  await Promise.all(
+    [...flagsOf.keys()].map(async (userId) => {
+      const flags = await editsStore.setMentionFlagsOfRow(userId, messageId, rendered.mentionFlagsOf(userId));
+      if (flags) out.set(userId, flags);
+    }),
+  );
+  return out;
+};
+
+/** What every batch of a move knows: the request's and each run of its messageMove job's. */
+type MoveContext = {
+  realm: Realm;
+  editor: User;
+  /** The message the edit names, as the request read it (before it moved): the events' message_id. */
+  message: Message;
+  /** The channel the messages leave. */
+  channel: Channel;
+  /** The channel they move to, or null when they stay in theirs. */
+  destination: Channel | null;
+  origTopic: string;
+  /** The new topic, or undefined when it does not change. */
+  topic: string | undefined;
+  topicLinks: TopicLink[];
+  propagateMode: PropagateMode;
+  resolveToggle: boolean;
+  notifyNewTopic: boolean;
+  notifyOldTopic: boolean;
+  now: number;
+  /** Before anything moved: whether the new topic had messages of its own (the topic policies merge then). */
+  targetHadMessages: boolean;
+  /** Before anything moved: whether it had messages the editor may read (the notices' wording). */
+  newTopicHadMessages: boolean;
+};
+
+/** What the messageMove job is given: the move's context by ids, and which messages are left for it. */
+export type MoveJob = {
+  realmId: number;
+  editorId: number;
+  messageId: number;
+  channelId: number;
+  destinationId: number | null;
+  origTopic: string;
+  topic: string | null;
+  topicLinks: TopicLink[];
+  propagateMode: PropagateMode;
+  resolveToggle: boolean;
+  notifyNewTopic: boolean;
+  notifyOldTopic: boolean;
+  now: number;
+  targetHadMessages: boolean;
+  newTopicHadMessages: boolean;
+  /**
+   * What is left: the messages still in the old channel and topic (inOldConversation) with ids
+   * from firstId to lastId, only those the editor received when receivedOnly. Each run reads them
+   * again, so a retried run finds what an earlier attempt moved gone.
+   */
+  firstId: number;
+  lastId: number;
+  receivedOnly: boolean;
+  /** How many messages the whole move takes: the count Notification Bot's notices give. */
+  total: number;
+};
+
+/** Whether a message is still where a move takes it from (not moved yet, by this move or another). */
+const inOldConversation = (ctx: MoveContext, m: Message): boolean =>
+  m.streamId === ctx.channel.id &&
+  m.topic.toLowerCase() === ctx.origTopic.toLowerCase() &&
+  !(ctx.destination === null && ctx.topic !== undefined && m.topic === ctx.topic);
+
+/**
+ * A move of a topic's messages (or one message) within a channel or to another. The request moves
+ * the edited message and, of a larger move, up to config.moveInlineMessages of the others
+ * (MOVE_INLINE_MESSAGES, so it stays well inside its 10 s timeout: docs/data-model.md, "Moving a
+ * topic"); the messageMove job (doMessageMove) moves the rest, config.moveJobMessages per run,
+ * each run starting the next. Every batch is moveBatch; the last one also moves the topic policies
+ * and posts the notices.
+ */
+const doMoveMessages = async (realm: Realm, editor: User, plan: UpdatePlan): Promise<void> => {
+  const { message, destination, topic } = plan;
+  const channel = plan.channel!;
   const target = destination ?? channel;
-  const targetTopic = topic ?? origTopic;
-  // Before anything moves: whether the new topic has messages of its own (the policies merge then).
-  const targetHadMessages =
-    moved && target !== null ? await editsStore.hasTopicMessagesOtherThan(target.id, targetTopic, plan.movedIds) : false;
+  const targetTopic = topic ?? message.topic;
+  // Before anything moves: whether the new topic has messages of its own, and ones the editor sees.
+  const [targetHadMessages, newTopicHadMessages] = await Promise.all([
+    editsStore.hasTopicMessagesOtherThan(target.id, targetTopic, plan.movedIds),
+    hasVisibleMessages(editor, target, targetTopic, plan.movedIds),
+  ]);
+  const ctx: MoveContext = {
+    realm,
+    editor,
+    message,
+    channel,
+    destination,
+    origTopic: message.topic,
+    topic,
+    topicLinks: plan.topicLinks,
+    propagateMode: plan.propagateMode,
+    resolveToggle: plan.resolveToggle,
+    notifyNewTopic: plan.notifyNewTopic,
+    notifyOldTopic: plan.notifyOldTopic,
+    now: plan.now,
+    targetHadMessages,
+    newTopicHadMessages,
+  };
+  const others = plan.movedIds.filter((id) => id !== message.id);
+  const inline = others.slice(0, config.moveInlineMessages() - 1);
+  const rest = others.slice(inline.length);
+  const batch = [message, ...(await editsStore.getEditableMessages(realm.id, inline)).filter((m) => inOldConversation(ctx, m))];
+  const { movedIds, finishing } = await moveBatch(ctx, batch, { rendered: plan.rendered, last: rest.length === 0 });
+  if (finishing) {
+    await finishMove(ctx, movedIds, movedIds.length);
+    return;
+  }
+  const job: MoveJob = {
+    realmId: realm.id,
+    editorId: editor.id,
+    messageId: message.id,
+    channelId: channel.id,
+    destinationId: destination?.id ?? null,
+    origTopic: message.topic,
+    topic: topic ?? null,
+    topicLinks: plan.topicLinks,
+    propagateMode: plan.propagateMode,
+    resolveToggle: plan.resolveToggle,
+    notifyNewTopic: plan.notifyNewTopic,
+    notifyOldTopic: plan.notifyOldTopic,
+    now: plan.now,
+    targetHadMessages,
+    newTopicHadMessages,
+    firstId: rest[0],
+    lastId: rest[rest.length - 1],
+    receivedOnly: plan.receivedOnly,
+    total: plan.movedIds.length,
+  };
+  await startJob('messageMove', job);
+};
+
+/**
+ * The messageMove job: one batch of what a move left (MoveJob), then the next run for the rest,
+ * or, after the last batch, the move's end (finishMove) once, claimed by a marker
+ * (editsStore.claimMoveFinish) so that a retried or replayed run does not post the notices again.
+ * Idempotent: a run reads what is left from the old topic itself, so a retry moves only what an
+ * earlier attempt did not, and sends events only for what it moved.
+ */
+export const doMessageMove = async (job: MoveJob): Promise<void> => {
+  const [realm, editor, channel, destination, message] = await Promise.all([
+    realmsStore.get(job.realmId),
+    usersStore.get(job.realmId, job.editorId),
+    channelsStore.getChannel(job.realmId, job.channelId),
+    job.destinationId === null ? Promise.resolve(null) : channelsStore.getChannel(job.realmId, job.destinationId),
+    editsStore.getEditableMessage(job.realmId, job.messageId),
+  ]);
+  if (!realm || !editor || !channel || destination === undefined) {
+    // The organization, the editor or a channel is gone: nothing left to move it by.
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'message move abandoned: its context is gone', job: { ...job, topicLinks: undefined } }),
+    );
+    return;
+  }
+  const ctx: MoveContext = {
+    realm,
+    editor,
+    // The events name the edited message as it was before the move. Deleted since, it has no rows:
+    // the batches' updates then reach only the channels' subscribers (shared history).
+    message: {
+      ...(message ?? { id: job.messageId, realmId: realm.id, senderId: editor.id, dmUserIds: [], content: '', dateSent: job.now }),
+      streamId: channel.id,
+      topic: job.origTopic,
+    },
+    channel,
+    destination,
+    origTopic: job.origTopic,
+    topic: job.topic ?? undefined,
+    topicLinks: job.topicLinks,
+    propagateMode: job.propagateMode,
+    resolveToggle: job.resolveToggle,
+    notifyNewTopic: job.notifyNewTopic,
+    notifyOldTopic: job.notifyOldTopic,
+    now: job.now,
+    targetHadMessages: job.targetHadMessages,
+    newTopicHadMessages: job.newTopicHadMessages,
+  };
+  let candidates = (await editsStore.listMessageIdsOfTopic(channel.id, job.origTopic)).filter(
+    (id) => id >= job.firstId && id <= job.lastId,
+  );
+  if (job.receivedOnly) {
+    const received = new Set((await messagesStore.getUserMessagesByIds(editor.id, candidates)).map((r) => r.messageId));
+    candidates = candidates.filter((id) => received.has(id));
+  }
+  // The topic index may still list messages just moved: each is read again, consistently.
+  const size = config.moveJobMessages();
+  const batch: Message[] = [];
+  let examined = 0;
+  while (batch.length < size && examined < candidates.length) {
+    const chunk = candidates.slice(examined, examined + size - batch.length);
+    examined += chunk.length;
+    batch.push(...(await editsStore.getEditableMessages(realm.id, chunk)).filter((m) => inOldConversation(ctx, m)));
+  }
+  const more = examined < candidates.length;
+  const { movedIds, finishing } = await moveBatch(ctx, batch, {
+    last: !more,
+    claim: () => editsStore.claimMoveFinish(realm.id, job.messageId, job.now),
+  });
+  if (more) {
+    await startJob('messageMove', job);
+    return;
+  }
+  if (finishing) await finishMove(ctx, movedIds, job.total);
+};
+
+/**
+ * Moves one batch of a move: the messages' items (the topic and channel, a history entry each:
+ * `prev_topic`/`topic`, `prev_stream`/`stream`), the rows' conversation (the unread summary and
+ * the narrows read it) and, after a content edit, their mention flags; the old and new topics'
+ * summaries. A move to another channel also removes the rows of users who were subscribed to the
+ * old channel and are not to the new one, and into a channel with protected history gives its
+ * subscribers read rows (moveAudience). `batch`: the items as read, still in the old conversation;
+ * the edited message first in the request's batch, written first with its content (refused with
+ * "Invalid message(s)" when gone). The rows of the others move before their items, so a retried
+ * job run (which reads the items to know what is left) finishes a batch an earlier attempt left
+ * half done. Emits, in upstream's order: `delete_message` to the users who lose access; with
+ * `last`, the topic policies' events when the whole topic moved (before the update, as upstream);
+ * `update_message` for the batch to every holder of a row of the edited message who keeps it and,
+ * for channels whose history subscribers share, every subscriber of the new channel and of the old
+ * one (with `["read"]` when they have no row), each with their own flags. Returns the ids moved,
+ * and whether the move ends here (`last`, and `claim` won when given): the caller then posts the notices.
+ */
+const moveBatch = async (
+  ctx: MoveContext,
+  batch: Message[],
+  opts: { rendered?: RenderedEdit; last: boolean; claim?: () => Promise<boolean> },
+): Promise<{ movedIds: number[]; finishing: boolean }> => {
+  const { realm, editor, message, channel, destination, topic, rendered } = { ...ctx, rendered: opts.rendered };
+  const realmId = realm.id;
+  const target = destination ?? channel;
+  const targetTopic = topic ?? ctx.origTopic;
   const moveFields = (m: Message) => ({
     fields: {
-      ...(topic !== undefined ? { topic, topicLinks: plan.topicLinks } : {}),
+      ...(topic !== undefined ? { topic, topicLinks: ctx.topicLinks } : {}),
       ...(destination !== null ? { streamId: destination.id } : {}),
     },
     entry: {
       user_id: editor.id,
-      timestamp: now,
+      timestamp: ctx.now,
       ...(topic !== undefined ? { prev_topic: m.topic, topic } : {}),
       ...(destination !== null && m.streamId !== null ? { prev_stream: m.streamId, stream: destination.id } : {}),
     },
   });
-  const written = await writeEditOf(realmId, message, (m) => {
-    const { fields, entry } = moveFields(m);
-    if (rendered) {
-      Object.assign(entry, { prev_content: m.content, prev_rendered_content: m.renderedContent ?? '' });
-      Object.assign(fields, { content: rendered.content, renderedContent: rendered.html, hasLink: rendered.hasLink });
-    }
-    return { fields, entry: entry as EditHistoryEntry };
-  });
-  if (!written) throw new BadRequestError('Invalid message(s)');
-  // Each moved message as it is now, by id (its topic keeps its own spelling when only the channel changes).
-  const movedMessages = new Map<number, Message>([[message.id, { ...message, topic: targetTopic, streamId: target?.id ?? null }]]);
-  const others = plan.movedIds.filter((id) => id !== message.id);
-  if (moved && others.length > 0) {
-    const messages = await messagesStore.getMessagesByIds(realmId, others);
-    await mapLimited(messages, MOVE_CONCURRENCY, async (other) => {
-      const full = await editsStore.getEditableMessage(realmId, other.id);
-      if (!full || full.streamId !== channel.id || full.topic.toLowerCase() !== origTopic.toLowerCase()) return;
-      const done = await writeEditOf(realmId, full, (m) => {
-        const { fields, entry } = moveFields(m);
-        return { fields, entry: entry as EditHistoryEntry };
-      });
-      if (done) movedMessages.set(done.id, { ...done, topic: topic ?? done.topic, streamId: target!.id });
+  const withEdited = batch[0]?.id === message.id;
+  if (withEdited) {
+    const written = await writeEditOf(realmId, batch[0], (m) => {
+      const { fields, entry } = moveFields(m);
+      if (rendered) {
+        Object.assign(entry, { prev_content: m.content, prev_rendered_content: m.renderedContent ?? '' });
+        Object.assign(fields, { content: rendered.content, renderedContent: rendered.html, hasLink: rendered.hasLink });
+      }
+      return { fields, entry: entry as EditHistoryEntry };
     });
+    if (!written) throw new BadRequestError('Invalid message(s)');
   }
-  const movedIds = plan.movedIds.filter((id) => movedMessages.has(id));
+  // Each message as it is once moved (its topic keeps its own spelling when only the channel changes).
+  const movedOf = (m: Message): Message => ({ ...m, topic: topic ?? m.topic, streamId: target.id });
 
   const rowsByMessage = new Map(
     await mapLimited(
-      movedIds,
+      batch,
       MOVE_CONCURRENCY,
-      async (id) => [id, await editsStore.listRowsOfMessage(id, await rowHolderCandidates({ ...message, id }))] as const,
+      async (m) => [m.id, await editsStore.listRowsOfMessage(m.id, await rowHolderCandidates(m))] as const,
     ),
   );
   const audience =
-    destination !== null && channel !== null
+    destination !== null
       ? await moveAudience(realmId, channel, destination, [...new Set([...rowsByMessage.values()].flat().map((r) => r.userId))])
       : undefined;
-  if (moved && channel !== null && target !== null) {
-    await mapLimited(movedIds, MOVE_CONCURRENCY, async (id) => {
-      const holders = rowsByMessage.get(id)!.map((r) => r.userId);
-      const kept = audience ? holders.filter((u) => !audience.losingRows.has(u)) : holders;
-      await editsStore.setTopicOfRows(id, kept, movedMessages.get(id)!.topic, destination?.id);
-      if (audience) {
-        await editsStore.deleteRowsOfMessage(
-          id,
-          holders.filter((u) => audience.losingRows.has(u)),
-        );
-        const had = new Set(holders);
-        await editsStore.addReadRows(
-          movedMessages.get(id)!,
-          audience.gainingRows.filter((u) => !had.has(u)),
-        );
-      }
-    });
-    await editsStore.moveTopicSummary(realmId, channel.id, origTopic, targetTopic, movedIds, target.id);
+  await mapLimited(batch, MOVE_CONCURRENCY, async (m) => {
+    const holders = rowsByMessage.get(m.id)!.map((r) => r.userId);
+    const kept = audience ? holders.filter((u) => !audience.losingRows.has(u)) : holders;
+    await editsStore.setTopicOfRows(m.id, kept, movedOf(m).topic, destination?.id);
+    if (audience) {
+      await editsStore.deleteRowsOfMessage(
+        m.id,
+        holders.filter((u) => audience.losingRows.has(u)),
+      );
+      const had = new Set(holders);
+      await editsStore.addReadRows(
+        movedOf(m),
+        audience.gainingRows.filter((u) => !had.has(u)),
+      );
+    }
+  });
+  const written = new Set(withEdited ? [message.id] : []);
+  await mapLimited(withEdited ? batch.slice(1) : batch, MOVE_CONCURRENCY, async (m) => {
+    const done = await writeEditOf(
+      realmId,
+      m,
+      (current) => {
+        const { fields, entry } = moveFields(current);
+        return { fields, entry: entry as EditHistoryEntry };
+      },
+      (current) => inOldConversation(ctx, current),
+    );
+    if (done) written.add(m.id);
+  });
+  const movedIds = batch
+    .map((m) => m.id)
+    .filter((id) => written.has(id))
+    .sort((a, b) => a - b);
+  if (movedIds.length > 0) {
+    await editsStore.moveTopicSummary(realmId, channel.id, ctx.origTopic, targetTopic, movedIds, target.id);
     if (!target.historyPublicToSubscribers) {
       // Each holder's own summary of the new topic (the topics endpoint of a protected channel reads those).
       const holders = new Set([...rowsByMessage.values()].flat().map((r) => r.userId));
@@ -498,81 +815,80 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
       });
     }
   }
-  const targetRows = (rowsByMessage.get(message.id) ?? []).filter((r) => !audience?.losingRows.has(r.userId));
-  const flagsOf = new Map(targetRows.map((r) => [r.userId, r.flags]));
-  if (rendered) {
-    await Promise.all(
-      [...flagsOf.keys()].map(async (userId) => {
-        const flags = await editsStore.setMentionFlagsOfRow(userId, message.id, rendered.mentionFlagsOf(userId));
-        if (flags) flagsOf.set(userId, flags);
-      }),
-    );
-  }
+  // Each receiver's flags of the edited message (read again in a job's batch, which does not hold it).
+  const editedRows = withEdited
+    ? rowsByMessage.get(message.id)!
+    : await editsStore.listRowsOfMessage(message.id, await rowHolderCandidates(message));
+  let flagsOf = new Map(editedRows.filter((r) => !audience?.losingRows.has(r.userId)).map((r) => [r.userId, r.flags]));
+  if (rendered && withEdited) flagsOf = await setMentionFlags(message.id, flagsOf, rendered);
 
-  if (audience && channel !== null && audience.losingAccess.length > 0) {
+  if (audience && audience.losingAccess.length > 0 && movedIds.length > 0) {
     const removed: DeleteMessageEvent = {
       type: 'delete_message',
       message_ids: movedIds,
       message_type: 'stream',
       stream_id: channel.id,
-      topic: origTopic,
+      topic: ctx.origTopic,
     };
     await sendDeleteMessageEvents(realmId, removed, audience.losingAccess);
   }
-  // Whether every message of the old topic the editor could see moved (upstream's
-  // moved_all_visible_messages): then the topic policies follow, before the update is sent.
-  const from = channel !== null ? { channel, topic: origTopic } : undefined;
-  const to = target !== null ? { channel: target, topic: targetTopic } : undefined;
-  const movedAll =
-    !moved || channel === null
-      ? undefined
-      : plan.propagateMode === 'change_all' || !(await hasVisibleMessages(editor, channel, origTopic, movedIds));
-  if (movedAll && from && to) {
-    await doMoveTopicPolicies(realmId, { from, to, targetHadMessages, losingAccess: new Set(audience?.losingAccess ?? []) });
-  }
-  const event: UpdateMessageEvent = {
-    type: 'update_message',
-    user_id: editor.id,
-    edit_timestamp: now,
-    message_id: message.id,
-    message_ids: movedIds,
-    rendering_only: false,
-    flags: [],
-    ...(channel !== null ? { stream_name: channel.name, stream_id: channel.id } : {}),
-    ...(moved ? { propagate_mode: plan.propagateMode } : {}),
-    ...(destination !== null ? { orig_subject: origTopic, new_stream_id: destination.id } : {}),
-    ...(topic !== undefined ? { orig_subject: origTopic, subject: topic, topic_links: plan.topicLinks } : {}),
-    ...(rendered
-      ? {
-          orig_content: message.content,
-          orig_rendered_content: message.renderedContent ?? '',
-          content: rendered.content,
-          rendered_content: rendered.html,
-          is_me_message: rendered.isMeMessage,
-        }
-      : {}),
-  };
-  const receivers = new Map(flagsOf);
-  if (channel !== null && channel.historyPublicToSubscribers) {
-    const subscribers = audience ? audience.notifiedSubscribers : await channelsStore.listSubscriberIdsOfChannel(channel.id);
-    for (const id of subscribers) if (!receivers.has(id)) receivers.set(id, ['read']);
-  }
-  await sendEventPerRecipient(
-    editor.realmId,
-    [...receivers].map(([userId, flags]) => ({ userId, event: { ...event, flags } })),
+  // The move's end happens once: a job's last run claims it (a retried or replayed run finds it claimed).
+  const finishing = opts.last && (opts.claim ? await opts.claim() : true);
+  if (finishing) await moveTopicPolicies(ctx, movedIds, audience?.losingAccess ?? []);
+  if (movedIds.length === 0) return { movedIds, finishing };
+  await sendUpdateEvent(
+    realmId,
+    updateEventOf(editor, ctx.now, message, channel, movedIds, ctx, withEdited ? rendered : undefined),
+    flagsOf,
+    channel,
+    audience?.notifiedSubscribers,
   );
-  if (movedAll === undefined || !from || !to || target === null) return;
-  await sendMessagesMovedNotices(realm, {
-    actingUser: editor,
-    messageId: message.id,
-    from,
-    to,
-    movedCount: movedIds.length,
-    movedAll,
-    newTopicHadMessages: await hasVisibleMessages(editor, target, targetTopic, movedIds),
-    toNewTopic: plan.notifyNewTopic && (destination !== null || (topic !== undefined && !plan.resolveToggle)),
-    toOldTopic: plan.notifyOldTopic,
+  return { movedIds, finishing };
+};
+
+/**
+ * Whether every message of the old topic the editor could see moved (upstream's
+ * moved_all_visible_messages): with change_all, or when none is left besides `lastIds` (the last
+ * batch, which the topic index may still list).
+ */
+const movedAllVisible = async (ctx: MoveContext, lastIds: number[]): Promise<boolean> =>
+  ctx.propagateMode === 'change_all' || !(await hasVisibleMessages(ctx.editor, ctx.channel, ctx.origTopic, lastIds));
+
+/** After the last batch, before its update: the topic policies follow the topic when it moved whole. */
+const moveTopicPolicies = async (ctx: MoveContext, lastIds: number[], losingAccess: number[]): Promise<void> => {
+  if (!(await movedAllVisible(ctx, lastIds))) return;
+  await doMoveTopicPolicies(ctx.realm.id, {
+    from: { channel: ctx.channel, topic: ctx.origTopic },
+    to: { channel: ctx.destination ?? ctx.channel, topic: ctx.topic ?? ctx.origTopic },
+    targetHadMessages: ctx.targetHadMessages,
+    losingAccess: new Set(losingAccess),
   });
+};
+
+/** The end of a move, after its last batch's update: Notification Bot's notices, with the whole move's count. */
+const finishMove = async (ctx: MoveContext, lastIds: number[], movedCount: number): Promise<void> => {
+  await sendMessagesMovedNotices(ctx.realm, {
+    actingUser: ctx.editor,
+    messageId: ctx.message.id,
+    from: { channel: ctx.channel, topic: ctx.origTopic },
+    to: { channel: ctx.destination ?? ctx.channel, topic: ctx.topic ?? ctx.origTopic },
+    movedCount,
+    movedAll: await movedAllVisible(ctx, lastIds),
+    newTopicHadMessages: ctx.newTopicHadMessages,
+    toNewTopic: ctx.notifyNewTopic && (ctx.destination !== null || (ctx.topic !== undefined && !ctx.resolveToggle)),
+    toOldTopic: ctx.notifyOldTopic,
+  });
+};
+
+defineJob('messageMove', doMessageMove);
+
+/**
+ * The messageMove run an entry of the delivery dead-letter queue holds (Lambda's record of a run
+ * that failed every attempt: its payload is requestPayload), or undefined for a delivery's entry.
+ */
+export const moveJobOfDeadLetter = (body: string): MoveJob | undefined => {
+  const payload = (JSON.parse(body) as { requestPayload?: Partial<MoveJob> }).requestPayload;
+  return payload && typeof payload.editorId === 'number' && typeof payload.firstId === 'number' ? (payload as MoveJob) : undefined;
 };
 
 /**

@@ -41,6 +41,7 @@
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
 // | who holds a row of a message| main        | MSG#<rid>#<mid>         | begins_with RCPT#           |
+// | end of a batched topic move | main        | MSG#<rid>#<mid>         | = MOVED#<edit timestamp> (TTL) |
 // | submessages of a message    | main        | MSG#<rid>#<mid>         | begins_with SUBMSG#         |
 // | message id counter of realm | main        | COUNTER#message#<rid>   | = COUNTER                   |
 // | messages of a channel       | main.gsi1   | CHANNELMSGS#<cid>       | <mid>                       |
@@ -189,6 +190,14 @@ export const entityKeys = {
    */
   messageRecipients: (realmId: number, messageId: number, part: string): Key => ({ pk: `MSG#${realmId}#${messageId}`, sk: `RCPT#${part}` }),
   recipientsOfMessage: (realmId: number, messageId: number) => ({ pk: `MSG#${realmId}#${messageId}`, skPrefix: 'RCPT#' }),
+  /**
+   * The marker of a move of this message's topic done in batches that has finished (its notices
+   * sent), by the edit's timestamp: a retried job run finds it (TTL).
+   */
+  messageMoveFinished: (realmId: number, messageId: number, editTimestamp: number): Key => ({
+    pk: `MSG#${realmId}#${messageId}`,
+    sk: `MOVED#${editTimestamp}`,
+  }),
   /** A submessage of a message after its widget (its poll votes, checked tasks), in the message's own partition. */
   submessage: (realmId: number, messageId: number, submessageId: number): Key => ({
     pk: `MSG#${realmId}#${messageId}`,

@@ -371,6 +371,37 @@ export const getEditableMessage = async (realmId: number, messageId: number): Pr
   return items[0] ? (stripKeys(items[0] as Item) as Message) : undefined;
 };
 
+/** Message items by id (consistent reads, one BatchGetItem per 100), in the order of `messageIds`; missing ones left out. */
+export const getEditableMessages = async (realmId: number, messageIds: number[]): Promise<Message[]> => {
+  const items = await batchGet(
+    'main',
+    messageIds.map((id) => entityKeys.message(realmId, id)),
+    { consistent: true },
+  );
+  const byId = new Map(items.map((item) => [Number(item.id), stripKeys(item as Item) as Message]));
+  return messageIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+};
+
+/** How long a finished move's marker is kept: past Lambda's retries (6 h) and the dead-letter queue's 14 days. */
+const MOVE_MARKER_KEPT_SECONDS = 15 * 24 * 3600;
+
+/**
+ * Claims the end of a move done in batches (lib/actions/message-edit.ts): a marker in the moved
+ * message's partition, keyed by the edit's timestamp. True for the one run that writes it, false
+ * for a retried or replayed run that finds it (so the move's last steps happen at most once).
+ */
+export const claimMoveFinish = async (realmId: number, messageId: number, editTimestamp: number): Promise<boolean> =>
+  sendConditional(
+    new PutCommand({
+      TableName: tableName('main'),
+      Item: {
+        ...entityKeys.messageMoveFinished(realmId, messageId, editTimestamp),
+        expiresAt: editTimestamp + MOVE_MARKER_KEPT_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+
 /** Whether a topic of a channel has a message other than `excludeIds` (one index query of at most excludeIds + 1 ids). */
 export const hasTopicMessagesOtherThan = async (channelId: number, topic: string, excludeIds: number[]): Promise<boolean> => {
   const key = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));

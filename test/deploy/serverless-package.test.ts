@@ -82,16 +82,21 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove']);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
     expect(fn.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
     expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
-    const invokeConfig = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfig?.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
+    const move = resources.MessageMoveLambdaFunction.Properties;
+    expect(move.Handler).toBe(JOBS.messageMove.handler);
+    expect(move.Environment.Variables.MESSAGE_MOVE_FUNCTION).toBe(`chat-${STAGE}-messageMove`);
+    const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfigs).toHaveLength(2);
+    for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
     const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
     expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
+    expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
     const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
     const arnParts = [
@@ -103,7 +108,13 @@ describe('npx serverless package', () => {
       'function',
       fn.FunctionName,
     ];
-    expect(invoke).toEqual([{ Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [{ 'Fn::Join': [':', arnParts] }] }]);
+    expect(invoke).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['lambda:InvokeFunction'],
+        Resource: [{ 'Fn::Join': [':', arnParts] }, { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] }],
+      },
+    ]);
     // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
     expect(JSON.stringify(resources.IamRoleLambdaExecution)).not.toMatch(/LambdaFunction/);
   });
@@ -121,8 +132,11 @@ describe('npx serverless package', () => {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
     });
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
-    const invokeConfig = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventInvokeConfig')!.Properties;
-    expect(invokeConfig.DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } });
+    for (const invokeConfig of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig')) {
+      expect(invokeConfig.Properties.DestinationConfig).toEqual({
+        OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } },
+      });
+    }
     expect(resources.DeliveryDeadLetterAlarm.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Threshold: 0,
