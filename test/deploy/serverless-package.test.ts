@@ -155,11 +155,19 @@ describe('npx serverless package', () => {
     expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
   });
 
-  it("throttles the HTTP API stage's routes, the password logins (POST /fetch_api_key, POST /login/) lower, after their routes exist", () => {
+  it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {
     const stage = resources.HttpApiStage as Resource & { DependsOn?: string[] };
     expect(stage.Type).toBe('AWS::ApiGatewayV2::Stage');
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
-    const passwordRoutes = ['POST /api/v1/fetch_api_key', 'POST /join/{confirmation_key}/', 'POST /login/', 'POST /new/{creation_key}/'];
+    const passwordRoutes = [
+      'POST /accounts/password/reset/',
+      'POST /accounts/password/reset/{reset_key}/',
+      'POST /api/v1/fetch_api_key',
+      'POST /join/{confirmation_key}/',
+      'POST /login/',
+      'POST /new/{creation_key}/',
+      'POST /register/',
+    ];
     expect(stage.Properties.RouteSettings).toEqual(
       Object.fromEntries(passwordRoutes.map((key) => [key, { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 }])),
     );
