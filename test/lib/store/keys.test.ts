@@ -88,6 +88,7 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'entityKeys.invitesSentOnDay': 'the day is YYYY-MM-DD of the service clock',
   'entityKeys.session': 'the session token arrives as its sha256',
   'entityKeys.sessionOfUser': 'the session token arrives as its sha256',
+  'entityKeys.loginHandoff': 'the hand-off token arrives as its sha256',
 };
 
 describe('every key template of lib/store/keys.ts', () => {
