@@ -528,23 +528,26 @@ type MoveContext = {
   newTopicHadMessages: boolean;
 };
 
+/** The fields of a move's context that a job payload carries as they are (the rest go by id). */
+type PlainMoveFields =
+  | 'origTopic'
+  | 'topicLinks'
+  | 'propagateMode'
+  | 'resolveToggle'
+  | 'notifyNewTopic'
+  | 'notifyOldTopic'
+  | 'now'
+  | 'targetHadMessages'
+  | 'newTopicHadMessages';
+
 /** What the messageMove job is given: the move's context by ids, and which messages are left for it. */
-export type MoveJob = {
+export type MoveJob = Pick<MoveContext, PlainMoveFields> & {
   realmId: number;
   editorId: number;
   messageId: number;
   channelId: number;
   destinationId: number | null;
-  origTopic: string;
   topic: string | null;
-  topicLinks: TopicLink[];
-  propagateMode: PropagateMode;
-  resolveToggle: boolean;
-  notifyNewTopic: boolean;
-  notifyOldTopic: boolean;
-  now: number;
-  targetHadMessages: boolean;
-  newTopicHadMessages: boolean;
   /**
    * What is left: the messages still in the old channel and topic (inOldConversation) with ids
    * from firstId to lastId, only those the editor received when receivedOnly. Each run reads them

@@ -183,11 +183,11 @@ const ingest = async (
     streamsOf(state).map((s) => {
       const cursor = state.cursors[s] ?? 0;
       const known = heads?.get(s);
-      return known && known.seq <= cursor ? { events: [], cursor } : readStream(s, cursor, known);
+      return known && known.seq <= cursor ? Promise.resolve<StreamRead>({ events: [], cursor }) : readStream(s, cursor, known);
     }),
   );
   for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
-  for (const r of reads) if ('gapDueMs' in r && r.gapDueMs !== undefined) onGap?.(r.gapDueMs);
+  for (const r of reads) if (r.gapDueMs !== undefined) onGap?.(r.gapDueMs);
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
   if (!advanced) return state;
