@@ -3,9 +3,11 @@
 // A queue reads two streams: its organization's and its owner's. Polling moves new stream events
 // into the queue as refs with queue-local ids (0, 1, 2, …, heartbeats included), keeps them until
 // the client acknowledges them with last_event_id, and returns them. A waiting poll only reads the
-// head of its organization stream shard (one item, whose bell also tells of its user stream), with
-// a growing interval between reads, until something new arrives or the bound passes, when it
-// returns a heartbeat.
+// head of its organization stream shard (one item, whose sub-bells also tell of its user stream),
+// through the process's shared reader, until something new arrives or the bound passes, when it
+// returns a heartbeat. A poll that starts where the process's last reading of that head shows
+// nothing new (and its queue's `bellSeen` no ring of its owner's sub-bell) reads neither stream:
+// an idle cycle is then one eventually consistent queue read and one write.
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { nowMs } from '../clock';
@@ -17,7 +19,7 @@ import * as streams from '../store/event-streams';
 import { eventKeys } from '../store/keys';
 import { eventForQueue } from './event-filters';
 import { publicCopyStream, userShardStream } from './send';
-import { watchShard } from './watcher';
+import { lastReading, watchShard, type HeadReading } from './watcher';
 import type { ApiEvent, QueueDescriptor } from '../models/event';
 
 export { POLL_INTERVAL_GROWTH } from './watcher';
@@ -35,8 +37,12 @@ export const GAP_DEADLINE_MS = 1500;
 const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
 const MAX_HELD_EVENTS = 1000;
-/** How often a waiting poll checks that its queue was not deleted meanwhile (a read per check). */
-const QUEUE_RECHECK_MS = 10_000;
+/**
+ * A poll whose queue's version is a multiple of this reads its user stream whatever its sub-bell
+ * says: an event whose producer died between writing it and ringing is delivered within about
+ * this many long-polls, never lost.
+ */
+export const USER_REREAD_EVERY = 4;
 
 export type ApiEventWithId = ApiEvent & { id: number };
 
@@ -84,10 +90,10 @@ export const registerQueue = async (
   return state;
 };
 
-/** Loads a live queue owned by `user`; anything else is BAD_EVENT_QUEUE_ID. */
-const accessQueue = async (user: User, queueId: string): Promise<QueueState> => {
+/** Loads a live queue owned by `user` (consistently unless `consistent` is false); anything else is BAD_EVENT_QUEUE_ID. */
+const accessQueue = async (user: User, queueId: string, consistent = true): Promise<QueueState> => {
   // A queue id too long for a key names no queue: the store finds none (lookupKey).
-  const state = await queuesStore.get(queueId);
+  const state = await queuesStore.get(queueId, consistent);
   if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
   // Registered under another shard count (EVENTS_REALM_SHARDS changed since): the events for its
   // owner now go to another shard, so the client registers again, as for an expired queue.
@@ -133,6 +139,8 @@ type StreamRead = {
   cursor: number;
   /** Stopped at a missing number: when its deadline passes (a waiting poll reads again then). */
   gapDueMs?: number;
+  /** Read to the end of what was written (not stopped by a gap nor by READ_BATCH). */
+  complete: boolean;
 };
 
 const readStream = async (stream: string, cursor: number, knownHead: streams.StreamHead | undefined): Promise<StreamRead> => {
@@ -143,7 +151,7 @@ const readStream = async (stream: string, cursor: number, knownHead: streams.Str
   const settle = async (allocatedBy: number): Promise<StreamRead | 'next'> => {
     const outcome = await resolveGap(stream, expected, allocatedBy);
     if (outcome === 'tombstoned') return 'next';
-    if (outcome === 'wait') return { events, cursor: expected - 1, gapDueMs: allocatedBy + GAP_DEADLINE_MS };
+    if (outcome === 'wait') return { events, cursor: expected - 1, gapDueMs: allocatedBy + GAP_DEADLINE_MS, complete: false };
     const rest = await readStream(stream, expected - 1, knownHead);
     return { ...rest, events: [...events, ...rest.events] };
   };
@@ -162,35 +170,51 @@ const readStream = async (stream: string, cursor: number, knownHead: streams.Str
     if (settled !== 'next') return settled;
     expected += 1;
   }
-  return { events, cursor: expected - 1 };
+  return { events, cursor: expected - 1, complete: items.length < READ_BATCH };
 };
 
-/** Moves new stream events into the queue (those its filters accept), in send order. */
-const ingest = async (
-  user: User,
-  state: QueueState,
-  touch: boolean,
-  heads?: Map<string, streams.StreamHead>,
-  cache?: ReadCache,
+/** What one ingest knows and carries besides the queue. */
+type IngestOptions = {
+  /** Refresh the queue's idle clock with the write. */
+  touch: boolean;
+  /** Heads just read: a stream whose head is at or before its cursor has nothing to read. */
+  heads?: Map<string, streams.StreamHead>;
+  /** The owner's user stream is known to have nothing new: no read. */
+  userQuiet?: boolean;
+  /**
+   * The owner's sub-bell rings as read before this ingest: once the user stream is read to its end
+   * (or known quiet), the queue's `bellSeen` becomes this.
+   */
+  bellAt?: number;
+  cache?: ReadCache;
   /** An acknowledgement not yet written (applied to `state` in memory): this write carries it. */
-  deferredAck?: number,
+  deferredAck?: number;
   /** Told when a stream read stopped at a missing number, with when its deadline passes. */
-  onGap?: (dueMs: number) => void,
-): Promise<QueueState> => {
+  onGap?: (dueMs: number) => void;
+};
+
+/**
+ * Moves new stream events into the queue (those its filters accept), in send order. The queue
+ * returned carries the `bellSeen` its user stream read earned, written with its events or, when
+ * nothing was new, left for the poll's one write.
+ */
+const ingest = async (user: User, state: QueueState, opts: IngestOptions): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
-  // A stream whose head was just read at or before the cursor has nothing to read.
+  const [, userStream] = streamsOf(state);
   const reads = await Promise.all(
     streamsOf(state).map((s) => {
       const cursor = state.cursors[s] ?? 0;
-      const known = heads?.get(s);
-      return known && known.seq <= cursor ? Promise.resolve<StreamRead>({ events: [], cursor }) : readStream(s, cursor, known);
+      const known = opts.heads?.get(s);
+      const quiet = (s === userStream && opts.userQuiet) || (known !== undefined && known.seq <= cursor);
+      return quiet ? Promise.resolve<StreamRead>({ events: [], cursor, complete: true }) : readStream(s, cursor, known);
     }),
   );
-  for (const e of reads.flatMap((r) => r.events)) cache?.set(`${e.stream}|${e.seq}`, e);
-  for (const r of reads) if (r.gapDueMs !== undefined) onGap?.(r.gapDueMs);
+  for (const e of reads.flatMap((r) => r.events)) opts.cache?.set(`${e.stream}|${e.seq}`, e);
+  for (const r of reads) if (r.gapDueMs !== undefined) opts.onGap?.(r.gapDueMs);
+  const bellSeen = opts.bellAt !== undefined && reads[1].complete ? Math.max(opts.bellAt, state.bellSeen ?? 0) : state.bellSeen;
   const cursors = Object.fromEntries(streamsOf(state).map((s, i) => [s, reads[i].cursor]));
   const advanced = streamsOf(state).some((s) => cursors[s] !== (state.cursors[s] ?? 0));
-  if (!advanced) return state;
+  if (!advanced) return { ...state, bellSeen };
   const accepted = reads
     .flatMap((r) => r.events)
     .filter((e) => e.event !== null && eventForQueue(state, e.event) !== null)
@@ -201,12 +225,13 @@ const ingest = async (
     refs: [...state.refs, ...refs],
     nextId: state.nextId + refs.length,
     ackedThrough: state.ackedThrough,
-    ...(touch ? { lastConnMs: nowMs() } : {}),
+    ...(opts.touch ? { lastConnMs: nowMs() } : {}),
+    ...(bellSeen !== undefined ? { bellSeen } : {}),
   };
   if (await queuesStore.update(state, changes)) return { ...state, ...changes, version: state.version + 1 };
   // Another poll of this queue moved first: start again from what it wrote.
   const reloaded = await accessQueue(user, state.queueId);
-  return ingest(user, deferredAck === undefined ? reloaded : withAck(reloaded, deferredAck), touch, heads, cache, deferredAck, onGap);
+  return ingest(user, opts.deferredAck === undefined ? reloaded : withAck(reloaded, opts.deferredAck), opts);
 };
 
 /** The events the queue holds, with their ids, shaped for the queue. */
@@ -242,10 +267,13 @@ export type WaitContext = {
   /** The queue's streams and the cursors it has read them to. */
   readonly cursors: () => Record<string, number>;
   readonly streams: string[];
-  /** Reads the streams whose heads are not given or past the cursors; true when the queue now holds events. */
-  readonly ingest: (heads: Map<string, streams.StreamHead>) => Promise<boolean>;
-  /** Re-reads the queue item; 'gone' if deleted, 'events' if another poll filled it. */
-  readonly recheck: () => Promise<'gone' | 'events' | 'empty'>;
+  /** The owner's sub-bell rings through which its user stream was read, if known. */
+  readonly bellSeen: () => number | undefined;
+  /**
+   * Reads the shard stream if `reading` shows it past the cursor (or is absent), and the user
+   * stream if `readUser`; true when the queue now holds events.
+   */
+  readonly ingest: (reading: HeadReading | undefined, readUser: boolean) => Promise<boolean>;
   /** When the wait must end with a heartbeat. */
   readonly deadline: number;
   /** When the deadline of a missing number the last read stopped at passes (then read again), if it stopped at one. */
@@ -255,50 +283,39 @@ export type WaitContext = {
 };
 
 /**
- * A waiting strategy: resolves 'events' when the queue holds events, 'gone' when it was deleted,
- * 'timeout' when the deadline passed with nothing. Replaceable: the rest of fetchEvents does not
- * depend on how it waits.
+ * A waiting strategy: resolves 'events' when the queue holds events, 'timeout' when the deadline
+ * passed with nothing. Replaceable: the rest of fetchEvents does not depend on how it waits.
  */
-export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'gone' | 'timeout'>;
+export type WaitStrategy = (ctx: WaitContext) => Promise<'events' | 'timeout'>;
 
 /**
  * The default strategy: waits on the process's shared reader of the queue's organization stream
  * shard head (lib/events/watcher.ts: one reader per shard head per process, on the schedule from
  * the configured minimum interval to the maximum), and is woken only when that head changed. It
- * reads its own user stream too only when that shard head's bell rang since the last time (an
- * append to the stream of a user with a queue on this shard), on the first wake unless the reading
- * was done before the poll's first read of its streams (then that reading's bell is a safe
- * starting value: never newer than what the stream read saw), and every QUEUE_RECHECK_MS, with the
- * queue item (so an event whose producer died before ringing is late, never lost).
+ * reads its own user stream too only when its owner's sub-bell rang since the rings it knows
+ * read (the queue's `bellSeen`; without one, any reading done after the poll's first read of its
+ * streams). Whether the queue was deleted, or another poll of it filled it, the poll learns with
+ * its one write at the deadline.
  */
 const pollHeads: WaitStrategy = async (ctx) => {
-  const [shardStream] = ctx.streams;
+  const [shardStream, userStream] = ctx.streams;
   const watch = watchShard(shardStream);
   try {
-    let lastQueueCheck = nowMs();
-    let bell: number | undefined;
+    let bell = ctx.bellSeen();
     for (;;) {
       const gapDueMs = ctx.gapDueMs();
-      const reading = await watch.next(Math.min(ctx.deadline, lastQueueCheck + QUEUE_RECHECK_MS, gapDueMs ?? Infinity));
+      const reading = await watch.next(Math.min(ctx.deadline, gapDueMs ?? Infinity));
       if (nowMs() >= ctx.deadline) return 'timeout';
       const gapDue = gapDueMs !== undefined && nowMs() >= gapDueMs;
-      const recheckDue = nowMs() - lastQueueCheck >= QUEUE_RECHECK_MS;
-      const shard = reading?.head ?? watch.current()?.head;
-      const heads = new Map(shard ? [[shardStream, shard]] : []);
-      let rang = recheckDue;
+      let readUser = gapDue;
       if (reading) {
-        const baseline = bell === undefined && reading.readDoneMs < ctx.startedMs;
-        rang ||= bell === undefined ? !baseline : reading.head.bell !== bell;
-        bell = reading.head.bell;
+        const rings = streams.ringsFor(reading.head, userStream);
+        readUser ||= bell === undefined ? reading.readDoneMs >= ctx.startedMs : rings > bell;
+        bell = Math.max(bell ?? 0, rings);
       }
-      // Without the user head in `heads`, ingest reads the user stream itself.
-      const advanced = rang || gapDue || (shard !== undefined && shard.seq > (ctx.cursors()[shardStream] ?? 0));
-      if (advanced && (await ctx.ingest(heads))) return 'events';
-      if (recheckDue) {
-        lastQueueCheck = nowMs();
-        const found = await ctx.recheck();
-        if (found !== 'empty') return found;
-      }
+      const latest = reading ?? watch.current();
+      const shardNew = latest !== undefined && latest.head.seq > (ctx.cursors()[shardStream] ?? 0);
+      if ((readUser || shardNew) && (await ctx.ingest(latest, readUser))) return 'events';
     }
   } finally {
     watch.close();
@@ -334,8 +351,7 @@ const acknowledge = async (user: User, state: QueueState, lastEventId: number, t
 export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
   const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
   const touch = !opts.dontBlock;
-  const loaded = await accessQueue(user, opts.queueId);
-  checkAcknowledgement(loaded, opts.lastEventId);
+  const loaded = await loadForPoll(user, opts);
   // A long-poll left with nothing after its acknowledgement writes that acknowledgement (and its
   // refreshed idle clock) with the cycle's one write: the events it ingests, or the heartbeat. A
   // poll cut off before either leaves both to the client's next poll, which sends the same
@@ -348,46 +364,79 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
   const onGap = (dueMs: number) => {
     gapDueMs = Math.min(gapDueMs ?? Infinity, dueMs);
   };
-  state = await ingest(user, state, touch, undefined, cache, deferredAck, onGap);
+  const [shardStream, userStream] = streamsOf(state);
+  /** Reads what `reading` (of the shard head) may show new, and the user stream unless `userQuiet`. */
+  const ingestAfter = async (reading: HeadReading | undefined, userQuiet: boolean): Promise<QueueState> => {
+    gapDueMs = undefined;
+    const heads = reading ? new Map([[shardStream, reading.head]]) : undefined;
+    const bellAt = reading ? streams.ringsFor(reading.head, userStream) : undefined;
+    return ingest(user, state, { touch, heads, userQuiet, bellAt, cache, deferredAck, onGap });
+  };
+  // For a poll that will wait, the process's last reading of the shard head may spare both reads:
+  // the shard stream when the head is at the cursor, the user stream when its sub-bell rang no
+  // more than the queue has read (except on every USER_REREAD_EVERY-th version of the queue).
+  // However old the reading, the wait's next one shows what came since; a dont_block poll has no
+  // next one, so it reads.
+  const known = opts.dontBlock ? undefined : lastReading(shardStream);
+  const rings = known ? streams.ringsFor(known.head, userStream) : undefined;
+  const reread = state.version % USER_REREAD_EVERY === 0;
+  state = await ingestAfter(known, !reread && rings !== undefined && state.bellSeen !== undefined && rings <= state.bellSeen);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
   const outcome = await wait({
     streams: streamsOf(state),
     cursors: () => state.cursors,
+    bellSeen: () => state.bellSeen,
     deadline,
     startedMs,
     gapDueMs: () => gapDueMs,
-    ingest: async (heads) => {
-      gapDueMs = undefined;
-      state = await ingest(user, state, touch, heads, cache, deferredAck, onGap);
+    ingest: async (reading, readUser) => {
+      state = await ingestAfter(reading, !readUser);
       return state.refs.length > 0;
     },
-    recheck: async () => {
-      const current = await queuesStore.get(state.queueId);
-      if (!current) return 'gone';
-      if (deferredAck === undefined) state = current;
-      else {
-        // Another poll filled the queue: write the acknowledgement before answering from it.
-        const acked = withAck(current, deferredAck);
-        state =
-          acked.refs.length === 0 || acked.ackedThrough === current.ackedThrough
-            ? acked
-            : await mutate(user, current, (s) =>
-                withAck(s, deferredAck).ackedThrough === s.ackedThrough ? null : pruned(withAck(s, deferredAck)),
-              );
-      }
-      return state.refs.length > 0 ? 'events' : 'empty';
-    },
   });
-  if (outcome === 'gone') return [];
   if (outcome === 'events') return materialize(state, cache);
-  state = await mutate(user, state, (stored) => {
-    const s = deferredAck === undefined ? stored : withAck(stored, deferredAck);
-    // Events another poll added: answer with them, writing the acknowledgement if it prunes anything.
-    if (s.refs.length > 0) return s.refs.length === stored.refs.length && s.ackedThrough === stored.ackedThrough ? null : pruned(s);
-    return { ...pruned(s), refs: [{ id: s.nextId, heartbeat: true }], nextId: s.nextId + 1, lastConnMs: nowMs() };
-  });
+  const bellSeen = state.bellSeen;
+  try {
+    state = await mutate(user, state, (stored) => {
+      const s = deferredAck === undefined ? stored : withAck(stored, deferredAck);
+      // Events another poll added: answer with them, writing the acknowledgement if it prunes anything.
+      if (s.refs.length > 0) return s.refs.length === stored.refs.length && s.ackedThrough === stored.ackedThrough ? null : pruned(s);
+      return {
+        ...pruned(s),
+        refs: [{ id: s.nextId, heartbeat: true }],
+        nextId: s.nextId + 1,
+        lastConnMs: nowMs(),
+        ...(bellSeen !== undefined ? { bellSeen } : {}),
+      };
+    });
+  } catch (error) {
+    // The queue was deleted while the poll waited (DELETE /events, or its owner deactivated).
+    if (error instanceof BadEventQueueIdError) return [];
+    throw error;
+  }
   return materialize(state, cache);
+};
+
+/**
+ * The queue for a poll: read eventually consistently (half a read unit), and again consistently
+ * when that read finds no live queue or an acknowledgement it cannot take, which a read older
+ * than the client's last poll may show. A stale queue read otherwise is safe: every write is
+ * conditional on the version read, and re-reads consistently when it lost.
+ */
+const loadForPoll = async (user: User, opts: FetchOptions): Promise<QueueState> => {
+  const quick = await accessQueue(user, opts.queueId, false).catch(() => undefined);
+  if (quick) {
+    try {
+      checkAcknowledgement(quick, opts.lastEventId);
+      return quick;
+    } catch {
+      // Read again below.
+    }
+  }
+  const loaded = await accessQueue(user, opts.queueId);
+  checkAcknowledgement(loaded, opts.lastEventId);
+  return loaded;
 };
 
 /**

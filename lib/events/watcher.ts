@@ -119,6 +119,7 @@ class ShardWatcher {
     const prev = this.latest;
     const changed = !prev || prev.head.seq !== head.seq || prev.head.bell !== head.bell || prev.head.allocMs !== head.allocMs;
     this.latest = { head, version: changed ? (prev?.version ?? 0) + 1 : prev.version, readDoneMs: nowMs() };
+    remember(this.stream, this.latest);
     if (!changed) return;
     for (const w of this.waiters) {
       clearTimeout(w.timer);
@@ -129,6 +130,22 @@ class ShardWatcher {
 }
 
 const watchers = new Map<string, ShardWatcher>();
+
+/** The most shard heads whose last reading the process keeps after their readers stopped. */
+const KEPT_READINGS = 1000;
+const lastReadings = new Map<string, HeadReading>();
+const remember = (stream: string, reading: HeadReading): void => {
+  lastReadings.delete(stream);
+  lastReadings.set(stream, reading);
+  if (lastReadings.size > KEPT_READINGS) lastReadings.delete(lastReadings.keys().next().value!);
+};
+
+/**
+ * The last reading of a shard head this process made, however old (also after its reader stopped).
+ * A poll starting may take it instead of reading its streams: what it shows is already known, and
+ * anything newer shows in a later reading, which wakes the poll.
+ */
+export const lastReading = (stream: string): HeadReading | undefined => lastReadings.get(stream);
 
 /** A poll's view of one shard head: `next` wakes it when the head changed since it last looked. */
 export type ShardWatch = {

@@ -19,6 +19,12 @@ export type QueueState = QueueDescriptor & {
   refs: QueueRef[];
   lastConnMs: number;
   version: number;
+  /**
+   * The rings of the owner's sub-bell on the queue's shard head (event-streams.ts) through which
+   * the owner's user stream was read: a poll that sees no more rings than this need not read it.
+   * Absent until a poll first knows it.
+   */
+  bellSeen?: number;
 };
 
 /** Seconds after a queue's expiry at which DynamoDB may garbage-collect it. */
@@ -72,17 +78,20 @@ export const removeQueuesOfUser = async (userId: number): Promise<number> => {
   return removed;
 };
 
-/** The queue item, read consistently (undefined if it does not exist). */
-export const get = async (queueId: string): Promise<QueueState | undefined> => {
+/**
+ * The queue item (undefined if it does not exist), read consistently unless `consistent` is false:
+ * half a read unit, for a poll that checks what it read (its writes are conditional on `version`).
+ */
+export const get = async (queueId: string, consistent = true): Promise<QueueState | undefined> => {
   const Key = lookupKey(() => eventKeys.queue(queueId));
   if (!Key) return undefined;
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('events'), Key, ConsistentRead: true }));
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('events'), Key, ConsistentRead: consistent }));
   if (!out.Item) return undefined;
   const { pk: _pk, sk: _sk, expiresAt: _e, ...state } = out.Item;
   return state as QueueState;
 };
 
-type Changes = Partial<Pick<QueueState, 'cursors' | 'nextId' | 'ackedThrough' | 'refs' | 'lastConnMs'>>;
+type Changes = Partial<Pick<QueueState, 'cursors' | 'nextId' | 'ackedThrough' | 'refs' | 'lastConnMs' | 'bellSeen'>>;
 
 /** Applies changes if the queue is still at `version`; false if another request changed it first. */
 export const update = async (current: QueueState, changes: Changes): Promise<boolean> => {

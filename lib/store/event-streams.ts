@@ -12,9 +12,11 @@
 //
 // The bell: a waiting poll checks one item, its organization stream shard's head. A queue's
 // registration records that shard head on its owner's stream head (`bells`); an append to a user's
-// stream then rings (ADD 1 to `bell` of) each shard head recorded there, after the event is
-// written, so a change of a shard head's `bell` tells its waiting polls to look at their own user
-// stream head. A user with no queue rings nothing.
+// stream then rings each shard head recorded there, after the event is written: it adds 1 to the
+// head's `bell` and to one of its SUB_BELLS sub-bells, chosen by the user stream's name. A change
+// of a shard head's `bell` wakes its waiting polls; only those whose own sub-bell changed read
+// their user stream, so a user's event costs the reads of about 1/SUB_BELLS of the shard's
+// waiting clients, not all of them. A user with no queue rings nothing.
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiEvent } from '../models/event';
 import { documentClient, tableName } from './client';
@@ -24,8 +26,24 @@ import { eventKeys } from './keys';
 /** Stream events outlive the longest-lived queue (7 days idle) by a day. */
 export const STREAM_EVENT_TTL_SECONDS = 8 * 86400;
 
-/** `bell` counts appends to the user streams of the queues reading this (organization shard) stream. */
-export type StreamHead = { stream: string; seq: number; allocMs: number; bell: number };
+/**
+ * `bell` counts appends to the user streams of the queues reading this (organization shard)
+ * stream; `rings` the same per sub-bell (`subBellOf`), absent ones 0.
+ */
+export type StreamHead = { stream: string; seq: number; allocMs: number; bell: number; rings: Record<string, number> };
+
+/** Sub-bells per shard head: about 1.2 KB of counters, so a head read stays one 4 KB read unit. */
+export const SUB_BELLS = 128;
+
+/** The sub-bell of a shard head that appends to `userStream` ring (an FNV-1a hash of its name). */
+export const subBellOf = (userStream: string): string => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userStream.length; i += 1) h = Math.imul(h ^ userStream.charCodeAt(i), 0x01000193);
+  return `b${(h >>> 0) % SUB_BELLS}`;
+};
+
+/** How many times appends to `userStream` (and the others sharing its sub-bell) rang this head. */
+export const ringsFor = (head: StreamHead, userStream: string): number => head.rings[subBellOf(userStream)] ?? 0;
 /** `prevAllocMs`: when the number before this one was allocated (so also every missing number before it). */
 export type StreamEvent = { stream: string; seq: number; ts: number; prevAllocMs: number; event: ApiEvent | null };
 
@@ -71,12 +89,14 @@ export const addBell = async (stream: string, bellStream: string): Promise<void>
   );
 };
 
-const ring = async (bellStream: string): Promise<void> => {
+/** Rings a shard head for an append to `userStream`: its bell and the stream's sub-bell. */
+const ring = async (bellStream: string, userStream: string): Promise<void> => {
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('events'),
       Key: eventKeys.streamHead(bellStream),
-      UpdateExpression: 'ADD bell :one',
+      UpdateExpression: 'ADD bell :one, #sub :one',
+      ExpressionAttributeNames: { '#sub': subBellOf(userStream) },
       ExpressionAttributeValues: { ':one': 1 },
     }),
   );
@@ -124,7 +144,7 @@ export const append = async (stream: string, event: ApiEvent, nowMs: () => numbe
     const { seq, bells, prevAllocMs } = await allocateRinging(stream, nowMs());
     const now = nowMs();
     if (await writeAt(stream, seq, event, now, prevAllocMs, ts ?? now, eid)) {
-      await Promise.all(bells.map(ring));
+      await Promise.all(bells.map((b) => ring(b, stream)));
       return seq;
     }
     if (attempt >= 5) throw new Error(`could not append to ${stream}`);
@@ -175,19 +195,21 @@ export const getHeads = async (streams: string[], opts: { consistent?: boolean }
       RequestItems: {
         [name]: {
           Keys: streams.map(eventKeys.streamHead),
-          ProjectionExpression: 'pk, seq, allocMs, bell',
           ConsistentRead: opts.consistent ?? false,
         },
       },
     }),
   );
-  const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0, bell: 0 }]));
+  const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0, bell: 0, rings: {} }]));
   for (const item of out.Responses?.[name] ?? []) {
+    const rings: Record<string, number> = {};
+    for (const [attr, value] of Object.entries(item)) if (/^b\d+$/.test(attr)) rings[attr] = Number(value);
     heads.set(String(item.pk), {
       stream: String(item.pk),
       seq: Number(item.seq ?? 0),
       allocMs: Number(item.allocMs ?? 0),
       bell: Number(item.bell ?? 0),
+      rings,
     });
   }
   return heads;

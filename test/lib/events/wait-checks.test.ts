@@ -1,7 +1,8 @@
 // What a waiting poll reads: one item per check (its organization stream shard's head), its own
-// user stream's head only when that shard's bell rang, and never an event lost when a producer
-// died before ringing.
-import { fetchEvents, registerQueue } from '../../../lib/events/queues';
+// user stream only when its owner's sub-bell on that head rang, nothing at the start of a poll
+// that the process's last reading shows idle, and never an event lost when a producer died before
+// ringing.
+import { fetchEvents, registerQueue, USER_REREAD_EVERY } from '../../../lib/events/queues';
 import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
@@ -16,16 +17,18 @@ const REALM = 2;
 const tagged = (tag: string): AlertWordsEvent => ({ type: 'alert_words', alert_words: [tag] });
 let nextUser = 800_000;
 
-/** A fresh user of the organization with a queue (the engine needs only the ids). */
-const openQueue = async () => {
-  const user = { id: (nextUser += 1), realmId: REALM } as User;
+/** A fresh user of the organization with a queue (the engine needs only the ids), with a sub-bell unlike `unlike`'s if given. */
+const openQueue = async (unlike?: string) => {
+  nextUser += 1;
+  while (unlike !== undefined && streams.subBellOf(eventKeys.userStream(nextUser)) === streams.subBellOf(unlike)) nextUser += 1;
+  const user = { id: nextUser, realmId: REALM } as User;
   const queue = await registerQueue(user, { ...PLAIN_QUEUE, applyMarkdown: true });
   const shard = eventKeys.realmStream(REALM, 0);
   return { user, queue, shard, userStream: eventKeys.userStream(user.id) };
 };
 
 /** What each request of `run` read: `head <stream>` or `events <stream>` (the real client, observed). */
-const headReads = async <T>(run: () => Promise<T>): Promise<{ result: T; reads: string[] }> => {
+const headReads = async <T>(run: (reads: string[]) => Promise<T>): Promise<{ result: T; reads: string[] }> => {
   const reads: string[] = [];
   const client = documentClient();
   const original = client.send.bind(client);
@@ -41,7 +44,7 @@ const headReads = async <T>(run: () => Promise<T>): Promise<{ result: T; reads: 
     return original(command);
   }) as typeof client.send);
   try {
-    return { result: await run(), reads };
+    return { result: await run(reads), reads };
   } finally {
     spy.mockRestore();
   }
@@ -65,33 +68,74 @@ describe('a waiting poll', () => {
     expect(reads.slice(4)).toEqual(reads.slice(4).map(() => `head ${shard}`));
   });
 
-  it("is woken by an event to its user's stream through the shard's bell, and reads its user stream only then", async () => {
+  it('starts its next poll with no read at all when the last reading shows nothing new for it', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '1';
+    const { user, queue, shard } = await openQueue();
+    const first = await fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false });
+    expect(first).toEqual([{ type: 'heartbeat', id: 0 }]);
+    // Its queue is now at version 1, which is not a forced re-read (USER_REREAD_EVERY).
+    expect(1 % USER_REREAD_EVERY).not.toBe(0);
+    const { result, reads } = await headReads(() => fetchEvents(user, { queueId: queue.queueId, lastEventId: 0, dontBlock: false }));
+    expect(result).toEqual([{ type: 'heartbeat', id: 1 }]);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads).toEqual(reads.map(() => `head ${shard}`));
+  });
+
+  it("is woken by an event to its user's stream through its sub-bell, and reads its user stream only then", async () => {
     const { user, queue, shard, userStream } = await openQueue();
-    const { result, reads } = await headReads(async () => {
+    const { result, reads } = await headReads(async (soFar) => {
       const pending = fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false });
       await new Promise((resolve) => setTimeout(resolve, 700));
       const shardHead = (await streams.getHeads([shard], { consistent: true })).get(shard)!;
+      const readsBefore = soFar.filter((r) => r.includes(userStream)).length;
       const sentAt = nowMs();
       await sendEvent(REALM, tagged('for-you'), { users: [user.id] });
       const events = await pending;
-      return { events, bellBefore: shardHead.bell, waitedMs: nowMs() - sentAt };
+      return { events, shardHead, readsBefore, waitedMs: nowMs() - sentAt };
     });
     expect(result.events).toEqual([{ ...tagged('for-you'), id: 0 }]);
-    // Woken by the check after the ring, not by the 10 s re-check nor the 20 s bound.
+    // Woken by the check after the ring, not by the 20 s bound.
     expect(result.waitedMs).toBeLessThan(5000);
-    // The poll's first read, the first check's and the one after the ring.
-    expect(reads.filter((r) => r.includes(userStream))).toEqual([`events ${userStream}`, `events ${userStream}`, `events ${userStream}`]);
-    expect((await streams.getHeads([shard], { consistent: true })).get(shard)!.bell).toBe(result.bellBefore + 1);
+    // Its first read (and the first check's, when no reading preceded it), then one after the ring.
+    expect(result.readsBefore).toBeGreaterThanOrEqual(1);
+    expect(reads.filter((r) => r.includes(userStream))).toHaveLength(result.readsBefore + 1);
+    const after = (await streams.getHeads([shard], { consistent: true })).get(shard)!;
+    expect(after.bell).toBe(result.shardHead.bell + 1);
+    expect(streams.ringsFor(after, userStream)).toBe(streams.ringsFor(result.shardHead, userStream) + 1);
   });
 
-  it('still delivers an event whose producer died before ringing, at the queue re-check', async () => {
+  it("does not read its user stream when another user's event rings another sub-bell of its shard", async () => {
+    const waiting = await openQueue();
+    const other = await openQueue(waiting.userStream);
+    // The waiting poll has read its user stream through the rings so far.
+    await fetchEvents(waiting.user, { queueId: waiting.queue.queueId, lastEventId: -1, dontBlock: false, maxWaitMs: 300 });
+    const { result, reads } = await headReads(async () => {
+      const pending = fetchEvents(waiting.user, { queueId: waiting.queue.queueId, lastEventId: 0, dontBlock: false, maxWaitMs: 2500 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sendEvent(REALM, tagged('not-yours'), { users: [other.user.id] });
+      return pending;
+    });
+    expect(result).toEqual([{ type: 'heartbeat', id: 1 }]);
+    expect(reads.filter((r) => r.includes(waiting.userStream))).toEqual([]);
+    expect(reads.filter((r) => r.includes(other.userStream))).toEqual([]);
+  });
+
+  it('still delivers an event whose producer died before ringing, at a later poll that re-reads its user stream', async () => {
+    process.env.EVENTS_LONGPOLL_SECONDS = '1';
     const { user, queue, userStream } = await openQueue();
-    const pending = fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    let last = -1;
+    const firstEvents = await fetchEvents(user, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
+    last = firstEvents[firstEvents.length - 1].id;
     // Both writes of an append, without the ring that follows them.
     const seq = await streams.allocate(userStream, nowMs());
     expect(await streams.writeAt(userStream, seq, tagged('unrung'), nowMs(), nowMs())).toBe(true);
-    expect(await pending).toEqual([{ ...tagged('unrung'), id: 0 }]);
+    const seen: unknown[] = [];
+    for (let polls = 0; polls < USER_REREAD_EVERY && seen.length === 0; polls += 1) {
+      const events = await fetchEvents(user, { queueId: queue.queueId, lastEventId: last, dontBlock: false });
+      last = events[events.length - 1].id;
+      seen.push(...events.filter((e) => e.type !== 'heartbeat'));
+    }
+    expect(seen).toEqual([expect.objectContaining(tagged('unrung'))]);
   }, 30_000);
 
   it('does not ring any shard for a user who never registered a queue', async () => {
