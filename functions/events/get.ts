@@ -1,27 +1,37 @@
-// GET /events: long-polls the caller's queue.
+// GET /events: long-polls the caller's queue. Authenticated by the queue item itself when the
+// queue was registered with the same credentials (lib/http/auth.ts authenticatePoll): a waiting
+// client costs no key lookup per poll.
 import { fetchEvents } from '../../lib/events/queues';
-import { apiHandler } from '../../lib/http/api-handler';
+import { publicApiHandler } from '../../lib/http/api-handler';
+import { authenticate, authenticatePoll } from '../../lib/http/auth';
 import { json, rawString } from '../../lib/http/params';
 import { bool, int } from '../../lib/validation/validators';
 
 /** Leave this much of the function's own time for the response. */
 const RESPONSE_MARGIN_MS = 2000;
 
-export const handler = apiHandler(
-  async ({ user, params, context }) => {
-    const { queue_id, last_event_id, dont_block } = params({
+export const handler = publicApiHandler(async ({ event, params, context }) => {
+  const { authorization, host } = event.headers ?? {};
+  let parsed;
+  try {
+    parsed = params({
       queue_id: rawString(),
       last_event_id: json(int),
       dont_block: json(bool).default(false),
     });
-    const remaining = context?.getRemainingTimeInMillis?.();
-    const events = await fetchEvents(user, {
-      queueId: queue_id,
-      lastEventId: last_event_id,
-      dontBlock: dont_block,
-      maxWaitMs: remaining === undefined ? undefined : remaining - RESPONSE_MARGIN_MS,
-    });
-    return { events };
-  },
-  { cachedAuth: true },
-);
+  } catch (error) {
+    // Credentials are checked before parameters, as for every authenticated endpoint.
+    await authenticate(authorization, host);
+    throw error;
+  }
+  const { owner, queue } = await authenticatePoll(authorization, host, parsed.queue_id);
+  const remaining = context?.getRemainingTimeInMillis?.();
+  const events = await fetchEvents(owner, {
+    queueId: parsed.queue_id,
+    lastEventId: parsed.last_event_id,
+    dontBlock: parsed.dont_block,
+    maxWaitMs: remaining === undefined ? undefined : remaining - RESPONSE_MARGIN_MS,
+    read: queue,
+  });
+  return { events };
+});

@@ -2,11 +2,12 @@
 import { doEventsRegister } from '../../lib/actions/register';
 import { ApiError, ErrorCode } from '../../lib/errors';
 import { optionalAuthApiHandler } from '../../lib/http/api-handler';
+import { credentialOf } from '../../lib/http/auth';
 import { REGISTER_PARAMS } from '../../lib/http/register-params';
 import { QUEUE_TIMEOUT } from '../../lib/models/event-queue';
 import { UnauthorizedError } from '../../lib/errors';
 
-export const handler = optionalAuthApiHandler(async ({ user, realm, params }) => {
+export const handler = optionalAuthApiHandler(async ({ user, realm, params, event }) => {
   const p = params(REGISTER_PARAMS);
   if (!realm) throw new UnauthorizedError();
   if (p.idle_queue_timeout !== undefined && p.queue_lifespan_secs !== undefined) {
@@ -27,5 +28,7 @@ export const handler = optionalAuthApiHandler(async ({ user, realm, params }) =>
     narrow: p.narrow,
     capabilities: p.client_capabilities,
     timeoutSecs: p.idle_queue_timeout !== undefined ? Number(p.idle_queue_timeout) : (p.queue_lifespan_secs ?? QUEUE_TIMEOUT.default),
+    // The queue's polls are then authenticated by the queue item (GET /events).
+    credential: user && event.headers?.authorization ? credentialOf(event.headers.authorization) : undefined,
   });
 });

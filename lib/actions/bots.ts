@@ -10,7 +10,7 @@ import { botObject, BotType, checkFullName, isAdmin, isOwner, isValidEmail, Role
 import { generateApiKey } from '../passwords';
 import * as usersStore from '../store/users';
 import { doCreateUser, EMAIL_IN_USE } from './create-user';
-import { doChangeFullName, doChangeUserRole, doDeactivateUser } from './manage-users';
+import { doChangeFullName, doChangeUserRole, doDeactivateUser, replaceApiKey } from './manage-users';
 import { forMembers } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
 
@@ -153,15 +153,15 @@ export const getBotApiKey = forMembers(async (caller: User, botId: number): Prom
 /**
  * POST /bots/{bot_id}/api_key/regenerate (upstream's regenerate_bot_api_key), for members and
  * administrators: the bot through accessBot, then a new API key, conditioned on the key read (a
- * concurrent regeneration makes this one start again), so the old key stops working at once. No
- * event (feature level 474). Returns the new key.
+ * concurrent regeneration makes this one start again), so the old key stops working at once, and
+ * the bot's event queues end (replaceApiKey). No event (feature level 474). Returns the new key.
  */
 export const doRegenerateBotApiKey = forMembers(async (caller: User, botId: number): Promise<string> => {
   const bot = await accessBot(caller, botId);
   const apiKey = generateApiKey();
   await retryLostRaces(async () => {
     const current = (await usersStore.get(bot.realmId, bot.id, { consistent: true }))!;
-    if (!(await usersStore.setApiKey(bot.realmId, bot.id, current.apiKey, apiKey))) throw new LostRaceError();
+    if (!(await replaceApiKey(bot, current.apiKey, apiKey))) throw new LostRaceError();
   });
   return apiKey;
 });

@@ -268,9 +268,21 @@ export const doReactivateUser = async (realm: Realm, target: User): Promise<void
  */
 export const doRegenerateApiKey = forHumans(async (caller: User): Promise<string> => {
   const apiKey = generateApiKey();
-  if (!(await usersStore.setApiKey(caller.realmId, caller.id, caller.apiKey, apiKey))) {
+  if (!(await replaceApiKey(caller, caller.apiKey, apiKey))) {
     // A concurrent regeneration replaced the key this request authenticated with.
     throw new BadRequestError('Invalid API key');
   }
   return apiKey;
 });
+
+/**
+ * Replaces an account's API key if it is still `current`, then ends the account's event queues:
+ * a queue authenticates its polls by the credentials that registered it (lib/http/auth.ts
+ * authenticatePoll), so the old key's queues must not outlive it. Its clients register again
+ * (BAD_EVENT_QUEUE_ID), as upstream's do after a restart. False if the key was not `current`.
+ */
+export const replaceApiKey = async (user: Pick<User, 'realmId' | 'id'>, current: string, next: string): Promise<boolean> => {
+  if (!(await usersStore.setApiKey(user.realmId, user.id, current, next))) return false;
+  await deleteQueuesOfUser(user.id);
+  return true;
+};

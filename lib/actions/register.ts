@@ -19,6 +19,8 @@ export type RegisterRequest = RegisterOptions & {
   /** Explicitly sent values, for the spectator checks (defaults differ for spectators). */
   clientGravatarSent: boolean | undefined;
   timeoutSecs: number;
+  /** The caller's credentials' hash (lib/http/auth.ts credentialOf), kept on the queue. */
+  credential?: string;
 };
 
 /** The register response's version fields, under our neutral names and upstream's. */
@@ -71,6 +73,7 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
         clientGravatar: req.clientGravatar,
         slimPresence: req.slimPresence,
         timeoutSecs: req.timeoutSecs,
+        ...(req.credential !== undefined ? { credential: req.credential } : {}),
       })
     : undefined;
 

@@ -46,6 +46,9 @@ export const USER_REREAD_EVERY = 4;
 
 export type ApiEventWithId = ApiEvent & { id: number };
 
+/** Whose queue: all the engine needs of its owner. */
+export type QueueOwner = Pick<User, 'id' | 'realmId'>;
+
 /**
  * The two streams a queue reads: its shard of the organization's stream (chosen by its owner's id,
  * or the public-copy shard for an all_public_streams queue: lib/events/send.ts; kept in its
@@ -91,18 +94,26 @@ export const registerQueue = async (
 };
 
 /** Loads a live queue owned by `user` (consistently unless `consistent` is false); anything else is BAD_EVENT_QUEUE_ID. */
-const accessQueue = async (user: User, queueId: string, consistent = true): Promise<QueueState> => {
+const accessQueue = async (user: QueueOwner, queueId: string, consistent = true): Promise<QueueState> =>
   // A queue id too long for a key names no queue: the store finds none (lookupKey).
-  const state = await queuesStore.get(queueId, consistent);
-  if (!state || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state)) throw new BadEventQueueIdError(queueId);
+  checkOwned(user, queueId, await queuesStore.get(queueId, consistent)) ?? throwBadQueue(queueId);
+
+const throwBadQueue = (queueId: string): never => {
+  throw new BadEventQueueIdError(queueId);
+};
+
+/** The queue read, if it is live and `user`'s under the present shard count. */
+const checkOwned = (user: QueueOwner, queueId: string, state: QueueState | undefined): QueueState | undefined => {
+  if (!state || state.queueId !== queueId || state.userId !== user.id || state.realmId !== user.realmId || isExpired(state))
+    return undefined;
   // Registered under another shard count (EVENTS_REALM_SHARDS changed since): the events for its
   // owner now go to another shard, so the client registers again, as for an expired queue.
-  if (streamsOf(state)[0] !== shardFor(state)) throw new BadEventQueueIdError(queueId);
+  if (streamsOf(state)[0] !== shardFor(state)) return undefined;
   return state;
 };
 
 /** Applies a change computed from the current state, re-reading and recomputing on a conflict. */
-const mutate = async (user: User, state: QueueState, change: (s: QueueState) => Partial<QueueState> | null): Promise<QueueState> => {
+const mutate = async (user: QueueOwner, state: QueueState, change: (s: QueueState) => Partial<QueueState> | null): Promise<QueueState> => {
   let current = state;
   for (;;) {
     const changes = change(current);
@@ -198,7 +209,7 @@ type IngestOptions = {
  * returned carries the `bellSeen` its user stream read earned, written with its events or, when
  * nothing was new, left for the poll's one write.
  */
-const ingest = async (user: User, state: QueueState, opts: IngestOptions): Promise<QueueState> => {
+const ingest = async (user: QueueOwner, state: QueueState, opts: IngestOptions): Promise<QueueState> => {
   if (state.refs.length >= MAX_HELD_EVENTS) return state;
   const [, userStream] = streamsOf(state);
   const reads = await Promise.all(
@@ -259,8 +270,11 @@ const checkAcknowledgement = (state: QueueState, lastEventId: number): void => {
     throw new BadRequestError(`Event ${lastEventId} was not in this queue`);
 };
 
-/** `maxWaitMs` shortens the long-poll bound (for a function about to run out of time). */
-export type FetchOptions = { queueId: string; lastEventId: number; dontBlock: boolean; maxWaitMs?: number };
+/**
+ * `maxWaitMs` shortens the long-poll bound (for a function about to run out of time); `read` is
+ * the queue item as authentication just read it (eventually consistently), if it did.
+ */
+export type FetchOptions = { queueId: string; lastEventId: number; dontBlock: boolean; maxWaitMs?: number; read?: QueueState };
 
 /** What a waiting poll needs from the engine; a wait strategy decides when to call which. */
 export type WaitContext = {
@@ -332,7 +346,7 @@ const withAck = (s: QueueState, lastEventId: number): QueueState => {
 const pruned = (s: QueueState): Partial<QueueState> => ({ ackedThrough: s.ackedThrough, refs: s.refs });
 
 /** Acknowledges events up to `lastEventId` (upstream's pruning), refreshing the idle clock if `touch`. */
-const acknowledge = async (user: User, state: QueueState, lastEventId: number, touch: boolean): Promise<QueueState> => {
+const acknowledge = async (user: QueueOwner, state: QueueState, lastEventId: number, touch: boolean): Promise<QueueState> => {
   checkAcknowledgement(state, lastEventId);
   return mutate(user, state, (s) => {
     checkAcknowledgement(s, lastEventId);
@@ -348,7 +362,7 @@ const acknowledge = async (user: User, state: QueueState, lastEventId: number, t
  * long-poll bound passes, then returns a heartbeat. A long-poll refreshes the queue's idle clock; a
  * dont_block poll does not.
  */
-export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
+export const fetchEvents = async (user: QueueOwner, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
   const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
   const touch = !opts.dontBlock;
   const loaded = await loadForPoll(user, opts);
@@ -424,8 +438,8 @@ export const fetchEvents = async (user: User, opts: FetchOptions, wait: WaitStra
  * than the client's last poll may show. A stale queue read otherwise is safe: every write is
  * conditional on the version read, and re-reads consistently when it lost.
  */
-const loadForPoll = async (user: User, opts: FetchOptions): Promise<QueueState> => {
-  const quick = await accessQueue(user, opts.queueId, false).catch(() => undefined);
+const loadForPoll = async (user: QueueOwner, opts: FetchOptions): Promise<QueueState> => {
+  const quick = opts.read ? checkOwned(user, opts.queueId, opts.read) : await accessQueue(user, opts.queueId, false).catch(() => undefined);
   if (quick) {
     try {
       checkAcknowledgement(quick, opts.lastEventId);
@@ -447,7 +461,7 @@ const loadForPoll = async (user: User, opts: FetchOptions): Promise<QueueState> 
  * it sends its event) and may apply `events` (those skipped, shaped for the queue) to what it read
  * from an eventually consistent index. A number allocated but not yet written also unsettles it.
  */
-export const settleQueueStart = async (user: User, queueId: string): Promise<{ settled: boolean; events: ApiEvent[] }> => {
+export const settleQueueStart = async (user: QueueOwner, queueId: string): Promise<{ settled: boolean; events: ApiEvent[] }> => {
   const state = await accessQueue(user, queueId);
   const heads = await streams.getHeads(streamsOf(state), { consistent: true });
   let settled = true;
@@ -473,7 +487,7 @@ export const settleQueueStart = async (user: User, queueId: string): Promise<{ s
 };
 
 /** DELETE /events: removes the caller's queue; an unknown, expired or foreign queue is BAD_EVENT_QUEUE_ID. */
-export const deleteQueue = async (user: User, queueId: string): Promise<void> => {
+export const deleteQueue = async (user: QueueOwner, queueId: string): Promise<void> => {
   await accessQueue(user, queueId);
   if (!(await queuesStore.remove(queueId, user.id))) throw new BadEventQueueIdError(queueId);
 };

@@ -86,7 +86,7 @@ const logLine = (event: Event, context: Context | undefined, status: number, sta
   );
 };
 
-const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opts: HandlerOptions = {}) => {
+const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => {
   const principalOf = new WeakMap<object, number>();
   const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
@@ -97,7 +97,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
       let user: User | undefined;
       let realm: Realm | undefined;
       if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {
-        ({ user, realm } = await authenticate(headers.authorization, headers.host, opts.cachedAuth));
+        ({ user, realm } = await authenticate(headers.authorization, headers.host));
         principalOf.set(context, user.id);
       } else if (mode === 'optional') {
         realm = await realmForHost(headers.host);
@@ -141,14 +141,9 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
   };
 };
 
-/**
- * `cachedAuth`: the account found by the API key may be up to `config.authCacheMs()` old (a
- * deactivation takes effect within that bound); for endpoints polled often, GET /events.
- */
-export type HandlerOptions = { cachedAuth?: boolean };
 
 /** An endpoint that requires HTTP Basic authentication. */
-export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>, opts: HandlerOptions = {}) => build('required', fn as never, opts);
+export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
 /** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
 export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);
 /** An endpoint that never authenticates (an Authorization header is ignored). */

@@ -8,6 +8,8 @@ import { config } from '../config';
 import { BadRequestError, ErrorCode, UnauthorizedError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
+import type { QueueState } from '../store/event-queues';
+import * as queuesStore from '../store/event-queues';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 
@@ -40,49 +42,17 @@ const checkAccount = (user: User, realm: Realm | undefined, host: string | undef
   return realm;
 };
 
-/** The most keys the cache of looked-up accounts holds (the oldest is dropped past it). */
-const ACCOUNT_CACHE_MAX = 10_000;
-type CachedAccount = { user: User; realm: Realm | undefined; expiresMs: number };
-/**
- * Accounts looked up by key in this process, keyed by the key's SHA-256 (the key itself is never
- * kept), for `config.authCacheMs()`: a process serving many long-polls (or one client's polls in
- * a row) reads the key and organization once per interval, not once per request. A change of the
- * account (deactivation, a new key, the organization deactivated) therefore takes effect within
- * that interval in such a process, as documented in docs/architecture.md ("Authentication").
- */
-const accountCache = new Map<string, CachedAccount>();
+/** The most organizations a process keeps read (the oldest is dropped past it). */
+const REALM_CACHE_MAX = 10_000;
 
-/** Test-only: forgets every cached account. */
-export const clearAccountCache = (): void => accountCache.clear();
-
-const lookUpAccount = async (apiKey: string, cached: boolean): Promise<{ user: User; realm: Realm | undefined } | undefined> => {
-  const ttl = cached ? config.authCacheMs() : 0;
-  const hash = ttl > 0 ? createHash('sha256').update(apiKey).digest('hex') : '';
-  const hit = ttl > 0 ? accountCache.get(hash) : undefined;
-  if (hit && hit.expiresMs > nowMs()) return hit;
-  const user = await usersStore.getByApiKey(apiKey);
-  if (!user) return undefined;
-  const realm = await realmsStore.get(user.realmId);
-  if (ttl > 0) {
-    accountCache.delete(hash);
-    accountCache.set(hash, { user, realm, expiresMs: nowMs() + ttl });
-    if (accountCache.size > ACCOUNT_CACHE_MAX) accountCache.delete(accountCache.keys().next().value!);
-  }
-  return { user, realm };
-};
-
-/**
- * Authenticates an Authorization header value; `host` is the Host header (for the subdomain check).
- * With `cached`, the account found by the key may be up to `config.authCacheMs()` old (GET /events).
- */
-export const authenticate = async (header: string | undefined, host: string | undefined, cached = false): Promise<Principal> => {
+/** Authenticates an Authorization header value; `host` is the Host header (for the subdomain check). */
+export const authenticate = async (header: string | undefined, host: string | undefined): Promise<Principal> => {
   if (header === undefined || header === '') throw new UnauthorizedError();
   const { email, apiKey } = parseBasicAuth(header);
   if (!API_KEY_PATTERN.test(apiKey)) throw new UnauthorizedError('Malformed API key');
-  const found = await lookUpAccount(apiKey, cached);
-  const user = found?.user;
+  const user = await usersStore.getByApiKey(apiKey);
   if (!user || user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError('Invalid API key');
-  const realm = checkAccount(user, found.realm, host);
+  const realm = checkAccount(user, await realmsStore.get(user.realmId), host);
   if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT)
     throw new UnauthorizedError('This API is not available to incoming webhook bots.');
   return { user, realm };
@@ -92,4 +62,59 @@ export const authenticate = async (header: string | undefined, host: string | un
 export const realmForHost = async (host: string | undefined): Promise<Realm | undefined> => {
   const stringId = subdomainOf(host) ?? config.defaultRealm();
   return realmsStore.getByStringId(stringId);
+};
+
+/**
+ * The SHA-256 of the credentials a Basic header carries (the email lowercased), never the key
+ * itself: a queue keeps that of the request that registered it (POST /register), so that its polls
+ * can be authenticated by the queue item they read anyway (authenticatePoll).
+ */
+export const credentialOf = (header: string): string => {
+  const { email, apiKey } = parseBasicAuth(header);
+  return createHash('sha256').update(`${email.toLowerCase()}:${apiKey}`).digest('hex');
+};
+
+/**
+ * Organizations by id, read at most once per `config.authCacheMs()` by this process for the polls
+ * it authenticates by their queues: a deactivated organization's polls are refused within that
+ * bound (docs/architecture.md, "Authentication").
+ */
+const realmCache = new Map<number, { realm: Realm | undefined; expiresMs: number }>();
+
+/** Test-only: forgets the organizations read. */
+export const clearRealmCache = (): void => realmCache.clear();
+const cachedRealm = async (realmId: number): Promise<Realm | undefined> => {
+  const hit = realmCache.get(realmId);
+  if (hit && hit.expiresMs > nowMs()) return hit.realm;
+  const realm = await realmsStore.get(realmId);
+  realmCache.delete(realmId);
+  realmCache.set(realmId, { realm, expiresMs: nowMs() + config.authCacheMs() });
+  if (realmCache.size > REALM_CACHE_MAX) realmCache.delete(realmCache.keys().next().value!);
+  return realm;
+};
+
+/** Who polls a queue: the owner's ids, and the queue item when authenticating read it. */
+export type PollPrincipal = { owner: Pick<User, 'id' | 'realmId'>; queue?: QueueState };
+
+/**
+ * Authenticates GET /events. A queue registered with the same credentials (its `credential`)
+ * authenticates its polls with the one item the poll reads anyway (eventually consistent), and the
+ * organization as this process read it within `config.authCacheMs()`: no key lookup per poll.
+ * Anything else (another key, another account's queue, no such queue, a queue registered before
+ * queues kept credentials) goes through `authenticate`, with its errors. A deactivated account has
+ * no queues (they are deleted with it); a new API key does not match the old credentials.
+ */
+export const authenticatePoll = async (header: string | undefined, host: string | undefined, queueId: string): Promise<PollPrincipal> => {
+  if (header !== undefined && header !== '') {
+    const credential = credentialOf(header);
+    const queue = await queuesStore.get(queueId, false);
+    if (queue?.credential === credential) {
+      const realm = await cachedRealm(queue.realmId);
+      if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+      const sub = subdomainOf(host);
+      if (sub === undefined || sub === realm.stringId) return { owner: { id: queue.userId, realmId: queue.realmId }, queue };
+    }
+  }
+  const { user } = await authenticate(header, host);
+  return { owner: user };
 };

@@ -365,6 +365,8 @@ export type QueueDescriptor = {
   /** The presence format the queue asked for at register (slim_presence). */
   slimPresence: boolean;
   timeoutSecs: number;
+  /** The SHA-256 of the Basic credentials that registered the queue (lib/http/auth.ts credentialOf), if any. */
+  credential?: string;
 };
 
 /** Who receives an event: every user of the organization, the listed users, or everyone of the organization but the listed ones. */

@@ -1,10 +1,15 @@
 import { handler as deleteEvents } from '../../../functions/events/delete';
 import { handler as getEvents } from '../../../functions/events/get';
 import { handler as register } from '../../../functions/events/register';
-import { advanceClock, freezeClock } from '../../../lib/clock';
+import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
 import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
-import { call, expectError, expectSuccess } from '../../helpers/api';
+import { handler as regenerate } from '../../../functions/users/regenerate-api-key';
+import { clearRealmCache } from '../../../lib/http/auth';
+import * as realmsStore from '../../../lib/store/realms';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../../lib/store/client';
+import { authFor, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
 const IAGO = 'iago@zulip.com';
@@ -334,5 +339,94 @@ describe('event streams', () => {
     expect(await q.drain()).toEqual([tagged('after the gap')]);
     // The late producer's write is refused; sendEvent would take a new number instead.
     expect(await streams.writeAt(stream, orphan, tagged('late'), nowMs(), nowMs())).toBe(false);
+  });
+});
+
+describe('GET /events authenticated by its queue', () => {
+  const OTHELLO = 'othello@zulip.com';
+
+  /** The key lookups (gsi1 queries) a run makes. */
+  const keyLookups = async <T>(run: () => Promise<T>): Promise<{ result: T; lookups: number }> => {
+    const client = documentClient();
+    const original = client.send.bind(client);
+    let lookups = 0;
+    const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+      if (command instanceof QueryCommand && command.input.IndexName === 'gsi1') lookups += 1;
+      return original(command);
+    }) as typeof client.send);
+    try {
+      return { result: await run(), lookups };
+    } finally {
+      spy.mockRestore();
+    }
+  };
+
+  it('takes the credentials that registered the queue without looking the key up, and anything else through the key', async () => {
+    const q = await registerQueue(OTHELLO);
+    const fast = await keyLookups(() => poll(OTHELLO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    expect(expectSuccess(fast.result).events).toEqual([]);
+    expect(fast.lookups).toBe(0);
+    // A queue the credentials did not register goes through the key lookup.
+    const upper = await authFor(OTHELLO);
+    const other = await keyLookups(async () =>
+      call(getEvents, { method: 'GET', path: '/events', authorization: upper, params: { queue_id: 'no-such-queue', last_event_id: -1 } }),
+    );
+    expectError(other.result, 'Bad event queue ID: no-such-queue', 400, 'BAD_EVENT_QUEUE_ID');
+    expect(other.lookups).toBe(1);
+  });
+
+  it('ends the queues of a key that is replaced: the old key is refused, the new one told to register again', async () => {
+    const q = await registerQueue(OTHELLO);
+    const oldAuth = await authFor(OTHELLO);
+    expectSuccess(await call(regenerate, { method: 'POST', path: '/users/me/api_key/regenerate', authorization: oldAuth }));
+    const params = { queue_id: q.queue_id, last_event_id: -1, dont_block: true };
+    expectError(
+      await call(getEvents, { method: 'GET', path: '/events', authorization: oldAuth, params }),
+      'Invalid API key',
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(await poll(OTHELLO, params), `Bad event queue ID: ${q.queue_id}`, 400, 'BAD_EVENT_QUEUE_ID');
+    const again = await registerQueue(OTHELLO);
+    expect(expectSuccess(await poll(OTHELLO, { ...params, queue_id: again.queue_id })).events).toEqual([]);
+  });
+
+  it('checks credentials before parameters, as every authenticated endpoint', async () => {
+    const bad = `Basic ${Buffer.from(`${OTHELLO}:${'x'.repeat(32)}`).toString('base64')}`;
+    expectError(
+      await call(getEvents, { method: 'GET', path: '/events', authorization: bad, params: {} }),
+      'Invalid API key',
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await call(getEvents, { method: 'GET', path: '/events', params: { queue_id: 'q', last_event_id: -1 } }),
+      'Not logged in: API authentication or user session required',
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+});
+
+describe('GET /events of a deactivated organization', () => {
+  it('is refused within AUTH_CACHE_MS, also for a queue that authenticates its polls', async () => {
+    process.env.AUTH_CACHE_MS = '3000';
+    clearRealmCache();
+    const q = await registerQueue(IAGO);
+    const params = { queue_id: q.queue_id, last_event_id: -1, dont_block: true };
+    freezeClock(Date.now());
+    expectSuccess(await poll(IAGO, params));
+    expect(await realmsStore.setDeactivated(REALM, true)).toBe(true);
+    try {
+      // Read 0 s ago by this process: the organization as read.
+      expectSuccess(await poll(IAGO, params));
+      advanceClock(3001);
+      expectError(await poll(IAGO, params), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
+    } finally {
+      await realmsStore.setDeactivated(REALM, false);
+      resetClock();
+      clearRealmCache();
+      delete process.env.AUTH_CACHE_MS;
+    }
   });
 });

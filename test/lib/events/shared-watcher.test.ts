@@ -1,19 +1,16 @@
 // One watcher per process (lib/events/watcher.ts): many waiting polls of one process share one
 // reader per organization stream shard head, each is woken once per change of that head, the
 // reader stops when no poll waits, and every poll still receives exactly its events. Also the
-// idle cycle's one write and the brief cache of authentication answers for GET /events.
+// idle cycle's one write.
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { advanceClock, resetClock } from '../../../lib/clock';
+import { resetClock } from '../../../lib/clock';
 import { fetchEvents, registerQueue } from '../../../lib/events/queues';
 import { sendEvent } from '../../../lib/events/send';
 import { activeWatchers, watchShard, type HeadReading } from '../../../lib/events/watcher';
-import { authenticate, clearAccountCache } from '../../../lib/http/auth';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
 import { documentClient } from '../../../lib/store/client';
 import { eventKeys } from '../../../lib/store/keys';
-import * as usersStore from '../../../lib/store/users';
-import { basicAuth } from '../../helpers/api';
 import { PLAIN_QUEUE } from '../../helpers/events';
 
 const REALM = 2;
@@ -150,47 +147,5 @@ describe('the shared watcher', () => {
     await sleep(200);
     await sendEvent(REALM, tagged('after ack'), { users: [user.id] });
     expect(await pending).toEqual([{ ...tagged('after ack'), id: 2 }]);
-  });
-});
-
-describe('authentication for GET /events', () => {
-  it('reuses an account for AUTH_CACHE_MS, so a deactivation takes effect within that bound', async () => {
-    clearAccountCache();
-    process.env.AUTH_CACHE_MS = '3000';
-    const [hamlet] = await usersStore.listByEmail('hamlet@zulip.com');
-    const header = basicAuth(hamlet.email, hamlet.apiKey);
-    expect((await authenticate(header, 'localhost', true)).user.id).toBe(hamlet.id);
-    expect(await usersStore.setIf(hamlet.realmId, hamlet.id, 'isActive', true, false)).toBe(true);
-    try {
-      // Uncached requests see the deactivation at once; GET /events' cached answer until it expires.
-      await expect(authenticate(header, 'localhost')).rejects.toThrow('Account is deactivated');
-      expect((await authenticate(header, 'localhost', true)).user.id).toBe(hamlet.id);
-      advanceClock(3001);
-      await expect(authenticate(header, 'localhost', true)).rejects.toThrow('Account is deactivated');
-    } finally {
-      await usersStore.setIf(hamlet.realmId, hamlet.id, 'isActive', false, true);
-      clearAccountCache();
-    }
-  });
-
-  it('reads the account once per interval with the cache, on every request without it', async () => {
-    const [hamlet] = await usersStore.listByEmail('hamlet@zulip.com');
-    const header = basicAuth(hamlet.email, hamlet.apiKey);
-    const sends = async (cacheMs: string) => {
-      clearAccountCache();
-      process.env.AUTH_CACHE_MS = cacheMs;
-      const spy = jest.spyOn(documentClient(), 'send');
-      try {
-        for (let i = 0; i < 3; i += 1) await authenticate(header, 'localhost', true);
-        return spy.mock.calls.length;
-      } finally {
-        spy.mockRestore();
-      }
-    };
-    const uncached = await sends('0');
-    expect(await sends('3000')).toBe(uncached / 3);
-    // A wrong key is never answered from the cache of the right one.
-    await expect(authenticate(basicAuth(hamlet.email, 'x'.repeat(32)), 'localhost', true)).rejects.toThrow('Invalid API key');
-    clearAccountCache();
   });
 });
