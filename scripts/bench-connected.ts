@@ -1,15 +1,21 @@
 // Connected clients (`npm run bench connected`): 1,000 waiting polls (BENCH_CONNECTED_SIZES, e.g.
 // "1000,5000") held in this one Node.js process against DynamoDB Local, as one execution
 // environment of a long-lived process would hold them, sharing one reader per organization stream
-// shard head (lib/events/watcher.ts). It prints memory and CPU per waiting poll, DynamoDB reads per
-// second in all and per waiting client, and delivery latency after a send (one-user events during
-// the window, then one organization-wide event to every client), and prices a connected
-// client-month at named list prices on managed instances and on standard Lambda.
+// shard head (lib/events/watcher.ts). Each poll is a call of the GET /events Lambda handler itself
+// (authentication, parameters, the response's JSON), with the credentials its queue was registered
+// with. It prints memory and CPU per waiting poll, DynamoDB requests by kind and read units per
+// second in all and per waiting client (at what DynamoDB charges: a read finding nothing costs half
+// a unit, or one if consistent, where DynamoDB Local reports none), and delivery latency after a
+// send (one-user events during the window, then one organization-wide event to every client), and
+// prices a connected client-month at named list prices on managed instances and on standard Lambda.
 // Settings: BENCH_CONNECTED_SIZES (1000), BENCH_CONNECTED_SECONDS (25: longer than one long-poll),
 // BENCH_CONNECTED_SHARDS (the deployed eventsRealmShards).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { handler as getEvents } from '../functions/events/get';
 import { config } from '../lib/config';
-import { fetchEvents, registerQueue } from '../lib/events/queues';
+import { registerQueue, type ApiEventWithId } from '../lib/events/queues';
+import { credentialOf } from '../lib/http/auth';
 import { sendEvent } from '../lib/events/send';
 import { POLL_INTERVAL_GROWTH, watcherStats } from '../lib/events/watcher';
 import type { User } from '../lib/models/user';
@@ -26,7 +32,24 @@ const SECONDS_PER_MONTH = 30 * 86400;
 
 /** Whose DynamoDB requests these are: the producer's sends, or the waiting clients' (the default). */
 const producing = new AsyncLocalStorage<true>();
-const usage = { consumer: { requests: 0, read: 0, write: 0, headUnits: 0 }, producer: { requests: 0, read: 0, write: 0, headUnits: 0 } };
+type Usage = { requests: number; read: number; write: number; headUnits: number; byCommand: Record<string, number> };
+const emptyUsage = (): Usage => ({ requests: 0, read: 0, write: 0, headUnits: 0, byCommand: {} });
+const usage = { consumer: emptyUsage(), producer: emptyUsage() };
+
+/**
+ * What DynamoDB charges for a request at least, where DynamoDB Local reports less (nothing for a
+ * read that finds no item): half a read unit per item asked for (one if consistent), one write
+ * unit per item written.
+ */
+const minimumUnits = (command: string, input: Record<string, any>): number => {
+  const per = (consistent: unknown) => (consistent ? 1 : 0.5);
+  if (/^(Get|Query|Scan)/.test(command)) return per(input.ConsistentRead);
+  if (/^BatchGet/.test(command))
+    return Object.values(input.RequestItems ?? {}).reduce((n: number, t: any) => n + (t.Keys?.length ?? 0) * per(t.ConsistentRead), 0);
+  if (/^BatchWrite/.test(command)) return Object.values(input.RequestItems ?? {}).reduce((n: number, t: any) => n + (t.length ?? 0), 0);
+  if (/^TransactWrite/.test(command)) return 2 * (input.TransactItems?.length ?? 0);
+  return 1;
+};
 let counting = false;
 let installed = false;
 /** Counts each request's capacity for the producer or the consumers (the reader's timers run in a consumer's context). */
@@ -40,6 +63,7 @@ const installCounter = (): void => {
       const tally = producing.getStore() ? usage.producer : usage.consumer;
       tally.requests += 1;
       const command = String(context.commandName);
+      tally.byCommand[command] = (tally.byCommand[command] ?? 0) + 1;
       // A shard head check (the watcher's one-item eventually consistent read) is counted apart.
       const input = args.input as { RequestItems?: Record<string, { Keys?: { sk?: unknown }[]; ConsistentRead?: boolean }> };
       const batch = Object.values(input.RequestItems ?? {});
@@ -49,11 +73,14 @@ const installCounter = (): void => {
         batch[0].Keys?.length === 1 &&
         batch[0].Keys[0].sk === 'HEAD' &&
         !batch[0].ConsistentRead;
-      for (const c of [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]) {
-        if (/Put|Update|Delete|Write/.test(command)) tally.write += c.CapacityUnits ?? 0;
-        else if (headCheck) tally.headUnits += c.CapacityUnits ?? 0;
-        else tally.read += c.CapacityUnits ?? 0;
-      }
+      const reported = ([(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]).reduce(
+        (n, c) => n + (c.CapacityUnits ?? 0),
+        0,
+      );
+      const units = Math.max(reported, minimumUnits(command, args.input as Record<string, any>));
+      if (/Put|Update|Delete|Write/.test(command)) tally.write += units;
+      else if (headCheck) tally.headUnits += units;
+      else tally.read += units;
       return result;
     },
     { step: 'initialize', name: 'benchConnectedUsage' },
@@ -152,11 +179,37 @@ const items = (o: Record<string, number>) =>
     .map(([k, v]) => `${k} ${money(v)}`)
     .join(', ');
 
+/** The Authorization header of a benchmark client (the accounts need not exist: each poll is authenticated by its queue). */
+const authorizationOf = (user: User): string =>
+  `Basic ${Buffer.from(`bench-${user.id}@example.com:${String(user.id).padStart(32, 'k')}`).toString('base64')}`;
+
+/** One GET /events through its Lambda handler, as API Gateway calls it. */
+const pollHandler = async (user: User, queueId: string, lastEventId: number): Promise<ApiEventWithId[]> => {
+  const event = {
+    version: '2.0',
+    routeKey: 'GET /api/v1/events',
+    rawPath: '/api/v1/events',
+    rawQueryString: '',
+    headers: { host: 'localhost:3000', authorization: authorizationOf(user) },
+    queryStringParameters: { queue_id: queueId, last_event_id: String(lastEventId) },
+    requestContext: { http: { method: 'GET', path: '/api/v1/events' } },
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2;
+  const response = await getEvents(event);
+  const body = JSON.parse(String(response.body)) as { result: string; msg?: string; events?: ApiEventWithId[] };
+  if (response.statusCode !== 200 || !body.events) throw new Error(`GET /events ${response.statusCode}: ${body.msg}`);
+  return body.events;
+};
+
 const runSize = async (count: number, shards: number, base: number) => {
   const users = Array.from({ length: count }, (_, i) => ({ id: base + i, realmId: REALM }) as User);
   const queues: QueueState[] = [];
   for (let i = 0; i < users.length; i += 50)
-    queues.push(...(await Promise.all(users.slice(i, i + 50).map((u) => registerQueue(u, BENCH_QUEUE)))));
+    queues.push(
+      ...(await Promise.all(
+        users.slice(i, i + 50).map((u) => registerQueue(u, { ...BENCH_QUEUE, credential: credentialOf(authorizationOf(u)) })),
+      )),
+    );
   const memoryBefore = process.memoryUsage();
   const sentDone = new Map<string, number>();
   const sentStart = new Map<string, number>();
@@ -172,7 +225,7 @@ const runSize = async (count: number, shards: number, base: number) => {
     while (!stop) {
       let events;
       try {
-        events = await fetchEvents(user, { queueId: queues[i].queueId, lastEventId: last, dontBlock: false });
+        events = await pollHandler(user, queues[i].queueId, last);
       } catch (error) {
         // A client retries after a pause, as zulip-js does; the figures say how many polls failed.
         failures += 1;
@@ -199,7 +252,7 @@ const runSize = async (count: number, shards: number, base: number) => {
   // The window: one-user events to random clients about once a second (each wakes its shard's polls once).
   const memorySamples: number[] = [];
   installCounter();
-  for (const t of [usage.consumer, usage.producer]) Object.assign(t, { requests: 0, read: 0, write: 0, headUnits: 0 });
+  for (const t of [usage.consumer, usage.producer]) Object.assign(t, emptyUsage());
   const headReadsBefore = watcherStats.reads;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -223,6 +276,10 @@ const runSize = async (count: number, shards: number, base: number) => {
   const headReads = watcherStats.reads - headReadsBefore;
   const consumerUnits = { read: usage.consumer.read, write: usage.consumer.write };
   const consumerRequests = usage.consumer.requests;
+  const byCommand = Object.entries(usage.consumer.byCommand)
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c.replace(/Command$/, '')} ${(n / seconds).toFixed(1)}/s`)
+    .join(', ');
 
   // Then one organization-wide event: its delivery to every client.
   await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -266,6 +323,7 @@ const runSize = async (count: number, shards: number, base: number) => {
       `${(consumerUnits.read / seconds / count).toFixed(4)} per waiting client; ${(consumerUnits.write / seconds).toFixed(1)} write units/s; ` +
       `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s (${(polls / seconds / count).toFixed(3)} per client; an idle one makes 0.05)`,
   );
+  console.log(`DynamoDB requests by kind (waiting clients, head checks included): ${byCommand}`);
   console.log(
     `delivery after the send returns: one-user events p50 ${percentile(directLatencies, 50).toFixed(1)} / p99 ${percentile(directLatencies, 99).toFixed(1)} ms (${directLatencies.length}); ` +
       `organization-wide event to all ${count}: p50 ${percentile(wideLatencies, 50).toFixed(1)} / p99 ${percentile(wideLatencies, 99).toFixed(1)} ms ` +
@@ -283,6 +341,8 @@ export const benchConnected = async (): Promise<void> => {
   const deployed = deployedSettings();
   const shards = Number(process.env.BENCH_CONNECTED_SHARDS ?? deployed.shards);
   process.env.EVENTS_REALM_SHARDS = String(shards);
+  // The handler's request log lines would flood this output; the cost model prices them (LOG_BYTES_PER_POLL).
+  process.env.REQUEST_LOG = 'off';
   // One process shares its connections among its polls, as one managed-instances environment does.
   process.env.DYNAMODB_MAX_SOCKETS ??= '128';
   // DynamoDB Local on a loaded machine answers slowly; DynamoDB itself answers in milliseconds.

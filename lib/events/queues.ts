@@ -42,7 +42,7 @@ const MAX_HELD_EVENTS = 1000;
  * says: an event whose producer died between writing it and ringing is delivered within about
  * this many long-polls, never lost.
  */
-export const USER_REREAD_EVERY = 4;
+export const USER_REREAD_EVERY = 8;
 
 export type ApiEventWithId = ApiEvent & { id: number };
 

@@ -1,11 +1,13 @@
 // One watcher per process: the waiting polls of one process share their reads of the organization
 // stream shard heads. A module-level registry keeps, per shard head some poll waits on, one reader:
-// it reads that head (one item, eventually consistent) on the schedule a lone waiting poll used to
-// follow (the configured minimum interval, growing ×POLL_INTERVAL_GROWTH up to the maximum, started
-// again from the minimum whenever a poll starts waiting), and wakes the polls waiting on it when
-// the head changed (its `seq` or its `bell`). It stops when no poll waits. On standard Lambda a
-// process holds one poll, so this is the former schedule; in a long-lived process with many
-// concurrent polls, reads per waiting client fall with the number of clients per shard.
+// it reads that head (one item, eventually consistent) and wakes the polls waiting on it when the
+// head changed (its `seq` or its `bell`). It stops when no poll waits. Its schedule:
+// - fewer than BUSY_WATCHERS polls watching (standard Lambda holds one): the schedule a lone
+//   waiting poll follows, the configured minimum interval growing ×POLL_INTERVAL_GROWTH up to the
+//   maximum, started again from the minimum whenever a poll starts waiting;
+// - BUSY_WATCHERS or more (a long-lived process, managed instances): every BUSY_INTERVAL_MS,
+//   however many polls start, so its reads are a fixed cost shared by all of them (restarting
+//   from the minimum for each of many starting polls would read about every 25–40 ms).
 import { nowMs } from '../clock';
 import { config } from '../config';
 import * as streams from '../store/event-streams';
@@ -15,6 +17,14 @@ import * as streams from '../store/event-streams';
  * 64, 103, 165, 264, 423, 677, 900… ms (docs/data-model.md, "Waiting").
  */
 export const POLL_INTERVAL_GROWTH = 1.6;
+
+/**
+ * From this many polls watching one shard head, its reader reads at a fixed interval: about where
+ * the lone schedule, restarted by each of them starting once per long-poll, reads as often.
+ */
+export const BUSY_WATCHERS = 12;
+/** A busy reader's interval: an event early in a wait is seen within it (delivery p99 ≤ 200 ms). */
+export const BUSY_INTERVAL_MS = 150;
 
 /** Reads of shard heads this process made (for tests and the benchmark). */
 export const watcherStats = { reads: 0 };
@@ -42,12 +52,20 @@ class ShardWatcher {
     private readonly onIdle: () => void,
   ) {}
 
-  /** A poll starts watching: the schedule starts again from the minimum interval. */
+  /** A poll starts watching: a quiet reader's schedule starts again from the minimum interval. */
   watch(): void {
     this.watching += 1;
+    if (this.busy()) {
+      if (!this.reading) this.schedule(nowMs() + BUSY_INTERVAL_MS);
+      return;
+    }
     this.interval = config.pollMinIntervalMs();
     if (this.reading) this.restart = true;
     this.schedule(nowMs() + this.interval);
+  }
+
+  private busy(): boolean {
+    return this.watching >= BUSY_WATCHERS;
   }
 
   unwatch(): void {
@@ -108,9 +126,11 @@ class ShardWatcher {
     this.reading = false;
     if (this.watching === 0) return;
     if (head) this.publish(head);
-    this.interval = this.restart
-      ? config.pollMinIntervalMs()
-      : Math.min(config.pollMaxIntervalMs(), Math.ceil(this.interval * POLL_INTERVAL_GROWTH));
+    if (this.busy()) this.interval = BUSY_INTERVAL_MS;
+    else
+      this.interval = this.restart
+        ? config.pollMinIntervalMs()
+        : Math.min(config.pollMaxIntervalMs(), Math.ceil(this.interval * POLL_INTERVAL_GROWTH));
     this.restart = false;
     this.schedule(nowMs() + this.interval);
   }

@@ -6,7 +6,7 @@ import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { resetClock } from '../../../lib/clock';
 import { fetchEvents, registerQueue } from '../../../lib/events/queues';
 import { sendEvent } from '../../../lib/events/send';
-import { activeWatchers, watchShard, type HeadReading } from '../../../lib/events/watcher';
+import { activeWatchers, BUSY_INTERVAL_MS, BUSY_WATCHERS, watchShard, watcherStats, type HeadReading } from '../../../lib/events/watcher';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
 import { documentClient } from '../../../lib/store/client';
@@ -55,6 +55,28 @@ afterEach(() => {
 });
 
 describe('the shared watcher', () => {
+  it('reads a busy shard head at a fixed interval, however many polls start waiting', async () => {
+    const stream = eventKeys.realmStream(REALM, 0);
+    const steady = Array.from({ length: BUSY_WATCHERS }, () => watchShard(stream));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = watcherStats.reads;
+      const started = Date.now();
+      // A poll starting every 20 ms (80 a second per environment of 1,600 clients on 5 shards is 16).
+      while (Date.now() - started < 1500) {
+        watchShard(stream).close();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const reads = watcherStats.reads - before;
+      const expected = (Date.now() - started) / BUSY_INTERVAL_MS;
+      // The lone schedule, started again by each, would read every 20–25 ms (about 60 reads).
+      expect(reads).toBeGreaterThanOrEqual(Math.floor(expected) - 2);
+      expect(reads).toBeLessThanOrEqual(Math.ceil(expected) + 2);
+    } finally {
+      for (const w of steady) w.close();
+    }
+  });
+
   it('reads a shard head once per check for all the waiting polls of the process, and stops when none waits', async () => {
     process.env.EVENTS_LONGPOLL_SECONDS = '4';
     const queues = await Promise.all(Array.from({ length: 40 }, openQueue));
