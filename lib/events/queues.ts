@@ -154,8 +154,14 @@ type StreamRead = {
   complete: boolean;
 };
 
-const readStream = async (stream: string, cursor: number, knownHead: streams.StreamHead | undefined): Promise<StreamRead> => {
-  const items = await streams.readAfter(stream, cursor, READ_BATCH);
+const readStream = async (
+  stream: string,
+  cursor: number,
+  knownHead: streams.StreamHead | undefined,
+  /** The read must have been sent after this (performance.now()): a concurrent one sent since is shared (streams.readAfter). */
+  sentAfter: number,
+): Promise<StreamRead> => {
+  const items = await streams.readAfter(stream, cursor, READ_BATCH, sentAfter);
   const events: streams.StreamEvent[] = [];
   let expected = cursor + 1;
   /** Settles the missing number `expected`: 'next', the read so far when it must wait, or the read from it again when it was taken meanwhile. */
@@ -163,7 +169,7 @@ const readStream = async (stream: string, cursor: number, knownHead: streams.Str
     const outcome = await resolveGap(stream, expected, allocatedBy);
     if (outcome === 'tombstoned') return 'next';
     if (outcome === 'wait') return { events, cursor: expected - 1, gapDueMs: allocatedBy + GAP_DEADLINE_MS, complete: false };
-    const rest = await readStream(stream, expected - 1, knownHead);
+    const rest = await readStream(stream, expected - 1, knownHead, Infinity);
     return { ...rest, events: [...events, ...rest.events] };
   };
   for (const item of items) {
@@ -190,6 +196,11 @@ type IngestOptions = {
   touch: boolean;
   /** Heads just read: a stream whose head is at or before its cursor has nothing to read. */
   heads?: Map<string, streams.StreamHead>;
+  /**
+   * When the reading behind `heads` and `bellAt` was done (performance.now()): a stream read sent
+   * since then may be shared with other polls of the process; without it, reads are the poll's own.
+   */
+  readDoneAt?: number;
   /** The owner's user stream is known to have nothing new: no read. */
   userQuiet?: boolean;
   /**
@@ -217,7 +228,9 @@ const ingest = async (user: QueueOwner, state: QueueState, opts: IngestOptions):
       const cursor = state.cursors[s] ?? 0;
       const known = opts.heads?.get(s);
       const quiet = (s === userStream && opts.userQuiet) || (known !== undefined && known.seq <= cursor);
-      return quiet ? Promise.resolve<StreamRead>({ events: [], cursor, complete: true }) : readStream(s, cursor, known);
+      return quiet
+        ? Promise.resolve<StreamRead>({ events: [], cursor, complete: true })
+        : readStream(s, cursor, known, opts.readDoneAt ?? Infinity);
     }),
   );
   for (const e of reads.flatMap((r) => r.events)) opts.cache?.set(`${e.stream}|${e.seq}`, e);
@@ -384,7 +397,7 @@ export const fetchEvents = async (user: QueueOwner, opts: FetchOptions, wait: Wa
     gapDueMs = undefined;
     const heads = reading ? new Map([[shardStream, reading.head]]) : undefined;
     const bellAt = reading ? streams.ringsFor(reading.head, userStream) : undefined;
-    return ingest(user, state, { touch, heads, userQuiet, bellAt, cache, deferredAck, onGap });
+    return ingest(user, state, { touch, heads, userQuiet, bellAt, readDoneAt: reading?.readDoneAt, cache, deferredAck, onGap });
   };
   // For a poll that will wait, the process's last reading of the shard head may spare both reads:
   // the shard stream when the head is at the cursor, the user stream when its sub-bell rang no

@@ -29,8 +29,11 @@ export const BUSY_INTERVAL_MS = 150;
 /** Reads of shard heads this process made (for tests and the benchmark). */
 export const watcherStats = { reads: 0 };
 
-/** A head as read, numbered: `version` grows each time the head read differs from the one before. */
-export type HeadReading = { head: streams.StreamHead; version: number; readDoneMs: number };
+/**
+ * A head as read, numbered: `version` grows each time the head read differs from the one before.
+ * `readDoneMs` is when the read was done by the service's clock, `readDoneAt` by performance.now().
+ */
+export type HeadReading = { head: streams.StreamHead; version: number; readDoneMs: number; readDoneAt: number };
 
 type Waiter = { seen: number; resolve: (r: HeadReading | null) => void; timer: ReturnType<typeof setTimeout> };
 
@@ -138,7 +141,7 @@ class ShardWatcher {
   private publish(head: streams.StreamHead): void {
     const prev = this.latest;
     const changed = !prev || prev.head.seq !== head.seq || prev.head.bell !== head.bell || prev.head.allocMs !== head.allocMs;
-    this.latest = { head, version: changed ? (prev?.version ?? 0) + 1 : prev.version, readDoneMs: nowMs() };
+    this.latest = { head, version: changed ? (prev?.version ?? 0) + 1 : prev.version, readDoneMs: nowMs(), readDoneAt: performance.now() };
     remember(this.stream, this.latest);
     if (!changed) return;
     for (const w of this.waiters) {

@@ -215,8 +215,31 @@ export const getHeads = async (streams: string[], opts: { consistent?: boolean }
   return heads;
 };
 
-/** Events of a stream after a sequence number, in order (at most `limit`). */
-export const readAfter = async (stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> => {
+/** Reads of `readAfter` in flight, by stream, number and limit, with when each was sent (performance.now()). */
+const inFlight = new Map<string, { startedMs: number; read: Promise<StreamEvent[]> }>();
+
+/**
+ * Events of a stream after a sequence number, in order (at most `limit`), as read by a request
+ * sent at or after `startedAfter` (performance.now()): a concurrent identical read sent since then
+ * is shared (the waiting polls of one process woken by the same reading of their shard head read
+ * its new events once). A caller that needs what was written before some moment passes that
+ * moment; without it, the read is its own.
+ */
+export const readAfter = (stream: string, afterSeq: number, limit: number, startedAfter = Infinity): Promise<StreamEvent[]> => {
+  const key = `${stream}|${afterSeq}|${limit}`;
+  const pending = inFlight.get(key);
+  if (pending && pending.startedMs >= startedAfter) return pending.read;
+  const entry = { startedMs: performance.now(), read: queryAfter(stream, afterSeq, limit) };
+  inFlight.set(key, entry);
+  void entry.read
+    .finally(() => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    })
+    .catch(() => undefined);
+  return entry.read;
+};
+
+const queryAfter = async (stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> => {
   const k = eventKeys.streamEventsAfter(stream, afterSeq);
   const out = await documentClient().send(
     new QueryCommand({

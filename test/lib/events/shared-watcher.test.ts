@@ -2,7 +2,7 @@
 // reader per organization stream shard head, each is woken once per change of that head, the
 // reader stops when no poll waits, and every poll still receives exactly its events. Also the
 // idle cycle's one write.
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { resetClock } from '../../../lib/clock';
 import { fetchEvents, registerQueue } from '../../../lib/events/queues';
 import { sendEvent } from '../../../lib/events/send';
@@ -136,9 +136,23 @@ describe('the shared watcher', () => {
     const target = queues[7];
     const polls = queues.map(({ user, queue }) => fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false }));
     await sleep(600);
-    await sendEvent(REALM, tagged('everyone'), 'realm');
-    const results = await Promise.all(polls);
+    const client = documentClient();
+    const original = client.send.bind(client);
+    let shardQueries = 0;
+    const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+      if (command instanceof QueryCommand && command.input.ExpressionAttributeValues?.[':pk'] === SHARD) shardQueries += 1;
+      return original(command);
+    }) as typeof client.send);
+    let results;
+    try {
+      await sendEvent(REALM, tagged('everyone'), 'realm');
+      results = await Promise.all(polls);
+    } finally {
+      spy.mockRestore();
+    }
     for (const events of results) expect(events).toEqual([{ ...tagged('everyone'), id: 0 }]);
+    // The 30 polls woken by the same reading of their shard head read its new events together.
+    expect(shardQueries).toBeLessThanOrEqual(3);
 
     // The next poll of each: only the target gets the one-user event; the others time out.
     process.env.EVENTS_LONGPOLL_SECONDS = '3';
