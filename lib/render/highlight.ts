@@ -30,7 +30,7 @@ const LEXERS = pygmentsLexers as Record<string, string>;
 
 /** Pygments' name of the language a code block names (`py2` → "Python 2.x"), undefined when Pygments knows no such language. */
 export const pygmentsLanguageName = (alias: string): string | undefined =>
-  Object.prototype.hasOwnProperty.call(LEXERS, alias.toLowerCase()) ? LEXERS[alias.toLowerCase()] : undefined;
+  Object.hasOwn(LEXERS, alias.toLowerCase()) ? LEXERS[alias.toLowerCase()] : undefined;
 
 /** The most characters of code a block may have and still be highlighted. */
 export const MAX_HIGHLIGHT_CHARS = 20_000;
@@ -96,8 +96,8 @@ const engine = (): Primitive => {
 
 const loaded = new Map<string, LoadedGrammar>();
 const grammarOf = (language: string): LoadedGrammar | undefined => {
+  if (!Object.hasOwn(GRAMMARS, language)) return undefined;
   const load = GRAMMARS[language];
-  if (load === undefined) return undefined;
   let grammar = loaded.get(language);
   if (grammar === undefined) {
     const grammars = load().default;
@@ -247,7 +247,7 @@ const highlightLine = (line: string, tokens: Token[], language: string, state: L
  * undefined when it has none, or the code is past the bounds, or the grammar fails.
  */
 export const highlightCode = (code: string, language: string): string | undefined => {
-  if (!(language in GRAMMARS) || code.length > MAX_HIGHLIGHT_CHARS) return undefined;
+  if (!Object.hasOwn(GRAMMARS, language) || code.length > MAX_HIGHLIGHT_CHARS) return undefined;
   try {
     const grammar = grammarOf(language)!;
     let stack: State | null = null;

@@ -60,6 +60,8 @@ describe('code highlighting', () => {
     expect(html('```text\nx = 1\n```')).toBe(block('Text only', 'x = 1'));
     expect(html('```c++\nint x;\n```')).toBe(block('C++', 'int x;'));
     expect(html('```\ndef f(): pass\n```')).toBe(block('', 'def f(): pass', ''));
+    expect(html('```toString\nx\n```')).toBe(block('toString', 'x'));
+    expect(html('```__proto__\nx\n```')).toBe(block('__proto__', 'x'));
   });
 
   it('highlights a block whose first line names its language (#!, :::), the line kept, the language not shown', () => {
