@@ -8,9 +8,11 @@
  * - e2e: over HTTP through serverless-offline (one per worker, shared by its files; e2e.ts).
  * Two workers: most of a test's time is waiting on DynamoDB Local or serverless-offline.
  */
-const transform = { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
 // middy 6 ships ESM only; let swc turn it into CommonJS for jest.
-const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
+const transformIgnorePatterns = [
+  '/node_modules/(?!(@middy|@shikijs|oniguruma-to-es|oniguruma-parser|regex|regex-recursion|regex-utilities)/)',
+];
 const base = { testEnvironment: 'node', rootDir: __dirname, transform, transformIgnorePatterns };
 
 /** Test files of pure code: no DynamoDB, no service. */

@@ -1,7 +1,8 @@
 // Markdown rendering benchmark (`npm run bench render`): the renderer alone (lib/render, no
 // DynamoDB), over upstream's own Markdown test cases (test/data/zulip-markdown-test-cases.json)
-// and over 10,000-character messages (the longest a message may be): one of mixed Markdown, and
-// one of bare domains and dotted words (the web-link pattern's worst input). Also the share of
+// and over 10,000-character messages (the longest a message may be): one of mixed Markdown, one
+// highlighted Python code block, and one of bare domains and dotted words (the web-link pattern's
+// worst input). Also the share of
 // upstream's applicable cases that match byte for byte (test/lib/render/upstream-cases.test.ts).
 import { performance } from 'node:perf_hooks';
 import { renderMessage } from '../lib/render';
@@ -29,6 +30,8 @@ const MIXED = fill(
     '* a list item with [a label](https://example.com/a.png)\n> a quote line\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint("hi")\n```\n',
 );
 const DOTTED = fill('a.b.c.d.e.f.g.h.i.j.example.com.notatld.x ');
+/** One highlighted code block (lib/render/highlight.ts) of nearly the whole length. */
+const CODE = `\`\`\`python\n${fill('def speak(self, x=1):\n    """Say it."""\n    return f"{x} said" if x > 0 else None  # done\n').slice(0, MESSAGE_LENGTH - 20)}\n\`\`\``;
 
 export const benchRender = async (): Promise<void> => {
   const cases = upstreamCases();
@@ -48,6 +51,12 @@ export const benchRender = async (): Promise<void> => {
     line(
       '10,000-character message, mixed Markdown',
       timesOf(LONG_RUNS, (i) => renderMessage(`${i} ${MIXED}`, input)),
+    ),
+  );
+  console.log(
+    line(
+      '10,000-character message, one Python code block',
+      timesOf(LONG_RUNS, (i) => renderMessage(`${i}\n${CODE}`, input)),
     ),
   );
   console.log(

@@ -6,16 +6,17 @@
 //   lower-case hex of at least 4 digits, joined by `-` (`2764-fe0f` → `2764`), as upstream's
 //   get_emoji_code derives it.
 // - Which character sequences in a text are emoji (for rendering) comes from the `emoji-datasource`
-//   package's Unicode data: its fully-qualified sequences, skin-tone variations included, the set
-//   upstream's own Unicode emoji regex matches. A sequence whose code the table does not name
+//   package's Unicode data: its fully-qualified sequences, skin-tone variations included, and its
+//   ZWJ sequences without their variation selectors, the set upstream's own Unicode emoji regex
+//   matches. A sequence whose code the table does not name
 //   (a skin-tone variation, a family) stays text, whole.
-// A name that two codes carry (`secret`: canonical for 1f5dd, an alias of 3299) names the code it
-// is the canonical name of.
+// A name that two codes carry would name the code it is the canonical name of (upstream's table
+// has no such name since it gave each name one code; the rule stays for a table that has).
 import emojiData from 'emoji-datasource/emoji.json';
 import { BadRequestError } from '../errors';
 import emojiNames from './emoji-names.json';
 
-type EmojiEntry = { unified: string; skin_variations?: Record<string, { unified: string }> };
+type EmojiEntry = { unified: string; non_qualified?: string | null; skin_variations?: Record<string, { unified: string }> };
 
 /** The emoji code of a sequence of code points written as hex (`2764-FE0F`), as upstream's get_emoji_code. */
 export const emojiCodeOf = (unified: string): string =>
@@ -50,6 +51,9 @@ const build = (): Tables => {
   };
   for (const entry of emojiData as EmojiEntry[]) {
     add(entry.unified);
+    // A ZWJ sequence written without its variation selectors (👁‍🗨) is the same emoji, as
+    // upstream's regex matches it; a single character without one (❤) stays text.
+    if (entry.non_qualified && entry.non_qualified.includes('-200D-')) add(entry.non_qualified);
     Object.values(entry.skin_variations ?? {}).forEach((v) => add(v.unified));
   }
   for (const list of sequencesByFirst.values()) list.sort((a, b) => b.length - a.length);

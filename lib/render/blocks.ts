@@ -3,6 +3,7 @@
 // block quotes, bullet and numbered lists (also "hanging" right after a paragraph line, nested by
 // indentation, loose when items are separated by blank lines), and paragraphs whose single
 // newlines become <br>. Blocks are joined by "\n", as upstream serializes them.
+import { escapeCode, highlightCode, pygmentsLanguageName } from './highlight';
 import { escapeAttribute } from './inline';
 import { renderTex } from './tex';
 
@@ -24,19 +25,28 @@ const isBlank = (line: string): boolean => line.trim() === '';
 const indentOf = (line: string): number => /^ */.exec(line)![0].length;
 const listKind = (marker: string): 'ul' | 'ol' => (/\d/.test(marker) ? 'ol' : 'ul');
 
-/** Code as Pygments prints it (without highlighting): &, <, >, " and ' escaped, trailing spaces cut. */
-const codeBlock = (lines: string[], language: string): string => {
+/**
+ * A code block's first line that names its language the way Python-Markdown's CodeHilite reads
+ * it (`#!python`, `#!/usr/bin/python`, `:::python`): upstream highlights such a block in that
+ * language, the line kept, without showing the language.
+ */
+const SHEBANG = /^(?:::+|#!)(?:(?:\/\w+)*[/ ])?([\w#.+-]+)\s*$/;
+
+/**
+ * Code as Pygments prints it: trailing spaces cut, &, <, >, " and ' escaped, with Pygments' token
+ * spans for a language that has them (highlight.ts) unless the rendering is the plain one, and
+ * Pygments' name of a language it knows.
+ */
+const codeBlock = (lines: string[], language: string, rich: boolean): string => {
   const body = lines.map((l) => l.replace(/\s+$/, ''));
   while (body.length > 0 && body[0] === '') body.shift();
   while (body.length > 0 && body[body.length - 1] === '') body.pop();
-  const code = body
-    .join('\n')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-  const lang = language === '' ? '' : ` data-code-language="${escapeAttribute(language)}"`;
+  const text = body.join('\n');
+  const named = language === '' ? undefined : pygmentsLanguageName(language);
+  const shebang = language === '' && body.length > 0 ? SHEBANG.exec(body[0]) : null;
+  const lexer = named ?? (shebang ? pygmentsLanguageName(shebang[1]) : undefined);
+  const code = (rich && lexer !== undefined ? highlightCode(text, lexer) : undefined) ?? escapeCode(text);
+  const lang = language === '' ? '' : ` data-code-language="${escapeAttribute(named ?? language)}"`;
   return `<div class="codehilite"${lang}><pre><span></span><code>${code}\n</code></pre></div>`;
 };
 
@@ -279,7 +289,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
           `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>`,
         );
       } else {
-        out.push(codeBlock(body, language));
+        out.push(codeBlock(body, language, inline.rich));
       }
       i = j + 1;
       // A fenced block ends its block, as a blank line does.
@@ -289,7 +299,7 @@ export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] 
     if (afterBlank && INDENTED.test(line)) {
       const body: string[] = [];
       while (i < lines.length && (INDENTED.test(lines[i]) || isBlank(lines[i]))) body.push(lines[i++].replace(/^(?: {4}|\t)/, ''));
-      out.push(codeBlock(body, ''));
+      out.push(codeBlock(body, '', inline.rich));
       continue;
     }
     const blockStart = afterBlank;

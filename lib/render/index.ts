@@ -13,7 +13,8 @@
 // TeX ($$…$$ and ```math) renders through KaTeX (tex.ts), <time:…> as upstream's <time> (timestamp.ts),
 // tables, spoilers and nested quotes as upstream's fence rules; bare domains of known top-level
 // domains are linked. Measured against upstream's own test data: test/lib/render/upstream-cases.test.ts
-// (what still differs, and why: upstream-differences.ts). Code blocks are not highlighted.
+// (what still differs, and why: upstream-differences.ts). Code blocks of a language Pygments knows
+// show its name, and get Pygments' token spans where a grammar is loaded for it (highlight.ts).
 import { renderBlocks } from './blocks';
 import { type InlineState, newInlineState, PLACEHOLDER_CHARS, renderInline, takePreviews } from './inline';
 import type { RenderInput, RenderReferences, RenderResult } from './types';

@@ -276,31 +276,31 @@ describe('GET /user_avatars/{realm}/emoji/images/{file}', () => {
 
 describe('register realm_emoji', () => {
   it("is the organization's emoji by id, deactivated ones too", async () => {
-    expectSuccess(await upload(HAMLET, 'registered'));
+    expectSuccess(await upload(HAMLET, 'enlisted'));
     const body = expectSuccess(
       await call(register, { method: 'POST', path: '/register', as: OTHELLO, params: { fetch_event_types: ['realm_emoji'] } }),
     );
     expect(body.realm_emoji).toEqual(await list());
-    expect(Object.values(body.realm_emoji).some((e: any) => e.name === 'registered')).toBe(true);
+    expect(Object.values(body.realm_emoji).some((e: any) => e.name === 'enlisted')).toBe(true);
   });
 });
 
 describe('custom emoji in messages', () => {
   it('renders an active custom emoji as its image, and a deactivated one as text', async () => {
     expectSuccess(await upload(HAMLET, 'shown'));
-    expectSuccess(await upload(HAMLET, 'hidden'));
-    expectSuccess(await deactivate(HAMLET, 'hidden'));
+    expectSuccess(await upload(HAMLET, 'concealed'));
+    expectSuccess(await deactivate(HAMLET, 'concealed'));
     const { source_url } = await emojiNamed('shown');
     const { id } = expectSuccess(
       await call(sendMessage, {
         method: 'POST',
         path: '/messages',
         as: HAMLET,
-        params: { type: 'stream', to: 1, topic: 'emoji', content: ':shown: :hidden:' },
+        params: { type: 'stream', to: 1, topic: 'emoji', content: ':shown: :concealed:' },
       }),
     );
     const message = await messagesStore.getMessage(2, id);
-    expect(message?.renderedContent).toBe(`<p><img alt=":shown:" class="emoji" src="${source_url}" title="shown"> :hidden:</p>`);
+    expect(message?.renderedContent).toBe(`<p><img alt=":shown:" class="emoji" src="${source_url}" title="shown"> :concealed:</p>`);
   });
 });
 

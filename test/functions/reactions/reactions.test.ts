@@ -224,7 +224,7 @@ describe('POST /messages/{message_id}/reactions', () => {
     [
       'an emoji upstream leaves out',
       'hamlet',
-      { emoji_name: 'smiling_face_with_hearts', emoji_code: '1f970', reaction_type: 'unicode_emoji' },
+      { emoji_name: 'face_with_bags_under_eyes', emoji_code: '1fae9', reaction_type: 'unicode_emoji' },
       'Invalid emoji code.',
       'BAD_REQUEST',
     ],

@@ -43,24 +43,43 @@ describe('the emoji module', () => {
   );
 
   it('leaves out emoji that upstream does not name', () => {
-    expect(unicodeEmojiNames('1f970')).toBeUndefined(); // smiling face with hearts
-    expect(unicodeEmojiNames('1f1fa-1f1f8')).toBeUndefined(); // a flag
+    expect(unicodeEmojiNames('1fae9')).toBeUndefined(); // face with bags under eyes (Emoji 16)
+    expect(unicodeEmojiNames('1f9d1-200d-1f9d1-200d-1f9d2')).toBeUndefined(); // family: adult, adult, child (Emoji 15.1)
   });
 
-  it('gives a name two codes carry to the code it is the canonical name of', () => {
+  it("gives each name one code, as upstream's newer table does (secret is no longer an alias of 3299)", () => {
     expect(unicodeEmojiNames('1f5dd')![0]).toBe('secret');
-    expect(unicodeEmojiNames('3299')).toEqual(['japanese_secret_button', 'secret']);
+    expect(unicodeEmojiNames('3299')).toEqual(['japanese_secret_button']);
     expect(unicodeEmojiCode('secret')).toBe('1f5dd');
   });
 
+  it("names ZWJ sequences, flags and the newer emoji of upstream's table", () => {
+    expect(unicodeEmojiCode('woman_shrugging')).toBe('1f937-200d-2640');
+    expect(unicodeEmojiCode('eye_in_speech_bubble')).toBe('1f441-200d-1f5e8');
+    expect(unicodeEmojiCode('family_man_woman_girl')).toBe('1f468-200d-1f469-200d-1f467');
+    expect(unicodeEmojiCode('flag_united_states')).toBe('1f1fa-1f1f8');
+    expect(unicodeEmojiNames('1f970')).toEqual(['smiling_face_with_hearts', 'adore', 'crush']);
+  });
+
+  it('keeps answering to the names of the previous table, some now for the emoji upstream moved them to', () => {
+    expect(unicodeEmojiCode('cricket_bat')).toBe('1f3cf'); // dropped upstream; kept so old reactions still resolve
+    expect(unicodeEmojiCode('cricket_game')).toBe('1f3cf');
+    expect(unicodeEmojiCode('cricket')).toBe('1f997');
+    expect(unicodeEmojiCode('beetle')).toBe('1fab2');
+    expect(unicodeEmojiCode('kiss')).toBe('1f48f');
+  });
+
   it('finds Unicode emoji in text, each the longest sequence, with the code only where upstream names it', () => {
-    expect(unicodeEmojiIn('a 💩 ❤️ ❤ 👍🏽 👨‍👩‍👧 #️⃣ # ↔ ↔️')).toEqual([
+    expect(unicodeEmojiIn('a 💩 ❤️ ❤ 👍🏽 👨‍👩‍👧 #️⃣ # ↔ ↔️ 👁‍🗨 🫩')).toEqual([
       { index: 2, text: '💩', code: '1f4a9' },
       { index: 5, text: '❤️', code: '2764' },
       { index: 10, text: '👍🏽', code: undefined },
-      { index: 15, text: '👨‍👩‍👧', code: undefined },
+      { index: 15, text: '👨‍👩‍👧', code: '1f468-200d-1f469-200d-1f467' },
       { index: 24, text: '#️⃣', code: '0023-20e3' },
       { index: 32, text: '↔️', code: '2194' },
+      // A ZWJ sequence without its variation selectors is the emoji all the same.
+      { index: 35, text: '👁‍🗨', code: '1f441-200d-1f5e8' },
+      { index: 41, text: '🫩', code: undefined },
     ]);
   });
 
@@ -98,7 +117,7 @@ describe('the emoji module', () => {
     ['octopus', 'ffff', 'unicode_emoji', 'Invalid emoji code.'],
     ['+1', '1f419', 'unicode_emoji', 'Invalid emoji name.'],
     ['thumbsup', '1f44d', 'unicode_emoji', 'Invalid emoji name.'],
-    ['octopus', '1f970', 'unicode_emoji', 'Invalid emoji code.'],
+    ['octopus', '1fae9', 'unicode_emoji', 'Invalid emoji code.'],
     ['zulip', 'other', 'zulip_extra_emoji', 'Invalid emoji code.'],
     ['octopus', 'zulip', 'zulip_extra_emoji', 'Invalid emoji name.'],
     ['party', '1', 'realm_emoji', 'Invalid custom emoji.'],
