@@ -73,10 +73,9 @@ const installCounter = (): void => {
         batch[0].Keys?.length === 1 &&
         batch[0].Keys[0].sk === 'HEAD' &&
         !batch[0].ConsistentRead;
-      const reported = ([(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]).reduce(
-        (n, c) => n + (c.CapacityUnits ?? 0),
-        0,
-      );
+      const reported = (
+        [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]
+      ).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
       const units = Math.max(reported, minimumUnits(command, args.input as Record<string, any>));
       if (/Put|Update|Delete|Write/.test(command)) tally.write += units;
       else if (headCheck) tally.headUnits += units;

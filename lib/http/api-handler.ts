@@ -141,7 +141,6 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
   };
 };
 
-
 /** An endpoint that requires HTTP Basic authentication. */
 export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
 /** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
