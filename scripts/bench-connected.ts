@@ -63,7 +63,13 @@ const installCounter = (): void => {
       const tally = producing.getStore() ? usage.producer : usage.consumer;
       tally.requests += 1;
       const command = String(context.commandName);
-      tally.byCommand[command] = (tally.byCommand[command] ?? 0) + 1;
+      // Stream reads by kind: the organization's shard streams or users' own.
+      const pk = String((args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':pk'] ?? '');
+      const kind =
+        /^Query/.test(command) && pk.startsWith('STREAM#')
+          ? `${command} ${pk.startsWith('STREAM#U') ? 'user stream' : 'shard stream'}`
+          : command;
+      tally.byCommand[kind] = (tally.byCommand[kind] ?? 0) + 1;
       // A shard head check (the watcher's one-item eventually consistent read) is counted apart.
       const input = args.input as { RequestItems?: Record<string, { Keys?: { sk?: unknown }[]; ConsistentRead?: boolean }> };
       const batch = Object.values(input.RequestItems ?? {});
@@ -245,8 +251,9 @@ const runSize = async (count: number, shards: number, base: number) => {
       if (events.length > 0) last = events[events.length - 1].id;
     }
   });
-  // Warm-up: every client waiting.
-  await new Promise((resolve) => setTimeout(resolve, 5000));
+  // Warm-up: every client through its first long-poll (a new queue's first poll reads both of its
+  // streams), so the window measures the steady cycles.
+  await new Promise((resolve) => setTimeout(resolve, config.longPollSeconds() * 1000 + 3000));
 
   // The window: one-user events to random clients about once a second (each wakes its shard's polls once).
   const memorySamples: number[] = [];
