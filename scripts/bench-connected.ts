@@ -74,11 +74,7 @@ const installCounter = (): void => {
       const input = args.input as { RequestItems?: Record<string, { Keys?: { sk?: unknown }[]; ConsistentRead?: boolean }> };
       const batch = Object.values(input.RequestItems ?? {});
       const headCheck =
-        /^BatchGet/.test(command) &&
-        batch.length === 1 &&
-        batch[0].Keys?.length === 1 &&
-        batch[0].Keys[0].sk === 'HEAD' &&
-        !batch[0].ConsistentRead;
+        /^BatchGet/.test(command) && batch.length === 1 && (batch[0].Keys ?? []).every((k) => k.sk === 'HEAD') && !batch[0].ConsistentRead;
       const reported = (
         [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]
       ).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);

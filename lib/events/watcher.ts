@@ -59,7 +59,7 @@ class ShardWatcher {
   watch(): void {
     this.watching += 1;
     if (this.busy()) {
-      if (!this.reading) this.schedule(nowMs() + BUSY_INTERVAL_MS);
+      if (!this.reading) this.schedule(nextBusyTick());
       return;
     }
     this.interval = config.pollMinIntervalMs();
@@ -121,7 +121,7 @@ class ShardWatcher {
     let head: streams.StreamHead | undefined;
     try {
       watcherStats.reads += 1;
-      head = (await streams.getHeads([this.stream])).get(this.stream);
+      head = await readHead(this.stream);
     } catch (error) {
       // A failed read is retried on the schedule; the polls' own deadlines still bound their waits.
       console.error(JSON.stringify({ level: 'error', msg: 'shard head read failed', stream: this.stream, error: String(error) }));
@@ -129,12 +129,15 @@ class ShardWatcher {
     this.reading = false;
     if (this.watching === 0) return;
     if (head) this.publish(head);
-    if (this.busy()) this.interval = BUSY_INTERVAL_MS;
-    else
-      this.interval = this.restart
-        ? config.pollMinIntervalMs()
-        : Math.min(config.pollMaxIntervalMs(), Math.ceil(this.interval * POLL_INTERVAL_GROWTH));
+    const restart = this.restart;
     this.restart = false;
+    if (this.busy()) {
+      this.schedule(nextBusyTick());
+      return;
+    }
+    this.interval = restart
+      ? config.pollMinIntervalMs()
+      : Math.min(config.pollMaxIntervalMs(), Math.ceil(this.interval * POLL_INTERVAL_GROWTH));
     this.schedule(nowMs() + this.interval);
   }
 
@@ -153,6 +156,39 @@ class ShardWatcher {
 }
 
 const watchers = new Map<string, ShardWatcher>();
+
+/**
+ * The next multiple of BUSY_INTERVAL_MS on the clock: the busy readers of a process read their
+ * heads at the same moments, so that one request reads them all (readHead).
+ */
+const nextBusyTick = (): number => (Math.floor(nowMs() / BUSY_INTERVAL_MS) + 1) * BUSY_INTERVAL_MS;
+
+/** The heads asked for in one turn of the event loop, and who waits for each. */
+const wanted = new Map<string, { resolve: (h: streams.StreamHead | undefined) => void; reject: (e: unknown) => void }[]>();
+
+/** Reads a shard head with the others asked for in the same turn of the event loop: one BatchGetItem per 100 heads. */
+const readHead = (stream: string): Promise<streams.StreamHead | undefined> =>
+  new Promise((resolve, reject) => {
+    if (wanted.size === 0) setImmediate(() => void readWanted());
+    wanted.set(stream, [...(wanted.get(stream) ?? []), { resolve, reject }]);
+  });
+
+const readWanted = async (): Promise<void> => {
+  const batch = new Map(wanted);
+  wanted.clear();
+  const names = [...batch.keys()];
+  await Promise.all(
+    Array.from({ length: Math.ceil(names.length / 100) }, async (_, i) => {
+      const chunk = names.slice(i * 100, i * 100 + 100);
+      try {
+        const heads = await streams.getHeads(chunk);
+        for (const s of chunk) for (const w of batch.get(s)!) w.resolve(heads.get(s));
+      } catch (error) {
+        for (const s of chunk) for (const w of batch.get(s)!) w.reject(error);
+      }
+    }),
+  );
+};
 
 /** The most shard heads whose last reading the process keeps after their readers stopped. */
 const KEPT_READINGS = 1000;

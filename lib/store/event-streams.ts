@@ -187,30 +187,32 @@ export const recentIdentities = async (stream: string, sinceTs: number): Promise
   return found;
 };
 
-/** The heads of several streams in one request (a missing head is a stream with no event: seq 0). */
+/**
+ * The heads of several streams (at most 100) in one request, again for any DynamoDB leaves
+ * unprocessed (a missing head is a stream with no event: seq 0).
+ */
 export const getHeads = async (streams: string[], opts: { consistent?: boolean } = {}): Promise<Map<string, StreamHead>> => {
   const name = tableName('events');
-  const out = await documentClient().send(
-    new BatchGetCommand({
-      RequestItems: {
-        [name]: {
-          Keys: streams.map(eventKeys.streamHead),
-          ConsistentRead: opts.consistent ?? false,
-        },
-      },
-    }),
-  );
   const heads = new Map<string, StreamHead>(streams.map((s) => [s, { stream: s, seq: 0, allocMs: 0, bell: 0, rings: {} }]));
-  for (const item of out.Responses?.[name] ?? []) {
-    const rings: Record<string, number> = {};
-    for (const [attr, value] of Object.entries(item)) if (/^b\d+$/.test(attr)) rings[attr] = Number(value);
-    heads.set(String(item.pk), {
-      stream: String(item.pk),
-      seq: Number(item.seq ?? 0),
-      allocMs: Number(item.allocMs ?? 0),
-      bell: Number(item.bell ?? 0),
-      rings,
-    });
+  let keys: Record<string, unknown>[] = streams.map(eventKeys.streamHead);
+  while (keys.length > 0) {
+    const out = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [name]: { Keys: keys, ConsistentRead: opts.consistent ?? false } } }),
+    );
+    for (const item of out.Responses?.[name] ?? []) {
+      const rings: Record<string, number> = {};
+      for (const [attr, value] of Object.entries(item)) if (/^b\d+$/.test(attr)) rings[attr] = Number(value);
+      heads.set(String(item.pk), {
+        stream: String(item.pk),
+        seq: Number(item.seq ?? 0),
+        allocMs: Number(item.allocMs ?? 0),
+        bell: Number(item.bell ?? 0),
+        rings,
+      });
+    }
+    keys = out.UnprocessedKeys?.[name]?.Keys ?? [];
+    // DynamoDB left some unread (throttled): a moment before asking again.
+    if (keys.length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return heads;
 };

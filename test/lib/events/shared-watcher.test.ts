@@ -34,6 +34,13 @@ const observe = async <T>(run: () => Promise<T>): Promise<{ result: T; requests:
     if (command instanceof BatchGetCommand) {
       const keys = Object.values(command.input.RequestItems ?? {}).flatMap((t) => t.Keys ?? []);
       for (const k of keys) if (k.sk === 'HEAD') requests.push(`head ${String(k.pk)}`);
+      if (keys.length > 0 && keys.every((k) => k.sk === 'HEAD'))
+        requests.push(
+          `batch ${keys
+            .map((k) => String(k.pk))
+            .sort()
+            .join(', ')}`,
+        );
     }
     if (command instanceof UpdateCommand || command instanceof PutCommand) {
       const pk = command instanceof UpdateCommand ? command.input.Key?.pk : command.input.Item?.pk;
@@ -74,6 +81,20 @@ describe('the shared watcher', () => {
       expect(reads).toBeLessThanOrEqual(Math.ceil(expected) + 2);
     } finally {
       for (const w of steady) w.close();
+    }
+  });
+
+  it('reads the heads of all its busy shards in one request per tick', async () => {
+    const shards = [0, 1, 2].map((i) => eventKeys.realmStream(REALM, i));
+    const watches = shards.flatMap((stream) => Array.from({ length: BUSY_WATCHERS }, () => watchShard(stream)));
+    try {
+      const { requests } = await observe(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+      const batches = requests.filter((r) => r.startsWith('batch '));
+      expect(batches.length).toBeGreaterThanOrEqual(4);
+      expect(batches.length).toBeLessThanOrEqual(Math.ceil(1000 / BUSY_INTERVAL_MS) + 1);
+      for (const b of batches) expect(b).toBe(`batch ${shards.join(', ')}`);
+    } finally {
+      for (const w of watches) w.close();
     }
   });
 
