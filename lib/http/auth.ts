@@ -79,16 +79,23 @@ export const credentialOf = (header: string): string => {
  * it authenticates by their queues: a deactivated organization's polls are refused within that
  * bound (docs/architecture.md, "Authentication").
  */
-const realmCache = new Map<number, { realm: Realm | undefined; expiresMs: number }>();
+const realmCache = new Map<number, { realm: Promise<Realm | undefined>; expiresMs: number }>();
 
 /** Test-only: forgets the organizations read. */
 export const clearRealmCache = (): void => realmCache.clear();
-const cachedRealm = async (realmId: number): Promise<Realm | undefined> => {
+
+/** The organization, read once per interval however many polls ask at once (they share the read). */
+const cachedRealm = (realmId: number): Promise<Realm | undefined> => {
   const hit = realmCache.get(realmId);
   if (hit && hit.expiresMs > nowMs()) return hit.realm;
-  const realm = await realmsStore.get(realmId);
+  const realm = realmsStore.get(realmId);
   realmCache.delete(realmId);
-  realmCache.set(realmId, { realm, expiresMs: nowMs() + config.authCacheMs() });
+  const entry = { realm, expiresMs: nowMs() + config.authCacheMs() };
+  realmCache.set(realmId, entry);
+  // A failed read is not kept.
+  realm.catch(() => {
+    if (realmCache.get(realmId) === entry) realmCache.delete(realmId);
+  });
   if (realmCache.size > REALM_CACHE_MAX) realmCache.delete(realmCache.keys().next().value!);
   return realm;
 };
