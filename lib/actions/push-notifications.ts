@@ -34,6 +34,7 @@ import {
 import { realmUrl, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
+import { VisibilityPolicy } from '../models/user-topic';
 import * as channelsStore from '../store/channels';
 import * as clientDevicesStore from '../store/client-devices';
 import * as queuesStore from '../store/event-queues';
@@ -43,6 +44,7 @@ import * as presenceStore from '../store/presence';
 import * as pushNotifiedStore from '../store/push-notified';
 import { BouncerRefusedError, BouncerRetryLaterError, sendToBouncer } from '../store/push-bouncer';
 import * as realmsStore from '../store/realms';
+import * as userTopicsStore from '../store/user-topics';
 import * as usersStore from '../store/users';
 import { forHumans } from './requiring';
 
@@ -310,10 +312,11 @@ const doRegisterDeviceWithBouncer = async (job: Extract<PushJob, { kind: 'regist
 
 /**
  * Hands a new message to the `push` job when push is configured and someone may be notified of
- * it (upstream's rule: a direct message, or a message that mentions them, by name, by group or
- * with a wildcard), leaving out the sender and whoever has it read already. Only this hand-off
- * runs in the send; whether each recipient is notified (their settings, whether they are idle,
- * their devices) the job decides. Never fails the send: a job that cannot be started is logged.
+ * it (upstream's rule: a direct message, a message that mentions them, by name, by group or with a
+ * wildcard, or a message in a topic they follow: any channel message), with the recipients it
+ * mentions, leaving out the sender and whoever has it read already. Only this hand-off runs in the
+ * send; whether each recipient is notified (their settings, whether they are idle, their devices)
+ * and who follows the topic the job decides. Never fails the send: a job that cannot be started is logged.
  */
 export const doStartPushNotifications = async (message: Message, recipients: MessageRecipient[]): Promise<void> => {
   if (!config.pushBouncer()) return;
@@ -326,7 +329,8 @@ export const doStartPushNotifications = async (message: Message, recipients: Mes
     else if (flags.includes('mentioned')) mentioned.push(userId);
     else if (flags.includes('wildcard_mentioned')) wildcardMentioned.push(userId);
   }
-  if (direct.length + mentioned.length + wildcardMentioned.length === 0) return;
+  // A channel message always goes to the job: whoever follows its topic may be notified.
+  if (message.streamId === null && direct.length === 0) return;
   const sorted = (ids: number[]) => encodeUserIds([...ids].sort((a, b) => a - b));
   try {
     await startJob('push', {
@@ -358,10 +362,29 @@ const isUserActive = async (user: User, now: number): Promise<boolean> => {
 };
 
 /** Why a recipient may be notified, and whether their settings want a push for it (upstream's UserMessageNotificationsData). */
-const wantsPush = (user: User, trigger: 'direct' | 'mentioned' | 'wildcardMentioned'): boolean => {
+const wantsPush = (user: User, trigger: PushTrigger): boolean => {
   const settings = settingsOfUser(user);
+  if (trigger === 'followedTopic') return settings.enable_followed_topic_push_notifications;
   if (!settings.enable_offline_push_notifications) return false;
   return trigger !== 'wildcardMentioned' || settings.wildcard_mentions_notify;
+};
+
+/** Why a recipient may be notified of a message, the strongest reason first. */
+type PushTrigger = 'direct' | 'mentioned' | 'wildcardMentioned' | 'followedTopic';
+
+/**
+ * The subscribers of a channel message's topic who follow it (upstream's followed_topic_push_user_ids,
+ * before their settings): the topic's policies (one query), each follower's subscription (read one by one: followers are few).
+ */
+const followersOfTopic = async (channelId: number, topic: string, senderId: number): Promise<number[]> => {
+  const followers = (await userTopicsStore.listPoliciesOfTopic(channelId, topic))
+    .filter((p) => p.visibilityPolicy === VisibilityPolicy.FOLLOWED && p.userId !== senderId)
+    .map((p) => p.userId);
+  const subscribed = await mapLimited(followers, NOTIFY_CONCURRENCY, async (userId) => {
+    const subscription = await channelsStore.getSubscription(userId, channelId);
+    return subscription?.active === true && subscription.isUserActive !== false;
+  });
+  return followers.filter((_, i) => subscribed[i]);
 };
 
 /** A user's devices that the bouncer has a token of, with their keys. */
@@ -378,7 +401,8 @@ const NOTIFY_CONCURRENCY = 8;
 
 /**
  * The `push` job's notifications of a new message (upstream's handle_push_notification): for each
- * recipient the send named, a human with an active account whose settings want it, who is idle
+ * recipient the send named and, of a channel message, each subscriber who follows its topic
+ * (followersOfTopic), a human with an active account whose settings want it, who is idle
  * (isUserActive) and has devices registered with the bouncer, sends one request to the bouncer
  * (POST remotes/push/e2ee/notify) with the message's payload encrypted for each device with its
  * key. Nothing when the message is gone. A bouncer that is down fails the run after every
@@ -388,9 +412,12 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
   if (!config.pushBouncer()) return;
   const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
   if (!message) return;
-  const triggers = new Map<number, 'direct' | 'mentioned' | 'wildcardMentioned'>();
+  const triggers = new Map<number, PushTrigger>();
+  if (message.streamId !== null)
+    for (const id of await followersOfTopic(message.streamId, message.topic, message.senderId)) triggers.set(id, 'followedTopic');
   for (const trigger of ['wildcardMentioned', 'mentioned', 'direct'] as const)
     for (const id of decodeUserIds(job[trigger])) triggers.set(id, trigger);
+  if (triggers.size === 0) return;
   const [realm, channel, users] = await Promise.all([
     realmsStore.get(job.realmId),
     message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId),

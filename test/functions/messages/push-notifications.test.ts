@@ -9,6 +9,7 @@ import { handler as updatePresence } from '../../../functions/presence/update';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
 import { handler as markAllRead } from '../../../functions/messages/mark-all-read';
+import { handler as updateUserTopic } from '../../../functions/topics/update-user-topic';
 import { decryptPushPayload } from '../../../lib/models/push-notifications';
 import { holdJobs, settleJobs } from '../../../lib/store/jobs';
 import { call, expectSuccess } from '../../helpers/api';
@@ -120,7 +121,8 @@ describe('push notifications of new messages', () => {
 
   it('sends nothing for a channel message that mentions nobody, nor to the sender', async () => {
     const before = await notificationCount();
-    expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'castle', content: 'nothing for anyone' }));
+    // Not 'castle': Hamlet follows it since he was mentioned there (automatically_follow_topics_where_mentioned).
+    expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'gate', content: 'nothing for anyone' }));
     await sendDirect('hamlet@zulip.com', [IAGO], 'Iago has no phone; Hamlet sent it');
     expect(await notificationCount()).toBe(before);
   });
@@ -182,7 +184,7 @@ describe('push notifications of new messages', () => {
       { type: 'remove', realm_name: 'Zulip Dev', realm_url: 'http://localhost:3000', user_id: OTHELLO, message_ids: [id] },
     ]);
     // Read again, or a message that was never notified: nothing to remove.
-    const quiet = expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'castle', content: 'no mention' })).id;
+    const quiet = expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'gate', content: 'no mention' })).id;
     expectSuccess(await read([id, quiet]));
     expect(await notificationCount()).toBe(before + 1);
   });
@@ -198,5 +200,23 @@ describe('push notifications of new messages', () => {
     expect(removals).toHaveLength(1);
     expect(removals[0].type).toBe('remove');
     expect(removals[0].message_ids).toEqual(expect.arrayContaining([first, second]));
+  });
+
+  it("sends a followed topic's messages to its followers, as their followed-topic setting says", async () => {
+    const follow = { stream_id: 1, topic: 'watchtower', visibility_policy: 3 };
+    expectSuccess(await call(updateUserTopic, { method: 'POST', path: '/user_topics', as: 'othello@zulip.com', params: follow }));
+    let before = await notificationCount();
+    const { id } = expectSuccess(
+      await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'watchtower', content: 'all quiet' }),
+    );
+    const [notification] = await notificationsSince(before, keys);
+    expect(notification.pushRequests.map((r) => r.decrypted)).toEqual([
+      expect.objectContaining({ user_id: OTHELLO, message_id: id, recipient_type: 'channel', topic: 'watchtower' }),
+    ]);
+    const off = { enable_followed_topic_push_notifications: false };
+    expectSuccess(await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'othello@zulip.com', params: off }));
+    before = await notificationCount();
+    expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'watchtower', content: 'still quiet' }));
+    expect(await notificationCount()).toBe(before);
   });
 });
