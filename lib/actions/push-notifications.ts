@@ -392,7 +392,7 @@ const registeredDevicesOf = async (userId: number) =>
   (await clientDevicesStore.listClientDevicesOfUser(userId)).flatMap((d) => {
     const { key, keyId, tokenId, tokenKind } = d.push ?? {};
     return key !== undefined && keyId !== undefined && tokenId !== undefined && tokenKind !== undefined
-      ? [{ key, keyId, tokenId, tokenKind }]
+      ? [{ deviceId: d.deviceId, key, keyId, tokenId, tokenKind }]
       : [];
   });
 
@@ -529,6 +529,56 @@ const doRemoveNotifications = async (job: Extract<PushJob, { kind: 'remove' }>):
   }
   await pushNotifiedStore.clearPushNotified(job.userId, job.messageIds);
 };
+
+// ---------------------------------------------------------------------------------------------
+// POST /mobile_push/e2ee/test_notification
+
+/** How long the test notification's request waits for the bouncer (inside a route function's 10 s). */
+const TEST_NOTIFICATION_TIMEOUT_MS = 5_000;
+
+/**
+ * POST /mobile_push/e2ee/test_notification (upstream's send_e2ee_test_push_notification_api):
+ * human users only; sends upstream's `test` payload to the caller's device `deviceId`, or to all
+ * their devices registered with the bouncer ("No active registered push device" when there is
+ * none), in the request (the app shows the outcome): a bouncer that cannot be reached answers 502
+ * FAILED_TO_CONNECT_BOUNCER, one that fails 502 INTERNAL_SERVER_ERROR_ON_BOUNCER, one that refuses
+ * this server 403 ADMIN_ACTION_REQUIRED, as upstream's. Writes nothing.
+ */
+export const checkSendTestNotification = forHumans(async (user: User, deviceId: number | undefined): Promise<void> => {
+  if (!config.pushBouncer()) throw pushServiceNotConfigured();
+  const devices = (await registeredDevicesOf(user.id)).filter((d) => deviceId === undefined || d.deviceId === deviceId);
+  if (devices.length === 0) throw new ApiError('No active registered push device', { code: ErrorCode.NO_ACTIVE_PUSH_DEVICE });
+  const realm = await realmsStore.get(user.realmId);
+  if (!realm) throw new Error(`the organization ${user.realmId} of user ${user.id} is missing`);
+  const payload = { realm_name: realm.name, realm_url: realmUrl(realm), user_id: user.id, time: nowSeconds(), type: 'test' };
+  const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
+  try {
+    await sendForRealm(realm, (realmUuid) =>
+      sendToBouncer(
+        'push/e2ee/notify',
+        { json: { realm_uuid: realmUuid, push_requests: pushRequests } },
+        { timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS },
+      ),
+    );
+  } catch (error) {
+    if (error instanceof BouncerRetryLaterError)
+      throw error.kind === 'network'
+        ? new ApiError('Network error while connecting to Zulip push notification service.', {
+            statusCode: 502,
+            code: ErrorCode.FAILED_TO_CONNECT_BOUNCER,
+          })
+        : new ApiError('Internal server error on Zulip push notification service, retry later.', {
+            statusCode: 502,
+            code: ErrorCode.INTERNAL_SERVER_ERROR_ON_BOUNCER,
+          });
+    if (error instanceof BouncerRefusedError)
+      throw new ApiError('Push notification configuration issue on server, contact the server administrator or retry later.', {
+        statusCode: 403,
+        code: ErrorCode.ADMIN_ACTION_REQUIRED,
+      });
+    throw error;
+  }
+});
 
 /** The `push` job (functions/jobs/push.ts, or this process): a registration, a message's notifications, or removals. */
 export const doPushJob = async (job: PushJob): Promise<void> => {

@@ -11,7 +11,11 @@ import { config } from '../config';
 
 /** The bouncer could not be reached or failed itself (network error, timeout, 5xx): try again later. */
 export class BouncerRetryLaterError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** `network`: not reached or no answer in time; `server`: it answered 5xx. */
+    readonly kind: 'network' | 'server',
+  ) {
     super(message);
     this.name = 'BouncerRetryLaterError';
   }
@@ -42,7 +46,11 @@ export type BouncerBody = { form: Record<string, string | number> } | { json: un
  * Sends one request to the configured bouncer and returns its success answer. Throws
  * BouncerRetryLaterError or BouncerRefusedError as above; an error when push is not configured.
  */
-export const sendToBouncer = async (endpoint: string, body: BouncerBody, method = 'POST'): Promise<Record<string, unknown>> => {
+export const sendToBouncer = async (
+  endpoint: string,
+  body: BouncerBody,
+  opts: { timeoutMs?: number } = {},
+): Promise<Record<string, unknown>> => {
   const bouncer = config.pushBouncer();
   if (!bouncer) throw new Error('the push notification service is not configured');
   const headers: Record<string, string> = {
@@ -60,16 +68,16 @@ export const sendToBouncer = async (endpoint: string, body: BouncerBody, method 
   let response: Response;
   try {
     response = await fetch(`${bouncer.url}/api/v1/remotes/${endpoint}`, {
-      method,
+      method: 'POST',
       headers,
       body: payload,
-      signal: AbortSignal.timeout(BOUNCER_TIMEOUT_MS),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? BOUNCER_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new BouncerRetryLaterError(`${(error as Error).name} while trying to connect to push notification bouncer`);
+    throw new BouncerRetryLaterError(`${(error as Error).name} while trying to connect to push notification bouncer`, 'network');
   }
   const text = await response.text().catch(() => '');
-  if (response.status >= 500) throw new BouncerRetryLaterError(`Received ${response.status} from push notification bouncer`);
+  if (response.status >= 500) throw new BouncerRetryLaterError(`Received ${response.status} from push notification bouncer`, 'server');
   let parsed: Record<string, unknown> | undefined;
   try {
     const value: unknown = JSON.parse(text);
