@@ -219,4 +219,21 @@ describe('push notifications of new messages', () => {
     expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'watchtower', content: 'still quiet' }));
     expect(await notificationCount()).toBe(before);
   });
+
+  it('sends a wildcard mention to those whose wildcard_mentions_notify is on', async () => {
+    const othellosSince = async (since: number) =>
+      (await notificationsSince(since, keys))
+        .flatMap((n) => n.pushRequests.map((r) => r.decrypted as { user_id: number; message_id: number }))
+        .filter((p) => p.user_id === OTHELLO);
+    let before = await notificationCount();
+    const { id } = expectSuccess(
+      await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'news', content: '@**all** hear ye' }),
+    );
+    expect(await othellosSince(before)).toEqual([expect.objectContaining({ user_id: OTHELLO, message_id: id })]);
+    const off = { wildcard_mentions_notify: false };
+    expectSuccess(await call(updateSettings, { method: 'PATCH', path: '/settings', as: 'othello@zulip.com', params: off }));
+    before = await notificationCount();
+    expectSuccess(await send('iago@zulip.com', { type: 'stream', to: 'Denmark', topic: 'news', content: '@**all** again' }));
+    expect(await othellosSince(before)).toEqual([]);
+  });
 });
