@@ -47,6 +47,7 @@ import * as realmsStore from '../store/realms';
 import * as userTopicsStore from '../store/user-topics';
 import * as usersStore from '../store/users';
 import { forHumans } from './requiring';
+import { LostRaceError, retryLostRaces } from './retry';
 
 // ---------------------------------------------------------------------------------------------
 // Registering this server and its organizations with the bouncer.
@@ -152,6 +153,12 @@ export type PushJob =
     }
   | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] };
 
+/**
+ * How long a registration counts as on its way to the bouncer: past the push job's attempts (Lambda
+ * retries a failed run after about 1 and 2 more minutes, each run up to 60 s).
+ */
+const PENDING_REGISTRATION_SECONDS = 10 * 60;
+
 const pushServiceNotConfigured = () =>
   new ApiError('Server is not configured to use push notification service.', { code: ErrorCode.PUSH_SERVICE_NOT_CONFIGURED });
 
@@ -212,10 +219,12 @@ export const checkRegisterPushDevice = forHumans(async (user: User, deviceId: nu
     return;
   }
 
-  // Another registration is on its way to the bouncer: a second one could race it there.
-  if (push.errorCode === undefined && push.pendingTokenId !== undefined) throw inProgress();
-  const tokenId = checkTokenId(p.tokenId!);
+  // Another registration is on its way to the bouncer: a second one could race it there. One
+  // pending for longer than its job can take (its start failed, or every attempt) no longer is.
   const now = nowSeconds();
+  if (push.errorCode === undefined && push.pendingTokenId !== undefined && (push.tokenUpdatedAt ?? 0) > now - PENDING_REGISTRATION_SECONDS)
+    throw inProgress();
+  const tokenId = checkTokenId(p.tokenId!);
   let written: boolean;
   if (!keyFields) {
     if (push.keyId === undefined) throw new BadRequestError('No push registration exists to rotate token for.');
@@ -296,16 +305,30 @@ const doRegisterDeviceWithBouncer = async (job: Extract<PushJob, { kind: 'regist
       ['MISSING_REMOTE_REALM', 'INVALID_ZULIP_SERVER', 'PUSH_NOTIFICATIONS_DISALLOWED'].includes(error.code);
     if (retryLater) throw error;
     const code = (error as BouncerRefusedError).code!;
-    await writeDevicePush(user, device, { ...device.push, errorCode: code }, { push_registration_error_code: code });
+    await settleRegistration(job, user, (push) => [{ ...push, errorCode: code }, { push_registration_error_code: code }]);
     return;
   }
-  await writeDevicePush(
-    user,
-    device,
-    { ...device.push, tokenId: job.tokenId, pendingTokenId: undefined, errorCode: undefined },
+  await settleRegistration(job, user, (push) => [
+    { ...push, tokenId: job.tokenId, pendingTokenId: undefined, errorCode: undefined },
     { push_token_id: job.tokenId, pending_push_token_id: null },
-  );
+  ]);
 };
+
+/**
+ * Records a registration's outcome on its device, unless the device is gone or registers another
+ * token by now; read again and retried when a concurrent change (a key rotation) came first.
+ */
+const settleRegistration = (
+  job: Extract<PushJob, { kind: 'register' }>,
+  user: User,
+  outcome: (push: DevicePush) => [DevicePush, Omit<Extract<DeviceEvent, { op: 'update' }>, 'type' | 'op' | 'device_id'>],
+): Promise<void> =>
+  retryLostRaces(async () => {
+    const device = await clientDevicesStore.getClientDevice(job.userId, job.deviceId, { consistent: true });
+    if (!device?.push || device.push.pendingTokenId !== job.tokenId) return;
+    const [next, changed] = outcome(device.push);
+    if (!(await writeDevicePush(user, device, next, changed))) throw new LostRaceError();
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Notifications of new messages.

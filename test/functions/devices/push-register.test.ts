@@ -7,6 +7,7 @@ import { handler as registerDevice } from '../../../functions/devices/register';
 import { handler as registerPush } from '../../../functions/devices/register-push';
 import { handler as register } from '../../../functions/events/register';
 import { handler as serverSettings } from '../../../functions/auth/server-settings';
+import { advanceClock, resetClock } from '../../../lib/clock';
 import { holdJobs, releaseJobs, settleJobs } from '../../../lib/store/jobs';
 import { listClientDevicesOfUser } from '../../../lib/store/client-devices';
 import { call, expectError, expectSuccess } from '../../helpers/api';
@@ -191,6 +192,38 @@ describe('POST /mobile_push/register with a push bouncer', () => {
     );
     releaseJobs();
     await settleJobs();
+  });
+});
+
+describe('POST /mobile_push/register and its job, racing', () => {
+  afterEach(() => resetClock());
+
+  it('completes a registration whose key was rotated while it was on its way to the bouncer', async () => {
+    const deviceId = await newDevice('hamlet@zulip.com');
+    const registration = appRegistration();
+    holdJobs();
+    expectSuccess(await pushRegister('hamlet@zulip.com', { device_id: deviceId, ...registration }, { settleJobs: false }));
+    const rotated = appRegistration({ pushKeyId: 9 });
+    expectSuccess(
+      await pushRegister('hamlet@zulip.com', { device_id: deviceId, push_key: rotated.push_key, push_key_id: 9 }, { settleJobs: false }),
+    );
+    await settleJobs();
+    expect((await devicesOf('hamlet@zulip.com'))[deviceId]).toMatchObject({
+      push_key_id: 9,
+      push_token_id: registration.token_id,
+      pending_push_token_id: null,
+    });
+  });
+
+  it('lets a device register again once a pending registration is older than its job can take', async () => {
+    const deviceId = await newDevice('hamlet@zulip.com');
+    holdJobs();
+    expectSuccess(await pushRegister('hamlet@zulip.com', { device_id: deviceId, ...appRegistration() }, { settleJobs: false }));
+    advanceClock(11 * 60 * 1000);
+    const again = appRegistration();
+    expectSuccess(await pushRegister('hamlet@zulip.com', { device_id: deviceId, ...again }, { settleJobs: false }));
+    await settleJobs();
+    expect((await devicesOf('hamlet@zulip.com'))[deviceId]).toMatchObject({ push_token_id: again.token_id, pending_push_token_id: null });
   });
 });
 
