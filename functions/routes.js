@@ -125,6 +125,13 @@ const JOBS = {
     // A run that failed every attempt leaves the rest of a topic unmoved: kept for `npm run replay-deliveries`, and alarmed.
     destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
   },
+  // Talks to the push bouncer (its requests wait up to 15 s each); a notification that failed
+  // every attempt is stale by then, so it is dropped (logged), as upstream's worker drops it.
+  push: {
+    handler: 'functions/jobs/push.handler',
+    timeout: 60,
+    maximumRetryAttempts: 2,
+  },
 };
 
 /**

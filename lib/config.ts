@@ -108,8 +108,26 @@ export const config = {
    * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
    * handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout' | 'messageMove'): string | undefined =>
-    ({ messageFanout: process.env.MESSAGE_FANOUT_FUNCTION, messageMove: process.env.MESSAGE_MOVE_FUNCTION })[name] || undefined,
+  jobFunction: (name: 'messageFanout' | 'messageMove' | 'push'): string | undefined =>
+    ({
+      messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
+      messageMove: process.env.MESSAGE_MOVE_FUNCTION,
+      push: process.env.PUSH_FUNCTION,
+    })[name] || undefined,
+  /**
+   * The mobile push notification service (upstream's push bouncer, its ZULIP_SERVICES_URL, and this
+   * server's registration there, ZULIP_ORG_ID and ZULIP_ORG_KEY): push notifications are configured
+   * only when all three are set; otherwise POST /mobile_push/register answers upstream's
+   * PUSH_SERVICE_NOT_CONFIGURED and no notification is sent.
+   */
+  pushBouncer: (): { url: string; orgId: string; orgKey: string } | undefined => {
+    const url = process.env.PUSH_BOUNCER_URL;
+    const orgId = process.env.ZULIP_ORG_ID;
+    const orgKey = process.env.ZULIP_ORG_KEY;
+    return url && orgId && orgKey ? { url: url.replace(/\/+$/, ''), orgId, orgKey } : undefined;
+  },
+  /** A contact address the bouncer keeps for this server (upstream's ZULIP_ADMINISTRATOR). */
+  pushContactEmail: (): string => process.env.PUSH_CONTACT_EMAIL || `admin@${new URL(config.externalUrl()).hostname}`,
   /**
    * Messages up to which a topic move (PATCH /messages/{message_id}) moves every message before
    * answering; of a larger one the request moves this many and leaves the rest to its messageMove

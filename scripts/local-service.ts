@@ -6,7 +6,7 @@
 // handler, shared by concurrent calls, instead of a worker per concurrent call that compiles the
 // TypeScript again (a burst of 30 first calls timed out; see docs/architecture.md for figures).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { config } from '../lib/config';
 import { closeClients, tableName } from '../lib/store/client';
 import { startStreamPoller, type StreamPoller } from './local-stream';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
+import { startLocalBouncer, type LocalBouncer } from './local-bouncer';
 import { startLocalGateway, stopLocalGateway } from './local-gateway';
 import { startLocalS3, type LocalS3 } from './local-s3';
 import { startLocalSes, type LocalSes } from './local-ses';
@@ -33,6 +34,11 @@ export type LocalServiceOptions = {
   sesEndpoint?: string;
   /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
   dataDir?: string;
+  /**
+   * Start the local push bouncer (local-bouncer.ts) and register this server with it, unless the
+   * environment names a bouncer (PUSH_BOUNCER_URL): push notifications are then configured.
+   */
+  pushBouncer?: boolean;
   extraUsers?: number;
   /** Where progress lines and serverless-offline's output go. */
   log?: (line: string) => void;
@@ -180,6 +186,9 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     ...(env.DEVELOPMENT_MODE ? [`developmentMode=${env.DEVELOPMENT_MODE}`] : []),
     ...(env.EVENTS_LONGPOLL_SECONDS ? [`eventsLongPollSeconds=${env.EVENTS_LONGPOLL_SECONDS}`] : []),
     ...(env.EMAIL_SENDER ? [`emailSender=${env.EMAIL_SENDER}`] : []),
+    ...(env.PUSH_BOUNCER_URL ? [`pushBouncerUrl=${env.PUSH_BOUNCER_URL}`] : []),
+    ...(env.ZULIP_ORG_ID ? [`zulipOrgId=${env.ZULIP_ORG_ID}`] : []),
+    ...(env.ZULIP_ORG_KEY ? [`zulipOrgKey=${env.ZULIP_ORG_KEY}`] : []),
   ];
   const args = [
     SERVERLESS_BIN,
@@ -230,6 +239,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   let dynamo: LocalDynamo | undefined;
   let s3: LocalS3 | undefined;
   let ses: LocalSes | undefined;
+  let bouncer: LocalBouncer | undefined;
   let offline: ChildProcess | undefined;
   let gateway: Server | undefined;
   let poller: StreamPoller | undefined;
@@ -237,7 +247,8 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [g, o, d, s, e, p] = [gateway, offline, dynamo, s3, ses, poller];
+      const [g, o, d, s, e, p, b] = [gateway, offline, dynamo, s3, ses, poller, bouncer];
+      bouncer = undefined;
       poller = undefined;
       gateway = undefined;
       offline = undefined;
@@ -250,6 +261,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       closeClients();
       await s?.stop();
       await e?.stop();
+      await b?.stop();
       await d?.stop();
     });
     return stopped;
@@ -302,6 +314,17 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       ses = await startLocalSes();
       checkAborted();
       log(`Local SES store at ${ses.endpoint} (emails kept in memory; listed at /emails/ in development mode)`);
+    }
+    if (opts.pushBouncer && !process.env.PUSH_BOUNCER_URL) {
+      bouncer = await startLocalBouncer();
+      checkAborted();
+      // A fresh registration per start: the local bouncer keeps nothing across starts.
+      Object.assign(process.env, {
+        PUSH_BOUNCER_URL: bouncer.url,
+        ZULIP_ORG_ID: randomUUID(),
+        ZULIP_ORG_KEY: randomBytes(32).toString('hex'),
+      });
+      log(`Local push bouncer at ${bouncer.url} (notifications kept in memory; listed at ${bouncer.url}/__test/state)`);
     }
     closeClients();
     await waitForDynamo();

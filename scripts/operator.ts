@@ -8,6 +8,7 @@ import {
   operatorChangeRole,
   operatorDeactivateUser,
   operatorListRealms,
+  operatorRegisterPushServer,
   operatorReactivateUser,
   operatorSetCanCreateUsers,
   operatorSetRealmDeactivated,
@@ -88,6 +89,11 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'npm run list-realms',
     options: [],
     run: async () => ['id\tsubdomain\tstate\turl\tname', ...(await operatorListRealms())],
+  },
+  'register-push-server': {
+    usage: 'npm run register-push-server',
+    options: [],
+    run: operatorRegisterPushServer,
   },
 };
 

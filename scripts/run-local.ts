@@ -6,7 +6,8 @@
 // Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), S3_ENDPOINT (unset:
 // start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, SES_ENDPOINT (unset: start the
 // local SES store, whose emails development mode lists at /emails/; "aws": AWS's SES) and
-// EMAIL_SENDER, DYNAMODB_PERSIST=1
+// EMAIL_SENDER, PUSH_BOUNCER_URL with ZULIP_ORG_ID and ZULIP_ORG_KEY (unset: start the local push
+// bouncer and register with it), DYNAMODB_PERSIST=1
 // or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N,
 // DEVELOPMENT_MODE (unset: on; `off` runs without the development login, and then needs
 // DEV_PASSWORD_SECRET for the seed).
@@ -59,6 +60,7 @@ const main = async (): Promise<void> => {
       s3Endpoint: process.env.S3_ENDPOINT || undefined,
       sesEndpoint: process.env.SES_ENDPOINT || undefined,
       dataDir: persist ? DATA_DIR : undefined,
+      pushBouncer: true,
       extraUsers,
       log: (line) => console.log(line),
       signal: abort.signal,

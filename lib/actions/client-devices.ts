@@ -1,4 +1,4 @@
-import { ApiError, BadRequestError, ErrorCode } from '../errors';
+import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
 import type { ClientDevice } from '../models/client-device';
 import type { User } from '../models/user';
@@ -21,14 +21,4 @@ export const doRegisterClientDevice = async (user: User, now = Date.now()): Prom
 export const checkRemoveClientDevice = async (user: User, deviceId: number): Promise<void> => {
   if (!(await clientDevicesStore.deleteClientDevice(user.id, deviceId))) throw invalidDevice();
   await sendEvent(user.realmId, { type: 'device', op: 'remove', device_id: deviceId }, { users: [user.id] });
-};
-
-/**
- * POST /mobile_push/register. Registering for push notifications goes through upstream's push
- * bouncer, which this service does not reach (GET /server_settings says
- * push_notifications_enabled: false), so the answer is upstream's for a server whose push
- * notification service is not configured, whatever the device. Writes nothing.
- */
-export const checkRegisterPushDevice = async (_user: User, _deviceId: number): Promise<never> => {
-  throw new ApiError('Server is not configured to use push notification service.', { code: ErrorCode.PUSH_SERVICE_NOT_CONFIGURED });
 };

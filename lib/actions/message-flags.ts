@@ -17,6 +17,7 @@ import * as channelsStore from '../store/channels';
 import { createHistoricalUserMessage, getUserMessageConsistent, replaceUserMessageFlags } from '../store/message-flags';
 import { getMessagesByIds, getUserMessagesByIds, listNewestMessageIdsOfTopic, listNewestUnreadOfUser } from '../store/messages';
 import { readRange, selectNarrow } from './message-fetch';
+import { doStartPushRemovals } from './push-notifications';
 
 /** The flags a user may change (of upstream's API_FLAGS). */
 const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'];
@@ -155,6 +156,7 @@ export const updateMessageFlags = async (user: User, messageIds: number[], flag:
     }
   }
   await sendEvent(user.realmId, event, { users: [user.id] });
+  if (flag === 'read' && op === 'add') await doStartPushRemovals(user, changed);
   return { changed, ignoredChannels: [...ignored] };
 };
 
@@ -240,6 +242,7 @@ export const markAllAsRead = async (user: User): Promise<{ complete: boolean }> 
     all: true,
   };
   await sendEvent(user.realmId, event, { users: [user.id] });
+  await doStartPushRemovals(user, 'all');
   return { complete: true };
 };
 
@@ -260,6 +263,7 @@ const markChannelMessagesAsRead = async (user: User, unread: number[]): Promise<
     all: false,
   };
   await sendEvent(user.realmId, event, { users: [user.id] });
+  await doStartPushRemovals(user, changed);
 };
 
 /**

@@ -11,6 +11,7 @@ import { nowSeconds } from '../clock';
 import { prefetch } from '../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './message-delivery';
+import { doStartPushNotifications } from './push-notifications';
 import { renderContent, type RenderedContent } from './message-render';
 import { claimAttachmentsForMessage } from './uploads';
 import { doApplyAutomaticTopicPolicies, readSendTopicFacts, type SendTopicFacts } from './user-topics';
@@ -327,6 +328,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
   const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await doDeliverMessage(delivery);
+  await doStartPushNotifications(message, recipients);
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 

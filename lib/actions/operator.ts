@@ -3,10 +3,13 @@
 // actions and events as the API, without its permission checks (the operator has the database).
 // Bad input is an OperatorError, whose message says what to do.
 import { realmUrl, type Realm } from '../models/realm';
-import { Role, type User } from '../models/user';
+import { INTERNAL_REALM_ID, Role, type User } from '../models/user';
+import { config } from '../config';
+import { BouncerRefusedError, BouncerRetryLaterError } from '../store/push-bouncer';
 import * as realmsStore from '../store/realms';
 import * as usersStore from '../store/users';
 import { doChangeUserRole, doDeactivateUser, doReactivateUser, isLastOwner } from './manage-users';
+import { doRegisterServerWithBouncer } from './push-notifications';
 import { doSetRealmDeactivated } from './realm-settings';
 
 /** A refusal of an operator command, worded for the operator. */
@@ -103,3 +106,23 @@ export const operatorListRealms = async (): Promise<string[]> =>
   (await realmsStore.listAllForOperator()).map(
     (r) => `${r.id}\t${r.stringId}\t${r.deactivated ? 'deactivated' : 'active'}\t${realmUrl(r)}\t${r.name}`,
   );
+
+/**
+ * `npm run register-push-server` (upstream's `manage.py register_server`): registers this server
+ * with the push notification service PUSH_BOUNCER_URL names, as ZULIP_ORG_ID with ZULIP_ORG_KEY,
+ * and uploads every organization (the first push registration or notification does the same when
+ * the bouncer does not know them yet). Refuses when push is not configured or the bouncer refuses.
+ */
+export const operatorRegisterPushServer = async (): Promise<string[]> => {
+  const bouncer = config.pushBouncer();
+  if (!bouncer) throw new OperatorError('Push notifications are not configured: set PUSH_BOUNCER_URL, ZULIP_ORG_ID and ZULIP_ORG_KEY.');
+  const realms = (await realmsStore.listAllForOperator()).filter((r) => r.id !== INTERNAL_REALM_ID);
+  try {
+    await doRegisterServerWithBouncer(realms);
+  } catch (error) {
+    if (error instanceof BouncerRefusedError || error instanceof BouncerRetryLaterError)
+      throw new OperatorError(`The push notification service at ${bouncer.url} refused: ${error.message}`);
+    throw error;
+  }
+  return [`Registered this server as ${bouncer.orgId} with ${bouncer.url}, with ${realms.length} organizations.`];
+};

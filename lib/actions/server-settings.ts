@@ -2,7 +2,7 @@ import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError } from '../errors';
 import { subdomainOf } from '../models/realm';
 import { renderMarkdown } from '../markdown';
-import { PUSH_NOTIFICATIONS_ENABLED, serverAuthenticationMethods } from '../models/authentication';
+import { serverAuthenticationMethods } from '../models/authentication';
 import type { Realm } from '../models/realm';
 import { realmUrl } from '../models/realm';
 import { realmIconUrl } from '../models/realm-images';
@@ -29,7 +29,7 @@ export const serverSettings = async (
     zulip_feature_level: SERVICE_VERSION.featureLevel,
     zulip_version: SERVICE_VERSION.version,
     zulip_merge_base: SERVICE_VERSION.mergeBase,
-    push_notifications_enabled: PUSH_NOTIFICATIONS_ENABLED,
+    push_notifications_enabled: config.pushBouncer() !== undefined,
     is_incompatible: (userAgent ?? '').split('/')[0] === 'ZulipInvalid',
     email_auth_enabled: true,
     require_email_format_usernames: true,

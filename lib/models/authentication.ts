@@ -24,6 +24,3 @@ export const serverAuthenticationMethods = (): Record<string, boolean> => ({
   saml: false,
   'openid connect': false,
 });
-
-/** Push notifications need upstream's push bouncer, which this service does not reach. */
-export const PUSH_NOTIFICATIONS_ENABLED = false;

@@ -121,7 +121,18 @@ export type TypingEvent = { type: 'typing'; op: 'start' | 'stop'; sender: { user
   | { message_type: 'stream'; stream_id: number; topic: string }
 );
 
-export type DeviceEvent = { type: 'device'; op: 'add' | 'remove'; device_id: number };
+export type DeviceEvent =
+  | { type: 'device'; op: 'add' | 'remove'; device_id: number }
+  | {
+      type: 'device';
+      op: 'update';
+      device_id: number;
+      push_key_id?: number;
+      push_token_id?: string | null;
+      pending_push_token_id?: string | null;
+      push_token_last_updated_timestamp?: number;
+      push_registration_error_code?: string | null;
+    };
 
 /**
  * A presence event as sent: every shape at once; lib/events/filters/presence.ts gives each queue

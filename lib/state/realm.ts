@@ -6,7 +6,7 @@ import { MAX_FILE_UPLOAD_SIZE_MIB } from '../models/attachment';
 import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../models/channel';
 import { createHash } from 'node:crypto';
 import { config } from '../config';
-import { PUSH_NOTIFICATIONS_ENABLED, realmAuthenticationMethods } from '../models/authentication';
+import { realmAuthenticationMethods } from '../models/authentication';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../models/custom-profile-field';
 import { messageEditSettings } from '../models/message-edit';
 import {
@@ -161,7 +161,7 @@ export const realmState: StateBuilder = async (ctx) => {
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',
     realm_upload_quota_mib: null,
-    realm_push_notifications_enabled: PUSH_NOTIFICATIONS_ENABLED,
+    realm_push_notifications_enabled: config.pushBouncer() !== undefined,
     realm_push_notifications_enabled_end_timestamp: null,
     realm_owner_full_content_access: false,
     realm_moderation_request_channel_id: -1,

@@ -6,7 +6,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueueDescriptor } from '../models/event';
 import { documentClient, tableName } from './client';
-import { batchDelete, buildSetUpdate, putNewItem, queryPrefix, sendConditional } from './common';
+import { batchDelete, batchGet, buildSetUpdate, putNewItem, queryPrefix, sendConditional } from './common';
 import { eventKeys, lookupKey } from './keys';
 
 /** An event held by a queue: a stream event, or a heartbeat the queue made itself. */
@@ -76,6 +76,25 @@ export const removeQueuesOfUser = async (userId: number): Promise<number> => {
     queueIds.map((queueId) => eventKeys.queueOfUser(userId, queueId)),
   );
   return removed;
+};
+
+/** The most of a user's queue records hasLiveQueue looks at. */
+const LIVE_QUEUE_RECORDS = 100;
+
+/**
+ * Whether a user has an event queue that has not expired (polled within its timeout): a client
+ * that is connected, or was moments ago (upstream's receiver_is_off_zulip, negated). Reads the
+ * user's queue records and those queues (up to LIVE_QUEUE_RECORDS of them).
+ */
+export const hasLiveQueue = async (userId: number, nowMs: number): Promise<boolean> => {
+  const k = eventKeys.queuesOfUser(userId);
+  const records = await queryPrefix('events', k.pk, k.skPrefix, { max: LIVE_QUEUE_RECORDS, overflow: 'truncate' });
+  if (records.length === 0) return false;
+  const queues = await batchGet(
+    'events',
+    records.map((r) => eventKeys.queue(String(r.queueId))),
+  );
+  return queues.some((q) => Number(q.lastConnMs) + Number(q.timeoutSecs) * 1000 > nowMs);
 };
 
 /**

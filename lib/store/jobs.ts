@@ -11,7 +11,7 @@ import { config } from '../config';
 import { localEndpoint } from './client';
 
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
-export type JobName = 'messageFanout' | 'messageMove';
+export type JobName = 'messageFanout' | 'messageMove' | 'push';
 
 const runners = new Map<JobName, (payload: unknown) => Promise<void>>();
 

@@ -387,6 +387,9 @@ export const entityKeys = {
   /** A user's registered client devices (the mobile app's, for push notifications). */
   clientDevice: (userId: number, deviceId: number): Key => ({ pk: `USER#${userId}`, sk: `DEVICE#${pad(deviceId)}` }),
   clientDevicesOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'DEVICE#' }),
+  /** A message a user's phones were notified of and that is not read yet (the push job's, TTL `expiresAt`). */
+  pushNotified: (userId: number, messageId: number): Key => ({ pk: `USER#${userId}`, sk: `PUSHED#${pad(messageId)}` }),
+  pushNotifiedOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'PUSHED#' }),
 } as const;
 
 // The events table (see docs/data-model.md, "Event streams and queues"):

@@ -45,6 +45,16 @@ export const intIn =
       : fail(MESSAGES.invalidWith(path, 'Value error, Not in the list of possible values'));
   };
 
+/** Upstream's check_string_in_validator: a string among `values`, else "Invalid {var}: Value error, Not in the list of possible values". */
+export const stringIn =
+  <const T extends readonly string[]>(values: T): Validator<T[number]> =>
+  (value, path) => {
+    const s = str(value, path);
+    return (values as readonly string[]).includes(s)
+      ? (s as T[number])
+      : fail(MESSAGES.invalidWith(path, 'Value error, Not in the list of possible values'));
+  };
+
 /** Upstream's NonNegativeInt: an integer, "{var} is too small" below 0. */
 export const nonNegativeInt: Validator<number> = (value, path) => {
   const n = int(value, path);

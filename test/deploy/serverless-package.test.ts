@@ -82,7 +82,7 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push']);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
@@ -91,12 +91,18 @@ describe('npx serverless package', () => {
     const move = resources.MessageMoveLambdaFunction.Properties;
     expect(move.Handler).toBe(JOBS.messageMove.handler);
     expect(move.Environment.Variables.MESSAGE_MOVE_FUNCTION).toBe(`chat-${STAGE}-messageMove`);
+    const push = resources.PushLambdaFunction.Properties;
+    expect(push.Handler).toBe(JOBS.push.handler);
+    expect(push.Environment.Variables.PUSH_FUNCTION).toBe(`chat-${STAGE}-push`);
+    // Push notifications are configuration: not configured unless the stage's parameters say so.
+    expect(push.Environment.Variables).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
     const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfigs).toHaveLength(2);
+    expect(invokeConfigs).toHaveLength(3);
     for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
     const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
     expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
     expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
+    expect(routeTargets).not.toContain('PushLambdaFunction');
     const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
     const arnParts = [
@@ -112,7 +118,11 @@ describe('npx serverless package', () => {
       {
         Effect: 'Allow',
         Action: ['lambda:InvokeFunction'],
-        Resource: [{ 'Fn::Join': [':', arnParts] }, { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] }],
+        Resource: [
+          { 'Fn::Join': [':', arnParts] },
+          { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] },
+          { 'Fn::Join': [':', [...arnParts.slice(0, -1), push.FunctionName]] },
+        ],
       },
     ]);
     // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
@@ -132,7 +142,12 @@ describe('npx serverless package', () => {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
     });
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
-    for (const invokeConfig of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig')) {
+    // Every delivery job's; a push notification that failed every attempt is stale, and dropped.
+    const deliveryJobs = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::EventInvokeConfig' && !JSON.stringify(r.Properties.FunctionName).includes('Push'),
+    );
+    expect(deliveryJobs).toHaveLength(2);
+    for (const invokeConfig of deliveryJobs) {
       expect(invokeConfig.Properties.DestinationConfig).toEqual({
         OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } },
       });

@@ -5,12 +5,13 @@
 // only when one of its tests runs, and the second project to start finds them running.
 import { randomBytes } from 'node:crypto';
 import { startDynamoLocal, type LocalDynamo } from '../../scripts/local-dynamo';
+import { startLocalBouncer, type LocalBouncer } from '../../scripts/local-bouncer';
 import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
 import { startLocalSes, type LocalSes } from '../../scripts/local-ses';
 import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
 
-type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; ses?: LocalSes; starting?: Promise<void> };
+type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; ses?: LocalSes; bouncer?: LocalBouncer; starting?: Promise<void> };
 /** jest loads each project's globalSetup module on its own: the state lives on globalThis. */
 export const shared = (): Shared => ((globalThis as { __chatTests?: Shared }).__chatTests ??= {});
 
@@ -33,6 +34,10 @@ export default async (): Promise<void> => {
     closeClients();
     state.s3 = await startLocalS3();
     state.ses = await startLocalSes();
+    // Not configured for every test (push would then be on everywhere): a test of push
+    // notifications points PUSH_BOUNCER_URL at it (test/helpers/push.ts).
+    state.bouncer = await startLocalBouncer();
+    process.env.LOCAL_PUSH_BOUNCER_URL = state.bouncer.url;
   })();
   await state.starting;
 };

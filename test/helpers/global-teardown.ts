@@ -4,12 +4,14 @@ import { shared } from './global-setup';
 /** Stops what global-setup.ts started (once, whichever project's teardown runs first) and the e2e workers' services. */
 export default async (): Promise<void> => {
   const state = shared();
-  const { dynamo, s3, ses } = state;
+  const { dynamo, s3, ses, bouncer } = state;
+  state.bouncer = undefined;
   state.dynamo = undefined;
   state.s3 = undefined;
   state.ses = undefined;
   await stopSharedServices();
   await s3?.stop();
   await ses?.stop();
+  await bouncer?.stop();
   await dynamo?.stop();
 };
