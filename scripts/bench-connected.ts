@@ -331,12 +331,13 @@ const runSize = async (count: number, shards: number, base: number) => {
       `organization-wide event to all ${count}: p50 ${percentile(wideLatencies, 50).toFixed(1)} / p99 ${percentile(wideLatencies, 99).toFixed(1)} ms ` +
       `(${wideLatencies.length} delivered; from the send's start p50 ${percentile(fromStart, 50).toFixed(1)} / p99 ${percentile(fromStart, 99).toFixed(1)} ms, the send itself ${wideSendMs.toFixed(0)} ms)`,
   );
+  const saturated = rates.pollsPerSec < 0.8 / config.longPollSeconds() || failures > 0;
   if (rates.pollsPerSec < 0.8 / config.longPollSeconds())
     console.log(
       `saturated: ${rates.pollsPerSec.toFixed(3)} polls/s per client where an idle client makes ${(1 / config.longPollSeconds()).toFixed(3)}: DynamoDB Local (or this machine) did not keep up, so the rates and latencies are starved, not the design's`,
     );
   if (failures > 0) console.log(`${failures} polls failed (DynamoDB Local overloaded: the figures are not the design's)`);
-  return rates;
+  return { rates, saturated, count };
 };
 
 export const benchConnected = async (): Promise<void> => {
@@ -356,13 +357,19 @@ export const benchConnected = async (): Promise<void> => {
       `managed instances ${MANAGED_PRICES.instanceType} at $${MANAGED_PRICES.instanceHour}/h + ${MANAGED_PRICES.managementFee * 100}% fee, ` +
       `at least ${MANAGED_PRICES.minInstances}; standard Lambda ${deployed.memoryMb} MB arm64; HTTP API, Lambda requests, DynamoDB on demand, CloudWatch Logs $0.50/GB)`,
   );
-  let rates: ConnectedRates | undefined;
+  const runs: Awaited<ReturnType<typeof runSize>>[] = [];
   let base = FIRST_USER;
   for (const size of SIZES) {
-    rates = await runSize(size, shards, base);
+    runs.push(await runSize(size, shards, base));
     base += size;
   }
-  if (!rates) return;
+  // Priced from the largest run that was not starved (a starved run's rates are DynamoDB Local's).
+  const priced = [...runs].reverse().find((r) => !r.saturated) ?? runs[runs.length - 1];
+  if (!priced) return;
+  const { rates } = priced;
+  console.log(
+    `\nPriced from the ${priced.count.toLocaleString('en-US')}-poll run${priced.saturated ? ' (saturated: every run was)' : ''}:`,
+  );
   for (const clients of [10, 1_000, 10_000]) {
     const c = connectedCost(rates, clients, shards, deployed.memoryMb);
     console.log(
