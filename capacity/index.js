@@ -27,10 +27,11 @@ const MODES = ['standard', 'managed'];
 
 /**
  * Measured (`npm run bench connected`, docs/data-model.md, "Connected clients in one process"):
- * 1,000 waiting polls in one Node.js process took 114 MB more memory and 0.367 vCPU, on a
- * saturated machine (so upper bounds for CPU).
+ * 1,000 waiting polls in one Node.js process, each a call of the GET /events handler, took 283 µs
+ * of CPU a second each (2026-11-27, idle machine, the producer's sends included); memory per poll
+ * is the largest of that day's idle runs, 150 KB (rss, before garbage collection).
  */
-const MEASURED_PER_POLL = { vcpu: 367e-6, mb: 0.114 };
+const MEASURED_PER_POLL = { vcpu: 283e-6, mb: 0.15 };
 
 /**
  * One execution environment: 1 vCPU, so the runtime runs one worker thread and the process (one
@@ -45,11 +46,11 @@ const MAX_CONCURRENCY_CAP = 1600;
 
 /**
  * Waiting polls per environment (PerExecutionEnvironmentMaxConcurrency): the least of Lambda's
- * cap, half the environment's vCPU at the measured CPU per poll (0.5 / 367 µs = 1,362; the other
- * half for what a wake costs: an organization-wide event wakes every poll at once, and each then
- * reads its events and answers), and half its memory at the measured memory per poll (1,024 MB /
- * 0.114 MB = 8,982). So 1,362, CPU-bound; at 1,362 polls the environment holds about 155 MB of
- * polls in 2,048 MB. The same rule as scripts/bench-connected.ts pollsPerEnvironment.
+ * cap (1,600), half the environment's vCPU at the measured CPU per poll (0.5 / 283 µs = 1,766; the
+ * other half for what a wake costs: an organization-wide event wakes every poll at once, and each
+ * then writes its queue and answers), and half its memory at the measured memory per poll
+ * (1,024 MB / 0.15 MB = 6,826). So 1,600, Lambda's cap; 1,600 polls take 0.45 vCPU and about
+ * 240 MB of 2,048 MB. The same rule as scripts/bench-connected.ts pollsPerEnvironment.
  */
 const POLLS_PER_ENVIRONMENT = Math.floor(
   Math.min(MAX_CONCURRENCY_CAP, (0.5 * ENVIRONMENT.vcpus) / MEASURED_PER_POLL.vcpu, (0.5 * MANAGED_MEMORY_MB) / MEASURED_PER_POLL.mb),

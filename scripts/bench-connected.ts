@@ -8,7 +8,8 @@
 // a unit, or one if consistent, where DynamoDB Local reports none), and delivery latency after a
 // send (one-user events during the window, then one organization-wide event to every client), and
 // prices a connected client-month at named list prices on managed instances and on standard Lambda.
-// Settings: BENCH_CONNECTED_SIZES (1000), BENCH_CONNECTED_SECONDS (25: longer than one long-poll),
+// Settings: BENCH_CONNECTED_SIZES (1000), BENCH_CONNECTED_SECONDS (two long-polls: the clients'
+// cycles start together, so a window of one and a fraction would count some of them twice),
 // BENCH_CONNECTED_SHARDS (the deployed eventsRealmShards).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -27,7 +28,7 @@ import { BENCH_QUEUE, percentile } from './bench-util';
 const REALM = 2;
 const FIRST_USER = 900_000;
 const SIZES = (process.env.BENCH_CONNECTED_SIZES ?? '1000').split(',').map(Number);
-const WINDOW_MS = Number(process.env.BENCH_CONNECTED_SECONDS ?? 25) * 1000;
+const WINDOW_MS = Number(process.env.BENCH_CONNECTED_SECONDS ?? 2 * config.longPollSeconds()) * 1000;
 const SECONDS_PER_MONTH = 30 * 86400;
 
 /** Whose DynamoDB requests these are: the producer's sends, or the waiting clients' (the default). */
@@ -222,7 +223,8 @@ const runSize = async (count: number, shards: number, base: number) => {
   let measuring = false;
   const consumers = users.map(async (user, i) => {
     let last = -1;
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2000));
+    // Independent clients: their cycles start spread over a long-poll, not together.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * config.longPollSeconds() * 1000));
     while (!stop) {
       let events;
       try {
@@ -248,8 +250,8 @@ const runSize = async (count: number, shards: number, base: number) => {
     }
   });
   // Warm-up: every client through its first long-poll (a new queue's first poll reads both of its
-  // streams), so the window measures the steady cycles.
-  await new Promise((resolve) => setTimeout(resolve, config.longPollSeconds() * 1000 + 3000));
+  // streams), started within one long-poll, so the window measures the steady cycles.
+  await new Promise((resolve) => setTimeout(resolve, 2 * config.longPollSeconds() * 1000 + 3000));
 
   // The window: one-user events to random clients about once a second (each wakes its shard's polls once).
   const memorySamples: number[] = [];

@@ -42,9 +42,9 @@ describe('capacity/index.js', () => {
     await expect(capacity.extensions(params({ 'param:eventsCapacity': 'ec2' }))).rejects.toThrow(message);
   });
 
-  it('holds 1,362 waiting polls per 1-vCPU, 2 GiB environment: half its vCPU at the measured CPU per poll, well within its memory', () => {
+  it('holds 1,600 waiting polls per 1-vCPU, 2 GiB environment (the cap of Lambda), within half its vCPU at the measured CPU per poll and well within its memory', () => {
     expect(capacity.MANAGED_MEMORY_MB).toBe(2048);
-    expect(capacity.POLLS_PER_ENVIRONMENT).toBe(1362);
+    expect(capacity.POLLS_PER_ENVIRONMENT).toBe(1600);
     expect(capacity.POLLS_PER_ENVIRONMENT * capacity.MEASURED_PER_POLL.vcpu).toBeLessThanOrEqual(0.5);
     expect(capacity.POLLS_PER_ENVIRONMENT * capacity.MEASURED_PER_POLL.mb).toBeLessThan(capacity.MANAGED_MEMORY_MB / 2);
   });
@@ -52,9 +52,9 @@ describe('capacity/index.js', () => {
   it.each([
     [1, 3],
     [500, 3],
-    [4086, 3],
-    [4087, 4],
-    [136200, 100],
+    [4800, 3],
+    [4801, 4],
+    [160000, 100],
   ])('sizes %i waiting clients at %i execution environments (Lambda keeps 3 at least)', (clients, environments) => {
     expect(capacity.managedEnvironments(clients)).toBe(environments);
   });
@@ -72,11 +72,11 @@ describe('capacity/index.js', () => {
       CapacityProviderConfig: {
         LambdaManagedInstancesCapacityProviderConfig: {
           CapacityProviderArn: { 'Fn::GetAtt': ['EventsCapacityProvider', 'Arn'] },
-          PerExecutionEnvironmentMaxConcurrency: 1362,
+          PerExecutionEnvironmentMaxConcurrency: 1600,
           ExecutionEnvironmentMemoryGiBPerVCpu: 2,
         },
       },
-      FunctionScalingConfig: { MinExecutionEnvironments: 3, MaxExecutionEnvironments: 8 },
+      FunctionScalingConfig: { MinExecutionEnvironments: 3, MaxExecutionEnvironments: 7 },
       PublishToLatestPublished: true,
     });
     const resources = await capacity.resources(managed);

@@ -113,11 +113,11 @@ describe('functions/routes.js', () => {
       expect(otherManaged).toEqual(otherStandard);
     });
 
-    it('refuses more waiting clients than 100 environments of 1,362 hold (one shard head reader each)', async () => {
-      await expect(managed({ 'param:eventsMaxConcurrency': '136201', 'param:eventsRealmShards': '1400' })).rejects.toThrow(
-        'eventsMaxConcurrency 136201 needs 101 execution environments of 1362 waiting polls on managed instances',
+    it('refuses more waiting clients than 100 environments of 1,600 hold (one shard head reader each)', async () => {
+      await expect(managed({ 'param:eventsMaxConcurrency': '160001', 'param:eventsRealmShards': '1601' })).rejects.toThrow(
+        'eventsMaxConcurrency 160001 needs 101 execution environments of 1600 waiting polls on managed instances',
       );
-      await expect(managed({ 'param:eventsMaxConcurrency': '136200', 'param:eventsRealmShards': '1400' })).resolves.toHaveProperty(
+      await expect(managed({ 'param:eventsMaxConcurrency': '160000', 'param:eventsRealmShards': '1600' })).resolves.toHaveProperty(
         'eventsGet',
       );
     });
