@@ -2,7 +2,7 @@
 // queue was registered with the same credentials (lib/http/auth.ts authenticatePoll): a waiting
 // client costs no key lookup per poll.
 import { fetchEvents } from '../../lib/events/queues';
-import { publicApiHandler } from '../../lib/http/api-handler';
+import { selfAuthenticatingApiHandler } from '../../lib/http/api-handler';
 import { authenticate, authenticatePoll } from '../../lib/http/auth';
 import { json, rawString } from '../../lib/http/params';
 import { bool, int } from '../../lib/validation/validators';
@@ -10,7 +10,7 @@ import { bool, int } from '../../lib/validation/validators';
 /** Leave this much of the function's own time for the response. */
 const RESPONSE_MARGIN_MS = 2000;
 
-export const handler = publicApiHandler(async ({ event, params, context }) => {
+export const handler = selfAuthenticatingApiHandler(async ({ event, params, context }) => {
   const { authorization, host } = event.headers ?? {};
   let parsed;
   try {

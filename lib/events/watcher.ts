@@ -163,13 +163,16 @@ const watchers = new Map<string, ShardWatcher>();
  */
 const nextBusyTick = (): number => (Math.floor(nowMs() / BUSY_INTERVAL_MS) + 1) * BUSY_INTERVAL_MS;
 
-/** The heads asked for in one turn of the event loop, and who waits for each. */
+/** The heads asked for and not yet read, and who waits for each. */
 const wanted = new Map<string, { resolve: (h: streams.StreamHead | undefined) => void; reject: (e: unknown) => void }[]>();
 
-/** Reads a shard head with the others asked for in the same turn of the event loop: one BatchGetItem per 100 heads. */
+/** How long a head read waits for others to go with it (timers due at one moment may fire a millisecond apart). */
+const GATHER_MS = 2;
+
+/** Reads a shard head with the others asked for within GATHER_MS: one BatchGetItem per 100 heads. */
 const readHead = (stream: string): Promise<streams.StreamHead | undefined> =>
   new Promise((resolve, reject) => {
-    if (wanted.size === 0) setImmediate(() => void readWanted());
+    if (wanted.size === 0) setTimeout(() => void readWanted(), GATHER_MS);
     wanted.set(stream, [...(wanted.get(stream) ?? []), { resolve, reject }]);
   });
 

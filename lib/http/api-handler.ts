@@ -145,5 +145,10 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
 export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
 /** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
 export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);
+/**
+ * An endpoint that authenticates each request itself, required all the same (GET /events, by the
+ * queue it polls: lib/http/auth.ts authenticatePoll).
+ */
+export const selfAuthenticatingApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);
 /** An endpoint that never authenticates (an Authorization header is ignored). */
 export const publicApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);

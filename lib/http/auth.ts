@@ -42,9 +42,6 @@ const checkAccount = (user: User, realm: Realm | undefined, host: string | undef
   return realm;
 };
 
-/** The most organizations a process keeps read (the oldest is dropped past it). */
-const REALM_CACHE_MAX = 10_000;
-
 /** Authenticates an Authorization header value; `host` is the Host header (for the subdomain check). */
 export const authenticate = async (header: string | undefined, host: string | undefined): Promise<Principal> => {
   if (header === undefined || header === '') throw new UnauthorizedError();
@@ -74,32 +71,6 @@ export const credentialOf = (header: string): string => {
   return createHash('sha256').update(`${email.toLowerCase()}:${apiKey}`).digest('hex');
 };
 
-/**
- * Organizations by id, read at most once per `config.authCacheMs()` by this process for the polls
- * it authenticates by their queues: a deactivated organization's polls are refused within that
- * bound (docs/architecture.md, "Authentication").
- */
-const realmCache = new Map<number, { realm: Promise<Realm | undefined>; expiresMs: number }>();
-
-/** Test-only: forgets the organizations read. */
-export const clearRealmCache = (): void => realmCache.clear();
-
-/** The organization, read once per interval however many polls ask at once (they share the read). */
-const cachedRealm = (realmId: number): Promise<Realm | undefined> => {
-  const hit = realmCache.get(realmId);
-  if (hit && hit.expiresMs > nowMs()) return hit.realm;
-  const realm = realmsStore.get(realmId);
-  realmCache.delete(realmId);
-  const entry = { realm, expiresMs: nowMs() + config.authCacheMs() };
-  realmCache.set(realmId, entry);
-  // A failed read is not kept.
-  realm.catch(() => {
-    if (realmCache.get(realmId) === entry) realmCache.delete(realmId);
-  });
-  if (realmCache.size > REALM_CACHE_MAX) realmCache.delete(realmCache.keys().next().value!);
-  return realm;
-};
-
 /** Who polls a queue: the owner's ids, and the queue item when authenticating read it. */
 export type PollPrincipal = { owner: Pick<User, 'id' | 'realmId'>; queue?: QueueState };
 
@@ -116,7 +87,8 @@ export const authenticatePoll = async (header: string | undefined, host: string 
     const credential = credentialOf(header);
     const queue = await queuesStore.get(queueId, false);
     if (queue?.credential === credential) {
-      const realm = await cachedRealm(queue.realmId);
+      // The organization as this process read it within AUTH_CACHE_MS: a deactivation is refused within that bound.
+      const realm = await realmsStore.getRecent(queue.realmId, config.authCacheMs(), nowMs());
       if (!realm || realm.deactivated) throw new UnauthorizedError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
       const sub = subdomainOf(host);
       if (sub === undefined || sub === realm.stringId) return { owner: { id: queue.userId, realmId: queue.realmId }, queue };

@@ -27,6 +27,31 @@ export const get = async (realmId: number, opts: { consistent?: boolean } = {}):
   return out.Item ? toRealm(out.Item) : undefined;
 };
 
+/** The most organizations a process keeps read by getRecent (the oldest is dropped past it). */
+const RECENT_MAX = 10_000;
+const recent = new Map<number, { realm: Promise<Realm | undefined>; expiresMs: number }>();
+
+/**
+ * The organization as this process read it less than `maxAgeMs` ago (concurrent callers share one
+ * read; a failed read is not kept), for checks made on every long-poll. A change written by this
+ * process (setDeactivated) is seen at once; another process's within `maxAgeMs`.
+ */
+export const getRecent = (realmId: number, maxAgeMs: number, nowMs: number): Promise<Realm | undefined> => {
+  const hit = recent.get(realmId);
+  if (hit && hit.expiresMs > nowMs) return hit.realm;
+  const entry = { realm: get(realmId), expiresMs: nowMs + maxAgeMs };
+  recent.delete(realmId);
+  recent.set(realmId, entry);
+  entry.realm.catch(() => {
+    if (recent.get(realmId) === entry) recent.delete(realmId);
+  });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  return entry.realm;
+};
+
+/** Test-only: forgets what getRecent read. */
+export const forgetRecent = (): void => recent.clear();
+
 /** The organization served at a subdomain (its string_id); none for one too long for a key. */
 export const getByStringId = async (stringId: string): Promise<Realm | undefined> => {
   const k = lookupKey(() => keys.realmByName(stringId));
@@ -129,8 +154,9 @@ export const clearAnnouncementsChannel = (realmId: number, channelId: number): P
  * Marks an organization deactivated (or active again) if it is not already: false when it was
  * (also for a concurrent change that came first) or does not exist.
  */
-export const setDeactivated = async (realmId: number, deactivated: boolean): Promise<boolean> =>
-  sendConditional(
+export const setDeactivated = async (realmId: number, deactivated: boolean): Promise<boolean> => {
+  recent.delete(realmId);
+  const changed = await sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: keys.realm(realmId),
@@ -142,6 +168,9 @@ export const setDeactivated = async (realmId: number, deactivated: boolean): Pro
       ExpressionAttributeValues: { ':to': deactivated, ':from': !deactivated },
     }),
   );
+  recent.delete(realmId);
+  return changed;
+};
 
 /**
  * Every organization, by id, for operator commands: the ids up to the realm counter's value (and

@@ -5,10 +5,10 @@ import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
 import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import { handler as regenerate } from '../../../functions/users/regenerate-api-key';
-import { clearRealmCache } from '../../../lib/http/auth';
 import * as realmsStore from '../../../lib/store/realms';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../lib/store/client';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../../../lib/store/client';
+import { keys } from '../../../lib/store/keys';
 import { authFor, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
@@ -409,24 +409,43 @@ describe('GET /events authenticated by its queue', () => {
 });
 
 describe('GET /events of a deactivated organization', () => {
-  it('is refused within AUTH_CACHE_MS, also for a queue that authenticates its polls', async () => {
+  /** Another process's deactivation: the item written without this process's store. */
+  const setDeactivatedElsewhere = (deactivated: boolean) =>
+    documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('main'),
+        Key: keys.realm(REALM),
+        UpdateExpression: 'SET deactivated = :d',
+        ExpressionAttributeValues: { ':d': deactivated },
+      }),
+    );
+
+  afterEach(async () => {
+    await setDeactivatedElsewhere(false);
+    resetClock();
+    realmsStore.forgetRecent();
+    delete process.env.AUTH_CACHE_MS;
+  });
+
+  it('is refused at once when this process deactivated it', async () => {
+    const q = await registerQueue(IAGO);
+    const params = { queue_id: q.queue_id, last_event_id: -1, dont_block: true };
+    expectSuccess(await poll(IAGO, params));
+    expect(await realmsStore.setDeactivated(REALM, true)).toBe(true);
+    expectError(await poll(IAGO, params), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
+  });
+
+  it('is refused within AUTH_CACHE_MS when another process deactivated it, also for a queue that authenticates its polls', async () => {
     process.env.AUTH_CACHE_MS = '3000';
-    clearRealmCache();
+    realmsStore.forgetRecent();
     const q = await registerQueue(IAGO);
     const params = { queue_id: q.queue_id, last_event_id: -1, dont_block: true };
     freezeClock(Date.now());
     expectSuccess(await poll(IAGO, params));
-    expect(await realmsStore.setDeactivated(REALM, true)).toBe(true);
-    try {
-      // Read 0 s ago by this process: the organization as read.
-      expectSuccess(await poll(IAGO, params));
-      advanceClock(3001);
-      expectError(await poll(IAGO, params), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
-    } finally {
-      await realmsStore.setDeactivated(REALM, false);
-      resetClock();
-      clearRealmCache();
-      delete process.env.AUTH_CACHE_MS;
-    }
+    await setDeactivatedElsewhere(true);
+    // Read 0 s ago by this process: the organization as read.
+    expectSuccess(await poll(IAGO, params));
+    advanceClock(3001);
+    expectError(await poll(IAGO, params), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
   });
 });
