@@ -9,6 +9,7 @@
 // server's credentials with 503, as a bouncer that is down.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './http-body';
 
 /** The bouncer public key the local bouncer accepts registrations for (the app has the real one built in). */
 export const LOCAL_BOUNCER_PUBLIC_KEY = 'bG9jYWwtYm91bmNlci1wdWJsaWMta2V5';
@@ -36,14 +37,6 @@ class BouncerError extends Error {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
-    req.on('error', reject);
-  });
 
 const send = (res: ServerResponse, status: number, body: unknown): void => {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -177,7 +170,7 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://bouncer');
-    const body = await readBody(req);
+    const body = (await readBody(req)).toString();
     if (url.pathname === '/__test/state' && req.method === 'GET') return send(res, 200, state);
     if (url.pathname === '/__test/fail' && req.method === 'POST') {
       failNext.set(url.searchParams.get('server') ?? '', Number(url.searchParams.get('count') ?? 1));

@@ -529,16 +529,22 @@ type MoveContext = {
 };
 
 /** The fields of a move's context that a job payload carries as they are (the rest go by id). */
-type PlainMoveFields =
-  | 'origTopic'
-  | 'topicLinks'
-  | 'propagateMode'
-  | 'resolveToggle'
-  | 'notifyNewTopic'
-  | 'notifyOldTopic'
-  | 'now'
-  | 'targetHadMessages'
-  | 'newTopicHadMessages';
+const PLAIN_MOVE_FIELDS = [
+  'origTopic',
+  'topicLinks',
+  'propagateMode',
+  'resolveToggle',
+  'notifyNewTopic',
+  'notifyOldTopic',
+  'now',
+  'targetHadMessages',
+  'newTopicHadMessages',
+] as const;
+type PlainMoveFields = (typeof PLAIN_MOVE_FIELDS)[number];
+
+/** The plain fields of a move's context (or of its job's payload), copied. */
+const plainMoveFields = (from: Pick<MoveContext, PlainMoveFields>): Pick<MoveContext, PlainMoveFields> =>
+  Object.fromEntries(PLAIN_MOVE_FIELDS.map((k) => [k, from[k]])) as Pick<MoveContext, PlainMoveFields>;
 
 /** What the messageMove job is given: the move's context by ids, and which messages are left for it. */
 export type MoveJob = Pick<MoveContext, PlainMoveFields> & {
@@ -611,21 +617,13 @@ const doMoveMessages = async (realm: Realm, editor: User, plan: UpdatePlan): Pro
     return;
   }
   const job: MoveJob = {
+    ...plainMoveFields(ctx),
     realmId: realm.id,
     editorId: editor.id,
     messageId: message.id,
     channelId: channel.id,
     destinationId: destination?.id ?? null,
-    origTopic: message.topic,
     topic: topic ?? null,
-    topicLinks: plan.topicLinks,
-    propagateMode: plan.propagateMode,
-    resolveToggle: plan.resolveToggle,
-    notifyNewTopic: plan.notifyNewTopic,
-    notifyOldTopic: plan.notifyOldTopic,
-    now: plan.now,
-    targetHadMessages,
-    newTopicHadMessages,
     firstId: rest[0],
     lastId: rest[rest.length - 1],
     receivedOnly: plan.receivedOnly,
@@ -668,16 +666,8 @@ export const doMessageMove = async (job: MoveJob): Promise<void> => {
     },
     channel,
     destination,
-    origTopic: job.origTopic,
+    ...plainMoveFields(job),
     topic: job.topic ?? undefined,
-    topicLinks: job.topicLinks,
-    propagateMode: job.propagateMode,
-    resolveToggle: job.resolveToggle,
-    notifyNewTopic: job.notifyNewTopic,
-    notifyOldTopic: job.notifyOldTopic,
-    now: job.now,
-    targetHadMessages: job.targetHadMessages,
-    newTopicHadMessages: job.newTopicHadMessages,
   };
   let candidates = (await editsStore.listMessageIdsOfTopic(channel.id, job.origTopic)).filter(
     (id) => id >= job.firstId && id <= job.lastId,

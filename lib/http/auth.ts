@@ -83,9 +83,10 @@ export type PollPrincipal = { owner: Pick<User, 'id' | 'realmId'>; queue?: Queue
  * no queues (they are deleted with it); a new API key does not match the old credentials.
  */
 export const authenticatePoll = async (header: string | undefined, host: string | undefined, queueId: string): Promise<PollPrincipal> => {
+  let queue: QueueState | undefined;
   if (header !== undefined && header !== '') {
     const credential = credentialOf(header);
-    const queue = await queuesStore.get(queueId, false);
+    queue = await queuesStore.get(queueId, false);
     if (queue?.credential === credential) {
       // The organization as this process read it within AUTH_CACHE_MS: a deactivation is refused within that bound.
       const realm = await realmsStore.getRecent(queue.realmId, config.authCacheMs(), nowMs());
@@ -95,5 +96,6 @@ export const authenticatePoll = async (header: string | undefined, host: string 
     }
   }
   const { user } = await authenticate(header, host);
-  return { owner: user };
+  // The poll checks the queue read here against its owner, so it need not read it again.
+  return { owner: user, queue };
 };

@@ -12,7 +12,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeClients } from '../../lib/store/client';
-import { readBody } from './http-body';
+import { readBody } from '../../scripts/http-body';
 
 export type Fault = 'throttle' | 'error500' | 'applyThenDrop' | 'hang';
 

@@ -12,7 +12,7 @@ import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import * as usersStore from '../../../lib/store/users';
 import { buildEvent } from '../../helpers/api';
-import { readBody } from '../../helpers/http-body';
+import { readBody } from '../../../scripts/http-body';
 
 const REALM = 2;
 const IAGO = 'iago@zulip.com';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-/** The whole body of an HTTP request or response the tests' own servers and proxies handle. */
+/** The whole body of an HTTP request or response that a local stand-in server (the test bouncer) or a test's proxy handles. */
 export const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
