@@ -43,6 +43,7 @@ import * as realmsStore from '../store/realms';
 import { checkNewTopic, checkTopicPolicy } from './messages-send';
 import { doMoveTopicPolicies } from './user-topics';
 import * as channelsStore from '../store/channels';
+import { doStartPushRemovalsOfDeleted } from './push-notifications';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
@@ -114,6 +115,7 @@ export const deleteMessageAndRows = async (
   const holders = rows.map((r) => r.userId);
   const { deleted, firstMessageId } = await editsStore.deleteMessage(message, holders, channel?.firstMessageId);
   if (!deleted) return { deleted, receivers: [] };
+  await doStartPushRemovalsOfDeleted(message.realmId, message.id, holders);
   return { deleted, receivers: await messageActionAudience(message, channel, holders), firstMessageId };
 };
 

@@ -186,12 +186,12 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   const groups = await groupsRead;
   let channel: Channel | undefined;
   let participants: User[] = [];
-  let subscribersRead: Promise<number[]> | undefined;
+  let subscribersRead: Promise<{ ids: number[]; pushOn: number[] }> | undefined;
   let topicFactsRead: Promise<SendTopicFacts | undefined> | undefined;
   if (req.type === 'stream') {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
     channel = await channelRead!;
-    subscribersRead = prefetch(channelsStore.listSubscriberIdsOfChannel(channel.id));
+    subscribersRead = prefetch(channelsStore.listSubscribersForSend(channel.id));
     const viewer = await loadChannelViewer(sender, channel);
     // Topic policies that sending changes (upstream's automatic follow and unmute): what they
     // depend on is read before the write, they are set after it, and their events precede the message's.
@@ -210,7 +210,8 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     linkifiers: linkifiersRead,
     translateEmoticons: settingsOfUser(sender).translate_emoticons,
   });
-  const recipientIds = subscribersRead ? await subscribersRead : participants.map((u) => u.id);
+  const subscribers = subscribersRead ? await subscribersRead : undefined;
+  const recipientIds = subscribers ? subscribers.ids : participants.map((u) => u.id);
   const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
   if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
     throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
@@ -241,6 +242,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     content,
     rendered,
     recipientIds,
+    channelPushOn: subscribers?.pushOn ?? [],
     participantsOfTopic,
     topicFacts: topicFactsRead,
     readBy: (userId) => userId === sender.id && readBySender,
@@ -258,6 +260,8 @@ type CheckedSend = {
   content: string;
   rendered: RenderedContent;
   recipientIds: number[];
+  /** The subscribers whose subscription turns the channel's push notifications on (lib/actions/push-notifications.ts). */
+  channelPushOn: number[];
   participantsOfTopic: Set<number>;
   /** What the automatic topic policies depend on (readSendTopicFacts); none for a system bot's notice. */
   topicFacts: Promise<SendTopicFacts | undefined> | undefined;
@@ -328,7 +332,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
   const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await doDeliverMessage(delivery);
-  await doStartPushNotifications(message, recipients);
+  await doStartPushNotifications(message, recipients, send.channelPushOn);
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 
@@ -362,10 +366,13 @@ export const sendInternalMessage = async (
     linkifiers: linkifiersStore.listLinkifiersOfRealm(realm.id),
     translateEmoticons: settingsOfUser(bot).translate_emoticons,
   });
-  const recipientIds =
+  // Subscribers the caller has just written are all the channel's: their push settings are the defaults.
+  const subscribers =
     'channel' in target
-      ? (target.subscriberIds ?? (await channelsStore.listSubscriberIdsOfChannel(target.channel.id)))
-      : participants.map((u) => u.id);
+      ? target.subscriberIds
+        ? { ids: target.subscriberIds, pushOn: [] }
+        : await channelsStore.listSubscribersForSend(target.channel.id)
+      : { ids: participants.map((u) => u.id), pushOn: [] };
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
   const { id } = await writeAndDeliver(realm, bot, groups, {
@@ -374,7 +381,8 @@ export const sendInternalMessage = async (
     participants,
     content: text,
     rendered,
-    recipientIds,
+    recipientIds: subscribers.ids,
+    channelPushOn: subscribers.pushOn,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),

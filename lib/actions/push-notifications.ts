@@ -17,6 +17,7 @@ import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { decodeUserIds, encodeUserIds } from '../events/fanout';
 import { sendEvent } from '../events/send';
 import { avatarUrl } from '../models/avatar';
+import type { Subscription } from '../models/channel';
 import type { ClientDevice, DevicePush } from '../models/client-device';
 import type { DeviceEvent } from '../models/event';
 import type { Message, MessageRecipient } from '../models/message';
@@ -28,6 +29,7 @@ import {
   removePushPayload,
   pushContentOf,
   pushRequestFor,
+  pushTriggerFor,
   realmPushIdentity,
   type PushBase,
 } from '../models/push-notifications';
@@ -150,8 +152,12 @@ export type PushJob =
       direct: string;
       mentioned: string;
       wildcardMentioned: string;
+      /** Subscribers whose subscription turns the channel's push notifications on (absent in jobs started before it existed). */
+      channelPush?: string;
     }
-  | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] };
+  | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] }
+  /** A deleted message: its notifications on the phones of whichever of `userIds` (encodeUserIds) were notified. */
+  | { kind: 'removeDeleted'; realmId: number; messageId: number; userIds: string };
 
 /**
  * How long a registration counts as on its way to the bouncer: past the push job's attempts (Lambda
@@ -336,18 +342,27 @@ const settleRegistration = (
 /**
  * Hands a new message to the `push` job when push is configured and someone may be notified of
  * it (upstream's rule: a direct message, a message that mentions them, by name, by group or with a
- * wildcard, or a message in a topic they follow: any channel message), with the recipients it
- * mentions, leaving out the sender and whoever has it read already. Only this hand-off runs in the
- * send; whether each recipient is notified (their settings, whether they are idle, their devices)
- * and who follows the topic the job decides. Never fails the send: a job that cannot be started is logged.
+ * wildcard, or a channel message: whoever follows its topic or wants the channel's messages
+ * pushed may be), with the recipients it mentions and those whose subscription turns the
+ * channel's push notifications on (`channelPushOn`, from the send's read of the subscribers),
+ * leaving out the sender and whoever has it read already. Only this hand-off runs in the send;
+ * whether each recipient is notified (pushTriggerFor, whether they are idle, their devices), who
+ * follows the topic and whose own setting wants channel messages the job decides. Never fails
+ * the send: a job that cannot be started is logged.
  */
-export const doStartPushNotifications = async (message: Message, recipients: MessageRecipient[]): Promise<void> => {
+export const doStartPushNotifications = async (
+  message: Message,
+  recipients: MessageRecipient[],
+  channelPushOn: number[],
+): Promise<void> => {
   if (!config.pushBouncer()) return;
   const direct: number[] = [];
   const mentioned: number[] = [];
   const wildcardMentioned: number[] = [];
+  const unread = new Set<number>();
   for (const { userId, flags } of recipients) {
     if (userId === message.senderId || flags.includes('read')) continue;
+    unread.add(userId);
     if (message.streamId === null) direct.push(userId);
     else if (flags.includes('mentioned')) mentioned.push(userId);
     else if (flags.includes('wildcard_mentioned')) wildcardMentioned.push(userId);
@@ -363,6 +378,7 @@ export const doStartPushNotifications = async (message: Message, recipients: Mes
       direct: sorted(direct),
       mentioned: sorted(mentioned),
       wildcardMentioned: sorted(wildcardMentioned),
+      channelPush: sorted(channelPushOn.filter((id) => unread.has(id))),
     } satisfies PushJob);
   } catch (error) {
     console.error(JSON.stringify({ push: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }));
@@ -384,30 +400,33 @@ const isUserActive = async (user: User, now: number): Promise<boolean> => {
   return queuesStore.hasLiveQueue(user.id, now);
 };
 
-/** Why a recipient may be notified, and whether their settings want a push for it (upstream's UserMessageNotificationsData). */
-const wantsPush = (user: User, trigger: PushTrigger): boolean => {
-  const settings = settingsOfUser(user);
-  if (trigger === 'followedTopic') return settings.enable_followed_topic_push_notifications;
-  if (!settings.enable_offline_push_notifications) return false;
-  return trigger !== 'wildcardMentioned' || settings.wildcard_mentions_notify;
-};
-
-/** Why a recipient may be notified of a message, the strongest reason first. */
-type PushTrigger = 'direct' | 'mentioned' | 'wildcardMentioned' | 'followedTopic';
-
 /**
- * The subscribers of a channel message's topic who follow it (upstream's followed_topic_push_user_ids,
- * before their settings): the topic's policies (one query), each follower's subscription (read one by one: followers are few).
+ * Who may be notified of a channel message for the channel's sake, besides whom it mentions
+ * (upstream's get_recipient_info over the subscribers): the topic's policies (one query: followers,
+ * and who muted or unmuted it), the organization's users whose own setting pushes channel
+ * messages (one query of a sparse index), and the subscribers whose subscription does
+ * (`channelPush`, from the send); then the subscriptions of them all and of the wildcard-mentioned
+ * (batched reads), which pushTriggerFor weighs.
  */
-const followersOfTopic = async (channelId: number, topic: string, senderId: number): Promise<number[]> => {
-  const followers = (await userTopicsStore.listPoliciesOfTopic(channelId, topic))
-    .filter((p) => p.visibilityPolicy === VisibilityPolicy.FOLLOWED && p.userId !== senderId)
-    .map((p) => p.userId);
-  const subscribed = await mapLimited(followers, NOTIFY_CONCURRENCY, async (userId) => {
-    const subscription = await channelsStore.getSubscription(userId, channelId);
-    return subscription?.active === true && subscription.isUserActive !== false;
-  });
-  return followers.filter((_, i) => subscribed[i]);
+const channelContextOf = async (
+  message: Message,
+  channelPush: number[],
+  wildcardMentioned: number[],
+): Promise<Map<number, { subscription: Subscription | undefined; policy: number }>> => {
+  const [policies, withStreamPush] = await Promise.all([
+    userTopicsStore.listPoliciesOfTopic(message.streamId!, message.topic),
+    usersStore.listIdsWithStreamPush(message.realmId),
+  ]);
+  const policyOf = new Map(policies.map((p) => [p.userId, p.visibilityPolicy as number]));
+  const followers = policies.filter((p) => p.visibilityPolicy === VisibilityPolicy.FOLLOWED).map((p) => p.userId);
+  const candidates = [...new Set([...followers, ...withStreamPush, ...channelPush, ...wildcardMentioned])].filter(
+    (id) => id !== message.senderId,
+  );
+  const subscriptions = await channelsStore.getSubscriptionsOfUsers(message.streamId!, candidates);
+  const subscriptionOf = new Map(subscriptions.map((sub) => [sub.userId, sub]));
+  return new Map(
+    candidates.map((id) => [id, { subscription: subscriptionOf.get(id), policy: policyOf.get(id) ?? VisibilityPolicy.INHERIT }]),
+  );
 };
 
 /** A user's devices that the bouncer has a token of, with their keys. */
@@ -424,28 +443,52 @@ const NOTIFY_CONCURRENCY = 8;
 
 /**
  * The `push` job's notifications of a new message (upstream's handle_push_notification): for each
- * recipient the send named and, of a channel message, each subscriber who follows its topic
- * (followersOfTopic), a human with an active account whose settings want it, who is idle
- * (isUserActive) and has devices registered with the bouncer, sends one request to the bouncer
- * (POST remotes/push/e2ee/notify) with the message's payload encrypted for each device with its
- * key. Nothing when the message is gone. A bouncer that is down fails the run after every
- * recipient was tried, so that the job is retried (a retry may notify again whoever was notified).
+ * recipient the send named and, of a channel message, each subscriber the channel's context names
+ * (channelContextOf), a human with an active account whose settings want it (pushTriggerFor), who
+ * has not read the message (a muted sender's message arrives read) nor been notified of it by an
+ * earlier run, who is idle (isUserActive) and has devices registered with the bouncer, sends one
+ * request to the bouncer (POST remotes/push/e2ee/notify) with the message's payload encrypted for
+ * each device with its key, and records the notification. Nothing when the message is gone. A
+ * bouncer that is down fails the run after every recipient was tried, so that the job is retried;
+ * the retry skips whoever an earlier run notified (one could be notified twice only if the run
+ * stopped between the bouncer's answer and that record).
  */
 const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message' }>): Promise<void> => {
   if (!config.pushBouncer()) return;
   const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
   if (!message) return;
-  const triggers = new Map<number, PushTrigger>();
-  if (message.streamId !== null)
-    for (const id of await followersOfTopic(message.streamId, message.topic, message.senderId)) triggers.set(id, 'followedTopic');
-  for (const trigger of ['wildcardMentioned', 'mentioned', 'direct'] as const)
-    for (const id of decodeUserIds(job[trigger])) triggers.set(id, trigger);
-  if (triggers.size === 0) return;
+  const direct = new Set(decodeUserIds(job.direct));
+  const mentioned = new Set(decodeUserIds(job.mentioned));
+  const wildcardMentioned = decodeUserIds(job.wildcardMentioned);
+  const inChannel =
+    message.streamId === null ? undefined : await channelContextOf(message, decodeUserIds(job.channelPush ?? ''), wildcardMentioned);
+  const candidates = new Set([...direct, ...mentioned, ...wildcardMentioned, ...(inChannel?.keys() ?? [])]);
+  candidates.delete(message.senderId);
+  if (candidates.size === 0) return;
   const [realm, channel, users] = await Promise.all([
     realmsStore.get(job.realmId),
     message.streamId === null ? undefined : channelsStore.getChannel(job.realmId, message.streamId),
-    usersStore.getManyWithSystemBots(job.realmId, [...new Set([message.senderId, ...triggers.keys()])]),
+    usersStore.getManyWithSystemBots(job.realmId, [message.senderId, ...candidates]),
   ]);
+  const wildcard = new Set(wildcardMentioned);
+  const wanting = users.filter(
+    (user) =>
+      candidates.has(user.id) &&
+      user.isActive &&
+      !user.isBot &&
+      pushTriggerFor(
+        settingsOfUser(user),
+        { direct: direct.has(user.id), mentioned: mentioned.has(user.id), wildcardMentioned: wildcard.has(user.id) },
+        inChannel && (inChannel.get(user.id) ?? { subscription: undefined, policy: VisibilityPolicy.INHERIT }),
+      ) !== undefined,
+  );
+  if (wanting.length === 0) return;
+  const wantingIds = wanting.map((u) => u.id);
+  const [rows, notified] = await Promise.all([
+    messagesStore.getRowsOfMessage(message.id, wantingIds),
+    pushNotifiedStore.listNotifiedOfMessage(message.id, wantingIds),
+  ]);
+  const read = new Set(rows.filter((row) => row.flags.includes('read')).map((row) => row.userId));
   const sender = users.find((u) => u.id === message.senderId);
   if (!realm || !sender) return;
   const url = realmUrl(realm);
@@ -462,10 +505,9 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
   const now = nowMs();
   const failures: unknown[] = [];
   await mapLimited(
-    users.filter((u) => u.id !== sender.id && triggers.has(u.id)),
+    wanting.filter((u) => !read.has(u.id) && !notified.has(u.id)),
     NOTIFY_CONCURRENCY,
     async (user) => {
-      if (!user.isActive || user.isBot || !wantsPush(user, triggers.get(user.id)!)) return;
       const devices = await registeredDevicesOf(user.id);
       if (devices.length === 0 || (await isUserActive(user, now))) return;
       const base: PushBase = { realm_name: realm.name, realm_url: url, user_id: user.id };
@@ -519,6 +561,40 @@ export const doStartPushRemovals = async (user: User, read: number[] | 'all'): P
   } catch (error) {
     console.error(JSON.stringify({ push: 'removal not started', userId: user.id, error: String(error) }));
   }
+};
+
+/**
+ * When a message is deleted, hands the `push` job the users who held it (`userIds`), to remove the
+ * notifications their phones show of it (upstream's do_delete_messages clears them). Only when
+ * push is configured; never fails the delete.
+ */
+export const doStartPushRemovalsOfDeleted = async (realmId: number, messageId: number, userIds: number[]): Promise<void> => {
+  if (!config.pushBouncer() || userIds.length === 0) return;
+  try {
+    const sorted = [...userIds].sort((a, b) => a - b);
+    await startJob('push', { kind: 'removeDeleted', realmId, messageId, userIds: encodeUserIds(sorted) } satisfies PushJob);
+  } catch (error) {
+    console.error(JSON.stringify({ push: 'removal not started', realmId, messageId, error: String(error) }));
+  }
+};
+
+/**
+ * The `push` job's removals for a deleted message: finds which of its holders were notified of it
+ * (batched reads of their records), then removes each one's notification as doRemoveNotifications
+ * does. A bouncer that is down fails the run after every user was tried, to be retried.
+ */
+const doRemoveDeletedNotifications = async (job: Extract<PushJob, { kind: 'removeDeleted' }>): Promise<void> => {
+  if (!config.pushBouncer()) return;
+  const notified = await pushNotifiedStore.listNotifiedOfMessage(job.messageId, decodeUserIds(job.userIds));
+  const failures: unknown[] = [];
+  await mapLimited([...notified], NOTIFY_CONCURRENCY, async (userId) => {
+    try {
+      await doRemoveNotifications({ kind: 'remove', realmId: job.realmId, userId, messageIds: [job.messageId] });
+    } catch (error) {
+      failures.push(error);
+    }
+  });
+  if (failures.length > 0) throw new AggregateError(failures, `push removals of deleted message ${job.realmId}/${job.messageId}`);
 };
 
 /** The most message ids one removal payload carries (upstream removes in batches too). */
@@ -607,6 +683,7 @@ export const checkSendTestNotification = forHumans(async (user: User, deviceId: 
 export const doPushJob = async (job: PushJob): Promise<void> => {
   if (job.kind === 'register') return doRegisterDeviceWithBouncer(job);
   if (job.kind === 'message') return doSendMessageNotifications(job);
+  if (job.kind === 'removeDeleted') return doRemoveDeletedNotifications(job);
   return doRemoveNotifications(job);
 };
 

@@ -2,6 +2,9 @@
 // and token ids the app registers, the JSON payloads it decrypts, and their encryption. Pure.
 import { createHash, createHmac } from 'node:crypto';
 import nacl from 'tweetnacl';
+import type { Subscription } from './channel';
+import type { UserSettings } from './user-settings';
+import { VisibilityPolicy } from './user-topic';
 
 /** The first byte of a push key that names libsodium's secretbox (XSalsa20-Poly1305), the only cryptosystem upstream supports. */
 const SECRETBOX_PUSH_KEY = 0x31;
@@ -140,4 +143,59 @@ export const realmPushIdentity = (realmId: number, server: { orgId: string; orgK
     uuid: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,
     uuidOwnerSecret: `zuliprealm_${createHmac('sha256', server.orgKey).update(`realm-owner:${realmId}`).digest('hex').slice(0, 32)}`,
   };
+};
+
+/** Why a recipient is notified of a message, the strongest reason first (upstream's NotificationTriggers for push). */
+export type PushTrigger = 'direct' | 'mentioned' | 'wildcardMentioned' | 'followedTopic' | 'channel';
+
+/**
+ * Upstream's user_allows_notifications_in_StreamTopic: a muted topic, or a muted channel whose
+ * topic the user has not unmuted, notifies nothing; else the subscription's own setting, or when
+ * it has none (null) the user's.
+ */
+const allowsInTopic = (isMuted: boolean, policy: number, channelSetting: boolean | null, userSetting: boolean): boolean => {
+  if (isMuted && policy !== VisibilityPolicy.UNMUTED) return false;
+  if (policy === VisibilityPolicy.MUTED) return false;
+  return channelSetting ?? userSetting;
+};
+
+/**
+ * Whether, and why, a recipient's settings want a push notification of a message (upstream's
+ * UserMessageNotificationsData.get_push_notification_trigger, before idleness): `reasons` are what
+ * the send found (a direct message, a personal or group mention, a wildcard mention); `inChannel`,
+ * for a channel message, the recipient's subscription to the channel (if any) and policy for the
+ * topic. Direct messages and mentions follow enable_offline_push_notifications; a wildcard
+ * mention also the channel's (or user's) wildcard_mentions_notify, or in a followed topic
+ * enable_followed_topic_wildcard_mentions_notify; a followed topic's message
+ * enable_followed_topic_push_notifications; any other channel message the channel's (or user's)
+ * push setting; muting silences all but direct messages, mentions and followed topics.
+ */
+export const pushTriggerFor = (
+  settings: Pick<
+    UserSettings,
+    | 'enable_offline_push_notifications'
+    | 'wildcard_mentions_notify'
+    | 'enable_followed_topic_wildcard_mentions_notify'
+    | 'enable_followed_topic_push_notifications'
+    | 'enable_stream_push_notifications'
+  >,
+  reasons: { direct?: boolean; mentioned?: boolean; wildcardMentioned?: boolean },
+  inChannel?: { subscription: Subscription | undefined; policy: number },
+): PushTrigger | undefined => {
+  const offline = settings.enable_offline_push_notifications;
+  if (reasons.direct && offline) return 'direct';
+  if (reasons.mentioned && offline) return 'mentioned';
+  const sub = inChannel?.subscription;
+  if (!inChannel || !sub?.active || sub.isUserActive === false) return undefined;
+  const followed = inChannel.policy === VisibilityPolicy.FOLLOWED;
+  if (
+    reasons.wildcardMentioned &&
+    offline &&
+    ((followed && settings.enable_followed_topic_wildcard_mentions_notify) ||
+      allowsInTopic(sub.isMuted, inChannel.policy, sub.wildcardMentionsNotify, settings.wildcard_mentions_notify))
+  )
+    return 'wildcardMentioned';
+  if (followed && settings.enable_followed_topic_push_notifications) return 'followedTopic';
+  if (allowsInTopic(sub.isMuted, inChannel.policy, sub.pushNotifications, settings.enable_stream_push_notifications)) return 'channel';
+  return undefined;
 };

@@ -51,17 +51,30 @@ export const listSubscriptionsOfUser = async (userId: number): Promise<Subscript
   return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_CHANNELS })).map(toSubscription);
 };
 
-export const buildListSubscriberIdsInput = (channelId: number): QueryCommandInput => ({
+export const buildListSubscriberIdsInput = (channelId: number, projection = 'userId'): QueryCommandInput => ({
   TableName: tableName('main'),
   IndexName: 'gsi1',
   KeyConditionExpression: 'gsi1pk = :pk',
   ExpressionAttributeValues: { ':pk': entityKeys.subscribersOfChannel(channelId).gsi1pk },
-  ProjectionExpression: 'userId',
+  ProjectionExpression: projection,
 });
 
 /** The ids of a channel's active subscribers who are active users, ascending (the sparse subscriber index). */
 export const listSubscriberIdsOfChannel = async (channelId: number): Promise<number[]> =>
   (await queryAll(buildListSubscriberIdsInput(channelId), { max: MAX_ORGANIZATION_USERS })).map((item) => Number(item.userId));
+
+/**
+ * The ids of a channel's active subscribers who are active users, ascending, and of those whose
+ * subscription turns the channel's push notifications on (`push_notifications` true): the same
+ * query as listSubscriberIdsOfChannel, and the same read units (the index holds whole items).
+ */
+export const listSubscribersForSend = async (channelId: number): Promise<{ ids: number[]; pushOn: number[] }> => {
+  const items = await queryAll(buildListSubscriberIdsInput(channelId, 'userId, pushNotifications'), { max: MAX_ORGANIZATION_USERS });
+  return {
+    ids: items.map((item) => Number(item.userId)),
+    pushOn: items.filter((item) => item.pushNotifications === true).map((item) => Number(item.userId)),
+  };
+};
 
 /** Every channel folder of an organization, archived ones included, in id order. */
 export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder[]> => {

@@ -54,6 +54,7 @@
 // | policies of a topic         | main.gsi1   | TOPICPOLICIES#<cid>#<lower> | USER#<uid>              |
 // | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
 // | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
+// | users with stream push on   | main.gsi4   | STREAMPUSH#<rid>        | <uid>                       |
 // | newest message of a user    | main        | USER#<uid>              | begins_with UM#, desc, 1    |
 // | unread messages of a user   | main.gsi1   | UNREAD#<uid>            | desc, at most 50,000        |
 // | starred messages of a user  | main.gsi2   | STARRED#<uid>           | asc, at most 10,000         |
@@ -159,6 +160,13 @@ export const keys = {
   /** The users of one organization with a full name, compared case-insensitively (mentions name users so). */
   userByName: (realmId: number, fullName: string, userId: number) =>
     fitted('username', { gsi3pk: `USERNAME#${realmId}#${fullName.toLowerCase()}`, gsi3sk: `USER#${userId}` }),
+  /**
+   * The users of one organization whose enable_stream_push_notifications is on (a sparse index:
+   * only they carry it), so that the push job finds who wants channel messages pushed without
+   * reading every subscriber's settings.
+   */
+  userWithStreamPush: (realmId: number, userId: number) => ({ gsi4pk: `STREAMPUSH#${realmId}`, gsi4sk: pad(userId) }),
+  usersWithStreamPush: (realmId: number) => ({ gsi4pk: `STREAMPUSH#${realmId}` }),
   /**
    * The lock that keeps an email unique within an organization (upstream's unique delivery email
    * per realm): created with the user in one transaction, never removed (emails do not change).

@@ -2,7 +2,7 @@
 // active_mobile_push_notification flag): one item per message in the user's partition, written by
 // the push job once the bouncer took the notification, read when the user reads messages, removed
 // once the notification is removed from the phones. Kept at most PUSH_NOTIFIED_DAYS (TTL).
-import { batchDelete, batchPut, queryPrefix } from './common';
+import { batchDelete, batchGet, batchPut, queryPrefix } from './common';
 import { entityKeys } from './keys';
 
 const PUSH_NOTIFIED_DAYS = 7;
@@ -26,6 +26,15 @@ export const listPushNotified = async (userId: number, nowSeconds: number): Prom
   const k = entityKeys.pushNotifiedOfUser(userId);
   const items = await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_NOTIFIED, overflow: 'truncate' });
   return items.filter((item) => Number(item.expiresAt) > nowSeconds).map((item) => Number(item.messageId));
+};
+
+/** Which of these users' phones were notified of the message (and the notification not removed yet). */
+export const listNotifiedOfMessage = async (messageId: number, userIds: number[]): Promise<Set<number>> => {
+  const items = await batchGet(
+    'main',
+    userIds.map((userId) => entityKeys.pushNotified(userId, messageId)),
+  );
+  return new Set(items.map((item) => Number(String(item.pk).slice('USER#'.length))));
 };
 
 /** Forgets these notifications (they were removed from the phones). */

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INTERNAL_REALM_ID, type User } from '../models/user';
+import { settingsOfUser } from '../models/user-settings';
 import { documentClient, tableName } from './client';
 import {
   batchGet,
@@ -19,12 +20,16 @@ import { buildPasswordItem } from './passwords';
 
 const toUser = (item: Item): User => stripKeys(item) as User;
 
-/** The stored item of a user, with its four access paths (id, API key, email, full name). */
+/**
+ * The stored item of a user, with its access paths (id, API key, email, full name, and while
+ * enable_stream_push_notifications is on the organization's users with it: see updateSettings).
+ */
 export const buildUserItem = (user: User): Item => ({
   ...keys.user(user.realmId, user.id),
   ...keys.userByApiKey(user.apiKey),
   ...keys.userByEmail(user.email, user.realmId),
   ...keys.userByName(user.realmId, user.fullName, user.id),
+  ...(settingsOfUser(user).enable_stream_push_notifications ? keys.userWithStreamPush(user.realmId, user.id) : {}),
   ...user,
 });
 
@@ -277,7 +282,9 @@ export const setAvatar = async (
 
 /**
  * Sets personal settings in the user's `settings` map, one attribute each, so that concurrent
- * changes of different settings do not overwrite each other. Creates the map on first use.
+ * changes of different settings do not overwrite each other. Creates the map on first use. A
+ * change of enable_stream_push_notifications adds the user to the organization's users with it
+ * (keys.userWithStreamPush) or takes them out, in the same write.
  */
 export const updateSettings = async (
   realmId: number,
@@ -286,13 +293,20 @@ export const updateSettings = async (
 ): Promise<void> => {
   const names = Object.keys(changes);
   if (names.length === 0) return;
+  const streamPush = changes.enable_stream_push_notifications;
+  const index = keys.userWithStreamPush(realmId, userId);
+  const sets = names.map((_, i) => `#s.#n${i} = :v${i}`);
+  if (streamPush === true) sets.push('gsi4pk = :ipk', 'gsi4sk = :isk');
   const setEach = new UpdateCommand({
     TableName: tableName('main'),
     Key: keys.user(realmId, userId),
     ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#s)',
-    UpdateExpression: `SET ${names.map((_, i) => `#s.#n${i} = :v${i}`).join(', ')}`,
+    UpdateExpression: `SET ${sets.join(', ')}${streamPush === false ? ' REMOVE gsi4pk, gsi4sk' : ''}`,
     ExpressionAttributeNames: { '#s': 'settings', ...Object.fromEntries(names.map((n, i) => [`#n${i}`, n])) },
-    ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, changes[n]])),
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(names.map((n, i) => [`:v${i}`, changes[n]])),
+      ...(streamPush === true ? { ':ipk': index.gsi4pk, ':isk': index.gsi4sk } : {}),
+    },
   });
   if (await sendConditional(setEach)) return;
   await sendConditional(
@@ -307,3 +321,18 @@ export const updateSettings = async (
   );
   await documentClient().send(setEach);
 };
+
+/** The ids of an organization's users whose enable_stream_push_notifications is on (eventually consistent index), ascending. */
+export const listIdsWithStreamPush = async (realmId: number): Promise<number[]> =>
+  (
+    await queryAll(
+      {
+        TableName: tableName('main'),
+        IndexName: 'gsi4',
+        KeyConditionExpression: 'gsi4pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.usersWithStreamPush(realmId).gsi4pk },
+        ProjectionExpression: 'id',
+      },
+      { max: MAX_ORGANIZATION_USERS },
+    )
+  ).map((item) => Number(item.id));

@@ -3,7 +3,11 @@
 // that files running at once do not see each other's requests), and read back what the bouncer
 // was sent. Also a device's keys and tokens as the app makes them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { handler as registerDevice } from '../../functions/devices/register';
+import { handler as registerPush } from '../../functions/devices/register-push';
+import { decryptPushPayload } from '../../lib/models/push-notifications';
 import { LOCAL_BOUNCER_PUBLIC_KEY, type BouncerState } from '../../scripts/local-bouncer';
+import { call, expectSuccess } from './api';
 
 export const bouncerUrl = (): string => {
   const url = process.env.LOCAL_PUSH_BOUNCER_URL;
@@ -58,3 +62,23 @@ export const appRegistration = (opts: { tokenKind?: 'fcm' | 'apns'; pushKeyId?: 
     encrypted_push_registration: randomBytes(64).toString('base64'),
   };
 };
+
+/** Registers a device of `as` for push notifications as the app does; its registration. */
+export const registerPhone = async (as: string, opts: { tokenKind?: 'fcm' | 'apns' } = {}) => {
+  const { device_id } = expectSuccess(await call(registerDevice, { method: 'POST', path: '/register_client_device', as }));
+  const registration = appRegistration(opts);
+  expectSuccess(await call(registerPush, { method: 'POST', path: '/mobile_push/register', as, params: { device_id, ...registration } }));
+  return registration;
+};
+
+/** The notifications the bouncer received since `since` (an earlier count), each push request with its payload decrypted. */
+export const notificationsSince = async (since: number, keys: Record<string, string>) =>
+  (await bouncerState()).notifications.slice(since).map((n) => ({
+    realmUuid: n.realmUuid,
+    pushRequests: n.pushRequests.map((r): Record<string, unknown> => {
+      const payload = r.payload as { push_key_id: number; encrypted_data: string };
+      return { ...r, decrypted: decryptPushPayload(payload.encrypted_data, keys[r.token_id as string]) };
+    }),
+  }));
+
+export const notificationCount = async (): Promise<number> => (await bouncerState()).notifications.length;

@@ -3,18 +3,23 @@
 // received, decrypted with the device's key into the payload the app reads. The push job runs in
 // this process after the send has answered (call() waits for it unless told not to).
 import { handler as sendHandler } from '../../../functions/messages/send';
-import { handler as registerDevice } from '../../../functions/devices/register';
-import { handler as registerPush } from '../../../functions/devices/register-push';
 import { handler as updatePresence } from '../../../functions/presence/update';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
 import { handler as markAllRead } from '../../../functions/messages/mark-all-read';
 import { handler as updateUserTopic } from '../../../functions/topics/update-user-topic';
-import { decryptPushPayload } from '../../../lib/models/push-notifications';
 import { holdJobs, settleJobs } from '../../../lib/store/jobs';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
-import { appRegistration, bouncerState, failBouncerRequests, usePushBouncer } from '../../helpers/push';
+import {
+  appRegistration,
+  bouncerState,
+  failBouncerRequests,
+  notificationCount,
+  notificationsSince,
+  registerPhone,
+  usePushBouncer,
+} from '../../helpers/push';
 
 usePushBouncer();
 
@@ -22,31 +27,11 @@ const HAMLET = 10;
 const IAGO = 11;
 const OTHELLO = 12;
 
-/** Registers a device of `as` for push notifications as the app does; its registration. */
-const registerPhone = async (as: string, opts: { tokenKind?: 'fcm' | 'apns' } = {}) => {
-  const { device_id } = expectSuccess(await call(registerDevice, { method: 'POST', path: '/register_client_device', as }));
-  const registration = appRegistration(opts);
-  expectSuccess(await call(registerPush, { method: 'POST', path: '/mobile_push/register', as, params: { device_id, ...registration } }));
-  return registration;
-};
-
 const send = (as: string, params: Record<string, unknown>, opts: { settleJobs?: boolean } = {}) =>
   call(sendHandler, { method: 'POST', path: '/messages', as, params, ...opts });
 
 const sendDirect = async (as: string, to: number[], content: string): Promise<number> =>
   expectSuccess(await send(as, { type: 'direct', to: JSON.stringify(to), content })).id as number;
-
-/** The notifications the bouncer received since `since` (an earlier count), each push request with its payload decrypted. */
-const notificationsSince = async (since: number, keys: Record<string, string>) =>
-  (await bouncerState()).notifications.slice(since).map((n) => ({
-    realmUuid: n.realmUuid,
-    pushRequests: n.pushRequests.map((r): Record<string, unknown> => {
-      const payload = r.payload as { push_key_id: number; encrypted_data: string };
-      return { ...r, decrypted: decryptPushPayload(payload.encrypted_data, keys[r.token_id as string]) };
-    }),
-  }));
-
-const notificationCount = async (): Promise<number> => (await bouncerState()).notifications.length;
 
 describe('push notifications of new messages', () => {
   let hamletPhone: ReturnType<typeof appRegistration>;

@@ -1,5 +1,5 @@
 // The pure parts of push notifications: the app's keys and token ids as upstream reads them, the
-// encryption the app opens, and the notification text.
+// encryption the app opens, the notification text, and who is notified of what.
 import nacl from 'tweetnacl';
 import {
   canonicalTokenId,
@@ -7,8 +7,11 @@ import {
   encryptPushPayload,
   parsePushKey,
   pushContentOf,
+  pushTriggerFor,
   realmPushIdentity,
 } from '../../../lib/models/push-notifications';
+import { newSubscription } from '../../../lib/models/channel';
+import { DEFAULT_USER_SETTINGS } from '../../../lib/models/user-settings';
 
 const key = Buffer.concat([Buffer.from([0x31]), Buffer.alloc(32, 7)]).toString('base64');
 
@@ -64,5 +67,63 @@ describe('notification text and organization identity', () => {
     expect(realmPushIdentity(2, server)).toEqual(a);
     expect(realmPushIdentity(3, server).uuid).not.toBe(a.uuid);
     expect(realmPushIdentity(2, { ...server, orgId: '00000000-0000-4000-8000-000000000000' }).uuid).not.toBe(a.uuid);
+  });
+});
+
+describe('who is notified (pushTriggerFor, upstream notification_data.py)', () => {
+  const settings = { ...DEFAULT_USER_SETTINGS, enable_stream_push_notifications: true };
+  const sub = (over: Partial<ReturnType<typeof newSubscription>> = {}) => ({
+    ...newSubscription({ userId: 1, channelId: 1, realmId: 1 }, '#fff'),
+    ...over,
+  });
+  const [INHERIT, MUTED, UNMUTED, FOLLOWED] = [0, 1, 2, 3];
+
+  it.each([
+    ['a direct message', settings, { direct: true }, undefined, 'direct'],
+    [
+      'a direct message, offline notifications off',
+      { ...settings, enable_offline_push_notifications: false },
+      { direct: true },
+      undefined,
+      undefined,
+    ],
+    ['a mention in a muted topic', settings, { mentioned: true }, { subscription: sub(), policy: MUTED }, 'mentioned'],
+    [
+      'a wildcard mention, channel setting off',
+      settings,
+      { wildcardMentioned: true },
+      { subscription: sub({ wildcardMentionsNotify: false, pushNotifications: false }), policy: INHERIT },
+      undefined,
+    ],
+    [
+      'a wildcard mention in a followed topic, channel setting off',
+      settings,
+      { wildcardMentioned: true },
+      { subscription: sub({ wildcardMentionsNotify: false }), policy: FOLLOWED },
+      'wildcardMentioned',
+    ],
+    ['a followed topic in a muted channel', settings, {}, { subscription: sub({ isMuted: true }), policy: FOLLOWED }, 'followedTopic'],
+    ['a channel message, user setting on', settings, {}, { subscription: sub(), policy: INHERIT }, 'channel'],
+    [
+      'a channel message, channel setting off',
+      settings,
+      {},
+      { subscription: sub({ pushNotifications: false }), policy: INHERIT },
+      undefined,
+    ],
+    [
+      'a channel message, user setting off, channel on',
+      { ...settings, enable_stream_push_notifications: false },
+      {},
+      { subscription: sub({ pushNotifications: true }), policy: INHERIT },
+      'channel',
+    ],
+    ['a muted channel', settings, {}, { subscription: sub({ isMuted: true }), policy: INHERIT }, undefined],
+    ['an unmuted topic of a muted channel', settings, {}, { subscription: sub({ isMuted: true }), policy: UNMUTED }, 'channel'],
+    ['a muted topic', settings, {}, { subscription: sub(), policy: MUTED }, undefined],
+    ['a channel left', settings, {}, { subscription: sub({ active: false }), policy: FOLLOWED }, undefined],
+    ['no subscription', settings, {}, { subscription: undefined, policy: INHERIT }, undefined],
+  ] as const)('%s', (_, userSettings, reasons, inChannel, expected) => {
+    expect(pushTriggerFor(userSettings, reasons, inChannel)).toBe(expected);
   });
 });
