@@ -43,7 +43,7 @@ import * as realmsStore from '../store/realms';
 import { checkNewTopic, checkTopicPolicy } from './messages-send';
 import { doMoveTopicPolicies } from './user-topics';
 import * as channelsStore from '../store/channels';
-import { doStartPushRemovalsOfDeleted } from './push-notifications';
+import { doStartPushNotificationsOfEdit, doStartPushRemovalsOfDeleted } from './push-notifications';
 import { accessMessage, messageActionAudience, rowHolderCandidates } from '../access/messages';
 import * as linkifiersStore from '../store/linkifiers';
 import * as editsStore from '../store/message-edits';
@@ -485,23 +485,27 @@ const doUpdateMessage = async (realm: Realm, editor: User, plan: UpdatePlan): Pr
   }));
   if (!written) throw new BadRequestError('Invalid message(s)');
   const rows = await editsStore.listRowsOfMessage(message.id, await rowHolderCandidates(message));
-  const flagsOf = await setMentionFlags(message.id, new Map(rows.map((r) => [r.userId, r.flags])), rendered);
+  const flagsOf = await setMentionFlags(message, new Map(rows.map((r) => [r.userId, r.flags])), rendered);
   await sendUpdateEvent(realm.id, updateEventOf(editor, plan.now, message, channel, [message.id], undefined, rendered), flagsOf, channel);
 };
 
-/** Sets each row holder's mention flags after a content edit; their flags as they now are. */
+/**
+ * Sets each row holder's mention flags after a content edit, and hands whoever the edit newly
+ * mentions to the push job; their flags as they now are.
+ */
 const setMentionFlags = async (
-  messageId: number,
+  message: Message,
   flagsOf: Map<number, string[]>,
   rendered: RenderedEdit,
 ): Promise<Map<number, string[]>> => {
   const out = new Map(flagsOf);
   await Promise.all(
     [...flagsOf.keys()].map(async (userId) => {
-      const flags = await editsStore.setMentionFlagsOfRow(userId, messageId, rendered.mentionFlagsOf(userId));
+      const flags = await editsStore.setMentionFlagsOfRow(userId, message.id, rendered.mentionFlagsOf(userId));
       if (flags) out.set(userId, flags);
     }),
   );
+  await doStartPushNotificationsOfEdit(message, flagsOf, out);
   return out;
 };
 
@@ -815,7 +819,7 @@ const moveBatch = async (
     ? rowsByMessage.get(message.id)!
     : await editsStore.listRowsOfMessage(message.id, await rowHolderCandidates(message));
   let flagsOf = new Map(editedRows.filter((r) => !audience?.losingRows.has(r.userId)).map((r) => [r.userId, r.flags]));
-  if (rendered && withEdited) flagsOf = await setMentionFlags(message.id, flagsOf, rendered);
+  if (rendered && withEdited) flagsOf = await setMentionFlags(message, flagsOf, rendered);
 
   if (audience && audience.losingAccess.length > 0 && movedIds.length > 0) {
     const removed: DeleteMessageEvent = {

@@ -20,7 +20,7 @@ import { avatarUrl } from '../models/avatar';
 import type { Subscription } from '../models/channel';
 import type { ClientDevice, DevicePush } from '../models/client-device';
 import type { DeviceEvent } from '../models/event';
-import type { Message, MessageRecipient } from '../models/message';
+import { MENTION_FLAGS, type Message, type MessageRecipient } from '../models/message';
 import {
   canonicalTokenId,
   encryptPushPayload,
@@ -154,6 +154,8 @@ export type PushJob =
       wildcardMentioned: string;
       /** Subscribers whose subscription turns the channel's push notifications on (absent in jobs started before it existed). */
       channelPush?: string;
+      /** An edit's new mentions: only those named are notified, and only of the mention. */
+      onlyMentions?: boolean;
     }
   | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] }
   /** A deleted message: its notifications on the phones of whichever of `userIds` (encodeUserIds) were notified. */
@@ -385,6 +387,42 @@ export const doStartPushNotifications = async (
   }
 };
 
+/**
+ * Hands the `push` job the recipients a content edit newly mentions (upstream's
+ * maybe_enqueue_notifications_for_message_update): of a channel message only (a direct message
+ * was notified already), those whose row is unread and was not mentioned before the edit
+ * (`before`, `after`: each row holder's flags), the sender left out. Never fails the edit.
+ */
+export const doStartPushNotificationsOfEdit = async (
+  message: Message,
+  before: Map<number, string[]>,
+  after: Map<number, string[]>,
+): Promise<void> => {
+  if (!config.pushBouncer() || message.streamId === null) return;
+  const mentioned: number[] = [];
+  const wildcardMentioned: number[] = [];
+  for (const [userId, flags] of after) {
+    if (userId === message.senderId || flags.includes('read') || MENTION_FLAGS.some((f) => before.get(userId)?.includes(f))) continue;
+    if (flags.includes('mentioned')) mentioned.push(userId);
+    else if (flags.includes('wildcard_mentioned')) wildcardMentioned.push(userId);
+  }
+  if (mentioned.length === 0 && wildcardMentioned.length === 0) return;
+  const sorted = (ids: number[]) => encodeUserIds([...ids].sort((a, b) => a - b));
+  try {
+    await startJob('push', {
+      kind: 'message',
+      realmId: message.realmId,
+      messageId: message.id,
+      direct: '',
+      mentioned: sorted(mentioned),
+      wildcardMentioned: sorted(wildcardMentioned),
+      onlyMentions: true,
+    } satisfies PushJob);
+  } catch (error) {
+    console.error(JSON.stringify({ push: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }));
+  }
+};
+
 /** Upstream's presence idle time: a user whose client reported activity within it is active. */
 const PRESENCE_ACTIVE_SECONDS = 140;
 
@@ -410,18 +448,19 @@ const isUserActive = async (user: User, now: number): Promise<boolean> => {
  */
 const channelContextOf = async (
   message: Message,
-  channelPush: number[],
+  channelPush: number[] | 'mentions only',
   wildcardMentioned: number[],
 ): Promise<Map<number, { subscription: Subscription | undefined; policy: number }>> => {
   const [policies, withStreamPush] = await Promise.all([
     userTopicsStore.listPoliciesOfTopic(message.streamId!, message.topic),
-    usersStore.listIdsWithStreamPush(message.realmId),
+    channelPush === 'mentions only' ? [] : usersStore.listIdsWithStreamPush(message.realmId),
   ]);
   const policyOf = new Map(policies.map((p) => [p.userId, p.visibilityPolicy as number]));
-  const followers = policies.filter((p) => p.visibilityPolicy === VisibilityPolicy.FOLLOWED).map((p) => p.userId);
-  const candidates = [...new Set([...followers, ...withStreamPush, ...channelPush, ...wildcardMentioned])].filter(
-    (id) => id !== message.senderId,
-  );
+  const followers =
+    channelPush === 'mentions only' ? [] : policies.filter((p) => p.visibilityPolicy === VisibilityPolicy.FOLLOWED).map((p) => p.userId);
+  const candidates = [
+    ...new Set([...followers, ...withStreamPush, ...(channelPush === 'mentions only' ? [] : channelPush), ...wildcardMentioned]),
+  ].filter((id) => id !== message.senderId);
   const subscriptions = await channelsStore.getSubscriptionsOfUsers(message.streamId!, candidates);
   const subscriptionOf = new Map(subscriptions.map((sub) => [sub.userId, sub]));
   return new Map(
@@ -461,7 +500,9 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
   const mentioned = new Set(decodeUserIds(job.mentioned));
   const wildcardMentioned = decodeUserIds(job.wildcardMentioned);
   const inChannel =
-    message.streamId === null ? undefined : await channelContextOf(message, decodeUserIds(job.channelPush ?? ''), wildcardMentioned);
+    message.streamId === null
+      ? undefined
+      : await channelContextOf(message, job.onlyMentions ? 'mentions only' : decodeUserIds(job.channelPush ?? ''), wildcardMentioned);
   const candidates = new Set([...direct, ...mentioned, ...wildcardMentioned, ...(inChannel?.keys() ?? [])]);
   candidates.delete(message.senderId);
   if (candidates.size === 0) return;
@@ -471,17 +512,15 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
     usersStore.getManyWithSystemBots(job.realmId, [message.senderId, ...candidates]),
   ]);
   const wildcard = new Set(wildcardMentioned);
-  const wanting = users.filter(
-    (user) =>
-      candidates.has(user.id) &&
-      user.isActive &&
-      !user.isBot &&
-      pushTriggerFor(
-        settingsOfUser(user),
-        { direct: direct.has(user.id), mentioned: mentioned.has(user.id), wildcardMentioned: wildcard.has(user.id) },
-        inChannel && (inChannel.get(user.id) ?? { subscription: undefined, policy: VisibilityPolicy.INHERIT }),
-      ) !== undefined,
-  );
+  const wanting = users.filter((user) => {
+    if (!candidates.has(user.id) || !user.isActive || user.isBot) return false;
+    const trigger = pushTriggerFor(
+      settingsOfUser(user),
+      { direct: direct.has(user.id), mentioned: mentioned.has(user.id), wildcardMentioned: wildcard.has(user.id) },
+      inChannel && (inChannel.get(user.id) ?? { subscription: undefined, policy: VisibilityPolicy.INHERIT }),
+    );
+    return job.onlyMentions ? trigger === 'mentioned' || trigger === 'wildcardMentioned' : trigger !== undefined;
+  });
   if (wanting.length === 0) return;
   const wantingIds = wanting.map((u) => u.id);
   const [rows, notified] = await Promise.all([

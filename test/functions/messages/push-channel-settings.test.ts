@@ -4,6 +4,7 @@
 // channel's wildcard_mentions_notify; and a message already read, a retried job, a deleted message.
 import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as deleteMessage } from '../../../functions/messages/delete';
+import { handler as updateMessage } from '../../../functions/messages/update';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as subscriptionProperties } from '../../../functions/channels/properties';
@@ -201,5 +202,25 @@ describe('the push job', () => {
       }),
     );
     expect(await pushedSince(before)).toEqual([{ user: HAMLET, removed: [id] }]);
+  });
+
+  it('notifies whom an edit newly mentions, once, and nobody for an edit that mentions no one new', async () => {
+    const edit = async (id: number, content: string) =>
+      expectSuccess(
+        await call(updateMessage, {
+          method: 'PATCH',
+          path: `/messages/${id}`,
+          as: 'iago@zulip.com',
+          pathParameters: { message_id: String(id) },
+          params: { content },
+        }),
+      );
+    const id = await sendToDenmark('edits', 'draft text');
+    let before = await notificationCount();
+    await edit(id, 'now for @**King Hamlet**');
+    expect(await pushedSince(before)).toEqual([{ user: HAMLET, message: id }]);
+    before = await notificationCount();
+    await edit(id, 'still for @**King Hamlet**, reworded');
+    expect(await pushedSince(before)).toEqual([]);
   });
 });
