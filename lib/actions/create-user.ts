@@ -7,6 +7,7 @@ import { sendEvent } from '../events/send';
 import type { Channel } from '../models/channel';
 import type { Realm } from '../models/realm';
 import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User } from '../models/user';
+import { realmUserSettingsDefaults, USER_ITEM_SETTINGS } from '../models/user-settings';
 import { generateApiKey, hashPassword } from '../passwords';
 import { newUserObject } from '../state/realm-user';
 import * as channelsStore from '../store/channels';
@@ -48,6 +49,25 @@ export type NewUserRequest = {
 };
 
 /**
+ * A new human's settings: the organization's defaults for new users (PATCH
+ * /realm/user_settings_defaults, upstream's copy_default_settings), those kept on the user as
+ * attributes and the rest in its settings map; a time zone comes from the signup, never the defaults.
+ */
+const startingSettings = (realm: Realm): Pick<User, 'presenceEnabled' | 'enableDraftsSynchronization' | 'settings'> => {
+  const defaults = realmUserSettingsDefaults(realm);
+  const inMap = Object.fromEntries(
+    Object.entries(realm.userSettingsDefaults ?? {}).filter(
+      ([name]) => !(name in USER_ITEM_SETTINGS) && name !== 'email_address_visibility',
+    ),
+  );
+  return {
+    presenceEnabled: defaults.presence_enabled,
+    enableDraftsSynchronization: defaults.enable_drafts_synchronization,
+    ...(Object.keys(inMap).length > 0 ? { settings: inMap } : {}),
+  };
+};
+
+/**
  * Creates an account, as upstream's do_create_user. Writes, in order: the user with its email lock
  * and password hash in one transaction ("Email is already in use." when the email, in any case,
  * is taken in the organization, also by a concurrent creation: exactly one of them succeeds); the
@@ -74,8 +94,7 @@ export const doCreateUser = async (realm: Realm, req: NewUserRequest): Promise<U
     timezone: req.timezone ?? '',
     dateJoined: nowSeconds(),
     apiKey: generateApiKey(),
-    presenceEnabled: true,
-    enableDraftsSynchronization: true,
+    ...(req.bot === undefined ? startingSettings(realm) : { presenceEnabled: true, enableDraftsSynchronization: true }),
   };
   const hash = req.password === undefined ? undefined : await hashPassword(req.password);
   await retryLostRaces(async () => {

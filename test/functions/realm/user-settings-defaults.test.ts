@@ -1,6 +1,8 @@
 // PATCH /realm/user_settings_defaults: administrators set what new accounts start with.
 import { handler as register } from '../../../functions/events/register';
 import { handler as update } from '../../../functions/realm/user-settings-defaults';
+import { handler as createUser } from '../../../functions/users/create';
+import * as usersStore from '../../../lib/store/users';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
@@ -71,5 +73,17 @@ describe('PATCH /realm/user_settings_defaults', () => {
   it('ignores settings that are personal only, such as the time zone', async () => {
     const body = expectSuccess(await patch('iago@zulip.com', { timezone: 'Europe/Paris' }));
     expect(body.ignored_parameters_unsupported).toEqual(['timezone']);
+  });
+
+  it("gives a new account the organization's defaults (upstream's copy_default_settings), its own time zone, and the stream push index", async () => {
+    expectSuccess(await patch('iago@zulip.com', { emojiset: 'text', enable_stream_push_notifications: true, presence_enabled: false }));
+    await usersStore.update(2, 11, { canCreateUsers: true });
+    const params = { email: 'fresh@zulip.com', password: 'a-long-passphrase', full_name: 'Fresh Person' };
+    const { user_id } = expectSuccess(await call(createUser, { method: 'POST', path: '/users', as: 'iago@zulip.com', params }));
+    const settings = expectSuccess(
+      await call(register, { method: 'POST', path: '/register', as: 'fresh@zulip.com', params: { fetch_event_types: ['user_settings'] } }),
+    ).user_settings;
+    expect(settings).toMatchObject({ emojiset: 'text', enable_stream_push_notifications: true, presence_enabled: false, timezone: '' });
+    expect(await usersStore.listIdsWithStreamPush(2)).toContain(user_id);
   });
 });
