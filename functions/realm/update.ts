@@ -50,6 +50,10 @@ export const handler = apiHandler(async ({ user, params }) => {
     waiting_period_threshold: json(nonNegativeInt).optional(),
     enable_read_receipts: json(bool).optional(),
     enable_spectator_access: json(bool).optional(),
+    moderation_request_channel_id: json(int).optional(),
+    new_stream_announcements_stream_id: json(int).optional(),
+    signup_announcements_stream_id: json(int).optional(),
+    zulip_update_announcements_stream_id: json(int).optional(),
   });
   const properties = defined(params(PROPERTY_PARAMS));
   const groupSettings = defined(params(GROUP_SETTING_PARAMS));

@@ -32,7 +32,13 @@ import type {
   StreamUpdateEvent,
   SubscriptionEvent,
 } from '../models/event';
-import type { GroupSettingValue, Realm } from '../models/realm';
+import {
+  REALM_CHANNEL_SETTINGS,
+  realmChannelSetting,
+  type GroupSettingValue,
+  type Realm,
+  type RealmChannelSettingName,
+} from '../models/realm';
 import { isAdmin, type User } from '../models/user';
 import { toApiGroupSettingValue } from '../models/user-group';
 import { CHANNEL_GROUP_SETTINGS, channelApiFields } from '../state/channels';
@@ -436,10 +442,12 @@ export const checkArchiveChannel = async (realm: Realm, user: User, channelId: n
     if (!(await channelsStore.updateChannel(channel, { fields: { isArchived: true } }))) throw new LostRaceError();
     return { channel: { ...channel, isArchived: true }, viewers };
   });
-  // Upstream's maybe_set_moderation_or_announcement_channels_none (this service has only the
-  // new-channel announcements channel among those settings).
-  if (realm.newStreamAnnouncementsStreamId === channel.id && (await realmsStore.clearAnnouncementsChannel(realm.id, channel.id))) {
-    const event: RealmEvent = { type: 'realm', op: 'update_dict', property: 'default', data: { new_stream_announcements_stream_id: -1 } };
+  // Upstream's maybe_set_moderation_or_announcement_channels_none: each organization setting that
+  // names the channel is unset, if it still names it.
+  for (const name of Object.keys(REALM_CHANNEL_SETTINGS) as RealmChannelSettingName[]) {
+    if (realmChannelSetting(realm, name) !== channel.id) continue;
+    if (!(await realmsStore.clearChannelSetting(realm.id, REALM_CHANNEL_SETTINGS[name], channel.id))) continue;
+    const event: RealmEvent = { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: -1 } };
     await sendEvent(realm.id, event, 'realm');
   }
   await sendTo(realm.id, updateEvent(channel, 'is_archived', true), viewers);

@@ -9,31 +9,10 @@ import type { Channel } from '../models/channel';
 import { realmUrl, type Realm } from '../models/realm';
 import { NOTIFICATION_BOT_EMAIL, type User } from '../models/user';
 import { channelSlug, encodeHashComponent } from '../render/inline';
+import { channelLinkSyntax, silentMention, topicLinkSyntax } from '../render/message-links';
 import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
 import { sendInternalMessage, type InternalMessageTarget } from './messages-send';
-
-/** Upstream's silent_mention_syntax_for_user. */
-const silentMention = (user: User): string => `@_**${user.fullName}|${user.id}**`;
-
-/** Characters that break `#**channel**` syntax (upstream's invalid_stream_topic_regex), and their escapes. */
-const BROKEN_LINK_CHARACTERS = /[`>*&[\]]|\$\$/g;
-const LINK_ESCAPES: Record<string, string> = {
-  '`': '&#96;',
-  '>': '&gt;',
-  '*': '&#42;',
-  '&': '&amp;',
-  $$: '&#36;&#36;',
-  '[': '&#91;',
-  ']': '&#93;',
-};
-
-/** Upstream's get_stream_link_syntax: `#**name**`, or a plain Markdown link when the name would break it. */
-const channelLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>): string => {
-  if (!new RegExp(BROKEN_LINK_CHARACTERS.source).test(channel.name)) return `#**${channel.name}**`;
-  const text = `#${channel.name.replace(BROKEN_LINK_CHARACTERS, (c) => LINK_ESCAPES[c] ?? c)}`;
-  return `[${text}](#narrow/channel/${channelSlug(channel)})`;
-};
 
 /** Upstream's you_were_just_subscribed_message. */
 const youWereSubscribedMessage = (actingUser: User, channelNames: string[]): string => {
@@ -121,17 +100,6 @@ export const sendNewSubscriptionNotices = async (realm: Realm, n: NewSubscriptio
     return;
   }
   for (const { target, content } of notices) await sendInternalMessage(realm, bot, target, content, [n.actingUser.id]);
-};
-
-/**
- * Upstream's get_stream_topic_link_syntax: `#**channel>topic**`, or a plain Markdown link when the
- * channel's name or the topic would break that syntax.
- */
-const topicLinkSyntax = (channel: Pick<Channel, 'id' | 'name'>, topic: string): string => {
-  const broken = new RegExp(BROKEN_LINK_CHARACTERS.source);
-  if (!broken.test(channel.name) && !broken.test(topic)) return `#**${channel.name}>${topic}**`;
-  const escape = (text: string) => text.replace(BROKEN_LINK_CHARACTERS, (c) => LINK_ESCAPES[c] ?? c);
-  return `[#${escape(channel.name)} > ${escape(topic)}](#narrow/channel/${channelSlug(channel)}/topic/${encodeHashComponent(topic)})`;
 };
 
 export type MessagesMovedNotices = {

@@ -3,6 +3,7 @@
 // zerver/actions/realm_settings.py do_set_realm_property). Every check runs before anything is
 // written, and all the changes of one request are one conditional write on the organization's
 // settings version, so a request changes everything it asked for or nothing.
+import { accessChannelMetadataById } from '../access/channels';
 import { RealmGroups } from '../access/user-groups';
 import { requireRealmOwner } from '../access/roles';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
@@ -12,14 +13,17 @@ import { languageName } from '../models/language';
 import { messageEditSettings, type MessageEditSettings } from '../models/message-edit';
 import {
   readReceiptsEnabled,
+  REALM_CHANNEL_SETTINGS,
   REALM_GROUP_SETTINGS,
   REALM_OWNER_ONLY_SETTINGS,
   REALM_PROPERTIES,
+  realmChannelSetting,
   realmDefaultLanguage,
   realmProperty,
   VIDEO_CHAT_PROVIDERS,
   type GroupSettingValue,
   type Realm,
+  type RealmChannelSettingName,
   type RealmPropertyName,
   type RealmPropertyValue,
 } from '../models/realm';
@@ -56,6 +60,11 @@ export type RealmSettingsRequest = {
   message_content_delete_limit_seconds?: TimeLimitParam;
   move_messages_within_stream_limit_seconds?: TimeLimitParam;
   move_messages_between_streams_limit_seconds?: TimeLimitParam;
+  /** The channel-valued settings (REALM_CHANNEL_SETTINGS): a channel's id, or -1 for none. */
+  moderation_request_channel_id?: number;
+  new_stream_announcements_stream_id?: number;
+  signup_announcements_stream_id?: number;
+  zulip_update_announcements_stream_id?: number;
   /** The simple settings of REALM_PROPERTIES, by wire name. */
   properties?: Partial<Record<RealmPropertyName, RealmPropertyValue>>;
   /** Group-setting changes ({new, old?}) of REALM_GROUP_SETTINGS, by wire name. */
@@ -96,6 +105,12 @@ const realmField = (key: 'name' | 'description' | 'enableSpectatorAccess' | 'wai
   store: (value) => ({ [key]: value }),
 });
 
+/** A setting that names a channel (REALM_CHANNEL_SETTINGS), -1 for none (stored as null). */
+const channelSetting = (name: RealmChannelSettingName): SettingSpec => ({
+  current: (realm) => realmChannelSetting(realm, name),
+  store: (value) => ({ [REALM_CHANNEL_SETTINGS[name]]: (value as number) < 0 ? null : value }),
+});
+
 /** A setting kept in the organization's simple settings (REALM_PROPERTIES). */
 const propertySetting = (name: RealmPropertyName): SettingSpec => ({
   current: (realm) => realmProperty(realm, name),
@@ -110,6 +125,10 @@ const FIELD_SETTINGS: Record<FieldName, SettingSpec> = {
   move_messages_within_stream_limit_seconds: editSetting('moveMessagesWithinStreamLimitSeconds', { timeLimit: true }),
   move_messages_between_streams_limit_seconds: editSetting('moveMessagesBetweenStreamsLimitSeconds', { timeLimit: true }),
   allow_message_editing: editSetting('allowMessageEditing', { updateDict: true }),
+  moderation_request_channel_id: channelSetting('moderation_request_channel_id'),
+  new_stream_announcements_stream_id: channelSetting('new_stream_announcements_stream_id'),
+  signup_announcements_stream_id: channelSetting('signup_announcements_stream_id'),
+  zulip_update_announcements_stream_id: channelSetting('zulip_update_announcements_stream_id'),
   default_language: { current: realmDefaultLanguage, store: (value) => ({ defaultLanguage: value as string }) },
   description: realmField('description'),
   enable_read_receipts: { current: readReceiptsEnabled, store: (value) => ({ enableReadReceipts: value as boolean }) },
@@ -168,7 +187,11 @@ const checkRequest = (user: User, request: RealmSettingsRequest): Partial<Record
   for (const name of SETTING_ORDER) {
     const raw = name in REALM_PROPERTIES ? request.properties?.[name as RealmPropertyName] : request[name as FieldName];
     if (raw === undefined) continue;
-    values[name] = SETTINGS[name].timeLimit ? parseTimeLimit(name, raw) : (raw as SettingValue);
+    values[name] = SETTINGS[name].timeLimit
+      ? parseTimeLimit(name, raw)
+      : name in REALM_CHANNEL_SETTINGS && (raw as number) < 0
+        ? -1
+        : (raw as SettingValue);
   }
   return values;
 };
@@ -295,6 +318,12 @@ export const doSetRealmProperty = async (realmId: number, name: RealmPropertyNam
  */
 export const checkUpdateRealm = forAdministrators(async (user: User, request: RealmSettingsRequest): Promise<Record<string, unknown>> => {
   const values = checkRequest(user, request);
+  // A channel setting names a channel whose metadata the administrator can see (upstream's
+  // access_stream_by_id without content access): else "Invalid channel ID".
+  for (const name of Object.keys(REALM_CHANNEL_SETTINGS) as RealmChannelSettingName[]) {
+    const id = request[name];
+    if (id !== undefined && id >= 0) await accessChannelMetadataById(user, id);
+  }
   const { changed, groups } = await doUpdateRealmSettings(user.realmId, values, request.groupSettings);
   return {
     ...Object.fromEntries(changed.map(([name, value]) => [name, typeof value === 'string' ? 'updated' : value])),

@@ -13,6 +13,7 @@ import { pendingReminders, toApiReminder, type ScheduledMessage } from '../model
 import type { User } from '../models/user';
 import { allocateIds } from '../store/common';
 import * as scheduledStore from '../store/scheduled-messages';
+import { messageLink, unusedFence } from '../render/message-links';
 import * as usersStore from '../store/users';
 
 /**
@@ -38,29 +39,6 @@ export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): 
 /** The caller's pending reminders (GET /reminders, register's `reminders`), by delivery time. */
 export const listReminders = async (user: User): Promise<ScheduledMessage[]> =>
   pendingReminders(await scheduledStore.listScheduledMessagesOfUser(user.id));
-
-/** Upstream's encode_hash_component: URL-quote, then "." for "%" so the result survives in a fragment. */
-const encodeHashComponent = (text: string): string =>
-  encodeURIComponent(text)
-    .replace(/[!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/\./g, '%2E')
-    .replace(/%/g, '.');
-
-/** A link to the message in its conversation (upstream's message_link_url). */
-const messageLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string => {
-  if (channel) {
-    return `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}/topic/${encodeHashComponent(message.topic)}/near/${message.id}`;
-  }
-  const others = message.dmUserIds.filter((id) => id !== viewerId);
-  const slug = others.length <= 1 ? `${others[0] ?? viewerId}-dm` : `${others.join(',')}-group`;
-  return `${realmUrl}/#narrow/dm/${slug}/near/${message.id}`;
-};
-
-/** A fence longer than any run of backticks in the text, so the quote cannot be closed early. */
-const unusedFence = (text: string): string => {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-};
 
 /** Upstream's normalize_note_text: trailing whitespace and leading newlines go; then the length limit. */
 const normalizeNote = (note: string, maxLength: number): string => {

@@ -31,6 +31,10 @@ export type Realm = {
   newStreamAnnouncementsStreamId?: number | null;
   /** The channel Notification Bot announces new users in (upstream's signup_announcements_stream), if any. */
   signupAnnouncementsStreamId?: number | null;
+  /** The channel for announcements of new server features (upstream's zulip_update_announcements_stream), if any. */
+  zulipUpdateAnnouncementsStreamId?: number | null;
+  /** The channel Notification Bot posts reported messages in (upstream's moderation_request_channel); none: reporting is off. */
+  moderationRequestChannelId?: number | null;
   limits: RealmLimits;
   groupSettings: Record<string, GroupSettingValue>;
   /** Whether members may see who read a message (upstream's enable_read_receipts); absent means on. */
@@ -54,6 +58,21 @@ export type Realm = {
 /** Upstream's Realm.MAX_REALM_NAME_LENGTH and MAX_REALM_DESCRIPTION_LENGTH. */
 export const MAX_REALM_NAME_LENGTH = 40;
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+/**
+ * The organization settings that name a channel (upstream's channel-valued settings, -1 on the
+ * wire for none), by wire name: the attribute of the organization that keeps each.
+ */
+export const REALM_CHANNEL_SETTINGS = {
+  moderation_request_channel_id: 'moderationRequestChannelId',
+  new_stream_announcements_stream_id: 'newStreamAnnouncementsStreamId',
+  signup_announcements_stream_id: 'signupAnnouncementsStreamId',
+  zulip_update_announcements_stream_id: 'zulipUpdateAnnouncementsStreamId',
+} as const;
+export type RealmChannelSettingName = keyof typeof REALM_CHANNEL_SETTINGS;
+
+/** A channel setting's value as the API sends it: the channel's id, or -1 for none. */
+export const realmChannelSetting = (realm: Realm, name: RealmChannelSettingName): number => realm[REALM_CHANNEL_SETTINGS[name]] ?? -1;
 
 /** The organization's language: the stored one, else English (upstream's default for a new organization). */
 export const realmDefaultLanguage = (realm: Pick<Realm, 'defaultLanguage'>): string => realm.defaultLanguage ?? 'en';
@@ -204,3 +223,19 @@ export const realmHost = (realm: Realm): string => new URL(realmUrl(realm)).host
 
 /** The placeholder email of a user one may not see: user{id}@ the organization's host. */
 export const dummyUserEmail = (realm: Realm, userId: number): string => `user${userId}@${realmHost(realm)}`;
+
+/**
+ * The reasons a message can be reported for (upstream's Realm.REPORT_MESSAGE_REASONS, register's
+ * server_report_message_types), in upstream's order.
+ */
+export const REPORT_MESSAGE_TYPES = [
+  { key: 'spam', name: 'Spam' },
+  { key: 'harassment', name: 'Harassment' },
+  { key: 'inappropriate', name: 'Inappropriate content' },
+  { key: 'norms', name: 'Violates community norms' },
+  { key: 'other', name: 'Other reason' },
+] as const;
+export type ReportMessageType = (typeof REPORT_MESSAGE_TYPES)[number]['key'];
+
+/** Upstream's Realm.MAX_REPORT_MESSAGE_EXPLANATION_LENGTH. */
+export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;

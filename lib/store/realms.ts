@@ -69,6 +69,10 @@ export type RealmSettingsChanges = Partial<
     | 'enableReadReceipts'
     | 'enableSpectatorAccess'
     | 'waitingPeriodThreshold'
+    | 'newStreamAnnouncementsStreamId'
+    | 'signupAnnouncementsStreamId'
+    | 'zulipUpdateAnnouncementsStreamId'
+    | 'moderationRequestChannelId'
     | 'defaultLanguage'
     | 'messageEditSettings'
     | 'properties'
@@ -135,17 +139,17 @@ export const setImage = async (
   );
 
 /**
- * Unsets the organization's new-channel announcements channel if it is still `channelId` (the
- * channel was archived); false when it was another channel or none.
+ * Unsets an organization setting that names a channel (`attribute`, REALM_CHANNEL_SETTINGS) if it
+ * is still `channelId` (the channel was archived); false when it was another channel or none.
  */
-export const clearAnnouncementsChannel = (realmId: number, channelId: number): Promise<boolean> =>
+export const clearChannelSetting = (realmId: number, attribute: string, channelId: number): Promise<boolean> =>
   sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
       Key: keys.realm(realmId),
       UpdateExpression: 'SET #c = :none',
       ConditionExpression: 'attribute_exists(pk) AND #c = :id',
-      ExpressionAttributeNames: { '#c': 'newStreamAnnouncementsStreamId' },
+      ExpressionAttributeNames: { '#c': attribute },
       ExpressionAttributeValues: { ':none': null, ':id': channelId },
     }),
   );
