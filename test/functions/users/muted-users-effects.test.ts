@@ -60,6 +60,18 @@ describe('a new message from a muted sender', () => {
     expect(await readBy(id, [10, 11, 7])).toEqual({ 10: true, 11: false, 7: false });
   });
 
+  it('arrives read for the muter when the fan-out job writes the rows (past MESSAGE_INLINE_RECIPIENTS)', async () => {
+    process.env.MESSAGE_INLINE_RECIPIENTS = '2';
+    try {
+      const hamlet = await openQueue('hamlet@zulip.com');
+      const id = await send('othello@zulip.com', { type: 'stream', to: 1, topic: 'muted', content: 'deferred' });
+      expect((await hamlet.drain()).map((e) => [e.type, e.flags])).toEqual([['message', ['read']]]);
+      expect(await readBy(id, [10, 11, 7])).toEqual({ 10: true, 11: false, 7: false });
+    } finally {
+      delete process.env.MESSAGE_INLINE_RECIPIENTS;
+    }
+  });
+
   it('arrives read for the muter in a direct message and a group direct message', async () => {
     const direct = await send('othello@zulip.com', { type: 'direct', to: [10], content: 'psst' });
     const group = await send('othello@zulip.com', { type: 'direct', to: [10, 11], content: 'psst, both' });
