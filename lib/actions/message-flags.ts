@@ -247,11 +247,11 @@ export const markAllAsRead = async (user: User): Promise<{ complete: boolean }> 
 };
 
 /**
- * Upstream's do_mark_stream_messages_as_read: marks the given unread messages of a channel
- * (listUnreadOfChannel) read, and sends `update_message_flags` with the ids marked, when there
- * were any to mark.
+ * Upstream's do_mark_stream_messages_as_read (and the end of do_mark_muted_user_messages_as_read):
+ * marks the given unread messages (listUnreadOfChannel, or a muted sender's) read, and sends
+ * `update_message_flags` with the ids marked, when there were any to mark.
  */
-const markChannelMessagesAsRead = async (user: User, unread: number[]): Promise<void> => {
+const markMessagesAsRead = async (user: User, unread: number[]): Promise<void> => {
   if (unread.length === 0) return;
   const changed = await markRowsRead(user, unread);
   const event: UpdateMessageFlagsEvent = {
@@ -264,6 +264,22 @@ const markChannelMessagesAsRead = async (user: User, unread: number[]): Promise<
   };
   await sendEvent(user.realmId, event, { users: [user.id] });
   await doStartPushRemovals(user, changed);
+};
+
+/**
+ * Upstream's do_mark_muted_user_messages_as_read, for a mute just made: marks read the user's
+ * unread messages sent by the muted user (from the unread index, as POST /mark_stream_as_read: the
+ * cost follows the user's unread count, at most MAX_UNREAD_MESSAGES), then, when any changed,
+ * sends `update_message_flags` (add read, ascending ids) to the user's queues and hands the ids to
+ * the push job to withdraw their notifications.
+ */
+export const markMutedUserMessagesAsRead = async (user: User, mutedUserId: number): Promise<void> => {
+  const { messages } = await listNewestUnreadOfUser(user.id, MAX_UNREAD_MESSAGES);
+  const unread = messages
+    .filter((m) => m.senderId === mutedUserId)
+    .map((m) => m.messageId)
+    .sort((a, b) => a - b);
+  await markMessagesAsRead(user, unread);
 };
 
 /**
@@ -282,7 +298,7 @@ const listUnreadOfChannel = async (user: User, channelId: number, topic: string)
 /** POST /mark_stream_as_read: "Invalid channel ID" for a channel the user may not access. */
 export const markChannelAsRead = async (user: User, channelId: number): Promise<void> => {
   await accessChannelById(user, channelId, 'Invalid channel ID');
-  await markChannelMessagesAsRead(user, await listUnreadOfChannel(user, channelId, ''));
+  await markMessagesAsRead(user, await listUnreadOfChannel(user, channelId, ''));
 };
 
 /**
@@ -298,7 +314,7 @@ export const markTopicAsRead = async (user: User, channelId: number, topicName: 
   if (topic !== '' && unread.length === 0 && !(await userReceivedInTopic(user, channelId, topic))) {
     throw new BadRequestError(`No such topic '${topic}'`);
   }
-  await markChannelMessagesAsRead(user, unread);
+  await markMessagesAsRead(user, unread);
 };
 
 /**

@@ -31,6 +31,7 @@ import {
 } from '../models/message-send';
 import type { Realm } from '../models/realm';
 import { MAX_WIDGET_CONTENT_BYTES, widgetContentError, widgetOf, widgetSubmessageContent, type Widget } from '../models/submessage';
+import { mutersOf } from '../models/muted-user';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
@@ -277,9 +278,12 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   // 5. Flags per recipient.
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) for (const id of recipientIds) if (groups.isMember(groupId, id)) mentioned.add(id);
+  // Upstream's muted_sender_user_ids: the message arrives read for whoever muted its sender. They
+  // are on the sender's own item, which the send already holds (docs/data-model.md, "Muted users").
+  const muters = mutersOf(sender);
   const recipients: MessageRecipient[] = orderSenderFirst(recipientIds, sender.id).map((userId) => {
     const flags: string[] = [];
-    if (send.readBy(userId)) flags.push('read');
+    if (send.readBy(userId) || muters.has(userId)) flags.push('read');
     if (mentioned.has(userId)) flags.push('mentioned');
     if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
       flags.push('wildcard_mentioned');

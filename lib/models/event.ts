@@ -288,6 +288,8 @@ export type UserTopicEvent = { type: 'user_topic'; stream_id: number; topic_name
 
 /** The legacy list of muted topics: [channel name, topic, time muted]. */
 export type MutedTopicsEvent = { type: 'muted_topics'; muted_topics: [string, string, number][] };
+/** The receiving user's whole list of muted users, after a mute or an unmute. */
+export type MutedUsersEvent = { type: 'muted_users'; muted_users: { id: number; timestamp: number }[] };
 /** What a client needs to put a message marked unread back into its unread counts. */
 export type UnreadMessageDetails =
   | { type: 'private'; user_ids: number[]; mentioned?: true }
@@ -341,6 +343,7 @@ export type ApiEvent =
   | StreamEvent
   | UserTopicEvent
   | MutedTopicsEvent
+  | MutedUsersEvent
   | UpdateMessageFlagsEvent;
 
 export type EventType = ApiEvent['type'];

@@ -34,6 +34,13 @@ export type User = {
    * Set only by an operator (upstream's change_user_role management command); absent means no.
    */
   canCreateUsers?: boolean;
+  /**
+   * The ids of the users who have muted this user (a number set on the item, kept by the mute and
+   * unmute transactions with the mute items; lib/models/muted-user.ts). Absent when nobody has.
+   */
+  mutedBy?: number[];
+  /** How many users this user has muted (kept with the mute items; bounds MAX_MUTED_USERS). */
+  mutedCount?: number;
 };
 
 /**

@@ -18,6 +18,7 @@ import { userStatusState } from './user-status';
 import { devicesState } from './devices';
 import { userTopicsState } from './user-topics';
 import { realmDomainsState } from './realm-domains';
+import { mutedUsersState } from './muted-users';
 
 export const STATE_BUILDERS: StateBuilder[] = [
   draftsState,
@@ -51,6 +52,8 @@ export const STATE_BUILDERS: StateBuilder[] = [
   devicesState,
   // Topic muting and following (issue 16 item 4).
   userTopicsState,
+  // Muted users.
+  mutedUsersState,
   // Organization administration (issue 24).
   realmDomainsState,
   // Custom emoji (issue 24 item 2).

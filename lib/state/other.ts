@@ -1,4 +1,4 @@
-// Register sections for features this service has no data for yet (muted users, playgrounds,
+// Register sections for features this service has no data for yet (playgrounds,
 // default channel groups, integrations, billing, video-call tokens). Clients require their keys, so
 // each is present when wanted, with the value of an organization that has none of these objects;
 // the bots the caller administers, from the user list; the organization's default channels; and
@@ -11,7 +11,6 @@ import type { StateBuilder } from './registry';
 
 /** Sections whose value is fixed while the service stores nothing for them, by category. */
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
-  muted_users: { muted_users: [] },
   realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
@@ -20,7 +19,7 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
   realm_billing: { realm_billing: { has_pending_sponsorship_request: false } },
 };
 
-/** muted_users and the other empty collections. */
+/** The empty collections. */
 export const emptySectionsState: StateBuilder = async (ctx) => {
   const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
   return Object.assign({}, ...sections.map(([, value]) => value));

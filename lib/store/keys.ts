@@ -52,6 +52,7 @@
 // | a user's topic policy       | main        | USER#<uid>              | = USERTOPIC#<cid>#<lower>   |
 // | topic policies of a user    | main        | USER#<uid>              | begins_with USERTOPIC#      |
 // | policies of a topic         | main.gsi1   | TOPICPOLICIES#<cid>#<lower> | USER#<uid>              |
+// | users a user muted          | main        | USER#<uid>              | begins_with MUTEDUSER# / = MUTEDUSER#<muted uid> |
 // | a user's rows of a conversation | main.gsi3 | UMCONV#<uid>#C<cid> / UMCONV#<uid>#D | <mid>      |
 // | mentioned messages of a user| main.gsi4   | MENTIONED#<uid>         | <mid>                       |
 // | users with stream push on   | main.gsi4   | STREAMPUSH#<rid>        | <uid>                       |
@@ -239,6 +240,13 @@ export const entityKeys = {
   userTopicsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'USERTOPIC#' }),
   /** Every user's policy for one topic of a channel (gsi1), which a move of the whole topic carries along. */
   policiesOfTopic: (channelId: number, topic: string) => fitted('topic', { gsi1pk: `TOPICPOLICIES#${channelId}#${topic.toLowerCase()}` }),
+  /**
+   * A user's mute of another user: in the muter's partition, so that register and the
+   * `muted_users` event read the muter's list with one query. Who muted a user is on that user's
+   * own item (`mutedBy`), not here.
+   */
+  mutedUser: (userId: number, mutedUserId: number): Key => ({ pk: `USER#${userId}`, sk: `MUTEDUSER#${pad(mutedUserId)}` }),
+  mutedUsersOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MUTEDUSER#' }),
   presence: (realmId: number, userId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PRESENCE#${pad(userId)}` }),
   presenceSequence: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PRESENCESEQ' }),
 

@@ -18,20 +18,31 @@ import { keys, lookupKey } from './keys';
 import { MAX_ORGANIZATION_USERS } from './limits';
 import { buildPasswordItem } from './passwords';
 
-const toUser = (item: Item): User => stripKeys(item) as User;
+/** A stored user; `mutedBy` is a number set in the item (lib/store/muted-users.ts), a sorted list here. */
+const toUser = (item: Item): User => {
+  const { mutedBy, ...rest } = stripKeys(item);
+  const user = rest as User;
+  if (mutedBy instanceof Set && mutedBy.size > 0) user.mutedBy = [...(mutedBy as Set<number>)].map(Number).sort((a, b) => a - b);
+  return user;
+};
 
 /**
  * The stored item of a user, with its access paths (id, API key, email, full name, and while
  * enable_stream_push_notifications is on the organization's users with it: see updateSettings).
  */
-export const buildUserItem = (user: User): Item => ({
-  ...keys.user(user.realmId, user.id),
-  ...keys.userByApiKey(user.apiKey),
-  ...keys.userByEmail(user.email, user.realmId),
-  ...keys.userByName(user.realmId, user.fullName, user.id),
-  ...(settingsOfUser(user).enable_stream_push_notifications ? keys.userWithStreamPush(user.realmId, user.id) : {}),
-  ...user,
-});
+export const buildUserItem = (user: User): Item => {
+  const { mutedBy, ...rest } = user;
+  return {
+    ...keys.user(user.realmId, user.id),
+    ...keys.userByApiKey(user.apiKey),
+    ...keys.userByEmail(user.email, user.realmId),
+    ...keys.userByName(user.realmId, user.fullName, user.id),
+    ...(settingsOfUser(user).enable_stream_push_notifications ? keys.userWithStreamPush(user.realmId, user.id) : {}),
+    ...rest,
+    // A number set, as the mute transactions ADD to and DELETE from it (an empty set is no attribute).
+    ...(mutedBy && mutedBy.length > 0 ? { mutedBy: new Set(mutedBy) } : {}),
+  };
+};
 
 /** The item that holds a user's email taken in their organization (keys.userEmailLock). */
 export const buildEmailLockItem = (user: Pick<User, 'realmId' | 'id' | 'email'>): Item => ({
@@ -185,8 +196,9 @@ export const update = async (
   realmId: number,
   userId: number,
   // Not the keys' attributes: a new API key or full name rewrites its index key too (setApiKey,
-  // setFullName); emails never change (their lock, buildEmailLockItem).
-  changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email' | 'fullName'>>,
+  // setFullName); emails never change (their lock, buildEmailLockItem); the mutes' attributes
+  // change only with their mute items (lib/store/muted-users.ts).
+  changes: Partial<Omit<User, 'id' | 'realmId' | 'apiKey' | 'email' | 'fullName' | 'mutedBy' | 'mutedCount'>>,
 ): Promise<void> => {
   if (Object.keys(changes).length === 0) return;
   await documentClient().send(
