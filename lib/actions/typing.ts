@@ -6,7 +6,6 @@ import { sendEvent } from '../events/send';
 import type { TypingEvent } from '../models/event';
 import { EMPTY_TOPIC_ALIASES } from '../models/message-send';
 import '../events/filters/typing';
-import { mutersOf } from '../models/muted-user';
 import type { User } from '../models/user';
 import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
@@ -19,16 +18,10 @@ export type TypingOp = 'start' | 'stop';
 
 const userRef = (u: User) => ({ user_id: u.id, email: u.email });
 
-/**
- * Active users who have not turned typing notifications off, and have not muted the typist (whose
- * item, which the request holds, lists its muters: docs/data-model.md, "Muted users").
- */
-const notifiable = (typist: User, users: User[]): number[] => {
-  const muters = mutersOf(typist);
-  return [
-    ...new Set(users.filter((u) => u.isActive && settingsOfUser(u).receives_typing_notifications && !muters.has(u.id)).map((u) => u.id)),
-  ];
-};
+/** Active users who have not turned typing notifications off. */
+const notifiable = (users: User[]): number[] => [
+  ...new Set(users.filter((u) => u.isActive && settingsOfUser(u).receives_typing_notifications).map((u) => u.id)),
+];
 
 /**
  * Direct-message typing. Checks, in upstream's order: `to` given ("Missing 'to' argument") and
@@ -36,8 +29,7 @@ const notifiable = (typist: User, users: User[]): number[] => {
  * user of the organization, deactivated ones included ("Invalid user ID {id}"); the sender is
  * added if absent. No direct-message permission applies. Emits `typing` (message_type "direct",
  * recipients in request order, the sender last if added) to every active recipient, the sender
- * included, whose receives_typing_notifications is on and who has not muted the sender (this
- * service's choice: upstream leaves that to its clients). One batched read; no write.
+ * included, whose receives_typing_notifications is on. One batched read; no write.
  */
 export const checkSendDirectTyping = async (sender: User, to: number[] | undefined, op: TypingOp): Promise<void> => {
   if (to === undefined) throw new BadRequestError("Missing 'to' argument");
@@ -50,7 +42,7 @@ export const checkSendDirectTyping = async (sender: User, to: number[] | undefin
   if (missing !== undefined) throw new BadRequestError(`Invalid user ID ${missing}`);
   const recipients = ids.map((id) => found.get(id)!);
   const event: TypingEvent = { type: 'typing', op, message_type: 'direct', sender: userRef(sender), recipients: recipients.map(userRef) };
-  const users = notifiable(sender, recipients);
+  const users = notifiable(recipients);
   if (users.length > 0) await sendEvent(sender.realmId, event, { users });
 };
 
@@ -62,8 +54,8 @@ export const checkSendDirectTyping = async (sender: User, to: number[] | undefin
  * "You do not have permission to post in this channel."). "general chat" and "(no topic)" name
  * the empty topic.
  * Emits `typing` (message_type "stream") to the channel's active subscribers, the sender
- * included, whose receives_typing_notifications is on and who have not muted the sender (as
- * above), only when the channel has at most MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers (larger: success and no event, without
+ * included, whose receives_typing_notifications is on, only when the channel has at most
+ * MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers (larger: success and no event, without
  * reading its subscribers). Queues without the stream_typing_notifications capability drop it.
  */
 export const checkSendChannelTyping = async (
@@ -81,7 +73,7 @@ export const checkSendChannelTyping = async (
   if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
   const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
   if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
-  const users = notifiable(sender, await usersStore.getMany(sender.realmId, subscriberIds));
+  const users = notifiable(await usersStore.getMany(sender.realmId, subscriberIds));
   const topicName = EMPTY_TOPIC_ALIASES.includes(topic) ? '' : topic;
   const event: TypingEvent = {
     type: 'typing',
