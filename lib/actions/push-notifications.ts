@@ -42,10 +42,12 @@ import { defineJob, startJob } from '../store/jobs';
 import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
 import * as pushNotifiedStore from '../store/push-notified';
-import { BouncerRefusedError, BouncerRetryLaterError, sendToBouncer } from '../store/push-bouncer';
+import { BouncerRefusedError, BouncerRetryLaterError, sendToBouncer, type BouncerBody } from '../store/push-bouncer';
+import { listPushTokensOfUser } from '../store/push-tokens';
 import * as realmsStore from '../store/realms';
 import * as userTopicsStore from '../store/user-topics';
 import * as usersStore from '../store/users';
+import { doLegacyTokenJob, doRemoveLegacyNotifications, doSendLegacyNotification, type LegacyTokenJob } from './push-legacy';
 import { forHumans } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
 
@@ -105,7 +107,7 @@ export const doRegisterServerWithBouncer = async (realms: Realm[]): Promise<void
  * organization yet (INVALID_ZULIP_SERVER, MISSING_REMOTE_REALM), registers them (upstream makes
  * an administrator run register_server; here the first use does it) and sends it once more.
  */
-const sendForRealm = async (realm: Realm, send: (realmUuid: string) => Promise<unknown>): Promise<void> => {
+export const sendForRealm = async (realm: Realm, send: (realmUuid: string) => Promise<unknown>): Promise<void> => {
   const bouncer = config.pushBouncer()!;
   const { uuid } = realmPushIdentity(realm.id, bouncer);
   try {
@@ -151,7 +153,8 @@ export type PushJob =
       mentioned: string;
       wildcardMentioned: string;
     }
-  | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] };
+  | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] }
+  | LegacyTokenJob;
 
 /**
  * How long a registration counts as on its way to the bouncer: past the push job's attempts (Lambda
@@ -466,8 +469,19 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
     NOTIFY_CONCURRENCY,
     async (user) => {
       if (!user.isActive || user.isBot || !wantsPush(user, triggers.get(user.id)!)) return;
-      const devices = await registeredDevicesOf(user.id);
-      if (devices.length === 0 || (await isUserActive(user, now))) return;
+      const [devices, legacyTokens] = await Promise.all([registeredDevicesOf(user.id), listPushTokensOfUser(user.id)]);
+      if ((devices.length === 0 && legacyTokens.length === 0) || (await isUserActive(user, now))) return;
+      if (legacyTokens.length > 0)
+        await doSendLegacyNotification({
+          realm,
+          user,
+          sender,
+          facts: pushMessage,
+          html: message.renderedContent ?? '',
+          trigger: triggers.get(user.id)!,
+          tokens: legacyTokens,
+        }).catch((e: unknown) => failures.push(e));
+      if (devices.length === 0) return;
       const base: PushBase = { realm_name: realm.name, realm_url: url, user_id: user.id };
       const payload = messagePushPayload(base, pushMessage);
       const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
@@ -550,6 +564,7 @@ const doRemoveNotifications = async (job: Extract<PushJob, { kind: 'remove' }>):
       console.error(JSON.stringify({ push: 'removal refused by the bouncer', userId: job.userId, code: error.code, msg: error.message }));
     }
   }
+  await doRemoveLegacyNotifications(realm, job.userId, job.messageIds);
   await pushNotifiedStore.clearPushNotified(job.userId, job.messageIds);
 };
 
@@ -575,14 +590,22 @@ export const checkSendTestNotification = forHumans(async (user: User, deviceId: 
   if (!realm) throw new Error(`the organization ${user.realmId} of user ${user.id} is missing`);
   const payload = { realm_name: realm.name, realm_url: realmUrl(realm), user_id: user.id, time: nowSeconds(), type: 'test' };
   const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
+  await sendTestToBouncer(realm, (realmUuid) => ['push/e2ee/notify', { json: { realm_uuid: realmUuid, push_requests: pushRequests } }]);
+});
+
+/**
+ * Sends a test notification to the bouncer in the request (the app shows the outcome), waiting at
+ * most TEST_NOTIFICATION_TIMEOUT_MS, and answers the bouncer's failures as upstream's: one that
+ * cannot be reached 502 FAILED_TO_CONNECT_BOUNCER, one that fails 502
+ * INTERNAL_SERVER_ERROR_ON_BOUNCER, a refusal that `refused` does not name 403 ADMIN_ACTION_REQUIRED.
+ */
+export const sendTestToBouncer = async (
+  realm: Realm,
+  request: (realmUuid: string) => [string, BouncerBody],
+  refused: (error: BouncerRefusedError) => ApiError | undefined = () => undefined,
+): Promise<void> => {
   try {
-    await sendForRealm(realm, (realmUuid) =>
-      sendToBouncer(
-        'push/e2ee/notify',
-        { json: { realm_uuid: realmUuid, push_requests: pushRequests } },
-        { timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS },
-      ),
-    );
+    await sendForRealm(realm, (realmUuid) => sendToBouncer(...request(realmUuid), { timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS }));
   } catch (error) {
     if (error instanceof BouncerRetryLaterError)
       throw error.kind === 'network'
@@ -595,18 +618,22 @@ export const checkSendTestNotification = forHumans(async (user: User, deviceId: 
             code: ErrorCode.INTERNAL_SERVER_ERROR_ON_BOUNCER,
           });
     if (error instanceof BouncerRefusedError)
-      throw new ApiError('Push notification configuration issue on server, contact the server administrator or retry later.', {
-        statusCode: 403,
-        code: ErrorCode.ADMIN_ACTION_REQUIRED,
-      });
+      throw (
+        refused(error) ??
+        new ApiError('Push notification configuration issue on server, contact the server administrator or retry later.', {
+          statusCode: 403,
+          code: ErrorCode.ADMIN_ACTION_REQUIRED,
+        })
+      );
     throw error;
   }
-});
+};
 
 /** The `push` job (functions/jobs/push.ts, or this process): a registration, a message's notifications, or removals. */
 export const doPushJob = async (job: PushJob): Promise<void> => {
   if (job.kind === 'register') return doRegisterDeviceWithBouncer(job);
   if (job.kind === 'message') return doSendMessageNotifications(job);
+  if (job.kind === 'legacyRegister' || job.kind === 'legacyUnregister') return doLegacyTokenJob(job);
   return doRemoveNotifications(job);
 };
 
