@@ -9,7 +9,8 @@
 // or APNs; it keeps what it was sent, which GET /__test/state lists (the tests decrypt the
 // notifications with the device's key, and read the legacy payloads as they are), and
 // POST /__test/fail?server=ID&count=N makes it answer the next N protocol requests with that
-// server's credentials with 503, as a bouncer that is down.
+// server's credentials with 503, as a bouncer that is down; POST /__test/forget?server=ID&token=T
+// drops a legacy token, as the bouncer does when FCM or APNs says it is gone.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { legacyTokenProblem } from '../lib/models/push-legacy';
@@ -378,6 +379,12 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
     if (url.pathname === '/__test/state' && req.method === 'GET') return send(res, 200, state);
     if (url.pathname === '/__test/fail' && req.method === 'POST') {
       failNext.set(url.searchParams.get('server') ?? '', Number(url.searchParams.get('count') ?? 1));
+      return send(res, 200, { result: 'success' });
+    }
+    if (url.pathname === '/__test/forget' && req.method === 'POST') {
+      // As when FCM or APNs says a legacy token is gone: the bouncer drops it.
+      const [server, token] = [url.searchParams.get('server'), url.searchParams.get('token')];
+      state.legacyTokens = state.legacyTokens.filter((t) => !(t.serverId === server && t.token === token));
       return send(res, 200, { result: 'success' });
     }
     if (url.pathname === '/__test/reset' && req.method === 'POST') {
