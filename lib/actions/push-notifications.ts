@@ -431,7 +431,8 @@ const NOTIFY_CONCURRENCY = 8;
  * (followersOfTopic), a human with an active account whose settings want it, who is idle
  * (isUserActive) and has devices registered with the bouncer, sends one request to the bouncer
  * (POST remotes/push/e2ee/notify) with the message's payload encrypted for each device with its
- * key. Nothing when the message is gone. A bouncer that is down fails the run after every
+ * key; one who has legacy tokens also gets the legacy payloads (doSendLegacyNotification, first:
+ * upstream sends both). Nothing when the message is gone. A bouncer that is down fails the run after every
  * recipient was tried, so that the job is retried (a retry may notify again whoever was notified).
  */
 const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message' }>): Promise<void> => {
@@ -629,7 +630,10 @@ export const sendTestToBouncer = async (
   }
 };
 
-/** The `push` job (functions/jobs/push.ts, or this process): a registration, a message's notifications, or removals. */
+/**
+ * The `push` job (functions/jobs/push.ts, or this process): a registration, a message's
+ * notifications, removals, or a legacy token's registration or removal (lib/actions/push-legacy.ts).
+ */
 export const doPushJob = async (job: PushJob): Promise<void> => {
   if (job.kind === 'register') return doRegisterDeviceWithBouncer(job);
   if (job.kind === 'message') return doSendMessageNotifications(job);
