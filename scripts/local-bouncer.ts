@@ -3,12 +3,17 @@
 // part of upstream's remote-server protocol this service uses (zilencer's views, the OpenAPI file's
 // /remotes/ paths, api/mobile-notifications) and checks it as the bouncer does: HTTP Basic
 // authentication as a registered server, the required fields, organizations registered before
-// their devices and notifications. It forwards nothing to FCM or APNs; it keeps what it was sent,
-// which GET /__test/state lists (the tests decrypt the notifications with the device's key), and
+// their devices and notifications. It also speaks the legacy protocol of unencrypted notifications
+// (remotes/push/register, unregister, notify, test_notification: zilencer's
+// register_remote_push_device and its siblings), checked the same way. It forwards nothing to FCM
+// or APNs; it keeps what it was sent, which GET /__test/state lists (the tests decrypt the
+// notifications with the device's key, and read the legacy payloads as they are), and
 // POST /__test/fail?server=ID&count=N makes it answer the next N protocol requests with that
-// server's credentials with 503, as a bouncer that is down.
+// server's credentials with 503, as a bouncer that is down; POST /__test/forget?server=ID&token=T
+// drops a legacy token, as the bouncer does when FCM or APNs says it is gone.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { legacyTokenProblem } from '../lib/models/push-legacy';
 import { readBody } from './http-body';
 
 /** The bouncer public key the local bouncer accepts registrations for (the app has the real one built in). */
@@ -20,7 +25,33 @@ export type BouncerState = {
   realms: { uuid: string; serverId: string; name: string; url: string }[];
   devices: { serverId: string; realmUuid: string; tokenId: string; encryptedPushRegistration: string }[];
   notifications: { serverId: string; realmUuid: string; pushRequests: Record<string, unknown>[] }[];
+  /** Legacy tokens (upstream's RemotePushDeviceToken; token_kind 1 APNs, 2 FCM). */
+  legacyTokens: LegacyToken[];
+  /** Legacy notifications, with the registered tokens each went to. */
+  legacyNotifications: {
+    serverId: string;
+    realmUuid: string | null;
+    userUuid: string | null;
+    userId: number | null;
+    gcmPayload: Record<string, unknown>;
+    apnsPayload: Record<string, unknown>;
+    gcmOptions: Record<string, unknown>;
+    androidTokens: string[];
+    appleTokens: string[];
+  }[];
+  /** Legacy test notifications (remotes/push/test_notification). */
+  legacyTests: { serverId: string; token: string; tokenKind: number; basePayload: Record<string, unknown> }[];
   requests: BouncerRequest[];
+};
+
+export type LegacyToken = {
+  serverId: string;
+  realmUuid: string | null;
+  userUuid: string | null;
+  userId: number | null;
+  token: string;
+  tokenKind: number;
+  iosAppId: string | null;
 };
 
 export type LocalBouncer = { url: string; stop: () => Promise<void> };
@@ -46,7 +77,16 @@ const send = (res: ServerResponse, status: number, body: unknown): void => {
 /** Starts the local bouncer on a free port of 127.0.0.1. */
 export const startLocalBouncer = async (): Promise<LocalBouncer> => {
   const keys = new Map<string, string>();
-  const state: BouncerState = { servers: [], realms: [], devices: [], notifications: [], requests: [] };
+  const state: BouncerState = {
+    servers: [],
+    realms: [],
+    devices: [],
+    notifications: [],
+    legacyTokens: [],
+    legacyNotifications: [],
+    legacyTests: [],
+    requests: [],
+  };
   /** Protocol requests still to fail, by the server id of their credentials. */
   const failNext = new Map<string, number>();
 
@@ -85,6 +125,33 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
     if (!realm) throw new BouncerError(403, 'Organization not registered', 'MISSING_REMOTE_REALM');
     return realm;
   };
+
+  /** A form field upstream declares Json[int]: absent is null. */
+  const jsonIntField = (form: URLSearchParams, name: string): number | null => {
+    const value = form.get(name);
+    if (value === null) return null;
+    const parsed: unknown = JSON.parse(value);
+    if (!Number.isInteger(parsed)) throw new BouncerError(400, `${name} is not an integer`);
+    return parsed as number;
+  };
+
+  /** Upstream's validate_bouncer_token_request: the kind, then validate_token. */
+  const checkLegacyToken = (token: string, kind: number): void => {
+    if (kind !== 1 && kind !== 2) throw new BouncerError(400, 'Invalid token type');
+    const problem = legacyTokenProblem(token, kind === 1 ? 'apns' : 'fcm');
+    if (problem) throw new BouncerError(400, problem);
+  };
+
+  /** A realm_uuid a legacy request names: unknown ones are accepted (upstream only logs them), another server's are not. */
+  const checkLegacyRealm = (serverId: string, uuid: string | null): void => {
+    const realm = uuid === null ? undefined : state.realms.find((r) => r.uuid === uuid);
+    if (realm && realm.serverId !== serverId)
+      throw new BouncerError(403, 'Organization registered to another server', 'REMOTE_REALM_SERVER_MISMATCH_ERROR');
+  };
+
+  /** Upstream's UserPushIdentityCompat.filter_q: a registration by the user's uuid, or by their id. */
+  const ofUser = (serverId: string, userUuid: string | null, userId: number | null) => (t: LegacyToken) =>
+    t.serverId === serverId && ((userUuid !== null && t.userUuid === userUuid) || (userId !== null && t.userId === userId));
 
   const endpoints: Record<string, (req: IncomingMessage, body: string) => Record<string, unknown>> = {
     'server/register': (_req, body) => {
@@ -137,6 +204,144 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
       ];
       return {};
     },
+    'push/register': (req, body) => {
+      const serverId = authenticate(req);
+      const form = new URLSearchParams(body);
+      const token = field(form, 'token').trim();
+      if (token === '') throw new BouncerError(400, 'token cannot be blank');
+      const tokenKind = jsonIntField(form, 'token_kind');
+      if (tokenKind === null) throw new BouncerError(400, "Missing 'token_kind' argument", 'REQUEST_VARIABLE_MISSING');
+      const userId = jsonIntField(form, 'user_id');
+      const userUuid = form.get('user_uuid');
+      const realmUuid = form.get('realm_uuid');
+      const iosAppId = form.get('ios_app_id');
+      if (iosAppId !== null && !/^[.a-zA-Z0-9-]+$/.test(iosAppId)) throw new BouncerError(400, 'ios_app_id has invalid format');
+      checkLegacyToken(token, tokenKind);
+      if (tokenKind === 1 && iosAppId === null) throw new BouncerError(400, 'Missing ios_app_id');
+      if (userId === null && userUuid === null) throw new BouncerError(400, 'Missing user_id or user_uuid');
+      checkLegacyRealm(serverId, realmUuid);
+      // With both, the registration is by uuid, replacing one by id (as upstream's).
+      const registration: LegacyToken = {
+        serverId,
+        realmUuid,
+        userUuid,
+        userId: userUuid === null ? userId : null,
+        token,
+        tokenKind,
+        iosAppId,
+      };
+      const same = (t: LegacyToken) =>
+        t.serverId === serverId && t.token === token && t.tokenKind === tokenKind && (t.userId === userId || t.userUuid === userUuid);
+      if (!state.legacyTokens.some((t) => same(t) && t.userUuid === registration.userUuid && t.userId === registration.userId))
+        state.legacyTokens = [...state.legacyTokens.filter((t) => !same(t)), registration];
+      return {};
+    },
+    'push/unregister': (req, body) => {
+      const serverId = authenticate(req);
+      const form = new URLSearchParams(body);
+      const token = field(form, 'token').trim();
+      if (token === '') throw new BouncerError(400, 'token cannot be blank');
+      const tokenKind = jsonIntField(form, 'token_kind');
+      if (tokenKind === null) throw new BouncerError(400, "Missing 'token_kind' argument", 'REQUEST_VARIABLE_MISSING');
+      checkLegacyToken(token, tokenKind);
+      const mine = ofUser(serverId, form.get('user_uuid'), jsonIntField(form, 'user_id'));
+      const matches = (t: LegacyToken) => mine(t) && t.token === token && t.tokenKind === tokenKind;
+      if (!state.legacyTokens.some(matches)) throw new BouncerError(400, 'Token does not exist');
+      state.legacyTokens = state.legacyTokens.filter((t) => !matches(t));
+      return {};
+    },
+    'push/notify': (req, body) => {
+      const serverId = authenticate(req);
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new BouncerError(400, 'Expected a JSON body');
+      const p = JSON.parse(body) as Record<string, unknown>;
+      const allowed = [
+        'user_id',
+        'user_uuid',
+        'realm_uuid',
+        'gcm_payload',
+        'apns_payload',
+        'gcm_options',
+        'android_devices',
+        'apple_devices',
+      ];
+      for (const key of Object.keys(p))
+        if (!allowed.includes(key)) throw new BouncerError(400, `Argument "${key}" at request["${key}"] is unexpected`);
+      const userId = typeof p.user_id === 'number' ? p.user_id : null;
+      const userUuid = typeof p.user_uuid === 'string' ? p.user_uuid : null;
+      const realmUuid = typeof p.realm_uuid === 'string' ? p.realm_uuid : null;
+      if (userId === null && userUuid === null) throw new BouncerError(400, 'Missing user_id or user_uuid');
+      checkLegacyRealm(serverId, realmUuid);
+      const dict = (name: string) => {
+        const value = p[name] ?? {};
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BouncerError(400, `${name} is not a dict`);
+        return value as Record<string, unknown>;
+      };
+      const strings = (name: string) => {
+        const value = p[name] ?? [];
+        if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+          throw new BouncerError(400, `${name} is not a list of strings`);
+        return value as string[];
+      };
+      const [gcmPayload, apnsPayload, gcmOptions] = [dict('gcm_payload'), dict('apns_payload'), dict('gcm_options')];
+      // Upstream's parse_gcm_options.
+      const { priority, ...otherOptions } = gcmOptions;
+      if (priority !== undefined && priority !== 'normal' && priority !== 'high')
+        throw new BouncerError(400, `Invalid GCM option to bouncer: priority ${JSON.stringify(priority)}`);
+      if (Object.keys(otherOptions).length > 0)
+        throw new BouncerError(400, `Invalid GCM options to bouncer: ${JSON.stringify(otherOptions)}`);
+      const mine = state.legacyTokens.filter(ofUser(serverId, userUuid, userId));
+      const androidTokens = mine.filter((t) => t.tokenKind === 2).map((t) => t.token);
+      const appleTokens = mine.filter((t) => t.tokenKind === 1).map((t) => t.token);
+      state.legacyNotifications.push({
+        serverId,
+        realmUuid,
+        userUuid,
+        userId,
+        gcmPayload,
+        apnsPayload,
+        gcmOptions,
+        androidTokens,
+        appleTokens,
+      });
+      const known = realmUuid === null ? undefined : state.realms.find((r) => r.uuid === realmUuid);
+      return {
+        total_android_devices: androidTokens.length,
+        total_apple_devices: appleTokens.length,
+        // The tokens the server believes registered that the bouncer does not have (upstream's get_deleted_devices).
+        deleted_devices: {
+          android_devices: strings('android_devices').filter((t) => !androidTokens.includes(t)),
+          apple_devices: strings('apple_devices').filter((t) => !appleTokens.includes(t)),
+        },
+        realm: known ? { can_push: true, expected_end_timestamp: null } : null,
+      };
+    },
+    'push/test_notification': (req, body) => {
+      const serverId = authenticate(req);
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new BouncerError(400, 'Expected a JSON body');
+      const p = JSON.parse(body) as Record<string, unknown>;
+      const allowed = ['token', 'token_kind', 'user_id', 'user_uuid', 'realm_uuid', 'base_payload'];
+      for (const key of Object.keys(p))
+        if (!allowed.includes(key)) throw new BouncerError(400, `Argument "${key}" at request["${key}"] is unexpected`);
+      for (const [name, type] of [
+        ['token', 'string'],
+        ['token_kind', 'number'],
+        ['user_id', 'number'],
+        ['user_uuid', 'string'],
+        ['base_payload', 'object'],
+      ])
+        if (typeof p[name] !== type) throw new BouncerError(400, `request["${name}"] field is missing or invalid`);
+      checkLegacyRealm(serverId, typeof p.realm_uuid === 'string' ? p.realm_uuid : null);
+      const mine = ofUser(serverId, p.user_uuid as string, p.user_id as number);
+      if (!state.legacyTokens.some((t) => mine(t) && t.token === p.token && t.tokenKind === p.token_kind))
+        throw new BouncerError(400, 'Device not recognized by the push bouncer', 'INVALID_REMOTE_PUSH_DEVICE_TOKEN');
+      state.legacyTests.push({
+        serverId,
+        token: p.token as string,
+        tokenKind: p.token_kind as number,
+        basePayload: p.base_payload as Record<string, unknown>,
+      });
+      return {};
+    },
     'push/e2ee/notify': (req, body) => {
       const serverId = authenticate(req);
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new BouncerError(400, 'Expected a JSON body');
@@ -176,9 +381,15 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
       failNext.set(url.searchParams.get('server') ?? '', Number(url.searchParams.get('count') ?? 1));
       return send(res, 200, { result: 'success' });
     }
+    if (url.pathname === '/__test/forget' && req.method === 'POST') {
+      // As when FCM or APNs says a legacy token is gone: the bouncer drops it.
+      const [server, token] = [url.searchParams.get('server'), url.searchParams.get('token')];
+      state.legacyTokens = state.legacyTokens.filter((t) => !(t.serverId === server && t.token === token));
+      return send(res, 200, { result: 'success' });
+    }
     if (url.pathname === '/__test/reset' && req.method === 'POST') {
       failNext.clear();
-      Object.assign(state, { notifications: [], requests: [] });
+      Object.assign(state, { notifications: [], legacyNotifications: [], legacyTests: [], requests: [] });
       return send(res, 200, { result: 'success' });
     }
     const endpoint = url.pathname.startsWith('/api/v1/remotes/') ? url.pathname.slice('/api/v1/remotes/'.length) : undefined;

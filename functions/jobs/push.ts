@@ -1,8 +1,9 @@
 // The push job's Lambda function, invoked asynchronously (never over HTTP) by POST
-// /mobile_push/register (forwarding a device's registration to the push bouncer) and by a send
-// that may notify someone (sending their devices the encrypted notification): everything that
-// talks to the bouncer, off the request (lib/actions/push-notifications.ts). Lambda retries a
-// failed run (the bouncer down) twice.
+// /mobile_push/register and the legacy token routes (forwarding a registration to the push
+// bouncer) and by a send that may notify someone (sending their devices the encrypted
+// notification, their legacy tokens the legacy one): everything that talks to the bouncer, off
+// the request (lib/actions/push-notifications.ts, push-legacy.ts). Lambda retries a failed run
+// (the bouncer down) twice.
 import { doPushJob, type PushJob } from '../../lib/actions/push-notifications';
 
 export const handler = async (job: PushJob): Promise<void> => doPushJob(job);

@@ -21,6 +21,7 @@ import type { Subscription } from '../models/channel';
 import type { ClientDevice, DevicePush } from '../models/client-device';
 import type { DeviceEvent } from '../models/event';
 import { MENTION_FLAGS, type Message, type MessageRecipient } from '../models/message';
+import { mutersOf } from '../models/muted-user';
 import {
   canonicalTokenId,
   encryptPushPayload,
@@ -30,6 +31,7 @@ import {
   pushContentOf,
   pushRequestFor,
   pushTriggerFor,
+  type PushTrigger,
   realmPushIdentity,
   type PushBase,
 } from '../models/push-notifications';
@@ -44,10 +46,12 @@ import { defineJob, startJob } from '../store/jobs';
 import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
 import * as pushNotifiedStore from '../store/push-notified';
-import { BouncerRefusedError, BouncerRetryLaterError, sendToBouncer } from '../store/push-bouncer';
+import { BouncerRefusedError, BouncerRetryLaterError, sendToBouncer, type BouncerBody } from '../store/push-bouncer';
+import { listPushTokensOfUser } from '../store/push-tokens';
 import * as realmsStore from '../store/realms';
 import * as userTopicsStore from '../store/user-topics';
 import * as usersStore from '../store/users';
+import { doLegacyTokenJob, doRemoveLegacyNotifications, doSendLegacyNotification, type LegacyTokenJob } from './push-legacy';
 import { forHumans } from './requiring';
 import { LostRaceError, retryLostRaces } from './retry';
 
@@ -107,7 +111,7 @@ export const doRegisterServerWithBouncer = async (realms: Realm[]): Promise<void
  * organization yet (INVALID_ZULIP_SERVER, MISSING_REMOTE_REALM), registers them (upstream makes
  * an administrator run register_server; here the first use does it) and sends it once more.
  */
-const sendForRealm = async (realm: Realm, send: (realmUuid: string) => Promise<unknown>): Promise<void> => {
+export const sendForRealm = async (realm: Realm, send: (realmUuid: string) => Promise<unknown>): Promise<void> => {
   const bouncer = config.pushBouncer()!;
   const { uuid } = realmPushIdentity(realm.id, bouncer);
   try {
@@ -159,7 +163,8 @@ export type PushJob =
     }
   | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] }
   /** A deleted message: its notifications on the phones of whichever of `userIds` (encodeUserIds) were notified. */
-  | { kind: 'removeDeleted'; realmId: number; messageId: number; userIds: string };
+  | { kind: 'removeDeleted'; realmId: number; messageId: number; userIds: string }
+  | LegacyTokenJob;
 
 /**
  * How long a registration counts as on its way to the bouncer: past the push job's attempts (Lambda
@@ -487,10 +492,11 @@ const NOTIFY_CONCURRENCY = 8;
  * has not read the message (a muted sender's message arrives read) nor been notified of it by an
  * earlier run, who is idle (isUserActive) and has devices registered with the bouncer, sends one
  * request to the bouncer (POST remotes/push/e2ee/notify) with the message's payload encrypted for
- * each device with its key, and records the notification. Nothing when the message is gone. A
- * bouncer that is down fails the run after every recipient was tried, so that the job is retried;
- * the retry skips whoever an earlier run notified (one could be notified twice only if the run
- * stopped between the bouncer's answer and that record).
+ * each device with its key, and records the notification; one who has legacy tokens also gets the
+ * legacy payloads (doSendLegacyNotification, first: upstream sends both). Nothing when the message
+ * is gone. A bouncer that is down fails the run after every recipient was tried, so that the job
+ * is retried; the retry skips whoever an earlier run notified (one could be notified twice only if
+ * the run stopped between the bouncer's answer and that record).
  */
 const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message' }>): Promise<void> => {
   if (!config.pushBouncer()) return;
@@ -512,15 +518,21 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
     usersStore.getManyWithSystemBots(job.realmId, [message.senderId, ...candidates]),
   ]);
   const wildcard = new Set(wildcardMentioned);
-  const wanting = users.filter((user) => {
-    if (!candidates.has(user.id) || !user.isActive || user.isBot) return false;
+  // Whoever muted the sender is never notified of their messages (upstream's sender_is_muted),
+  // also of an edit of one they marked unread since.
+  const muters = mutersOf(users.find((u) => u.id === message.senderId) ?? {});
+  const triggers = new Map<number, PushTrigger>();
+  for (const user of users) {
+    if (!candidates.has(user.id) || !user.isActive || user.isBot || muters.has(user.id)) continue;
     const trigger = pushTriggerFor(
       settingsOfUser(user),
       { direct: direct.has(user.id), mentioned: mentioned.has(user.id), wildcardMentioned: wildcard.has(user.id) },
       inChannel && (inChannel.get(user.id) ?? { subscription: undefined, policy: VisibilityPolicy.INHERIT }),
     );
-    return job.onlyMentions ? trigger === 'mentioned' || trigger === 'wildcardMentioned' : trigger !== undefined;
-  });
+    if (job.onlyMentions ? trigger === 'mentioned' || trigger === 'wildcardMentioned' : trigger !== undefined)
+      triggers.set(user.id, trigger!);
+  }
+  const wanting = users.filter((user) => triggers.has(user.id));
   if (wanting.length === 0) return;
   const wantingIds = wanting.map((u) => u.id);
   const [rows, notified] = await Promise.all([
@@ -547,8 +559,19 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
     wanting.filter((u) => !read.has(u.id) && !notified.has(u.id)),
     NOTIFY_CONCURRENCY,
     async (user) => {
-      const devices = await registeredDevicesOf(user.id);
-      if (devices.length === 0 || (await isUserActive(user, now))) return;
+      const [devices, legacyTokens] = await Promise.all([registeredDevicesOf(user.id), listPushTokensOfUser(user.id)]);
+      if ((devices.length === 0 && legacyTokens.length === 0) || (await isUserActive(user, now))) return;
+      if (legacyTokens.length > 0)
+        await doSendLegacyNotification({
+          realm,
+          user,
+          sender,
+          facts: pushMessage,
+          html: message.renderedContent ?? '',
+          trigger: triggers.get(user.id)!,
+          tokens: legacyTokens,
+        }).catch((e: unknown) => failures.push(e));
+      if (devices.length === 0) return;
       const base: PushBase = { realm_name: realm.name, realm_url: url, user_id: user.id };
       const payload = messagePushPayload(base, pushMessage);
       const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
@@ -665,6 +688,7 @@ const doRemoveNotifications = async (job: Extract<PushJob, { kind: 'remove' }>):
       console.error(JSON.stringify({ push: 'removal refused by the bouncer', userId: job.userId, code: error.code, msg: error.message }));
     }
   }
+  await doRemoveLegacyNotifications(realm, job.userId, job.messageIds);
   await pushNotifiedStore.clearPushNotified(job.userId, job.messageIds);
 };
 
@@ -690,14 +714,22 @@ export const checkSendTestNotification = forHumans(async (user: User, deviceId: 
   if (!realm) throw new Error(`the organization ${user.realmId} of user ${user.id} is missing`);
   const payload = { realm_name: realm.name, realm_url: realmUrl(realm), user_id: user.id, time: nowSeconds(), type: 'test' };
   const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
+  await sendTestToBouncer(realm, (realmUuid) => ['push/e2ee/notify', { json: { realm_uuid: realmUuid, push_requests: pushRequests } }]);
+});
+
+/**
+ * Sends a test notification to the bouncer in the request (the app shows the outcome), waiting at
+ * most TEST_NOTIFICATION_TIMEOUT_MS, and answers the bouncer's failures as upstream's: one that
+ * cannot be reached 502 FAILED_TO_CONNECT_BOUNCER, one that fails 502
+ * INTERNAL_SERVER_ERROR_ON_BOUNCER, a refusal that `refused` does not name 403 ADMIN_ACTION_REQUIRED.
+ */
+export const sendTestToBouncer = async (
+  realm: Realm,
+  request: (realmUuid: string) => [string, BouncerBody],
+  refused: (error: BouncerRefusedError) => ApiError | undefined = () => undefined,
+): Promise<void> => {
   try {
-    await sendForRealm(realm, (realmUuid) =>
-      sendToBouncer(
-        'push/e2ee/notify',
-        { json: { realm_uuid: realmUuid, push_requests: pushRequests } },
-        { timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS },
-      ),
-    );
+    await sendForRealm(realm, (realmUuid) => sendToBouncer(...request(realmUuid), { timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS }));
   } catch (error) {
     if (error instanceof BouncerRetryLaterError)
       throw error.kind === 'network'
@@ -710,19 +742,26 @@ export const checkSendTestNotification = forHumans(async (user: User, deviceId: 
             code: ErrorCode.INTERNAL_SERVER_ERROR_ON_BOUNCER,
           });
     if (error instanceof BouncerRefusedError)
-      throw new ApiError('Push notification configuration issue on server, contact the server administrator or retry later.', {
-        statusCode: 403,
-        code: ErrorCode.ADMIN_ACTION_REQUIRED,
-      });
+      throw (
+        refused(error) ??
+        new ApiError('Push notification configuration issue on server, contact the server administrator or retry later.', {
+          statusCode: 403,
+          code: ErrorCode.ADMIN_ACTION_REQUIRED,
+        })
+      );
     throw error;
   }
-});
+};
 
-/** The `push` job (functions/jobs/push.ts, or this process): a registration, a message's notifications, or removals. */
+/**
+ * The `push` job (functions/jobs/push.ts, or this process): a registration, a message's
+ * notifications, removals, or a legacy token's registration or removal (lib/actions/push-legacy.ts).
+ */
 export const doPushJob = async (job: PushJob): Promise<void> => {
   if (job.kind === 'register') return doRegisterDeviceWithBouncer(job);
   if (job.kind === 'message') return doSendMessageNotifications(job);
   if (job.kind === 'removeDeleted') return doRemoveDeletedNotifications(job);
+  if (job.kind === 'legacyRegister' || job.kind === 'legacyUnregister') return doLegacyTokenJob(job);
   return doRemoveNotifications(job);
 };
 

@@ -96,9 +96,10 @@ const MAX_PUSH_CONTENT = 200;
 
 /**
  * Upstream's get_mobile_push_content, simplified: the rendered message as plain text (tags
- * dropped, entities decoded, paragraphs as lines), cut to 200 characters with an ellipsis.
+ * dropped, entities decoded, paragraphs as lines), cut to 200 characters with an ellipsis, and
+ * whether it was cut (the legacy payloads' content_truncated).
  */
-export const pushContentOf = (html: string): string => {
+export const pushTextOf = (html: string): { text: string; truncated: boolean } => {
   const text = html
     .replace(/<\/p>\s*<p>/g, '\n')
     .replace(/<br\s*\/?>/g, '\n')
@@ -110,8 +111,13 @@ export const pushContentOf = (html: string): string => {
     .replace(/&amp;/g, '&')
     .trim();
   const chars = [...text];
-  return chars.length > MAX_PUSH_CONTENT ? `${chars.slice(0, MAX_PUSH_CONTENT - 1).join('')}…` : text;
+  return chars.length > MAX_PUSH_CONTENT
+    ? { text: `${chars.slice(0, MAX_PUSH_CONTENT - 1).join('')}…`, truncated: true }
+    : { text, truncated: false };
 };
+
+/** A notification's text (pushTextOf's). */
+export const pushContentOf = (html: string): string => pushTextOf(html).text;
 
 /** The bouncer's push request for one device (api/mobile-notifications, "Data sent to Zulip's push notifications service"). */
 export const pushRequestFor = (device: { tokenId: string; tokenKind: 'fcm' | 'apns'; keyId: number }, encryptedData: string) =>

@@ -406,6 +406,15 @@ export const entityKeys = {
   /** A message a user's phones were notified of and that is not read yet (the push job's, TTL `expiresAt`). */
   pushNotified: (userId: number, messageId: number): Key => ({ pk: `USER#${userId}`, sk: `PUSHED#${pad(messageId)}` }),
   pushNotifiedOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'PUSHED#' }),
+  /**
+   * A legacy FCM/APNs token of a user (POST /users/me/android_gcm_reg_id, /users/me/apns_device_token),
+   * named by its kind and the sha256 of the token (up to 4,096 characters: too long for a key).
+   */
+  pushToken: (userId: number, kind: string, token: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `PUSHTOKEN#${kind}#${createHash('sha256').update(token).digest('hex')}`,
+  }),
+  pushTokensOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'PUSHTOKEN#' }),
 } as const;
 
 // The events table (see docs/data-model.md, "Event streams and queues"):

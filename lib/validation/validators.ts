@@ -77,6 +77,14 @@ export const string =
     return s;
   };
 
+/** A string matching a pattern (upstream's StringConstraints(pattern=...)): `{var} has invalid format` otherwise. */
+export const matching =
+  (pattern: RegExp): Validator<string> =>
+  (value, path) => {
+    const s = str(value, path);
+    return pattern.test(s) ? s : fail(MESSAGES.badFormat(path));
+  };
+
 /** One of a fixed set of values: `Invalid {var}` otherwise. */
 export const literal =
   <const T extends readonly (string | number | boolean)[]>(...options: T): Validator<T[number]> =>

@@ -39,6 +39,9 @@ export const bouncerState = async (): Promise<BouncerState> => {
     realms: state.realms.filter((r) => r.serverId === mine),
     devices: state.devices.filter((d) => d.serverId === mine),
     notifications: state.notifications.filter((n) => n.serverId === mine),
+    legacyTokens: state.legacyTokens.filter((t) => t.serverId === mine),
+    legacyNotifications: state.legacyNotifications.filter((n) => n.serverId === mine),
+    legacyTests: state.legacyTests.filter((t) => t.serverId === mine),
     requests: state.requests.filter((r) => r.serverId === mine),
   };
 };
