@@ -16,7 +16,7 @@ import { BENCH_QUEUE, deliveryLatency, measure, percentile, printTable, type Cos
 const REALM = 2;
 
 /** A public channel copied from Denmark with `size` subscribers: Iago and generated user ids. */
-const channelOfSize = async (channelId: number, size: number): Promise<void> => {
+export const channelOfSize = async (channelId: number, size: number): Promise<void> => {
   const denmark = (await channelsStore.getChannel(REALM, 1))!;
   const items = [channelsStore.buildChannelItem({ ...denmark, id: channelId, name: `bench ${size}`, subscriberCount: size })];
   const ids = [11, ...Array.from({ length: size - 1 }, (_, i) => 500000 + channelId * 100000 + i)];
@@ -27,7 +27,7 @@ const channelOfSize = async (channelId: number, size: number): Promise<void> => 
 };
 
 /** A POST /messages request as API Gateway delivers it. */
-const sendRequest = (auth: string, body: Record<string, string>) =>
+export const sendRequest = (auth: string, body: Record<string, string>) =>
   sendHandler({
     version: '2.0',
     routeKey: 'POST /messages',

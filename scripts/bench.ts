@@ -11,6 +11,7 @@ import { benchGap } from './bench-gap';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
+import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
 import { benchTopics } from './bench-topics';
@@ -34,6 +35,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   bounded: benchBounded,
   render: benchRender,
   admin: benchAdmin,
+  push: benchPush,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */
