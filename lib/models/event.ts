@@ -5,6 +5,7 @@
 import type { ApiDraft } from './draft';
 import type { LegacyClientPresence, ModernPresence } from './presence';
 import type { ReactionType } from './reaction';
+import type { ApiSavedSnippet } from './user-data';
 
 /** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
 type ApiObject = Record<string, unknown>;
@@ -17,6 +18,11 @@ export type DraftsEvent =
   | { type: 'drafts'; op: 'add'; drafts: ApiDraft[] }
   | { type: 'drafts'; op: 'update'; draft: ApiDraft }
   | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+export type SavedSnippetsEvent =
+  | { type: 'saved_snippets'; op: 'add'; saved_snippet: ApiSavedSnippet }
+  | { type: 'saved_snippets'; op: 'update'; saved_snippet: ApiSavedSnippet }
+  | { type: 'saved_snippets'; op: 'remove'; saved_snippet_id: number };
 
 export type RemindersEvent =
   { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
@@ -312,6 +318,7 @@ export type ApiEvent =
   | HeartbeatEvent
   | AlertWordsEvent
   | DraftsEvent
+  | SavedSnippetsEvent
   | RemindersEvent
   | InvitesChangedEvent
   | RealmEvent

@@ -60,6 +60,7 @@
 // | starred messages of a user  | main.gsi2   | STARRED#<uid>           | asc, at most 10,000         |
 // | DM conversations of a user  | main        | USER#<uid>              | begins_with DMCONV#         |
 // | snippets / nav views        | main        | USER#<uid>              | begins_with SNIPPET# / NAVVIEW# |
+// | snippet count of a user     | main        | USER#<uid>              | = SNIPPETCOUNT              |
 // | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
 // | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
 // | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
@@ -256,6 +257,8 @@ export const entityKeys = {
   alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
+  /** How many saved snippets the user keeps (`count`), changed in the transaction of each create and delete. */
+  savedSnippetCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'SNIPPETCOUNT' }),
   navigationView: (userId: number, fragment: string): Key => fitted('view', { pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
 
   // Organization objects (issue 7): prefixes of the realm partition, and the items that make
