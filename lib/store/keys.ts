@@ -71,6 +71,8 @@
 // | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | attachment + its claims    | main        | ATTACHMENT#<path id>    | = ATTACHMENT, begins_with CLAIM# (one query) |
+// | uploads of a user           | main        | USER#<uid>              | begins_with UPLOAD#, = UPLOAD#<id> |
+// | upload space of a realm     | main        | REALM#<rid>             | = UPLOADSPACE               |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 // | web session by cookie       | main        | SESSION#<sha256 of token> | = SESSION (TTL)           |
 // | web sessions of a user      | main.gsi1   | SESSIONS#<uid>          | <sha256 of token>           |
@@ -386,6 +388,11 @@ export const entityKeys = {
   attachment: (pathId: string): Key => fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
   attachmentClaim: (pathId: string, messageId: number): Key =>
     fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
+  /** What the owner's partition keeps of one upload (by its id): GET /attachments lists them, DELETE finds one. */
+  ownUpload: (userId: number, attachmentId: number): Key => ({ pk: `USER#${userId}`, sk: `UPLOAD#${pad(attachmentId)}` }),
+  uploadsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'UPLOAD#' }),
+  /** The bytes of every upload of an organization (`bytes`): upstream's currently_used_upload_space_bytes. */
+  uploadSpace: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'UPLOADSPACE' }),
   /** A web session (lib/web/session.ts), named by the sha256 of its cookie's token: the table never holds a usable token. */
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   /** A one-time hand-off of a sign-in to an organization's host (lib/actions/web-sessions.ts), by its token's sha256. */
