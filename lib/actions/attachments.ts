@@ -32,16 +32,34 @@ const messageIdsOf = async (realmId: number, uploads: OwnUpload[]): Promise<numb
 
 /** The owner's clients learn of a change to one of their uploads, with the organization's upload space after it. */
 const notifyAttachmentUpdate = async (
-  user: User,
+  realmId: number,
+  ownerId: number,
   change: { op: 'add' | 'update'; attachment: ApiAttachment } | { op: 'remove'; attachment: { id: number } },
 ): Promise<void> => {
-  const uploadSpaceUsed = await attachmentsStore.getUploadSpaceUsed(user.realmId);
-  await sendEvent(user.realmId, { type: 'attachment', ...change, upload_space_used: uploadSpaceUsed }, { users: [user.id] });
+  const uploadSpaceUsed = await attachmentsStore.getUploadSpaceUsed(realmId);
+  await sendEvent(realmId, { type: 'attachment', ...change, upload_space_used: uploadSpaceUsed }, { users: [ownerId] });
 };
 
 /** After an upload is stored: `attachment` add, with no messages yet, to the uploader's queues. */
 export const notifyAttachmentAdded = (user: User, upload: OwnUpload): Promise<void> =>
-  notifyAttachmentUpdate(user, { op: 'add', attachment: toApiAttachment(upload, []) });
+  notifyAttachmentUpdate(user.realmId, user.id, { op: 'add', attachment: toApiAttachment(upload, []) });
+
+/**
+ * After a message that links uploads is stored: `attachment` update, with the messages that now
+ * link the file, to each file's owner (upstream sends it to the sender, who is the owner but for a
+ * file someone shared onward; the event describes the owner's file list). Files uploaded before
+ * attachments had ids are in no list: nothing is sent for them. Reads each file's partition and
+ * its claimed messages.
+ */
+export const notifyAttachmentsClaimed = async (realmId: number, pathIds: string[]): Promise<void> => {
+  for (const pathId of pathIds) {
+    const found = await attachmentsStore.getAttachmentWithClaims(pathId);
+    if (!found || found.attachment.id === 0) continue;
+    const { attachment } = found;
+    const [messageIds] = await messageIdsOf(realmId, [attachment]);
+    await notifyAttachmentUpdate(realmId, attachment.ownerId, { op: 'update', attachment: toApiAttachment(attachment, messageIds) });
+  }
+};
 
 /**
  * GET /attachments: every file the caller uploaded, in id order, each with the messages that link
@@ -83,5 +101,5 @@ export const doRemoveAttachment = async (user: User, upload: OwnUpload): Promise
   });
   await filesStore.deleteFile(upload.pathId);
   await attachmentsStore.deleteClaims(upload.pathId, await attachmentsStore.listClaimedMessageIds(upload.pathId));
-  await notifyAttachmentUpdate(user, { op: 'remove', attachment: { id: upload.id } });
+  await notifyAttachmentUpdate(user.realmId, user.id, { op: 'remove', attachment: { id: upload.id } });
 };

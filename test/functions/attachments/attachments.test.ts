@@ -120,6 +120,33 @@ describe('GET /attachments', () => {
   });
 });
 
+describe('attachment update events', () => {
+  it("tells the owner's queues only, when a message links the file, which messages now link it", async () => {
+    const upload = await uploadAs(hamlet, 'shared.txt', 30);
+    const hamletQueue = await openQueue(hamlet, { eventTypes: ['attachment'] });
+    const iagoQueue = await openQueue(iago, { eventTypes: ['attachment'] });
+    const m1 = await send(hamlet, `see ${upload.url}`);
+    // Linked onward by another user who may read it (it is in a public channel now).
+    const m2 = await send(iago, `also ${upload.url}`);
+    const space = await attachmentsStore.getUploadSpaceUsed(2);
+    const update = (messageIds: number[]) => ({
+      type: 'attachment',
+      op: 'update',
+      attachment: {
+        id: upload.id,
+        name: 'shared.txt',
+        path_id: upload.pathId,
+        size: 30,
+        create_time: expect.any(Number),
+        message_ids: messageIds,
+      },
+      upload_space_used: space,
+    });
+    expect(await hamletQueue.drain()).toEqual([update([m1]), update([m1, m2])]);
+    expect(await iagoQueue.drain()).toEqual([]);
+  });
+});
+
 describe('DELETE /attachments/{attachment_id}', () => {
   it("deletes the file's bytes and record, and takes its size off the upload space", async () => {
     const upload = await uploadAs(hamlet, 'gone.txt', 123);
