@@ -1,8 +1,9 @@
-// The uploads bucket and the only two roles that may use it: serverless.yml's resources
+// The uploads bucket and the only three roles that may use it: serverless.yml's resources
 // (`${file(./buckets/index.js):resources}`). A function whose route declares `"bucket": "read"`
 // (serving files) runs as UploadsReadRole, which may GetObject in the bucket; `"write"` (POST
-// /user_uploads) as UploadsWriteRole, which may PutObject. Every other function keeps the default
-// role, which has no S3 permission at all. Both roles may use the tables as the default role does.
+// /user_uploads) as UploadsWriteRole, which may PutObject; `"delete"` (DELETE /attachments/{id})
+// as UploadsDeleteRole, which may DeleteObject. Every other function keeps the default role,
+// which has no S3 permission at all. The roles may use the tables as the default role does.
 // Plain CommonJS, like tables/index.js.
 const { DYNAMODB_ACTIONS, iamResources } = require('../tables/index.js');
 
@@ -44,12 +45,13 @@ const role = (s3Action) => ({
   },
 });
 
-/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its two roles. */
+/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its three roles. */
 const resources = ({ resolveVariable }) =>
   resolveVariable('self:provider.environment.UPLOADS_BUCKET').then((name) => ({
     [BUCKET]: bucket(name),
     UploadsReadRole: role('s3:GetObject'),
     UploadsWriteRole: role('s3:PutObject'),
+    UploadsDeleteRole: role('s3:DeleteObject'),
   }));
 
 module.exports = { BUCKET, resources };

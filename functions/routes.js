@@ -23,8 +23,9 @@ const FALLBACK = 'routeFallback';
  * the provider's) and `longPoll` (true: the function waits up to the long-poll bound, so its
  * timeout is the bound plus 5 s, and its concurrency is capped by the eventsMaxConcurrency stage
  * parameter), `root` (true: served at the site root instead of under /api/v1, as upstream serves
- * uploaded files at /user_uploads/...; the fallback does not list it) and `bucket` ("read" or
- * "write": the function gets the uploads bucket's role, which may GetObject, or PutObject, on it;
+ * uploaded files at /user_uploads/...; the fallback does not list it) and `bucket` ("read",
+ * "write" or "delete": the function gets the uploads bucket's role, which may GetObject,
+ * PutObject, or DeleteObject, on it;
  * every other function has no S3 access at all), `throttle` (`{"rate","burst"}`: API Gateway's
  * request limit of this route, requests a second and burst, instead of the stage's default, the
  * throttleRate and throttleBurst parameters of serverless.yml), `timeout` (seconds, up to API Gateway's
@@ -32,7 +33,7 @@ const FALLBACK = 'routeFallback';
  * no field is silently ignored.
  */
 const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle', 'timeout'];
-const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole' };
+const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole', delete: 'UploadsDeleteRole' };
 
 const isThrottle = (t) =>
   typeof t === 'object' &&
@@ -77,7 +78,8 @@ const loadRoutes = (functionsDir = __dirname) => {
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
     if (route.path.endsWith('/') && !route.root)
       throw new Error(`${where}: only a page at the site root (root: true) may end with a slash`);
-    if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES)) throw new Error(`${where}: bucket must be read, write or absent`);
+    if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES))
+      throw new Error(`${where}: bucket must be read, write, delete or absent`);
     if (route.throttle !== undefined && !isThrottle(route.throttle)) {
       throw new Error(`${where}: throttle must be {"rate": requests a second, "burst": a whole number of requests}, both positive`);
     }

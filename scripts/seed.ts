@@ -436,6 +436,10 @@ const perUserItems = (): Item[] => [
     content: s.content,
     dateCreated: s.date_created,
   })),
+  // Each user's snippet count, which bounds how many snippets they keep.
+  ...Object.entries(
+    fixture.saved_snippets.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s.user_id]: (counts[s.user_id] ?? 0) + 1 }), {}),
+  ).map(([uid, count]) => ({ ...ek.savedSnippetCount(Number(uid)), count })),
   ...Object.entries(fixture.navigation_views).flatMap(([uid, views]) =>
     views.map((v) => ({
       ...ek.navigationView(Number(uid), v.fragment),

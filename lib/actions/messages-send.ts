@@ -14,6 +14,7 @@ import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './message-de
 import { doStartPushNotifications } from './push-notifications';
 import { renderContent, type RenderedContent } from './message-render';
 import { claimAttachmentsForMessage } from './uploads';
+import { notifyAttachmentsClaimed } from './attachments';
 import { doApplyAutomaticTopicPolicies, readSendTopicFacts, type SendTopicFacts } from './user-topics';
 import type { Channel } from '../models/channel';
 import type { Message, MessageRecipient } from '../models/message';
@@ -336,6 +337,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   const mentionedRecipients = rendered.mentionedUserIds.filter((userId) => recipientIds.includes(userId));
   const automatic = await doApplyAutomaticTopicPolicies(sendTopic, mentionedRecipients);
   await doDeliverMessage(delivery);
+  await notifyAttachmentsClaimed(realm.id, claimed);
   await doStartPushNotifications(message, recipients, send.channelPushOn);
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };

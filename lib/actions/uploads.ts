@@ -22,7 +22,9 @@ import type { Channel } from '../models/channel';
 import { isGuest, type User } from '../models/user';
 import * as attachmentsStore from '../store/attachments';
 import * as filesStore from '../store/files';
+import { allocateIds } from '../store/common';
 import * as messagesStore from '../store/messages';
+import { notifyAttachmentAdded } from './attachments';
 
 const fileNotFound = (): ApiError => new ApiError('File not found.', { statusCode: 404 });
 const notAuthorized = (): ApiError => new ApiError('You are not authorized to view this file.', { statusCode: 403 });
@@ -30,8 +32,10 @@ const notAuthorized = (): ApiError => new ApiError('You are not authorized to vi
 /**
  * POST /user_uploads: exactly one file ("You must specify a file to upload", "You may only upload
  * one file at a time"), at most MAX_FILE_UPLOAD_SIZE_MIB. Writes the bytes to S3 under a new
- * random path id, then the attachment record owned by the user (a crash between the two leaves an
- * unreachable object, never a record without its file). Emits nothing.
+ * random path id, then the attachment record owned by the user with a new id, and its copy in the
+ * user's partition (a crash between the two leaves an unreachable object, never a record without
+ * its file), adding its size to the organization's upload space. Emits `attachment` add to the
+ * uploader's queues.
  */
 export const checkUploadFile = async (user: User, files: UploadedFile[]): Promise<{ url: string; filename: string }> => {
   if (files.length === 0) throw new BadRequestError('You must specify a file to upload');
@@ -45,6 +49,7 @@ export const checkUploadFile = async (user: User, files: UploadedFile[]): Promis
   const pathId = newPathId(user.realmId, name);
   await filesStore.putFile(pathId, file.content, contentType);
   const attachment: Attachment = {
+    id: await allocateIds('attachment'),
     pathId,
     realmId: user.realmId,
     ownerId: user.id,
@@ -56,6 +61,7 @@ export const checkUploadFile = async (user: User, files: UploadedFile[]): Promis
     isWebPublic: false,
   };
   if (!(await attachmentsStore.putAttachment(attachment))) throw new Error(`path id ${pathId} already taken`);
+  await notifyAttachmentAdded(user, attachment);
   return { url: uploadUrl(pathId), filename: name };
 };
 

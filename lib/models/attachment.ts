@@ -20,6 +20,8 @@ export type UploadedFile = { filename: string; contentType: string; content: Buf
 
 /** An uploaded file, and what upstream's Attachment row says about who may read it. */
 export type Attachment = {
+  /** Upstream's Attachment.id (GET /attachments, DELETE /attachments/{id}); 0 for a file uploaded before ids were kept. */
+  id: number;
   /** `<realm_id>/<xx>/<random>/<sanitized name>`: the S3 key and the URL path after /user_uploads/. */
   pathId: string;
   realmId: number;
@@ -35,6 +37,21 @@ export type Attachment = {
   /** Linked from a message in a web-public channel. */
   isWebPublic: boolean;
 };
+
+/** What the owner's partition keeps of each of their uploads, to list them and find one by id. */
+export type OwnUpload = Pick<Attachment, 'id' | 'pathId' | 'ownerId' | 'name' | 'size' | 'createTime'>;
+
+/** An attachment as GET /attachments and the `attachment` events show it (feature level 472: `message_ids`). */
+export type ApiAttachment = { id: number; name: string; path_id: string; size: number; create_time: number; message_ids: number[] };
+
+export const toApiAttachment = (upload: OwnUpload, messageIds: number[]): ApiAttachment => ({
+  id: upload.id,
+  name: upload.name,
+  path_id: upload.pathId,
+  size: upload.size,
+  create_time: upload.createTime,
+  message_ids: messageIds,
+});
 
 /** One message that links an attachment, with the facts the read rule needs about where it was sent. */
 export type AttachmentClaim =

@@ -2,9 +2,11 @@
 // (only those this service emits), so that an action cannot emit a misspelled or missing field, and
 // the shapes of the queues that receive them. Lives under lib/models so that lib/store (which keeps
 // events and queues) and lib/events (which sends and delivers them) both import it downwards.
+import type { ApiAttachment } from './attachment';
 import type { ApiDraft } from './draft';
 import type { LegacyClientPresence, ModernPresence } from './presence';
 import type { ReactionType } from './reaction';
+import type { ApiSavedSnippet } from './user-data';
 
 /** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
 type ApiObject = Record<string, unknown>;
@@ -17,6 +19,16 @@ export type DraftsEvent =
   | { type: 'drafts'; op: 'add'; drafts: ApiDraft[] }
   | { type: 'drafts'; op: 'update'; draft: ApiDraft }
   | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+export type SavedSnippetsEvent =
+  | { type: 'saved_snippets'; op: 'add'; saved_snippet: ApiSavedSnippet }
+  | { type: 'saved_snippets'; op: 'update'; saved_snippet: ApiSavedSnippet }
+  | { type: 'saved_snippets'; op: 'remove'; saved_snippet_id: number };
+
+/** `upload_space_used`: the organization's uploaded bytes after the change. */
+export type AttachmentEvent =
+  | { type: 'attachment'; op: 'add' | 'update'; attachment: ApiAttachment; upload_space_used: number }
+  | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
 
 export type RemindersEvent =
   { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
@@ -314,6 +326,8 @@ export type ApiEvent =
   | HeartbeatEvent
   | AlertWordsEvent
   | DraftsEvent
+  | SavedSnippetsEvent
+  | AttachmentEvent
   | RemindersEvent
   | InvitesChangedEvent
   | RealmEvent

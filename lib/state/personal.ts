@@ -1,6 +1,7 @@
 // Register state of the caller's personal objects: alert words, pending onboarding steps, saved
 // snippets and navigation views. One read each, in the caller's own partition; spectators have none.
 import { config } from '../config';
+import { toApiSavedSnippet } from '../models/user-data';
 import * as userDataStore from '../store/user-data';
 import type { StateBuilder } from './registry';
 
@@ -24,7 +25,7 @@ export const onboardingStepsState: StateBuilder = async (ctx) => {
 export const savedSnippetsState: StateBuilder = async (ctx) => {
   if (!ctx.want('saved_snippets')) return {};
   const snippets = ctx.user ? await userDataStore.listSavedSnippetsOfUser(ctx.user.id) : [];
-  return { saved_snippets: snippets.map((s) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated })) };
+  return { saved_snippets: snippets.map(toApiSavedSnippet) };
 };
 
 /** "navigation_views": `name` only for custom views (built-in ones are named by their fragment). */

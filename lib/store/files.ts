@@ -1,7 +1,7 @@
 // The only code that talks to S3: uploaded files' bytes, one object per attachment, keyed by its
 // path id. The endpoint comes from S3_ENDPOINT (the local S3-compatible store) or is AWS's own;
 // the same calls run in both.
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 
 let cached: { key: string; client: S3Client } | undefined;
@@ -27,6 +27,11 @@ export const closeS3Client = (): void => {
 /** Writes a file's bytes (a new path id each time, so never over another file). */
 export const putFile = async (pathId: string, body: Buffer, contentType: string): Promise<void> => {
   await s3Client().send(new PutObjectCommand({ Bucket: config.uploadsBucket(), Key: pathId, Body: body, ContentType: contentType }));
+};
+
+/** Deletes a file's bytes (S3 answers success for a key that does not exist, so a retry is harmless). */
+export const deleteFile = async (pathId: string): Promise<void> => {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: config.uploadsBucket(), Key: pathId }));
 };
 
 /** A file's bytes, or undefined when the object does not exist. */

@@ -61,6 +61,7 @@
 // | starred messages of a user  | main.gsi2   | STARRED#<uid>           | asc, at most 10,000         |
 // | DM conversations of a user  | main        | USER#<uid>              | begins_with DMCONV#         |
 // | snippets / nav views        | main        | USER#<uid>              | begins_with SNIPPET# / NAVVIEW# |
+// | snippet count of a user     | main        | USER#<uid>              | = SNIPPETCOUNT              |
 // | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
 // | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
 // | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
@@ -71,6 +72,8 @@
 // | client devices of a user   | main        | USER#<uid>              | begins_with DEVICE#         |
 // | statuses of a realm        | main        | REALM#<rid>             | begins_with STATUS#         |
 // | attachment + its claims    | main        | ATTACHMENT#<path id>    | = ATTACHMENT, begins_with CLAIM# (one query) |
+// | uploads of a user           | main        | USER#<uid>              | begins_with UPLOAD#, = UPLOAD#<id> |
+// | upload space of a realm     | main        | REALM#<rid>             | = UPLOADSPACE               |
 // | bot storage of a bot        | main        | USER#<uid>              | begins_with BOTSTORAGE# (sha256 of key), = BOTSTORAGESIZE |
 // | web session by cookie       | main        | SESSION#<sha256 of token> | = SESSION (TTL)           |
 // | web sessions of a user      | main.gsi1   | SESSIONS#<uid>          | <sha256 of token>           |
@@ -264,6 +267,8 @@ export const entityKeys = {
   alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
+  /** How many saved snippets the user keeps (`count`), changed in the transaction of each create and delete. */
+  savedSnippetCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'SNIPPETCOUNT' }),
   navigationView: (userId: number, fragment: string): Key => fitted('view', { pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
 
   // Organization objects (issue 7): prefixes of the realm partition, and the items that make
@@ -391,6 +396,11 @@ export const entityKeys = {
   attachment: (pathId: string): Key => fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: 'ATTACHMENT' }),
   attachmentClaim: (pathId: string, messageId: number): Key =>
     fitted('upload path', { pk: `ATTACHMENT#${pathId}`, sk: `CLAIM#${pad(messageId)}` }),
+  /** What the owner's partition keeps of one upload (by its id): GET /attachments lists them, DELETE finds one. */
+  ownUpload: (userId: number, attachmentId: number): Key => ({ pk: `USER#${userId}`, sk: `UPLOAD#${pad(attachmentId)}` }),
+  uploadsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'UPLOAD#' }),
+  /** The bytes of every upload of an organization (`bytes`): upstream's currently_used_upload_space_bytes. */
+  uploadSpace: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'UPLOADSPACE' }),
   /** A web session (lib/web/session.ts), named by the sha256 of its cookie's token: the table never holds a usable token. */
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   /** A one-time hand-off of a sign-in to an organization's host (lib/actions/web-sessions.ts), by its token's sha256. */

@@ -1,9 +1,10 @@
 // A user's personal objects in the user partition: alert words and onboarding steps (one item
-// each), saved snippets and navigation views (one item per object). Reads named by access pattern.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+// each), saved snippets and navigation views (one item per object), and the count of the user's
+// snippets that bounds them. Reads and writes named by access pattern.
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NavigationView, OnboardingStep, SavedSnippet } from '../models/user-data';
 import { documentClient, tableName } from './client';
-import { queryPrefix, stripKeys, type Item } from './common';
+import { queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactionLoss } from './common';
 import { entityKeys, type Key } from './keys';
 import { MAX_USER_OBJECTS } from './limits';
 
@@ -22,6 +23,95 @@ export const getPendingOnboardingSteps = async (userId: number): Promise<Onboard
 export const listSavedSnippetsOfUser = async (userId: number): Promise<SavedSnippet[]> => {
   const k = entityKeys.savedSnippetsOfUser(userId);
   return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => stripKeys(item) as SavedSnippet);
+};
+
+const toSavedSnippet = (item: Item): SavedSnippet => ({
+  id: Number(item.id),
+  userId: Number(item.userId),
+  title: String(item.title),
+  content: String(item.content),
+  dateCreated: Number(item.dateCreated),
+});
+
+/** One saved snippet of this user, or undefined (strongly consistent). */
+export const getSavedSnippet = async (userId: number, snippetId: number): Promise<SavedSnippet | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.savedSnippet(userId, snippetId), ConsistentRead: true }),
+  );
+  return out.Item ? toSavedSnippet(out.Item) : undefined;
+};
+
+/** A snippet write's outcome: written, refused by its condition, or overtaken by a concurrent transaction (nothing written: retry). */
+export type SnippetWrite = 'written' | 'refused' | 'conflict';
+
+const outcome = (loss: TransactionLoss | undefined): SnippetWrite =>
+  loss === undefined ? 'written' : loss.lost === 'conflict' ? 'conflict' : 'refused';
+
+/**
+ * Writes a new snippet and counts it, in one transaction that is refused while the user already
+ * keeps `max` snippets (a missing count is none), so of concurrent creates at the bound only the
+ * free places are taken. The id is freshly allocated: only the count's condition can refuse it.
+ */
+export const createSavedSnippet = async (snippet: SavedSnippet, max: number): Promise<SnippetWrite> => {
+  const loss = await sendTransaction([
+    {
+      Update: {
+        TableName: tableName('main'),
+        Key: entityKeys.savedSnippetCount(snippet.userId),
+        UpdateExpression: 'ADD #c :one',
+        ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': max },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName('main'),
+        Item: { ...entityKeys.savedSnippet(snippet.userId, snippet.id), ...snippet },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  return outcome(loss);
+};
+
+/** Replaces the title and content of an existing snippet; false if it no longer exists. */
+export const updateSavedSnippet = async (
+  userId: number,
+  snippetId: number,
+  changes: { title: string; content: string },
+): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.savedSnippet(userId, snippetId),
+      UpdateExpression: 'SET title = :t, content = :c',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':t': changes.title, ':c': changes.content },
+    }),
+  );
+
+/** Deletes a snippet of this user and uncounts it, together; refused if there was none (the count is then untouched). */
+export const deleteSavedSnippet = async (userId: number, snippetId: number): Promise<SnippetWrite> => {
+  const loss = await sendTransaction([
+    {
+      Delete: {
+        TableName: tableName('main'),
+        Key: entityKeys.savedSnippet(userId, snippetId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: tableName('main'),
+        Key: entityKeys.savedSnippetCount(userId),
+        UpdateExpression: 'ADD #c :minus',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
+  return outcome(loss);
 };
 
 /** The user's navigation views, in fragment order. */

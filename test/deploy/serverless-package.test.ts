@@ -18,7 +18,7 @@ import { buildEvent } from '../helpers/api';
 const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
   JOBS: Record<string, { handler: string; timeout: number }>;
   STREAM_CONSUMERS: Record<string, { handler: string; timeout: number }>;
-  loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' }[];
+  loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' | 'delete' }[];
   routeTable: () => Record<string, string[]>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -273,7 +273,7 @@ describe('npx serverless package', () => {
     expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
   });
 
-  it('lets only the upload and avatar functions use the bucket: serving may GetObject, uploading may PutObject', () => {
+  it('lets only the upload and avatar functions use the bucket: serving may GetObject, uploading may PutObject, removing an attachment may DeleteObject', () => {
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
     const s3Statements = (roleId: string) =>
       resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) =>
@@ -282,10 +282,17 @@ describe('npx serverless package', () => {
     expect(s3Statements('IamRoleLambdaExecution')).toEqual([]);
     expect(s3Statements('UploadsReadRole')).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
     expect(s3Statements('UploadsWriteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
+    expect(s3Statements('UploadsDeleteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects] }]);
     const roleOf = (name: string) => resources[`${capitalized(name)}LambdaFunction`].Properties.Role;
     for (const route of loadRoutes()) {
       const expected =
-        route.bucket === 'read' ? 'UploadsReadRole' : route.bucket === 'write' ? 'UploadsWriteRole' : 'IamRoleLambdaExecution';
+        route.bucket === 'read'
+          ? 'UploadsReadRole'
+          : route.bucket === 'write'
+            ? 'UploadsWriteRole'
+            : route.bucket === 'delete'
+              ? 'UploadsDeleteRole'
+              : 'IamRoleLambdaExecution';
       expect({ route: route.name, role: roleOf(route.name) }).toEqual({ route: route.name, role: { 'Fn::GetAtt': [expected, 'Arn'] } });
     }
     expect(
@@ -294,6 +301,7 @@ describe('npx serverless package', () => {
         .map((r) => `${r.name}:${r.bucket}`)
         .sort(),
     ).toEqual([
+      'removeAttachment:delete',
       'serveRealmEmojiImage:read',
       'serveUploadedFile:read',
       'serveUploadedFileByToken:read',

@@ -1,0 +1,8 @@
+// DELETE /attachments/{attachment_id}: deletes one of the caller's uploads, its bytes included.
+import { accessOwnAttachment, doRemoveAttachment } from '../../lib/actions/attachments';
+import { apiHandler } from '../../lib/http/api-handler';
+
+export const handler = apiHandler(async ({ user, pathInt }) => {
+  const upload = await accessOwnAttachment(user, pathInt('attachment_id'));
+  await doRemoveAttachment(user, upload);
+});
