@@ -89,6 +89,7 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'entityKeys.session': 'the session token arrives as its sha256',
   'entityKeys.sessionOfUser': 'the session token arrives as its sha256',
   'entityKeys.loginHandoff': 'the hand-off token arrives as its sha256',
+  'entityKeys.pushToken': 'the push token goes in as its sha256; the kind is fcm or apns',
 };
 
 describe('every key template of lib/store/keys.ts', () => {
