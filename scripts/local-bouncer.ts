@@ -135,6 +135,15 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
     return parsed as number;
   };
 
+  /** A legacy registration's token and kind, as upstream's register and unregister check them. */
+  const legacyTokenOf = (form: URLSearchParams): { token: string; tokenKind: number } => {
+    const token = field(form, 'token').trim();
+    if (token === '') throw new BouncerError(400, 'token cannot be blank');
+    const tokenKind = jsonIntField(form, 'token_kind');
+    if (tokenKind === null) throw new BouncerError(400, "Missing 'token_kind' argument", 'REQUEST_VARIABLE_MISSING');
+    return { token, tokenKind };
+  };
+
   /** Upstream's validate_bouncer_token_request: the kind, then validate_token. */
   const checkLegacyToken = (token: string, kind: number): void => {
     if (kind !== 1 && kind !== 2) throw new BouncerError(400, 'Invalid token type');
@@ -207,10 +216,7 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
     'push/register': (req, body) => {
       const serverId = authenticate(req);
       const form = new URLSearchParams(body);
-      const token = field(form, 'token').trim();
-      if (token === '') throw new BouncerError(400, 'token cannot be blank');
-      const tokenKind = jsonIntField(form, 'token_kind');
-      if (tokenKind === null) throw new BouncerError(400, "Missing 'token_kind' argument", 'REQUEST_VARIABLE_MISSING');
+      const { token, tokenKind } = legacyTokenOf(form);
       const userId = jsonIntField(form, 'user_id');
       const userUuid = form.get('user_uuid');
       const realmUuid = form.get('realm_uuid');
@@ -239,10 +245,7 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
     'push/unregister': (req, body) => {
       const serverId = authenticate(req);
       const form = new URLSearchParams(body);
-      const token = field(form, 'token').trim();
-      if (token === '') throw new BouncerError(400, 'token cannot be blank');
-      const tokenKind = jsonIntField(form, 'token_kind');
-      if (tokenKind === null) throw new BouncerError(400, "Missing 'token_kind' argument", 'REQUEST_VARIABLE_MISSING');
+      const { token, tokenKind } = legacyTokenOf(form);
       checkLegacyToken(token, tokenKind);
       const mine = ofUser(serverId, form.get('user_uuid'), jsonIntField(form, 'user_id'));
       const matches = (t: LegacyToken) => mine(t) && t.token === token && t.tokenKind === tokenKind;
