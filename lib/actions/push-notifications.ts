@@ -376,16 +376,29 @@ export const doStartPushNotifications = async (
   }
   // A channel message always goes to the job: whoever follows its topic may be notified.
   if (message.streamId === null && direct.length === 0) return;
-  const sorted = (ids: number[]) => encodeUserIds([...ids].sort((a, b) => a - b));
+  await startMessagePushJob(message, { direct, mentioned, wildcardMentioned, channelPush: channelPushOn.filter((id) => unread.has(id)) });
+};
+
+/**
+ * Starts a message's `push` job with its recipients by reason (sorted and encoded as the job
+ * carries them). Never throws: a job that cannot be started is logged, and the send or edit stands.
+ */
+const startMessagePushJob = async (
+  message: Message,
+  ids: { direct?: number[]; mentioned: number[]; wildcardMentioned: number[]; channelPush?: number[] },
+  onlyMentions?: true,
+): Promise<void> => {
+  const sorted = (list: number[] = []) => encodeUserIds([...list].sort((a, b) => a - b));
   try {
     await startJob('push', {
       kind: 'message',
       realmId: message.realmId,
       messageId: message.id,
-      direct: sorted(direct),
-      mentioned: sorted(mentioned),
-      wildcardMentioned: sorted(wildcardMentioned),
-      channelPush: sorted(channelPushOn.filter((id) => unread.has(id))),
+      direct: sorted(ids.direct),
+      mentioned: sorted(ids.mentioned),
+      wildcardMentioned: sorted(ids.wildcardMentioned),
+      ...(ids.channelPush ? { channelPush: sorted(ids.channelPush) } : {}),
+      ...(onlyMentions ? { onlyMentions } : {}),
     } satisfies PushJob);
   } catch (error) {
     console.error(JSON.stringify({ push: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }));
@@ -412,20 +425,7 @@ export const doStartPushNotificationsOfEdit = async (
     else if (flags.includes('wildcard_mentioned')) wildcardMentioned.push(userId);
   }
   if (mentioned.length === 0 && wildcardMentioned.length === 0) return;
-  const sorted = (ids: number[]) => encodeUserIds([...ids].sort((a, b) => a - b));
-  try {
-    await startJob('push', {
-      kind: 'message',
-      realmId: message.realmId,
-      messageId: message.id,
-      direct: '',
-      mentioned: sorted(mentioned),
-      wildcardMentioned: sorted(wildcardMentioned),
-      onlyMentions: true,
-    } satisfies PushJob);
-  } catch (error) {
-    console.error(JSON.stringify({ push: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }));
-  }
+  await startMessagePushJob(message, { mentioned, wildcardMentioned }, true);
 };
 
 /** Upstream's presence idle time: a user whose client reported activity within it is active. */
