@@ -16,11 +16,14 @@ import { startStreamPoller, type StreamPoller } from './local-stream';
 import { createTables, freePort, settlesWithin, startDynamoLocal, waitForDynamo, type LocalDynamo } from './local-dynamo';
 import { startLocalBouncer, type LocalBouncer } from './local-bouncer';
 import { startLocalGateway, stopLocalGateway } from './local-gateway';
+import { startAsyncInvoker, type AsyncInvoker } from './local-lambda';
 import { startLocalS3, type LocalS3 } from './local-s3';
 import { startLocalSes, type LocalSes } from './local-ses';
 import { seedDevRealm } from './seed';
 
 const ROOT = resolve(__dirname, '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { JOBS } = require('../functions/routes.js') as { JOBS: Record<string, { destinations?: { onFailure?: unknown } }> };
 const SERVERLESS_BIN = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
 
 export type LocalServiceOptions = {
@@ -44,6 +47,8 @@ export type LocalServiceOptions = {
   log?: (line: string) => void;
   /** Extra environment for the handlers (e.g. EVENTS_LONGPOLL_SECONDS for faster e2e tests). */
   env?: Record<string, string>;
+  /** Where jobs that failed every attempt are kept for `npm run replay-deliveries -- --file` (local-lambda.ts). */
+  deadLetterFile?: string;
   /** Aborting stops whatever was started so far and makes the start reject (Ctrl-C during startup). */
   signal?: AbortSignal;
 };
@@ -142,21 +147,40 @@ export type OfflineOptions = {
   tables: { main: string; events: string };
   /** Extra environment for the handlers. */
   env?: Record<string, string>;
-  /** Where its output goes: a line callback, or a file descriptor (output that outlives its caller). */
+  /**
+   * Where its output goes: a line callback, or a file descriptor (output that outlives its caller;
+   * the callback then gets only the local invoker's lines).
+   */
   log?: (line: string) => void;
   outputFd?: number;
   /** Called with the process as soon as it is spawned. */
   onSpawn?: (child: ChildProcess) => void;
+  /** Where the jobs that failed every attempt are recorded for replay (local-lambda.ts); none: only logged. */
+  deadLetterFile?: string;
 };
+
+/** The deployed name of a function at the local stage (serverless.yml: service `chat`, stage `local`). */
+export const localFunctionName = (name: string): string => `chat-local-${name}`;
 
 /**
  * Spawns serverless-offline serving every route on a free port (its own process group, watched:
  * it stops when this process dies). Resolves once it answers HTTP; rejects (after stopping it) if
  * it exits or does not answer in time.
  */
-export const startOffline = async (opts: OfflineOptions): Promise<{ child: ChildProcess; port: number; lambdaPort: number }> => {
+export const startOffline = async (
+  opts: OfflineOptions,
+): Promise<{ child: ChildProcess; port: number; lambdaPort: number; invoker: AsyncInvoker }> => {
   const offlinePort = await freePort();
   const lambdaPort = await freePort();
+  const log = opts.log ?? (() => undefined);
+  // Jobs are invoked asynchronously through it, as Lambda would (local-lambda.ts): serverless-offline's
+  // own Event invocations do not await the handler, and a failed job would end its process.
+  const invoker = await startAsyncInvoker({
+    target: `http://localhost:${lambdaPort}`,
+    deadLettered: new Set(Object.entries(JOBS).flatMap(([name, job]) => (job.destinations?.onFailure ? [localFunctionName(name)] : []))),
+    deadLetterFile: opts.deadLetterFile,
+    log,
+  });
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...opts.env,
@@ -168,9 +192,9 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     UPLOADS_BUCKET: config.uploadsBucket(),
     ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
     ...(process.env.SES_ENDPOINT ? { SES_ENDPOINT: process.env.SES_ENDPOINT } : {}),
-    // Background jobs are asynchronous invocations of their functions, as deployed, through
-    // serverless-offline's Lambda endpoint (serverless.yml names the functions).
-    LAMBDA_ENDPOINT: `http://localhost:${lambdaPort}`,
+    // Background jobs are asynchronous invocations of their functions, as deployed (serverless.yml
+    // names the functions), through the local asynchronous invoker.
+    LAMBDA_ENDPOINT: invoker.endpoint,
     SLS_TELEMETRY_DISABLED: '1',
   };
   // serverless.yml sets these for the handlers; --param passes this process's values through.
@@ -208,8 +232,8 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
   const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', output, output] });
   opts.onSpawn?.(child);
   watchOwner(child, true);
+  child.once('exit', () => void invoker.stop());
   // A pipe nobody reads would fill and stall the child: read it even without a log.
-  const log = opts.log ?? (() => undefined);
   if (opts.outputFd === undefined) {
     const forward = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
@@ -221,9 +245,10 @@ export const startOffline = async (opts: OfflineOptions): Promise<{ child: Child
     await waitForHttp(`http://localhost:${offlinePort}/api/v1/`, child, 60000);
   } catch (error) {
     await stopProcessGroup(child);
+    await invoker.stop();
     throw error;
   }
-  return { child, port: offlinePort, lambdaPort };
+  return { child, port: offlinePort, lambdaPort, invoker };
 };
 
 /**
@@ -344,7 +369,10 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       log,
       // Registered at once, so that a stop during startup (Ctrl-C) stops it too.
       onSpawn: (child) => (offline = child),
+      deadLetterFile: opts.deadLetterFile,
     });
+    if (opts.deadLetterFile)
+      log(`Jobs that fail every attempt are kept in ${opts.deadLetterFile} (npm run replay-deliveries -- --file <it>)`);
     checkAborted();
     gateway = await startLocalGateway(port, offlinePort);
     // Lambda's event source on the main table's stream: deliveries a request could not finish.

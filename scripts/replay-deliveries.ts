@@ -1,10 +1,12 @@
 // `npm run replay-deliveries -- --queue-url <url>`: replays the entries of the delivery dead-letter
-// queue (serverless.yml DeliveryDeadLetterQueue; its URL is in the stack's resources), each one a
+// queue (serverless.yml DeliveryDeadLetterQueue; its URL is in the stack's resources), or with
+// `--file <path>` those of `npm start`'s local dead-letter file (scripts/local-lambda.ts), each one a
 // message delivery that failed every attempt (lib/actions/message-delivery.ts doReplayDeadLetter)
 // or a run of a topic move's messageMove job (lib/actions/message-edit.ts doMessageMove),
 // and deletes each entry once its delivery is done. Reaches the stage's tables as `npm run seed`
 // does (TABLE_PREFIX, or TABLE_MAIN and TABLE_EVENTS, and the AWS credentials of the environment).
 // An entry that fails again stays in the queue, and the command ends with an error.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { doReplayDeadLetter } from '../lib/actions/message-delivery';
 import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/message-edit';
@@ -27,9 +29,31 @@ const argValue = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-const main = async (): Promise<void> => {
-  const queueUrl = argValue('--queue-url') ?? process.env.DELIVERY_DLQ_URL;
-  if (!queueUrl) throw new Error('usage: npm run replay-deliveries -- --queue-url <the delivery dead-letter queue URL>');
+/** Replays the entries of the local dead-letter file (`npm start`'s, scripts/local-lambda.ts); keeps those that fail again. */
+const replayFile = async (file: string): Promise<{ replayed: number; failed: number }> => {
+  const lines = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+    : [];
+  const kept: string[] = [];
+  let replayed = 0;
+  for (const [i, line] of lines.entries()) {
+    try {
+      const { messages } = await replay(line);
+      replayed += 1;
+      console.log(`replayed line ${i + 1} (${messages} message${messages === 1 ? '' : 's'})`);
+    } catch (error) {
+      kept.push(line);
+      console.error(`line ${i + 1}: ${String((error as Error).stack ?? error)}`);
+    }
+  }
+  writeFileSync(file, kept.map((l) => `${l}\n`).join(''));
+  return { replayed, failed: kept.length };
+};
+
+/** Replays the entries of the SQS queue, deleting each once replayed. */
+const replayQueue = async (queueUrl: string): Promise<{ replayed: number; failed: number }> => {
   const sqs = new SQSClient({ region: config.region() });
   let replayed = 0;
   let failed = 0;
@@ -52,10 +76,24 @@ const main = async (): Promise<void> => {
     }
   } finally {
     sqs.destroy();
+  }
+  return { replayed, failed };
+};
+
+const main = async (): Promise<void> => {
+  const file = argValue('--file');
+  const queueUrl = argValue('--queue-url') ?? process.env.DELIVERY_DLQ_URL;
+  if (!file && !queueUrl)
+    throw new Error(
+      'usage: npm run replay-deliveries -- --queue-url <the delivery dead-letter queue URL> | --file <a local dead-letter file, npm start: .local/dead-letters.jsonl>',
+    );
+  try {
+    const { replayed, failed } = file ? await replayFile(file) : await replayQueue(queueUrl!);
+    console.log(`${replayed} replayed, ${failed} failed`);
+    if (failed > 0) process.exitCode = 1;
+  } finally {
     closeClients();
   }
-  console.log(`${replayed} replayed, ${failed} failed`);
-  if (failed > 0) process.exit(1);
 };
 
 main().catch((error) => {

@@ -11,6 +11,8 @@
 // or --persist (keep DynamoDB Local's data in .dynamodb/), EXTRA_USERS or --extra-users N,
 // DEVELOPMENT_MODE (unset: on; `off` runs without the development login, and then needs
 // DEV_PASSWORD_SECRET for the seed).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { startLocalService, type LocalService } from './local-service';
 
 const argValue = (name: string): string | undefined => {
@@ -19,6 +21,8 @@ const argValue = (name: string): string | undefined => {
 };
 
 const DATA_DIR = '.dynamodb';
+/** The local dead-letter path: jobs that failed every attempt (scripts/local-lambda.ts). */
+const DEAD_LETTER_FILE = '.local/dead-letters.jsonl';
 
 const main = async (): Promise<void> => {
   const port = Number(process.env.PORT || 3000);
@@ -52,6 +56,7 @@ const main = async (): Promise<void> => {
     void shutdown('unexpected error', 1);
   });
 
+  mkdirSync(dirname(resolve(DEAD_LETTER_FILE)), { recursive: true });
   let service: LocalService;
   try {
     starting = startLocalService({
@@ -61,6 +66,7 @@ const main = async (): Promise<void> => {
       sesEndpoint: process.env.SES_ENDPOINT || undefined,
       dataDir: persist ? DATA_DIR : undefined,
       pushBouncer: true,
+      deadLetterFile: resolve(DEAD_LETTER_FILE),
       extraUsers,
       log: (line) => console.log(line),
       signal: abort.signal,

@@ -26,7 +26,6 @@ import { realmUrl, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { startJob } from '../store/jobs';
 import { BouncerRefusedError, sendToBouncer } from '../store/push-bouncer';
-import * as pushNotifiedStore from '../store/push-notified';
 import * as pushTokensStore from '../store/push-tokens';
 import type { PushToken } from '../store/push-tokens';
 import * as realmsStore from '../store/realms';
@@ -200,10 +199,10 @@ export type LegacyNotification = {
 /**
  * The push job's notification of a new message to a recipient's legacy tokens (upstream's
  * get_message_payload_apns and get_message_payload_gcm, through the bouncer): the job decided the
- * recipient is notified. Records the message as notified once the bouncer took it, for its
- * removal. A bouncer that is down throws (the job is retried); a refusal is logged.
+ * recipient is notified (and has recorded it, for its removal). Whether the bouncer took it; a
+ * bouncer that is down throws (the job is retried); a refusal is logged (false).
  */
-export const doSendLegacyNotification = async (n: LegacyNotification): Promise<void> => {
+export const doSendLegacyNotification = async (n: LegacyNotification): Promise<boolean> => {
   const { facts } = n;
   let where: { channelId: number; channelName: string; topic: string } | { members: { id: number; fullName: string }[] };
   if ('channelId' in facts) where = { channelId: facts.channelId, channelName: facts.channelName, topic: facts.topic };
@@ -225,8 +224,7 @@ export const doSendLegacyNotification = async (n: LegacyNotification): Promise<v
     ...where,
   };
   const base = legacyBasePayload({ id: n.realm.id, name: n.realm.name, url: realmUrl(n.realm) }, n.user.id);
-  if (await notifyLegacyTokens(n.realm, n.user.id, n.tokens, legacyMessagePayloads(base, message, n.trigger)))
-    await pushNotifiedStore.markPushNotified(n.user.id, [facts.messageId], nowSeconds());
+  return notifyLegacyTokens(n.realm, n.user.id, n.tokens, legacyMessagePayloads(base, message, n.trigger));
 };
 
 /**

@@ -10,6 +10,7 @@
 // request: a send only hands the job its message (and only a direct message or a mention does),
 // so its latency does not change, and a bouncer that is down fails the job, which is retried
 // (Lambda: twice, a minute and two minutes later), as upstream retries its queue worker's events.
+import { randomUUID } from 'node:crypto';
 import { nowMs, nowSeconds } from '../clock';
 import { mapLimited } from '../concurrency';
 import { config, SERVICE_VERSION } from '../config';
@@ -53,7 +54,7 @@ import * as userTopicsStore from '../store/user-topics';
 import * as usersStore from '../store/users';
 import { doLegacyTokenJob, doRemoveLegacyNotifications, doSendLegacyNotification, type LegacyTokenJob } from './push-legacy';
 import { forHumans } from './requiring';
-import { LostRaceError, retryLostRaces } from './retry';
+import { backoff, LostRaceError, retryLostRaces } from './retry';
 
 // ---------------------------------------------------------------------------------------------
 // Registering this server and its organizations with the bouncer.
@@ -160,6 +161,8 @@ export type PushJob =
       channelPush?: string;
       /** An edit's new mentions: only those named are notified, and only of the mention. */
       onlyMentions?: boolean;
+      /** The job's own id, the same in each of its runs (claimPushNotification); absent in jobs started before it. */
+      jobId?: string;
     }
   | { kind: 'remove'; realmId: number; userId: number; messageIds: number[] }
   /** A deleted message: its notifications on the phones of whichever of `userIds` (encodeUserIds) were notified. */
@@ -392,6 +395,7 @@ const startMessagePushJob = async (
   try {
     await startJob('push', {
       kind: 'message',
+      jobId: randomUUID(),
       realmId: message.realmId,
       messageId: message.id,
       direct: sorted(ids.direct),
@@ -492,12 +496,31 @@ const NOTIFY_CONCURRENCY = 8;
  * has not read the message (a muted sender's message arrives read) nor been notified of it by an
  * earlier run, who is idle (isUserActive) and has devices registered with the bouncer, sends one
  * request to the bouncer (POST remotes/push/e2ee/notify) with the message's payload encrypted for
- * each device with its key, and records the notification; one who has legacy tokens also gets the
- * legacy payloads (doSendLegacyNotification, first: upstream sends both). Nothing when the message
- * is gone. A bouncer that is down fails the run after every recipient was tried, so that the job
- * is retried; the retry skips whoever an earlier run notified (one could be notified twice only if
- * the run stopped between the bouncer's answer and that record).
+ * each device with its key; one who has legacy tokens also gets the legacy payloads
+ * (doSendLegacyNotification, first: upstream sends both). The notification is recorded before it
+ * is sent and forgotten if nothing was sent. Nothing when the message is gone. A bouncer that is
+ * down, or a DynamoDB call that fails, fails the run after every recipient was tried, so that the
+ * job is retried; the retry skips whoever an earlier run recorded, so nobody is notified twice
+ * (one whose send failed and whose record could not be forgotten is not notified).
  */
+/** Tries of the write that marks a notification sent, each with the SDK's own attempts. */
+const MARK_SENT_TRIES = 5;
+
+/**
+ * Marks a notification the bouncer took as sent, trying harder than one call (with backoff): a
+ * mark that fails leaves the claim unsent, and the job's next run would send it again.
+ */
+const markSentPatiently = async (userId: number, messageId: number): Promise<void> => {
+  for (let n = 1; ; n += 1) {
+    try {
+      return await pushNotifiedStore.markPushSent(userId, messageId, nowSeconds());
+    } catch (error) {
+      if (n >= MARK_SENT_TRIES) throw error;
+      await backoff(n + 3);
+    }
+  }
+};
+
 const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message' }>): Promise<void> => {
   if (!config.pushBouncer()) return;
   const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
@@ -535,6 +558,7 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
   const wanting = users.filter((user) => triggers.has(user.id));
   if (wanting.length === 0) return;
   const wantingIds = wanting.map((u) => u.id);
+  const jobId = job.jobId ?? randomUUID();
   const [rows, notified] = await Promise.all([
     messagesStore.getRowsOfMessage(message.id, wantingIds),
     pushNotifiedStore.listNotifiedOfMessage(message.id, wantingIds),
@@ -556,11 +580,20 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
   const now = nowMs();
   const failures: unknown[] = [];
   await mapLimited(
-    wanting.filter((u) => !read.has(u.id) && !notified.has(u.id)),
+    wanting.filter((u) => {
+      const record = notified.get(u.id);
+      return !read.has(u.id) && (record === undefined || (!record.sent && record.claimedBy === jobId));
+    }),
     NOTIFY_CONCURRENCY,
     async (user) => {
       const [devices, legacyTokens] = await Promise.all([registeredDevicesOf(user.id), listPushTokensOfUser(user.id)]);
       if ((devices.length === 0 && legacyTokens.length === 0) || (await isUserActive(user, now))) return;
+      // Claimed before anything is sent, marked sent after: a run of this job that failed before
+      // the mark (a DynamoDB call, the bouncer) leaves a claim its next run takes over, and no
+      // other job (an edit's) or later run sends the notification again.
+      if (!(await pushNotifiedStore.claimPushNotification(user.id, message.id, jobId, nowSeconds()))) return;
+      let sent = false;
+      let failure: unknown;
       if (legacyTokens.length > 0)
         await doSendLegacyNotification({
           realm,
@@ -570,33 +603,37 @@ const doSendMessageNotifications = async (job: Extract<PushJob, { kind: 'message
           html: message.renderedContent ?? '',
           trigger: triggers.get(user.id)!,
           tokens: legacyTokens,
-        }).catch((e: unknown) => failures.push(e));
-      if (devices.length === 0) return;
-      const base: PushBase = { realm_name: realm.name, realm_url: url, user_id: user.id };
-      const payload = messagePushPayload(base, pushMessage);
-      const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
-      try {
-        await sendForRealm(realm, (realmUuid) =>
-          sendToBouncer('push/e2ee/notify', { json: { realm_uuid: realmUuid, push_requests: pushRequests } }),
+        }).then(
+          (delivered) => (sent ||= delivered),
+          (error: unknown) => (failure = error),
         );
-      } catch (error) {
-        if (error instanceof BouncerRefusedError) {
-          // Sending again would be refused again: upstream logs the refusal and drops the notification.
-          console.error(
-            JSON.stringify({
-              push: 'refused by the bouncer',
-              userId: user.id,
-              messageId: message.id,
-              code: error.code,
-              msg: error.message,
-            }),
+      if (devices.length > 0) {
+        const base: PushBase = { realm_name: realm.name, realm_url: url, user_id: user.id };
+        const payload = messagePushPayload(base, pushMessage);
+        const pushRequests = devices.map((d) => pushRequestFor(d, encryptPushPayload(payload, d.key)));
+        try {
+          await sendForRealm(realm, (realmUuid) =>
+            sendToBouncer('push/e2ee/notify', { json: { realm_uuid: realmUuid, push_requests: pushRequests } }),
           );
-          return;
+          sent = true;
+        } catch (error) {
+          // A refusal would be refused again: upstream logs it and drops the notification.
+          if (error instanceof BouncerRefusedError)
+            console.error(
+              JSON.stringify({
+                push: 'refused by the bouncer',
+                userId: user.id,
+                messageId: message.id,
+                code: error.code,
+                msg: error.message,
+              }),
+            );
+          else failure = error;
         }
-        failures.push(error);
-        return;
       }
-      await pushNotifiedStore.markPushNotified(user.id, [message.id], nowSeconds());
+      if (sent) await markSentPatiently(user.id, message.id);
+      else await pushNotifiedStore.releasePushClaim(user.id, message.id, jobId);
+      if (failure !== undefined) failures.push(failure);
     },
   );
   if (failures.length > 0)
@@ -649,7 +686,7 @@ const doRemoveDeletedNotifications = async (job: Extract<PushJob, { kind: 'remov
   if (!config.pushBouncer()) return;
   const notified = await pushNotifiedStore.listNotifiedOfMessage(job.messageId, decodeUserIds(job.userIds));
   const failures: unknown[] = [];
-  await mapLimited([...notified], NOTIFY_CONCURRENCY, async (userId) => {
+  await mapLimited([...notified.keys()], NOTIFY_CONCURRENCY, async (userId) => {
     try {
       await doRemoveNotifications({ kind: 'remove', realmId: job.realmId, userId, messageIds: [job.messageId] });
     } catch (error) {

@@ -12,7 +12,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeClients } from '../../lib/store/client';
-import { readBody } from '../../scripts/http-body';
+import { asyncListener, readBody } from '../../scripts/http-body';
 
 export type Fault = 'throttle' | 'error500' | 'applyThenDrop' | 'hang';
 
@@ -53,7 +53,9 @@ const forward = (
   new Promise((resolve, reject) => {
     const out = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-      async (res) => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: await readBody(res) }),
+      (res) => {
+        readBody(res).then((body) => resolve({ status: res.statusCode ?? 500, headers: res.headers, body }), reject);
+      },
     );
     out.on('error', reject);
     out.end(body);
@@ -97,42 +99,44 @@ export const startDynamoFaults = async (): Promise<DynamoFaults> => {
     return undefined;
   };
 
-  const server = createServer(async (req, res) => {
-    const raw = await readBody(req);
-    const op = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-    let body: Record<string, any> = {};
-    try {
-      body = JSON.parse(raw.toString('utf8') || '{}');
-    } catch {
-      // Not JSON: forwarded as it is.
-    }
-    const attempt = Number(/attempt=(\d+)/.exec(String(req.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1);
-    const fault = pick({ op, body, attempt });
-    log.push({ op, body, attempt, ...(fault ? { fault } : {}) });
-    const answer = (status: number, payload: unknown) =>
-      res
-        .writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'fault-injected' })
-        .end(JSON.stringify(payload));
-    if (fault === 'hang') {
-      hung.add(res);
-      res.on('close', () => hung.delete(res));
-      return;
-    }
-    if (fault === 'throttle' || fault === 'error500') {
-      answer(ERROR_BODIES[fault].status, ERROR_BODIES[fault].body);
-      return;
-    }
-    try {
-      const out = await forward(target, req, raw);
-      if (fault === 'applyThenDrop') {
-        answer(ERROR_BODIES.error500.status, ERROR_BODIES.error500.body);
+  const server = createServer(
+    asyncListener(async (req, res) => {
+      const raw = await readBody(req);
+      const op = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      let body: Record<string, any> = {};
+      try {
+        body = JSON.parse(raw.toString('utf8') || '{}');
+      } catch {
+        // Not JSON: forwarded as it is.
+      }
+      const attempt = Number(/attempt=(\d+)/.exec(String(req.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1);
+      const fault = pick({ op, body, attempt });
+      log.push({ op, body, attempt, ...(fault ? { fault } : {}) });
+      const answer = (status: number, payload: unknown) =>
+        res
+          .writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'fault-injected' })
+          .end(JSON.stringify(payload));
+      if (fault === 'hang') {
+        hung.add(res);
+        res.on('close', () => hung.delete(res));
         return;
       }
-      res.writeHead(out.status, out.headers).end(out.body);
-    } catch {
-      res.destroy();
-    }
-  });
+      if (fault === 'throttle' || fault === 'error500') {
+        answer(ERROR_BODIES[fault].status, ERROR_BODIES[fault].body);
+        return;
+      }
+      try {
+        const out = await forward(target, req, raw);
+        if (fault === 'applyThenDrop') {
+          answer(ERROR_BODIES.error500.status, ERROR_BODIES.error500.body);
+          return;
+        }
+        res.writeHead(out.status, out.headers).end(out.body);
+      } catch {
+        res.destroy();
+      }
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   closeClients();

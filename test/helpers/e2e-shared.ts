@@ -4,7 +4,7 @@
 // and the worker's process; later files find it there. Each file starts from fresh tables with the
 // development data set (resetWorkerTables), so files stay isolated. globalTeardown stops them all;
 // a watchdog stops one whose worker dies first.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive as alive, startOffline, stopProcessGroupOf } from '../../scripts/local-service';
@@ -31,6 +31,7 @@ export const workerOffline = async (env: Record<string, string> = {}): Promise<R
       tables: { main: `${tablePrefix}main`, events: `${tablePrefix}events` },
       env,
       outputFd: fd,
+      log: (line) => appendFileSync(logFile, `${line}\n`),
     });
     // It outlives this test file (the next file of the worker uses it) and must not keep a
     // single-process run alive: globalTeardown stops it.

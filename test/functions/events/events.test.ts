@@ -11,6 +11,7 @@ import { documentClient, tableName } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/keys';
 import { authFor, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
+import { watchDynamoCalls } from '../../helpers/dynamo-calls';
 
 const IAGO = 'iago@zulip.com';
 const REALM = 2;
@@ -347,17 +348,14 @@ describe('GET /events authenticated by its queue', () => {
 
   /** The key lookups (gsi1 queries) a run makes. */
   const keyLookups = async <T>(run: () => Promise<T>): Promise<{ result: T; lookups: number }> => {
-    const client = documentClient();
-    const original = client.send.bind(client);
     let lookups = 0;
-    const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+    const restore = watchDynamoCalls((command) => {
       if (command instanceof QueryCommand && command.input.IndexName === 'gsi1') lookups += 1;
-      return original(command);
-    }) as typeof client.send);
+    });
     try {
       return { result: await run(), lookups };
     } finally {
-      spy.mockRestore();
+      restore();
     }
   };
 

@@ -12,7 +12,7 @@ import { sendEvent } from '../../../lib/events/send';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import * as usersStore from '../../../lib/store/users';
 import { buildEvent } from '../../helpers/api';
-import { readBody } from '../../../scripts/http-body';
+import { asyncListener, readBody } from '../../../scripts/http-body';
 
 const REALM = 2;
 const IAGO = 'iago@zulip.com';
@@ -26,42 +26,44 @@ type Poll = { at: number; queueId: string | null; throttled: boolean };
 /** The gateway stand-in: the real handlers, except that the next `throttle` polls get THROTTLED. */
 const startGateway = async () => {
   const state = { throttle: 0, registers: 0, polls: [] as Poll[], inFlight: 0 };
-  const server: Server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname.replace(/^\/api\/v1/, '');
-    const raw = await readBody(req);
-    const route = `${req.method} ${path}`;
-    if (route === 'GET /events') {
-      const throttled = state.throttle > 0;
-      state.polls.push({ at: Date.now(), queueId: url.searchParams.get('queue_id'), throttled });
-      if (throttled) {
-        state.throttle -= 1;
-        res.writeHead(THROTTLED.status, { 'content-type': 'application/json' }).end(THROTTLED.body);
+  const server: Server = createServer(
+    asyncListener(async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const path = url.pathname.replace(/^\/api\/v1/, '');
+      const raw = await readBody(req);
+      const route = `${req.method} ${path}`;
+      if (route === 'GET /events') {
+        const throttled = state.throttle > 0;
+        state.polls.push({ at: Date.now(), queueId: url.searchParams.get('queue_id'), throttled });
+        if (throttled) {
+          state.throttle -= 1;
+          res.writeHead(THROTTLED.status, { 'content-type': 'application/json' }).end(THROTTLED.body);
+          return;
+        }
+      }
+      if (route === 'POST /register') state.registers += 1;
+      const handler = route === 'GET /events' ? getEvents : route === 'POST /register' ? register : undefined;
+      if (!handler) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
         return;
       }
-    }
-    if (route === 'POST /register') state.registers += 1;
-    const handler = route === 'GET /events' ? getEvents : route === 'POST /register' ? register : undefined;
-    if (!handler) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
-      return;
-    }
-    const event = await buildEvent({
-      method: req.method,
-      path,
-      authorization: req.headers.authorization ?? '',
-      query: Object.fromEntries(url.searchParams),
-      ...(raw.length > 0
-        ? { rawBody: { body: raw.toString('base64'), contentType: String(req.headers['content-type']), isBase64Encoded: true } }
-        : {}),
-    });
-    state.inFlight += 1;
-    const out = await handler(event).finally(() => {
-      state.inFlight -= 1;
-    });
-    const body = out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? '');
-    res.writeHead(out.statusCode ?? 200, { ...(out.headers as Record<string, string>) }).end(body);
-  });
+      const event = await buildEvent({
+        method: req.method,
+        path,
+        authorization: req.headers.authorization ?? '',
+        query: Object.fromEntries(url.searchParams),
+        ...(raw.length > 0
+          ? { rawBody: { body: raw.toString('base64'), contentType: String(req.headers['content-type']), isBase64Encoded: true } }
+          : {}),
+      });
+      state.inFlight += 1;
+      const out = await handler(event).finally(() => {
+        state.inFlight -= 1;
+      });
+      const body = out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? '');
+      res.writeHead(out.statusCode ?? 200, { ...(out.headers as Record<string, string>) }).end(body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { state, server, port: (server.address() as AddressInfo).port };
 };

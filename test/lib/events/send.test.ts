@@ -13,11 +13,11 @@ import {
   sendEventToRealmExcept,
 } from '../../../lib/events/send';
 import type { AlertWordsEvent, MessageEvent } from '../../../lib/models/event';
-import { documentClient } from '../../../lib/store/client';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue, queueDescriptor } from '../../helpers/events';
+import { aroundDynamoCalls } from '../../helpers/dynamo-calls';
 
 const REALM = 2;
 const RECIPIENTS = 3000;
@@ -30,23 +30,21 @@ const words = (userId: number): AlertWordsEvent => ({ type: 'alert_words', alert
 
 /** Counts the DynamoDB requests in flight at once while `run` runs (the real client, observed). */
 const maxInFlight = async (run: () => Promise<void>): Promise<number> => {
-  const client = documentClient();
-  const original = client.send.bind(client);
   let inFlight = 0;
   let max = 0;
-  const spy = jest.spyOn(client, 'send').mockImplementation((async (command: Parameters<typeof original>[0]) => {
+  const restore = aroundDynamoCalls(async (command, send) => {
     inFlight += 1;
     max = Math.max(max, inFlight);
     try {
-      return await original(command);
+      return await send(command);
     } finally {
       inFlight -= 1;
     }
-  }) as typeof client.send);
+  });
   try {
     await run();
   } finally {
-    spy.mockRestore();
+    restore();
   }
   return max;
 };

@@ -9,9 +9,9 @@ import { sendEvent } from '../../../lib/events/send';
 import { activeWatchers, BUSY_INTERVAL_MS, BUSY_WATCHERS, watchShard, watcherStats, type HeadReading } from '../../../lib/events/watcher';
 import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
-import { documentClient } from '../../../lib/store/client';
 import { eventKeys } from '../../../lib/store/keys';
 import { PLAIN_QUEUE } from '../../helpers/events';
+import { watchDynamoCalls } from '../../helpers/dynamo-calls';
 
 const REALM = 2;
 const SHARD = eventKeys.realmStream(REALM, 0);
@@ -28,9 +28,7 @@ const openQueue = async () => {
 /** Every request `run` sends, as `head <stream>` for a head read and `write <pk>` for a queue write. */
 const observe = async <T>(run: () => Promise<T>): Promise<{ result: T; requests: string[] }> => {
   const requests: string[] = [];
-  const client = documentClient();
-  const original = client.send.bind(client);
-  const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+  const restore = watchDynamoCalls((command) => {
     if (command instanceof BatchGetCommand) {
       const keys = Object.values(command.input.RequestItems ?? {}).flatMap((t) => t.Keys ?? []);
       for (const k of keys) if (k.sk === 'HEAD') requests.push(`head ${String(k.pk)}`);
@@ -46,12 +44,11 @@ const observe = async <T>(run: () => Promise<T>): Promise<{ result: T; requests:
       const pk = command instanceof UpdateCommand ? command.input.Key?.pk : command.input.Item?.pk;
       requests.push(`write ${String(pk)}`);
     }
-    return original(command);
-  }) as typeof client.send);
+  });
   try {
     return { result: await run(), requests };
   } finally {
-    spy.mockRestore();
+    restore();
   }
 };
 
@@ -162,19 +159,16 @@ describe('the shared watcher', () => {
     const target = queues[7];
     const polls = queues.map(({ user, queue }) => fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false }));
     await sleep(600);
-    const client = documentClient();
-    const original = client.send.bind(client);
     let shardQueries = 0;
-    const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+    const restore = watchDynamoCalls((command) => {
       if (command instanceof QueryCommand && command.input.ExpressionAttributeValues?.[':pk'] === SHARD) shardQueries += 1;
-      return original(command);
-    }) as typeof client.send);
+    });
     let results;
     try {
       await sendEvent(REALM, tagged('everyone'), 'realm');
       results = await Promise.all(polls);
     } finally {
-      spy.mockRestore();
+      restore();
     }
     for (const events of results) expect(events).toEqual([{ ...tagged('everyone'), id: 0 }]);
     // The 30 polls woken by the same reading of their shard head read its new events together.

@@ -8,10 +8,10 @@ import type { AlertWordsEvent } from '../../../lib/models/event';
 import type { User } from '../../../lib/models/user';
 import { nowMs } from '../../../lib/clock';
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../lib/store/client';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
 import { PLAIN_QUEUE } from '../../helpers/events';
+import { watchDynamoCalls } from '../../helpers/dynamo-calls';
 
 const REALM = 2;
 const tagged = (tag: string): AlertWordsEvent => ({ type: 'alert_words', alert_words: [tag] });
@@ -30,9 +30,7 @@ const openQueue = async (unlike?: string) => {
 /** What each request of `run` read: `head <stream>` or `events <stream>` (the real client, observed). */
 const headReads = async <T>(run: (reads: string[]) => Promise<T>): Promise<{ result: T; reads: string[] }> => {
   const reads: string[] = [];
-  const client = documentClient();
-  const original = client.send.bind(client);
-  const spy = jest.spyOn(client, 'send').mockImplementation(((command: Parameters<typeof original>[0]) => {
+  const restore = watchDynamoCalls((command) => {
     if (command instanceof BatchGetCommand) {
       const keys = Object.values(command.input.RequestItems ?? {}).flatMap((t) => t.Keys ?? []);
       const heads = keys.filter((k) => k.sk === 'HEAD').map((k) => `head ${String(k.pk)}`);
@@ -41,12 +39,11 @@ const headReads = async <T>(run: (reads: string[]) => Promise<T>): Promise<{ res
     if (command instanceof QueryCommand && String(command.input.ExpressionAttributeValues?.[':pk']).startsWith('STREAM#')) {
       reads.push(`events ${String(command.input.ExpressionAttributeValues?.[':pk'])}`);
     }
-    return original(command);
-  }) as typeof client.send);
+  });
   try {
     return { result: await run(reads), reads };
   } finally {
-    spy.mockRestore();
+    restore();
   }
 };
 
