@@ -180,7 +180,9 @@ export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
   const message = await messagesStore.getMessage(job.realmId, job.messageId, { consistent: true });
   const pending = message?.pendingDelivery;
   if (!message || !pending) return;
-  const owner = randomUUID();
+  // A job's runs share one owner, so that a retry takes over the lease a failed run took; anyone
+  // else (deliveryRecovery, a replay) owns its lease alone.
+  const owner = job.owner === undefined ? randomUUID() : `${job.owner}/job`;
   const now = nowMs();
   if (
     !(await messagesStore.claimPendingDelivery(

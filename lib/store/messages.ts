@@ -441,8 +441,9 @@ export const raiseReceivedTopics = async (
 
 /**
  * Takes over a message's pending delivery: until `leaseUntil` (ms) nobody else may deliver it.
- * Allowed when its lease has run out (its deliverer died or gave up) or when `from` owns it (the
- * request hands its delivery to its job). `pending` is the delivery as read (consistently); false
+ * Allowed when its lease has run out (its deliverer died or gave up), when `from` owns it (the
+ * request hands its delivery to its job), or when `owner` itself does (an earlier run of the same
+ * job, which failed after its claim). `pending` is the delivery as read (consistently); false
  * when it changed meanwhile (another deliverer claimed or finished it) or the lease is still held.
  */
 export const claimPendingDelivery = async (
@@ -450,7 +451,7 @@ export const claimPendingDelivery = async (
   claim: { owner: string; leaseUntil: number; now: number; from?: string },
 ): Promise<boolean> => {
   const pending = m.pendingDelivery;
-  if (pending.leaseUntil >= claim.now && pending.owner !== claim.from) return false;
+  if (pending.leaseUntil >= claim.now && pending.owner !== claim.from && pending.owner !== claim.owner) return false;
   return sendConditional(
     new UpdateCommand({
       TableName: tableName('main'),
