@@ -6,7 +6,7 @@
 // client cost cents there. serverless.yml takes `${file(./capacity/index.js):resources}` and
 // `:extensions` (osls does not know capacity providers, so they are plain CloudFormation), and
 // functions/routes.js the function settings and the checks. Plain CommonJS, like tables/index.js.
-// README, "Where GET /events runs"; docs/data-model.md, "Connected clients in one process".
+// docs/operations.md, "Where GET /events runs" and "Connected clients in one process".
 //
 // AWS documentation this follows (Lambda Managed Instances, read 2026-11): Node.js 22 or later
 // (provider.runtime is nodejs22.x); the capacity provider launches instances in the subnets and
@@ -26,7 +26,7 @@ const refusal = (message) => Object.assign(new Error(message), { stack: message 
 const MODES = ['standard', 'managed'];
 
 /**
- * Measured (`npm run bench connected`, docs/data-model.md, "Connected clients in one process"):
+ * Measured (`npm run bench connected`, docs/operations.md, "Connected clients in one process"):
  * 1,000 waiting polls in one Node.js process, each a call of the GET /events handler, took 283 µs
  * of CPU a second each (2026-11-27, idle machine, the producer's sends included); memory per poll
  * is the largest of that day's idle runs, 150 KB (rss, before garbage collection).

@@ -8,7 +8,7 @@ type CostParams = { N: number; r: number; p: number };
 
 /**
  * The cost of every password a person sets: OWASP's recommendation for scrypt (N = 2^17, r = 8,
- * p = 1): 128 MiB and, measured, about 0.64 s of one core per hash (README, "Password hashes").
+ * p = 1): 128 MiB and, measured, about 0.64 s of one core per hash (docs/features.md, "Password hashes").
  * A stored hash of any other cost is replaced on its next successful login (needsRehash).
  */
 const PASSWORD_COST: CostParams = { N: 2 ** 17, r: 8, p: 1 };
@@ -62,7 +62,7 @@ export const needsRehash = (stored: string): boolean => {
 };
 
 /**
- * The development data set's password of an account (the documented rule, README "Passwords"):
+ * The development data set's password of an account (the documented rule, docs/features.md, "Passwords of the development data set"):
  * the first 20 characters of base64url(HMAC-SHA256(DEV_PASSWORD_SECRET, lowercased email)).
  */
 export const devPassword = (email: string): string =>

@@ -4,7 +4,7 @@
 // front (local-gateway.ts) that turns the emulator's own error answers into the API's envelope.
 // serverless-offline runs the handlers in its own process (--useInProcess): one module load per
 // handler, shared by concurrent calls, instead of a worker per concurrent call that compiles the
-// TypeScript again (a burst of 30 first calls timed out; see docs/architecture.md for figures).
+// TypeScript again (a burst of 30 first calls timed out; docs/architecture.md, "Running").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';

@@ -30,7 +30,7 @@ const uploadUrlSecret = async ({ resolveVariable }) => {
   if (String(secret).length < MIN_SECRET_LENGTH) {
     throw refusal(
       `The stage "${stage}" needs an uploadUrlSecret of at least ${MIN_SECRET_LENGTH} characters, to sign its file URLs: ` +
-        'pass --param "uploadUrlSecret=$(openssl rand -hex 32)" or set it in serverless.yml params (e.g. from SSM). README, "Deploying to AWS".',
+        'pass --param "uploadUrlSecret=$(openssl rand -hex 32)" or set it in serverless.yml params (e.g. from SSM). docs/operations.md, "Deploying to AWS".',
     );
   }
   return String(secret);
