@@ -44,9 +44,15 @@ module.exports = {
       displayName: 'handlers',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...E2E].map(globToRegex)],
-      setupFilesAfterEnv: ['<rootDir>/test/helpers/per-file-tables.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/jobs-in-process.ts', '<rootDir>/test/helpers/per-file-tables.ts'],
     },
-    { ...base, ...stores, displayName: 'e2e', testMatch: E2E, setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-hook.ts'] },
+    {
+      ...base,
+      ...stores,
+      displayName: 'e2e',
+      testMatch: E2E,
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/jobs-in-process.ts', '<rootDir>/test/helpers/openapi-hook.ts'],
+    },
   ],
 };
 

@@ -18,6 +18,8 @@ import { benchTopics } from './bench-topics';
 import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess } from '../lib/store/jobs';
 
 /** Every section of `npm run bench`, in the order they run; `npm run bench <name>...` runs some. */
 export const SECTIONS: Record<string, () => Promise<void>> = {
@@ -62,6 +64,8 @@ export const parseBenchArgs = (args: string[], envExtra: string | undefined): { 
 };
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   process.env.REQUEST_LOG = 'off';
   // Its own DynamoDB Local with the development data set, whose passwords use the development secret.
   process.env.DEVELOPMENT_MODE = 'on';

@@ -5,8 +5,12 @@
 import { config } from '../lib/config';
 import { doCreateRealmCreationKey, realmCreationUrl, REALM_CREATION_LINK_VALIDITY_DAYS } from '../lib/actions/create-realm';
 import { waitForDynamo } from './local-dynamo';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess } from '../lib/store/jobs';
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   await waitForDynamo();
   const key = await doCreateRealmCreationKey();
   console.log(

@@ -3,8 +3,12 @@
 import { closeClients } from '../lib/store/client';
 import { OperatorError } from '../lib/actions/operator';
 import { runOperatorCommand } from './operator';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess } from '../lib/store/jobs';
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   const [name = '', ...argv] = process.argv.slice(2);
   try {
     for (const line of await runOperatorCommand(name, argv)) console.log(line);

@@ -12,7 +12,8 @@ import { doReplayDeadLetter } from '../lib/actions/message-delivery';
 import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/message-edit';
 import { config } from '../lib/config';
 import { closeClients } from '../lib/store/client';
-import { settleJobs } from '../lib/store/jobs';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess, settleJobs } from '../lib/store/jobs';
 
 /** Replays one entry: a messageMove run (the move goes on to its end) or a delivery. */
 const replay = async (body: string): Promise<{ messages: number }> => {
@@ -81,6 +82,8 @@ const replayQueue = async (queueUrl: string): Promise<{ replayed: number; failed
 };
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   const file = argValue('--file');
   const queueUrl = argValue('--queue-url') ?? process.env.DELIVERY_DLQ_URL;
   if (!file && !queueUrl)

@@ -14,6 +14,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { startLocalService, type LocalService } from './local-service';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess } from '../lib/store/jobs';
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -25,6 +27,8 @@ const DATA_DIR = '.dynamodb';
 const DEAD_LETTER_FILE = '.local/dead-letters.jsonl';
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   const port = Number(process.env.PORT || 3000);
   const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
   if (!Number.isInteger(extraUsers) || extraUsers < 0) throw new Error(`--extra-users must be a whole number, got ${extraUsers}`);

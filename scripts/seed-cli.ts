@@ -4,6 +4,8 @@
 import { config } from '../lib/config';
 import { createTables, waitForDynamo } from './local-dynamo';
 import { seedDevRealm } from './seed';
+import { JOBS } from '../lib/actions/jobs';
+import { runJobsInProcess } from '../lib/store/jobs';
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -11,6 +13,8 @@ const argValue = (name: string): string | undefined => {
 };
 
 const main = async (): Promise<void> => {
+  // Jobs started here (no job function is configured) run in this process.
+  runJobsInProcess(JOBS);
   const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
   // Refuse before creating anything.
   config.devPasswordSecret();

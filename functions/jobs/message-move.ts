@@ -2,6 +2,7 @@
 // of more than MOVE_INLINE_MESSAGES messages and by each of its own runs that leaves some: moves
 // the next MOVE_JOB_MESSAGES of them, or ends the move (lib/actions/message-edit.ts doMessageMove).
 // Lambda retries a failed run twice.
-import { doMessageMove, type MoveJob } from '../../lib/actions/message-edit';
+import { JOBS } from '../../lib/actions/jobs';
+import type { MoveJob } from '../../lib/actions/message-edit';
 
-export const handler = async (job: MoveJob): Promise<void> => doMessageMove(job);
+export const handler = async (job: MoveJob): Promise<void> => JOBS.messageMove(job);

@@ -4,6 +4,7 @@
 // notification, their legacy tokens the legacy one): everything that talks to the bouncer, off
 // the request (lib/actions/push-notifications.ts, push-legacy.ts). Lambda retries a failed run
 // (the bouncer down) twice.
-import { doPushJob, type PushJob } from '../../lib/actions/push-notifications';
+import { JOBS } from '../../lib/actions/jobs';
+import type { PushJob } from '../../lib/actions/push-notifications';
 
-export const handler = async (job: PushJob): Promise<void> => doPushJob(job);
+export const handler = async (job: PushJob): Promise<void> => JOBS.push(job);

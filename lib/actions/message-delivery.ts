@@ -27,7 +27,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { nowMs } from '../clock';
 import { mapLimited } from '../concurrency';
 import { config } from '../config';
-import { startJob, defineJob } from '../store/jobs';
+import { startJob } from '../store/jobs';
 import { readStream } from '../store/table-stream';
 import { decodeUserIds, encodeUserIds } from '../events/fanout';
 import '../events/filters/message';
@@ -276,8 +276,6 @@ export const doReplayDeadLetter = async (body: string): Promise<{ messages: numb
   }
   throw new Error('not an entry of the delivery dead-letter queue');
 };
-
-defineJob('messageFanout', doMessageFanout);
 
 /**
  * One `message` event per recipient with its own flags (its own recipient_id in a 1:1 direct

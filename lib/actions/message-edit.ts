@@ -38,7 +38,7 @@ import { renderMessage, topicLinks, type TopicLink } from '../render';
 import { renderContent } from './message-render';
 import { sendMessagesMovedNotices } from './channel-notices';
 import { config } from '../config';
-import { defineJob, startJob } from '../store/jobs';
+import { startJob } from '../store/jobs';
 import * as realmsStore from '../store/realms';
 import { checkNewTopic, checkTopicPolicy } from './messages-send';
 import { doMoveTopicPolicies } from './user-topics';
@@ -878,8 +878,6 @@ const finishMove = async (ctx: MoveContext, lastIds: number[], movedCount: numbe
     toOldTopic: ctx.notifyOldTopic,
   });
 };
-
-defineJob('messageMove', doMessageMove);
 
 /**
  * The messageMove run an entry of the delivery dead-letter queue holds (Lambda's record of a run

@@ -43,7 +43,7 @@ import { VisibilityPolicy } from '../models/user-topic';
 import * as channelsStore from '../store/channels';
 import * as clientDevicesStore from '../store/client-devices';
 import * as queuesStore from '../store/event-queues';
-import { defineJob, startJob } from '../store/jobs';
+import { startJob } from '../store/jobs';
 import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
 import * as pushNotifiedStore from '../store/push-notified';
@@ -801,5 +801,3 @@ export const doPushJob = async (job: PushJob): Promise<void> => {
   if (job.kind === 'legacyRegister' || job.kind === 'legacyUnregister') return doLegacyTokenJob(job);
   return doRemoveNotifications(job);
 };
-
-defineJob('push', doPushJob);

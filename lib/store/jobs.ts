@@ -15,15 +15,23 @@ export type JobName = 'messageFanout' | 'messageMove' | 'push';
 
 const runners = new Map<JobName, (payload: unknown) => Promise<void>>();
 
-/** Registers what a job does (its module's load does it, before any request can start the job). */
+/**
+ * What this process runs for a job started with no function configured (lib/actions/jobs.ts JOBS
+ * for all of them, through runJobsInProcess); a test or benchmark may put its own in for one.
+ */
 export const defineJob = <P>(name: JobName, run: (payload: P) => Promise<void>): void => {
   runners.set(name, run as (payload: unknown) => Promise<void>);
 };
 
-/** Runs a job now (the in-process runner; a job's Lambda function calls its action directly). */
+/** Runs every job in this process when no function is configured for it: an entry point's choice. */
+export const runJobsInProcess = (jobs: { [N in JobName]: (payload: never) => Promise<void> }): void => {
+  for (const [name, run] of Object.entries(jobs)) defineJob(name as JobName, run as (payload: unknown) => Promise<void>);
+};
+
+/** Runs a job now (the in-process runner; a job's Lambda function calls it directly). */
 const runJob = async (name: JobName, payload: unknown): Promise<void> => {
   const run = runners.get(name);
-  if (!run) throw new Error(`no job named ${name} is defined`);
+  if (!run) throw new Error(`job ${name}: no function is configured for it, and this process does not run it (runJobsInProcess)`);
   await run(payload);
 };
 

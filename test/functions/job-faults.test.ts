@@ -109,22 +109,17 @@ const underFaults = async <T>(request: () => Promise<T>, fault: Fault, where: (r
 
 let n = 0;
 
+/** Sends a message and answers its result, leaving its jobs held. */
+const sendAs = async (as: string, params: Record<string, unknown>) =>
+  expectSuccess(await call(sendHandler, { method: 'POST', path: '/messages', as, params, settleJobs: false }));
+
 describe.each(FAULTS)('the push job with %s faults', (fault) => {
   it.each(Object.keys(PLACES))(
     'notifies the idle recipient once, and records it sent, when %s fail',
     async (place) => {
       const before = await notificationCount();
       const { id } = await underFaults(
-        async () =>
-          expectSuccess(
-            await call(sendHandler, {
-              method: 'POST',
-              path: '/messages',
-              as: 'iago@zulip.com',
-              params: { type: 'direct', to: JSON.stringify([HAMLET]), content: `push ${(n += 1)}` },
-              settleJobs: false,
-            }),
-          ),
+        () => sendAs('iago@zulip.com', { type: 'direct', to: JSON.stringify([HAMLET]), content: `push ${(n += 1)}` }),
         fault,
         PLACES[place as keyof typeof PLACES],
       );
@@ -144,16 +139,7 @@ describe.each(FAULTS)('the messageFanout job with %s faults', (fault) => {
     async (place) => {
       const queues = await openQueuesOf([CORDELIA, HAMLET, IAGO, OTHELLO]);
       const { id } = await underFaults(
-        async () =>
-          expectSuccess(
-            await call(sendHandler, {
-              method: 'POST',
-              path: '/messages',
-              as: 'hamlet@zulip.com',
-              params: { type: 'stream', to: 1, topic: 'fanout faults', content: `fanout ${(n += 1)}` },
-              settleJobs: false,
-            }),
-          ),
+        () => sendAs('hamlet@zulip.com', { type: 'stream', to: 1, topic: 'fanout faults', content: `fanout ${(n += 1)}` }),
         fault,
         PLACES[place as keyof typeof PLACES],
       );

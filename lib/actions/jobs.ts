@@ -1,0 +1,14 @@
+// Every background job, by name: what one run of it does. The jobs' Lambda functions
+// (functions/jobs/) run them from here, and so does a process that runs its jobs itself
+// (runJobsInProcess: the tests' setup, the scripts): no job exists because some module that
+// defines it happened to be imported first.
+import type { JobName } from '../store/jobs';
+import { doMessageFanout } from './message-delivery';
+import { doMessageMove } from './message-edit';
+import { doPushJob } from './push-notifications';
+
+export const JOBS = {
+  messageFanout: doMessageFanout,
+  messageMove: doMessageMove,
+  push: doPushJob,
+} satisfies Record<JobName, (payload: never) => Promise<void>>;
