@@ -12,7 +12,7 @@ const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 // The last segment may be greedy (`{filename+}`: the rest of the path, slashes included). A page at
 // the site root may end with a slash, as upstream's pages do (`/login/`, `/join/{confirmation_key}/`).
 const PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*(\/([A-Za-z0-9_.-]+|\{[a-z_]+\+?\}))$/;
-const PAGE_PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))+\/$/;
+const PAGE_PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*\/$/;
 
 /** Lambda timeout of a route, in seconds; GET /events must outlast its long-poll bound. */
 const DEFAULT_TIMEOUT = 10;

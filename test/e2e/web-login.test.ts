@@ -1,5 +1,5 @@
 // The web pages in a real browser (headless Chromium), over HTTP through serverless-offline as
-// `npm start` serves them: sign in on /login/, see the account page, reveal the API key, download
+// `npm start` serves them: the organization's address leads to /login/; sign in there, see the account page, reveal the API key, download
 // the zuliprc and call the API with it, sign out; a wrong password; a forgotten password reset by
 // email (the link read on /emails/); a form posted from another site without the CSRF token.
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,9 @@ const parseZuliprc = (text: string): Record<string, string> =>
 describe('e2e: the web pages in Chromium', () => {
   it('signs in, shows the API key, downloads a zuliprc that works with the API, and signs out', async () => {
     const page = await browser.newPage();
-    await page.goto(`${service.origin}/login/`);
+    // The organization's address, as a newcomer opens it: the login page.
+    await page.goto(`${service.origin}/`);
+    expect(page.url()).toBe(`${service.origin}/login/`);
     expect(await page.title()).toBe('Log in | Zulip');
     await page.getByLabel('Email').fill(IAGO);
     await page.getByLabel('Password').fill(devPassword(IAGO));
