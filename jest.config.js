@@ -36,6 +36,8 @@ const stores = {
 module.exports = {
   maxWorkers: 2,
   testTimeout: 30000,
+  // The ten slowest test files, with their seconds, after every run.
+  reporters: ['default', '<rootDir>/test/helpers/slowest-files-reporter.js'],
   projects: [
     { ...base, displayName: 'unit', testMatch: UNIT },
     {
