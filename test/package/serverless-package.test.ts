@@ -2,17 +2,28 @@
 // template has a function and an HTTP API route per routes.json entry plus the fallback, both
 // tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
 // and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
-// packaged, as a plain `npx serverless deploy` would deploy it: without the development login. A
-// stage without its upload URL secret is refused (settings/index.js).
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// packaged, as a plain `npx serverless deploy` would deploy it: without the development login.
+//
+// Not part of `npm test`: bundling every function takes minutes and gigabytes. `npm run
+// test:package` runs it (jest.package.config.js), and .ci/run after the suite; `npm test` checks
+// the same configuration through `serverless print` and bundles one function of each kind
+// (test/deploy/serverless-package.test.ts).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
-import { tableName } from '../../lib/store/client';
-import { buildEvent } from '../helpers/api';
+import {
+  bundledDevLogin,
+  capitalized,
+  noAwsEnv,
+  ROOT,
+  run,
+  SERVERLESS,
+  STAGE,
+  UPLOAD_URL_SECRET,
+  type Resource,
+} from '../helpers/serverless-cli';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
@@ -23,24 +34,6 @@ const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functi
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
-
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../..');
-const SERVERLESS = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
-// The default stage: the package run names none.
-const STAGE = 'dev';
-const UPLOAD_URL_SECRET = 'f'.repeat(64);
-
-type Resource = { Type: string; Properties: Record<string, any> };
-
-/** The environment of a machine with no AWS account: no credentials, no profile. */
-const noAwsEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_') && k !== 'DYNAMODB_ENDPOINT') env[k] = v;
-  return { ...env, HOME: mkdtempSync(join(tmpdir(), 'no-aws-home-')), SLS_TELEMETRY_DISABLED: '1', AWS_REGION: 'us-east-1' };
-};
-
-const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
 
 describe('npx serverless package', () => {
   let outDir: string;
@@ -332,26 +325,7 @@ describe('npx serverless package', () => {
       rmSync(runDir, { recursive: true, force: true });
     });
 
-    /** The handler's response to iago's development login, with the given development mode. */
-    const devLogin = async (developmentMode: string) => {
-      const event = await buildEvent({ method: 'POST', path: '/dev_fetch_api_key', params: { username: 'iago@zulip.com' } });
-      const script = `require('./functions/dev/fetch-api-key.js').handler(${JSON.stringify(event)}, { awsRequestId: 'r1' }).then((r) => process.stdout.write(JSON.stringify(r)))`;
-      const env = {
-        PATH: process.env.PATH,
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        TABLE_MAIN: tableName('main'),
-        TABLE_EVENTS: tableName('events'),
-        REQUEST_LOG: 'off',
-        DEVELOPMENT_MODE: developmentMode,
-      };
-      const { stdout } = await run(process.execPath, ['-e', script], { cwd: runDir, env });
-      const response = JSON.parse(stdout);
-      return { statusCode: response.statusCode, body: JSON.parse(response.body) };
-    };
+    const devLogin = (developmentMode: string) => bundledDevLogin(runDir, developmentMode);
 
     it('reads the tables in development mode', async () => {
       const response = await devLogin('on');
@@ -367,109 +341,4 @@ describe('npx serverless package', () => {
       });
     });
   });
-});
-
-/** `npx serverless <args>` without AWS credentials: its output, or its error output when it fails. */
-const serverless = async (args: string[]): Promise<{ ok: boolean; output: string }> => {
-  try {
-    const { stdout } = await run(process.execPath, [SERVERLESS, ...args], { cwd: ROOT, env: noAwsEnv(), timeout: 110000 });
-    return { ok: true, output: stdout };
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    return { ok: false, output: `${stderr}${stdout}` };
-  }
-};
-
-const printEnvironment = async (...args: string[]) => {
-  const result = await serverless(['print', ...args, '--format', 'json', '--path', 'provider.environment']);
-  expect(result).toMatchObject({ ok: true });
-  return JSON.parse(result.output);
-};
-
-describe('development mode and secrets of a stage', () => {
-  it("leaves development mode off in a stage named development: a stage's name never turns it on", async () => {
-    expect(await printEnvironment('--stage', 'development', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`)).toMatchObject({
-      DEVELOPMENT_MODE: 'off',
-      TABLE_MAIN: 'chat-development-main',
-    });
-  }, 120000);
-
-  it('turns development mode on when the developmentMode parameter says so by name', async () => {
-    const env = await printEnvironment(
-      '--stage',
-      'sandbox',
-      '--param',
-      'developmentMode=on',
-      '--param',
-      `uploadUrlSecret=${UPLOAD_URL_SECRET}`,
-    );
-    expect(env).toMatchObject({ DEVELOPMENT_MODE: 'on', UPLOAD_URL_SECRET });
-  }, 120000);
-
-  it('refuses a developmentMode other than on or off', async () => {
-    const result = await serverless(['print', '--param', 'developmentMode=true', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`]);
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain('The developmentMode parameter must be on or off, got "true"');
-  }, 120000);
-
-  it.each([
-    ['without an uploadUrlSecret', [], 'dev'],
-    ['without an uploadUrlSecret, even in development mode', ['--stage', 'sandbox', '--param', 'developmentMode=on'], 'sandbox'],
-    ['with an uploadUrlSecret shorter than 32 characters', ['--param', 'uploadUrlSecret=development'], 'dev'],
-  ])(
-    'refuses to package a stage %s, saying how to set it',
-    async (_case, args, stage) => {
-      const outDir = mkdtempSync(join(tmpdir(), 'chat-package-refused-'));
-      try {
-        const result = await serverless(['package', ...args, '--package', outDir]);
-        expect(result.ok).toBe(false);
-        expect(result.output).toContain(
-          `The stage "${stage}" needs an uploadUrlSecret of at least 32 characters, to sign its file URLs: ` +
-            'pass --param "uploadUrlSecret=$(openssl rand -hex 32)" or set it in serverless.yml params (e.g. from SSM).',
-        );
-        expect(readdirSync(outDir)).toEqual([]);
-      } finally {
-        rmSync(outDir, { recursive: true, force: true });
-      }
-    },
-    120000,
-  );
-});
-
-describe('where GET /events runs (the eventsCapacity parameter, capacity/index.js)', () => {
-  it('declares the VPC, its endpoints and the capacity provider, and puts GET /events on it, with eventsCapacity managed', async () => {
-    const result = await serverless([
-      'print',
-      '--param',
-      'eventsCapacity=managed',
-      '--param',
-      `uploadUrlSecret=${UPLOAD_URL_SECRET}`,
-      '--format',
-      'json',
-      '--path',
-      'resources',
-    ]);
-    expect(result).toMatchObject({ ok: true });
-    const { Resources, extensions } = JSON.parse(result.output);
-    const types = Object.values(Resources as Record<string, Resource>).map((r) => r.Type);
-    expect(types).toEqual(
-      expect.arrayContaining(['AWS::EC2::VPC', 'AWS::EC2::VPCEndpoint', 'AWS::IAM::Role', 'AWS::Lambda::CapacityProvider']),
-    );
-    expect(Resources.EventsCapacityProvider.Properties.CapacityProviderName).toBe(`chat-${STAGE}-events`);
-    // Both extensions are kept: the stage's throttling and GET /events' capacity provider.
-    expect(Object.keys(extensions).sort()).toEqual(['EventsGetLambdaFunction', 'HttpApiStage']);
-    expect(extensions.EventsGetLambdaFunction.Properties.CapacityProviderConfig.LambdaManagedInstancesCapacityProviderConfig).toMatchObject(
-      {
-        CapacityProviderArn: { 'Fn::GetAtt': ['EventsCapacityProvider', 'Arn'] },
-      },
-    );
-  }, 120000);
-
-  it('refuses an eventsCapacity other than standard or managed', async () => {
-    const result = await serverless(['print', '--param', 'eventsCapacity=ec2', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`]);
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain(
-      'The eventsCapacity parameter must be standard (standard Lambda, the default) or managed (Lambda Managed Instances), got "ec2"',
-    );
-  }, 120000);
 });
