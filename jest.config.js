@@ -6,6 +6,7 @@
  * - handlers: handler, store and script tests against the shared DynamoDB Local, fresh tables per
  *   file (test/deploy too: it runs a packaged handler against them);
  * - e2e: over HTTP through serverless-offline (one per worker, shared by its files; e2e.ts).
+ * test/package (the full `serverless package`) is left to its own run, jest.package.config.js.
  * Two workers: most of a test's time is waiting on DynamoDB Local or serverless-offline.
  */
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
@@ -27,6 +28,8 @@ const UNIT = [
   '<rootDir>/test/lint/**/*.test.ts',
 ];
 const E2E = ['<rootDir>/test/e2e/**/*.test.ts'];
+/** The full `serverless package` check: not in `npm test` (minutes, gigabytes); `npm run test:package` (jest.package.config.js). */
+const PACKAGE = ['<rootDir>/test/package/**/*.test.ts'];
 
 const stores = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
@@ -36,6 +39,8 @@ const stores = {
 module.exports = {
   maxWorkers: 2,
   testTimeout: 30000,
+  // The ten slowest test files, with their seconds, after every run.
+  reporters: ['default', '<rootDir>/test/helpers/slowest-files-reporter.js'],
   projects: [
     { ...base, displayName: 'unit', testMatch: UNIT },
     {
@@ -43,7 +48,7 @@ module.exports = {
       ...stores,
       displayName: 'handlers',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...E2E].map(globToRegex)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...E2E, ...PACKAGE].map(globToRegex)],
       setupFilesAfterEnv: ['<rootDir>/test/helpers/jobs-in-process.ts', '<rootDir>/test/helpers/per-file-tables.ts'],
     },
     {

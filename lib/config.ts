@@ -92,6 +92,20 @@ export const config = {
   navigationTourVideoUrl: (): string | null => process.env.NAVIGATION_TOUR_VIDEO_URL || null,
   /** Where clients fetch the emoji data set; unset means the organization's own static path. */
   serverEmojiDataUrl: (): string | undefined => process.env.SERVER_EMOJI_DATA_URL || undefined,
+  /**
+   * The scrypt cost of every password hash made (lib/passwords.ts): PASSWORD_SCRYPT_N (a power of
+   * two), PASSWORD_SCRYPT_R and PASSWORD_SCRYPT_P. Unset: OWASP's recommendation, N = 2^17, r = 8,
+   * p = 1 (128 MiB and about 0.64 s of one core a hash). The tests set a cheap N (global setup).
+   */
+  passwordCost: (): { N: number; r: number; p: number } => {
+    const N = intFromEnv('PASSWORD_SCRYPT_N', 2 ** 17);
+    const r = intFromEnv('PASSWORD_SCRYPT_R', 8);
+    const p = intFromEnv('PASSWORD_SCRYPT_P', 1);
+    if (!Number.isInteger(Math.log2(N)) || N < 2) throw new Error(`PASSWORD_SCRYPT_N must be a power of two above 1, got ${N}`);
+    if (!Number.isInteger(r) || r < 1 || !Number.isInteger(p) || p < 1)
+      throw new Error(`PASSWORD_SCRYPT_R and PASSWORD_SCRYPT_P must be positive integers, got ${r} and ${p}`);
+    return { N, r, p };
+  },
   /** The secret the development data set's passwords are derived from (lib/passwords.ts devPassword). */
   devPasswordSecret: (): string => secretFromEnv('DEV_PASSWORD_SECRET'),
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */

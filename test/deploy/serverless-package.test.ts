@@ -1,18 +1,39 @@
-// `npx serverless package` with no AWS credentials builds a deployable artifact: the CloudFormation
-// template has a function and an HTTP API route per routes.json entry plus the fallback, both
-// tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
-// and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
-// packaged, as a plain `npx serverless deploy` would deploy it: without the development login. A
-// stage without its upload URL secret is refused (settings/index.js).
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What `npx serverless package` would deploy, checked without bundling every function: the
+// configuration `serverless print` resolves (a function per routes.json entry plus the fallback
+// and the background functions, both tables of tables/, the Lambda role limited to them, the
+// buckets' roles, the stage's parameters), and one function of each kind (an HTTP handler, a job,
+// a stream consumer) bundled with the esbuild options serverless.yml gives serverless-esbuild and
+// run on plain Node (no tsx), as Lambda runs it. The default stage is printed, as a plain
+// `npx serverless deploy` would deploy it: without the development login. A stage without its
+// upload URL secret is refused (settings/index.js).
+//
+// The compiled CloudFormation template of a full `serverless package` (every function bundled,
+// minutes and gigabytes) is checked by `npm run test:package` (test/package/), which .ci/run runs
+// after the suite.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import JSZip from 'jszip';
+import { join } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
 import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
-import { tableName } from '../../lib/store/client';
-import { buildEvent } from '../helpers/api';
+import { bundledDevLogin, ROOT, runBundled, serverless, STAGE, UPLOAD_URL_SECRET, type Resource } from '../helpers/serverless-cli';
+
+type Fn = {
+  handler: string;
+  name: string;
+  timeout: number;
+  memorySize?: number;
+  role?: string;
+  environment?: Record<string, string>;
+  maximumRetryAttempts?: number;
+  destinations?: unknown;
+  events: { httpApi?: { method: string; path: string }; stream?: Record<string, any> }[];
+};
+type Printed = {
+  provider: { runtime: string; environment: Record<string, string>; iam: { role: { statements: any[] } } };
+  functions: Record<string, Fn>;
+  resources: { Resources: Record<string, Resource>; extensions: Record<string, any> };
+  custom: { esbuild: Record<string, unknown> };
+};
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
@@ -24,155 +45,103 @@ const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functi
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../..');
-const SERVERLESS = require.resolve('serverless/bin/serverless.js', { paths: [ROOT] });
-// The default stage: the package run names none.
-const STAGE = 'dev';
-const UPLOAD_URL_SECRET = 'f'.repeat(64);
-
-type Resource = { Type: string; Properties: Record<string, any> };
-
-/** The environment of a machine with no AWS account: no credentials, no profile. */
-const noAwsEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_') && k !== 'DYNAMODB_ENDPOINT') env[k] = v;
-  return { ...env, HOME: mkdtempSync(join(tmpdir(), 'no-aws-home-')), SLS_TELEMETRY_DISABLED: '1', AWS_REGION: 'us-east-1' };
-};
-
 const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+const DLQ = { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } };
 
-describe('npx serverless package', () => {
-  let outDir: string;
-  let resources: Record<string, Resource>;
+describe('the configuration npx serverless package deploys (serverless print)', () => {
+  let printed: Printed;
 
   beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
-    await run(process.execPath, [SERVERLESS, 'package', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--package', outDir], {
-      cwd: ROOT,
-      env: noAwsEnv(),
-      // Each function is bundled on its own: about 150 of them take 1 to 2 minutes on 2 idle cores, several under load.
-      timeout: 420000,
-    });
-    resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
-  }, 430000);
+    const result = await serverless(['print', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--format', 'json']);
+    expect(result).toMatchObject({ ok: true });
+    printed = JSON.parse(result.output);
+  }, 120000);
 
-  afterAll(() => {
-    rmSync(outDir, { recursive: true, force: true });
-  });
+  const fn = (name: string): Fn => printed.functions[name];
 
-  it('has a function for every route, with its handler and its HTTP API route', () => {
+  it('has a function for every route, with its handler and its HTTP API route, on Node 22', () => {
     const routes = loadRoutes();
     expect(routes.length).toBeGreaterThan(0);
-    for (const route of routes) {
-      const fn = resources[`${capitalized(route.name)}LambdaFunction`];
-      expect({ route: route.name, handler: fn?.Properties.Handler, runtime: fn?.Properties.Runtime }).toEqual({
-        route: route.name,
-        handler: route.handler,
-        runtime: 'nodejs22.x',
-      });
-    }
-    const routeKeys = Object.values(resources)
-      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
-      .map((r) => r.Properties.RouteKey)
+    expect(printed.provider.runtime).toBe('nodejs22.x');
+    for (const route of routes)
+      expect({ route: route.name, handler: fn(route.name)?.handler }).toEqual({ route: route.name, handler: route.handler });
+    const routeKeys = Object.values(printed.functions)
+      .flatMap((f) => f.events.flatMap((e) => (e.httpApi ? [`${e.httpApi.method} ${e.httpApi.path}`] : [])))
       .sort();
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
-    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+    expect(routeKeys).toEqual([...expected, '* /api/v1/{proxy+}'].sort());
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
     expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push']);
-    const fn = resources.MessageFanoutLambdaFunction.Properties;
-    expect(fn.Handler).toBe(JOBS.messageFanout.handler);
-    expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
-    expect(fn.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
-    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
-    const move = resources.MessageMoveLambdaFunction.Properties;
-    expect(move.Handler).toBe(JOBS.messageMove.handler);
-    expect(move.Environment.Variables.MESSAGE_MOVE_FUNCTION).toBe(`chat-${STAGE}-messageMove`);
-    const push = resources.PushLambdaFunction.Properties;
-    expect(push.Handler).toBe(JOBS.push.handler);
-    expect(push.Environment.Variables.PUSH_FUNCTION).toBe(`chat-${STAGE}-push`);
+    const env = printed.provider.environment;
+    for (const [name, variable] of [
+      ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],
+      ['messageMove', 'MESSAGE_MOVE_FUNCTION'],
+      ['push', 'PUSH_FUNCTION'],
+    ]) {
+      expect({ name, handler: fn(name).handler, events: fn(name).events, retries: fn(name).maximumRetryAttempts }).toEqual({
+        name,
+        handler: JOBS[name].handler,
+        events: [],
+        retries: 2,
+      });
+      expect(fn(name).name).toBe(`chat-${STAGE}-${name}`);
+      expect(env[variable]).toBe(fn(name).name);
+    }
     // Push notifications are configuration: not configured unless the stage's parameters say so.
-    expect(push.Environment.Variables).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
-    const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfigs).toHaveLength(3);
-    for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
-    const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
-    expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
-    expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
-    expect(routeTargets).not.toContain('PushLambdaFunction');
-    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
-    const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
-    const arnParts = [
-      'arn',
-      { Ref: 'AWS::Partition' },
-      'lambda',
-      { Ref: 'AWS::Region' },
-      { Ref: 'AWS::AccountId' },
-      'function',
-      fn.FunctionName,
-    ];
+    expect(env).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
+    const invoke = printed.provider.iam.role.statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
+    const arn = (name: string) => ({
+      'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'lambda', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, 'function', name]],
+    });
     expect(invoke).toEqual([
       {
         Effect: 'Allow',
         Action: ['lambda:InvokeFunction'],
-        Resource: [
-          { 'Fn::Join': [':', arnParts] },
-          { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] },
-          { 'Fn::Join': [':', [...arnParts.slice(0, -1), push.FunctionName]] },
-        ],
+        Resource: ['messageFanout', 'messageMove', 'push'].map((n) => arn(fn(n).name)),
       },
     ]);
-    // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
-    expect(JSON.stringify(resources.IamRoleLambdaExecution)).not.toMatch(/LambdaFunction/);
   });
 
   it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {
-    expect(resources.MainTable.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
-    const fn = resources.DeliveryRecoveryLambdaFunction.Properties;
-    expect(fn.Handler).toBe(STREAM_CONSUMERS.deliveryRecovery.handler);
-    const mapping = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!.Properties;
-    expect(mapping).toMatchObject({
-      EventSourceArn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
-      StartingPosition: 'LATEST',
-      MaximumRetryAttempts: 10,
-      BisectBatchOnFunctionError: true,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+    expect(printed.resources.Resources.MainTable.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const recovery = fn('deliveryRecovery');
+    expect(recovery.handler).toBe(STREAM_CONSUMERS.deliveryRecovery.handler);
+    expect(recovery.events).toHaveLength(1);
+    expect(recovery.events[0].stream).toMatchObject({
+      type: 'dynamodb',
+      arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+      startingPosition: 'LATEST',
+      maximumRetryAttempts: 10,
+      bisectBatchOnFunctionError: true,
+      destinations: { onFailure: DLQ },
     });
-    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
+    expect(recovery.events[0].stream!.filterPatterns[0]).toMatchObject({ eventName: ['INSERT'] });
     // Every delivery job's; a push notification that failed every attempt is stale, and dropped.
-    const deliveryJobs = Object.values(resources).filter(
-      (r) => r.Type === 'AWS::Lambda::EventInvokeConfig' && !JSON.stringify(r.Properties.FunctionName).includes('Push'),
-    );
-    expect(deliveryJobs).toHaveLength(2);
-    for (const invokeConfig of deliveryJobs) {
-      expect(invokeConfig.Properties.DestinationConfig).toEqual({
-        OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } },
-      });
-    }
-    expect(resources.DeliveryDeadLetterAlarm.Properties).toMatchObject({
+    expect(fn('messageFanout').destinations).toEqual({ onFailure: DLQ });
+    expect(fn('messageMove').destinations).toEqual({ onFailure: DLQ });
+    expect(fn('push').destinations).toBeUndefined();
+    expect(printed.resources.Resources.DeliveryDeadLetterAlarm.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
       AlarmActions: [{ Ref: 'OperatorAlarmTopic' }],
     });
     // A deliverer stopped by its function's timeout has lost its lease by then: the next may take over.
-    expect(fn.Timeout * 1000).toBeGreaterThan(REQUEST_LEASE_MS);
-    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Timeout * 1000).toBeLessThan(REQUEST_LEASE_MS);
+    expect(recovery.timeout * 1000).toBeGreaterThan(REQUEST_LEASE_MS);
+    expect(fn('devFetchApiKey').timeout * 1000).toBeLessThan(REQUEST_LEASE_MS);
     expect(JOBS.messageFanout.timeout * 1000).toBeLessThan(JOB_LEASE_MS);
   });
 
   it('gives the fallback the route table, to tell 405 from 404', () => {
-    const fallback = resources.RouteFallbackLambdaFunction.Properties;
-    expect(fallback.Handler).toBe('functions/fallback/unmatched.handler');
-    expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
+    expect(fn('routeFallback').handler).toBe('functions/fallback/unmatched.handler');
+    expect(JSON.parse(fn('routeFallback').environment!.ROUTE_TABLE)).toEqual(routeTable());
   });
 
   it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {
-    const stage = resources.HttpApiStage as Resource & { DependsOn?: string[] };
-    expect(stage.Type).toBe('AWS::ApiGatewayV2::Stage');
+    const stage = printed.resources.extensions.HttpApiStage;
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     const passwordRoutes = [
       'POST /accounts/password/reset/',
@@ -186,45 +155,54 @@ describe('npx serverless package', () => {
     expect(stage.Properties.RouteSettings).toEqual(
       Object.fromEntries(passwordRoutes.map((key) => [key, { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 }])),
     );
-    // Each route's setting needs the route to exist first.
-    expect(stage.DependsOn!.map((name) => resources[name]?.Properties.RouteKey).sort()).toEqual(passwordRoutes);
-    expect(stage.DependsOn!.every((name) => resources[name]?.Type === 'AWS::ApiGatewayV2::Route')).toBe(true);
+    // Each route's setting needs the route to exist first (that these name those routes: test:package).
+    expect(stage.DependsOn).toHaveLength(passwordRoutes.length);
+    for (const name of stage.DependsOn) expect(name).toMatch(/^HttpApiRoutePost/);
   });
 
   it("gives the password functions the memory of OWASP's scrypt cost (128 MiB a hash) and the CPU to hash within their timeout", () => {
-    expect(resources.FetchApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
-    expect(resources.UpdateSettingsLambdaFunction.Properties.MemorySize).toBe(1024);
-    expect(resources.WebLoginLambdaFunction.Properties.MemorySize).toBe(1024);
-    expect(resources.WebApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
+    for (const name of ['fetchApiKey', 'updateSettings', 'webLogin', 'webApiKey'])
+      expect({ name, memory: fn(name).memorySize }).toEqual({ name, memory: 1024 });
   });
 
   it("gives GET /events a timeout above the long-poll bound and below API Gateway's 30 s", () => {
     const events = loadRoutes().find((r) => r.method === 'GET' && r.path === '/events');
     expect(events).toBeDefined();
-    const fn = resources[`${capitalized(events!.name)}LambdaFunction`].Properties;
-    expect(fn.Timeout).toBeGreaterThan(Number(fn.Environment.Variables.EVENTS_LONGPOLL_SECONDS));
-    expect(fn.Timeout).toBeLessThan(30);
+    const { timeout } = fn(events!.name);
+    expect(timeout).toBeGreaterThan(Number(printed.provider.environment.EVENTS_LONGPOLL_SECONDS));
+    expect(timeout).toBeLessThan(30);
   });
 
   it('passes the table names and the upload URL secret to every function, with development mode off', () => {
-    const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
-    expect(functions.length).toBeGreaterThan(loadRoutes().length);
-    for (const [id, fn] of functions) {
-      const env = fn.Properties.Environment.Variables;
-      expect({ id, ...env }).toMatchObject({
-        id,
-        TABLE_MAIN: `chat-${STAGE}-main`,
-        TABLE_EVENTS: `chat-${STAGE}-events`,
-        DEVELOPMENT_MODE: 'off',
-        UPLOAD_URL_SECRET,
-      });
-      expect(env).not.toHaveProperty('DYNAMODB_ENDPOINT');
-      expect(env).not.toHaveProperty('DEV_PASSWORD_SECRET');
+    expect(Object.keys(printed.functions).length).toBeGreaterThan(loadRoutes().length);
+    expect(printed.provider.environment).toMatchObject({
+      TABLE_MAIN: `chat-${STAGE}-main`,
+      TABLE_EVENTS: `chat-${STAGE}-events`,
+      DEVELOPMENT_MODE: 'off',
+      UPLOAD_URL_SECRET,
+    });
+    for (const [name, f] of Object.entries({ provider: { environment: printed.provider.environment }, ...printed.functions })) {
+      for (const variable of [
+        'DYNAMODB_ENDPOINT',
+        'DEV_PASSWORD_SECRET',
+        'TABLE_MAIN',
+        'TABLE_EVENTS',
+        'DEVELOPMENT_MODE',
+        'UPLOAD_URL_SECRET',
+      ]) {
+        // Set once, for every function: no function overrides them, and none gets a local endpoint or the development secret.
+        if (name === 'provider' && !['DYNAMODB_ENDPOINT', 'DEV_PASSWORD_SECRET'].includes(variable)) continue;
+        expect({ name, variable, set: Object.prototype.hasOwnProperty.call(f.environment ?? {}, variable) }).toEqual({
+          name,
+          variable,
+          set: false,
+        });
+      }
     }
   });
 
   it.each(TABLES.map((t) => [t.name, t]))('creates the %s table with its keys, indexes and TTL', (name, table) => {
-    const resource = resources[`${capitalized(name as string)}Table`];
+    const resource = printed.resources.Resources[`${capitalized(name as string)}Table`];
     expect(resource.Type).toBe('AWS::DynamoDB::Table');
     const props = resource.Properties;
     expect(props.TableName).toBe(`chat-${STAGE}-${name}`);
@@ -235,18 +213,7 @@ describe('npx serverless package', () => {
   });
 
   it('limits the Lambda role to the two tables and the indexes of main, without Scan', () => {
-    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
-    // Reading the main table's stream is deliveryRecovery's event source's (osls adds it), on the stream only.
-    const isStreamRead = (s: any) => JSON.stringify(s.Resource) === JSON.stringify([{ 'Fn::GetAtt': ['MainTable', 'StreamArn'] }]);
-    const streamRead = statements.filter(isStreamRead);
-    expect(streamRead).toEqual([
-      {
-        Effect: 'Allow',
-        Action: ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'],
-        Resource: [{ 'Fn::GetAtt': ['MainTable', 'StreamArn'] }],
-      },
-    ]);
-    const dynamo = statements.filter((s: any) => !isStreamRead(s) && [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    const dynamo = printed.provider.iam.role.statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     expect(dynamo).toHaveLength(1);
     const [statement] = dynamo;
     expect(statement.Effect).toBe('Allow');
@@ -257,12 +224,9 @@ describe('npx serverless package', () => {
   });
 
   it('has one private uploads bucket, named by the uploadsBucket parameter', () => {
-    const buckets = Object.entries(resources).filter(
-      ([, r]) => r.Type === 'AWS::S3::Bucket' && !/ServerlessDeploymentBucket/.test(JSON.stringify(r)),
-    );
-    const uploads = buckets.filter(([id]) => id === 'UploadsBucket');
-    expect(uploads).toHaveLength(1);
-    const [[, bucket]] = uploads;
+    const buckets = Object.entries(printed.resources.Resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket');
+    expect(buckets.map(([id]) => id)).toEqual(['UploadsBucket']);
+    const [[, bucket]] = buckets;
     expect(bucket.Properties.BucketName).toBe(`chat-${STAGE}-uploads`);
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
@@ -270,30 +234,26 @@ describe('npx serverless package', () => {
       IgnorePublicAcls: true,
       RestrictPublicBuckets: true,
     });
-    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
+    expect(printed.provider.environment.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
   });
 
   it('lets only the upload and avatar functions use the bucket: serving may GetObject, uploading may PutObject, removing an attachment may DeleteObject', () => {
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
-    const s3Statements = (roleId: string) =>
-      resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) =>
-        [s.Action].flat().some((a: string) => a.startsWith('s3:')),
-      );
-    expect(s3Statements('IamRoleLambdaExecution')).toEqual([]);
-    expect(s3Statements('UploadsReadRole')).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
-    expect(s3Statements('UploadsWriteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
-    expect(s3Statements('UploadsDeleteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects] }]);
-    const roleOf = (name: string) => resources[`${capitalized(name)}LambdaFunction`].Properties.Role;
+    const s3Statements = (statements: any[]) => statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('s3:')));
+    const roleStatements = (roleId: string) =>
+      printed.resources.Resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    expect(s3Statements(printed.provider.iam.role.statements)).toEqual([]);
+    expect(s3Statements(roleStatements('UploadsReadRole'))).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
+    expect(s3Statements(roleStatements('UploadsWriteRole'))).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
+    expect(s3Statements(roleStatements('UploadsDeleteRole'))).toEqual([
+      { Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects] },
+    ]);
+    const ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole', delete: 'UploadsDeleteRole' };
     for (const route of loadRoutes()) {
-      const expected =
-        route.bucket === 'read'
-          ? 'UploadsReadRole'
-          : route.bucket === 'write'
-            ? 'UploadsWriteRole'
-            : route.bucket === 'delete'
-              ? 'UploadsDeleteRole'
-              : 'IamRoleLambdaExecution';
-      expect({ route: route.name, role: roleOf(route.name) }).toEqual({ route: route.name, role: { 'Fn::GetAtt': [expected, 'Arn'] } });
+      expect({ route: route.name, role: fn(route.name).role }).toEqual({
+        route: route.name,
+        role: route.bucket ? ROLES[route.bucket] : undefined,
+      });
     }
     expect(
       loadRoutes()
@@ -314,71 +274,57 @@ describe('npx serverless package', () => {
     ]);
   });
 
-  describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {
+  describe('one function of each kind, bundled as serverless-esbuild bundles it, run on plain Node as Lambda runs it', () => {
     let runDir: string;
+    const entry = (handler: string) => `${handler.replace(/\.[^.]+$/, '')}.ts`;
 
     beforeAll(async () => {
-      const zip = await JSZip.loadAsync(readFileSync(join(outDir, 'devFetchApiKey.zip')));
       runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
-      for (const [name, entry] of Object.entries(zip.files)) {
-        if (entry.dir) continue;
-        const target = join(runDir, name);
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, await entry.async('nodebuffer'));
-      }
-    });
+      const { exclude, ...options } = printed.custom.esbuild as BuildOptions & { exclude?: string[] };
+      expect(exclude).toEqual([]);
+      await build({
+        ...options,
+        absWorkingDir: ROOT,
+        // An HTTP handler, a job invoked asynchronously, and the stream consumer.
+        entryPoints: [fn('devFetchApiKey').handler, fn('messageFanout').handler, fn('deliveryRecovery').handler].map(entry),
+        outbase: '.',
+        outdir: runDir,
+        logLevel: 'silent',
+      });
+    }, 120000);
 
     afterAll(() => {
       rmSync(runDir, { recursive: true, force: true });
     });
 
-    /** The handler's response to iago's development login, with the given development mode. */
-    const devLogin = async (developmentMode: string) => {
-      const event = await buildEvent({ method: 'POST', path: '/dev_fetch_api_key', params: { username: 'iago@zulip.com' } });
-      const script = `require('./functions/dev/fetch-api-key.js').handler(${JSON.stringify(event)}, { awsRequestId: 'r1' }).then((r) => process.stdout.write(JSON.stringify(r)))`;
-      const env = {
-        PATH: process.env.PATH,
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        TABLE_MAIN: tableName('main'),
-        TABLE_EVENTS: tableName('events'),
-        REQUEST_LOG: 'off',
-        DEVELOPMENT_MODE: developmentMode,
-      };
-      const { stdout } = await run(process.execPath, ['-e', script], { cwd: runDir, env });
-      const response = JSON.parse(stdout);
-      return { statusCode: response.statusCode, body: JSON.parse(response.body) };
-    };
-
-    it('reads the tables in development mode', async () => {
-      const response = await devLogin('on');
+    it('POST /dev_fetch_api_key reads the tables in development mode', async () => {
+      const response = await bundledDevLogin(runDir, 'on');
       expect(response.statusCode).toBe(200);
       expect(response.body).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
     });
 
-    it("refuses with the template's own environment: no development login", async () => {
-      const mode = resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.DEVELOPMENT_MODE;
-      expect(await devLogin(mode)).toEqual({
+    it("POST /dev_fetch_api_key refuses with the stage's own environment: no development login", async () => {
+      expect(await bundledDevLogin(runDir, printed.provider.environment.DEVELOPMENT_MODE)).toEqual({
         statusCode: 400,
         body: { result: 'error', msg: 'Endpoint not available in production.', code: 'BAD_REQUEST' },
       });
     });
+
+    it('the messageFanout job reads the tables and ends for a message that does not exist', async () => {
+      const script = `require('./functions/jobs/message-fanout.js').handler({ realmId: 2, messageId: 987654 }).then((r) => process.stdout.write(JSON.stringify({ done: r ?? null })))`;
+      expect(JSON.parse(await runBundled(runDir, script))).toEqual({ done: null });
+    });
+
+    it('the deliveryRecovery stream consumer reads the tables and ends for a record of a message that does not exist', async () => {
+      const record = {
+        eventName: 'INSERT',
+        dynamodb: { NewImage: { realmId: { N: '2' }, id: { N: '987654' }, pendingDelivery: { M: {} } } },
+      };
+      const script = `require('./functions/jobs/delivery-recovery.js').handler({ Records: [${JSON.stringify(record)}] }).then((r) => process.stdout.write(JSON.stringify({ done: r ?? null })))`;
+      expect(JSON.parse(await runBundled(runDir, script))).toEqual({ done: null });
+    });
   });
 });
-
-/** `npx serverless <args>` without AWS credentials: its output, or its error output when it fails. */
-const serverless = async (args: string[]): Promise<{ ok: boolean; output: string }> => {
-  try {
-    const { stdout } = await run(process.execPath, [SERVERLESS, ...args], { cwd: ROOT, env: noAwsEnv(), timeout: 110000 });
-    return { ok: true, output: stdout };
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    return { ok: false, output: `${stderr}${stdout}` };
-  }
-};
 
 const printEnvironment = async (...args: string[]) => {
   const result = await serverless(['print', ...args, '--format', 'json', '--path', 'provider.environment']);

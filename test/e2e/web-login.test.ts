@@ -2,10 +2,9 @@
 // `npm start` serves them: the organization's address leads to /login/; sign in there, see the account page, reveal the API key, download
 // the zuliprc and call the API with it, sign out; a wrong password; a forgotten password reset by
 // email (the link read on /emails/); a form posted from another site without the CSRF token.
-import { readFileSync } from 'node:fs';
 import { devPassword } from '../../lib/passwords';
 import { expectSuccess } from '../helpers/api';
-import { useBrowser } from '../helpers/browser';
+import { downloadedText, useBrowser } from '../helpers/browser';
 import { loadZulipJs, useLocalService } from '../helpers/e2e';
 
 const service = useLocalService();
@@ -46,7 +45,7 @@ describe('e2e: the web pages in Chromium', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download zuliprc' }).click()]);
     expect(download.suggestedFilename()).toBe('zuliprc');
-    const zuliprc = readFileSync((await download.path())!, 'utf8');
+    const zuliprc = await downloadedText(download);
     expect(zuliprc.startsWith('[api]\n')).toBe(true);
     const { email, key, site } = parseZuliprc(zuliprc);
     expect({ email, key }).toEqual({ email: IAGO, key: apiKey });

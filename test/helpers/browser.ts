@@ -1,17 +1,24 @@
 // A real browser for the end-to-end tests of the web pages: Debian's Chromium (/usr/bin/chromium,
 // installed by .ci/run) driven by playwright-core, which never downloads a browser of its own.
-// Each test file gets a fresh profile (its own user data directory, removed afterwards), so no
-// cookie or cache survives from one file to the next. Screenshots go to CHAT_SCREENSHOTS (a
-// directory; by default one under the system's temporary directory), to be looked at.
+// One Chromium per jest worker, shared by the files that worker runs one after the other (as
+// e2e-shared.ts shares serverless-offline): launching one per file failed on a loaded 2-core
+// machine. It runs as a Playwright browser server in its own process group, registered like the
+// worker's serverless-offline, so globalTeardown stops it, and a watchdog if the worker dies. Each
+// test file gets a fresh browser context (its own cookies, storage and cache, closed afterwards),
+// so nothing survives from one file to the next. Screenshots go to CHAT_SCREENSHOTS (a directory;
+// by default one under the system's temporary directory), to be looked at.
 //
 //   const browser = useBrowser();
 //   const page = await browser.newPage();
 //   await page.goto(`${service.origin}/login/`);
 //   await browser.screenshot(page, 'login');
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { processAlive as alive, stopProcessGroupOf, watchOwner } from '../../scripts/local-service';
+import { registryPrefix } from './e2e-shared';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -27,6 +34,62 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * Time limits that hold on a loaded 2-core machine (two workers, DynamoDB Local, serverless-offline
+ * and the other developer's tests): Chromium's start there has taken well over Playwright's 30 s.
+ */
+const LAUNCH_TIMEOUT_MS = 180_000;
+const CONNECT_TIMEOUT_MS = 60_000;
+
+type Registered = { pid: number; wsEndpoint: string };
+
+const registryFile = (): string => join(tmpdir(), `${registryPrefix()}browser-${process.pid}.json`);
+
+// The browser server's process: writes its endpoint to the registry file once Chromium runs, then
+// stays until it is stopped (its process group, by globalTeardown or the watchdog).
+const SERVER_SCRIPT = `
+const [playwright, file, options] = process.argv.slice(1);
+const { writeFileSync, renameSync } = require('node:fs');
+require(playwright).chromium.launchServer(JSON.parse(options)).then((server) => {
+  writeFileSync(file + '.tmp', JSON.stringify({ pid: process.pid, wsEndpoint: server.wsEndpoint() }));
+  renameSync(file + '.tmp', file);
+}, (error) => { console.error(error); process.exit(1); });
+`;
+
+/** This worker's browser server, started on first use. */
+const workerBrowser = async (): Promise<Registered> => {
+  const file = registryFile();
+  if (existsSync(file)) {
+    const found = JSON.parse(readFileSync(file, 'utf8')) as Registered;
+    if (alive(found.pid)) return found;
+    rmSync(file, { force: true });
+  }
+  const options = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS };
+  const log = openSync(join(tmpdir(), `${registryPrefix()}browser-${process.pid}.log`), 'a');
+  try {
+    const child = spawn(process.execPath, ['-e', SERVER_SCRIPT, require.resolve('playwright-core'), file, JSON.stringify(options)], {
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
+    watchOwner(child, true);
+    // It outlives this test file (the next file of the worker uses it): globalTeardown stops it.
+    child.unref();
+    const deadline = Date.now() + LAUNCH_TIMEOUT_MS + 10_000;
+    while (!existsSync(file)) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the browser server exited (${child.exitCode ?? child.signalCode})`);
+      if (Date.now() > deadline) {
+        await stopProcessGroupOf(child.pid!, new Promise((resolve) => child.once('exit', () => resolve())));
+        throw new Error(`Chromium did not start within ${LAUNCH_TIMEOUT_MS / 1000} s`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as Registered;
+  } finally {
+    closeSync(log);
+  }
+};
+
 export type TestBrowser = {
   newPage: () => Promise<Page>;
   /** Saves a full-page PNG named `<name>.png` and returns its path. */
@@ -34,26 +97,25 @@ export type TestBrowser = {
 };
 
 export const useBrowser = (): TestBrowser => {
+  let browser: Browser | undefined;
   let context: BrowserContext | undefined;
-  let profile: string | undefined;
   const shots = process.env.CHAT_SCREENSHOTS ?? join(tmpdir(), 'chat-screenshots');
 
-  beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'chat-chromium-'));
-    // A persistent context is how Playwright takes a user data directory (it refuses --user-data-dir in args).
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      acceptDownloads: true,
-      viewport: { width: 1000, height: 760 },
-    });
-  }, 60000);
+  beforeAll(
+    async () => {
+      const { wsEndpoint } = await workerBrowser();
+      browser = await chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS });
+      context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1000, height: 760 } });
+    },
+    LAUNCH_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 20_000,
+  );
 
   afterAll(async () => {
     await context?.close();
+    // A connected browser's close() only disconnects: the worker's next file uses the same Chromium.
+    await browser?.close();
     context = undefined;
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    browser = undefined;
   }, 30000);
 
   return {
@@ -68,4 +130,11 @@ export const useBrowser = (): TestBrowser => {
       return file;
     },
   };
+};
+
+/** A download's content as text (a browser connected to its server has no local download path). */
+export const downloadedText = async (download: Download): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 };

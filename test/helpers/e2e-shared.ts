@@ -12,7 +12,7 @@ import { processAlive as alive, startOffline, stopProcessGroupOf } from '../../s
 type Registered = { pid: number; port: number; tablePrefix: string; logFile: string };
 
 const runId = (): string => process.env.CHAT_TEST_RUN ?? 'solo';
-const registryPrefix = (): string => `chat-e2e-${runId()}-`;
+export const registryPrefix = (): string => `chat-e2e-${runId()}-`;
 const registryFile = (): string => join(tmpdir(), `${registryPrefix()}${process.pid}.json`);
 
 /** This worker's serverless-offline, started on first use. */

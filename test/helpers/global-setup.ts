@@ -31,6 +31,9 @@ export default async (): Promise<void> => {
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
     process.env.REQUEST_LOG = 'off';
     process.env.DEVELOPMENT_MODE = 'on';
+    // Password hashes at N = 2^11 (ms, not a second, a login that upgrades a hash); still not the
+    // seeded cost (2^10), so a first login upgrades the hash as in production (config.passwordCost).
+    process.env.PASSWORD_SCRYPT_N ||= '2048';
     closeClients();
     state.s3 = await startLocalS3();
     state.ses = await startLocalSes();

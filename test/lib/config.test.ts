@@ -13,8 +13,13 @@ const setEnv = (name: string, value: string | undefined) => {
   else process.env[name] = value;
 };
 
+const PASSWORD_COST_VARS = ['PASSWORD_SCRYPT_N', 'PASSWORD_SCRYPT_R', 'PASSWORD_SCRYPT_P'];
+
 describe('config', () => {
-  const saved = { DEVELOPMENT_MODE: process.env.DEVELOPMENT_MODE, ...Object.fromEntries(SECRETS.map(([n]) => [n, process.env[n]])) };
+  const saved = {
+    DEVELOPMENT_MODE: process.env.DEVELOPMENT_MODE,
+    ...Object.fromEntries([...SECRETS.map(([n]) => n), ...PASSWORD_COST_VARS].map((n) => [n, process.env[n]])),
+  };
 
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) setEnv(name, value);
@@ -64,6 +69,25 @@ describe('config', () => {
       setEnv(name, value);
       setEnv('DEVELOPMENT_MODE', undefined);
       expect(read).toThrow(`${name} must be set (or DEVELOPMENT_MODE=on, for development only)`);
+    });
+  });
+
+  describe('passwordCost', () => {
+    it("is OWASP's scrypt cost, N = 2^17, r = 8, p = 1, when nothing is configured", () => {
+      for (const name of PASSWORD_COST_VARS) setEnv(name, undefined);
+      expect(config.passwordCost()).toEqual({ N: 131072, r: 8, p: 1 });
+    });
+
+    it('is the configured cost (the tests configure a cheap one)', () => {
+      setEnv('PASSWORD_SCRYPT_N', '2048');
+      setEnv('PASSWORD_SCRYPT_R', '4');
+      setEnv('PASSWORD_SCRYPT_P', '2');
+      expect(config.passwordCost()).toEqual({ N: 2048, r: 4, p: 2 });
+    });
+
+    it.each([['1000'], ['1'], ['abc']])('refuses an N that is not a power of two above 1 (%s)', (value) => {
+      setEnv('PASSWORD_SCRYPT_N', value);
+      expect(() => config.passwordCost()).toThrow('PASSWORD_SCRYPT_N must be');
     });
   });
 });

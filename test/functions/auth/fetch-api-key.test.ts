@@ -1,6 +1,7 @@
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
 import { handler as whoAmI } from '../../lib/http/who-am-i';
 import { advanceClock, resetClock } from '../../../lib/clock';
+import { config } from '../../../lib/config';
 import { devPassword, hashPassword, verifyPassword } from '../../../lib/passwords';
 import * as passwordsStore from '../../../lib/store/passwords';
 import * as rateLimitsStore from '../../../lib/store/rate-limits';
@@ -254,7 +255,13 @@ describe('POST /fetch_api_key', () => {
   });
 
   describe('password hashes', () => {
-    const OWASP_PREFIX = 'scrypt$131072$8$1$';
+    // The configured cost (the tests': config.passwordCost; production's is pinned in config.test.ts).
+    const cost = config.passwordCost();
+    const CURRENT_PREFIX = `scrypt$${cost.N}$${cost.r}$${cost.p}$`;
+
+    it('hashes at a cost other than the seeded one, so that a first login upgrades the hash', () => {
+      expect(CURRENT_PREFIX).not.toBe('scrypt$1024$8$1$');
+    });
 
     it('replaces a seeded hash of the development cost with one of the current cost after a successful login, which still verifies', async () => {
       const before = (await passwordsStore.getPasswordHash(12))!;
@@ -263,7 +270,7 @@ describe('POST /fetch_api_key', () => {
         await post({ username: 'othello@zulip.com', password: devPassword('othello@zulip.com') }, { sourceIp: '198.51.100.40' }),
       );
       const after = (await passwordsStore.getPasswordHash(12))!;
-      expect(after.startsWith(OWASP_PREFIX)).toBe(true);
+      expect(after.startsWith(CURRENT_PREFIX)).toBe(true);
       expect(await verifyPassword(devPassword('othello@zulip.com'), after)).toBe(true);
       expect(
         expectSuccess(
@@ -277,7 +284,7 @@ describe('POST /fetch_api_key', () => {
       await passwordsStore.putPasswordHash(10, await hashPassword(devPassword('hamlet@zulip.com'), { N: 2 ** 15, r: 8, p: 1 }));
       expectSuccess(await post({ username: 'hamlet@zulip.com', password: devPassword('hamlet@zulip.com') }, { sourceIp: '198.51.100.41' }));
       const after = (await passwordsStore.getPasswordHash(10))!;
-      expect(after.startsWith(OWASP_PREFIX)).toBe(true);
+      expect(after.startsWith(CURRENT_PREFIX)).toBe(true);
       expect(await verifyPassword(devPassword('hamlet@zulip.com'), after)).toBe(true);
     });
 

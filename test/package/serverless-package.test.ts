@@ -1,0 +1,344 @@
+// `npx serverless package` with no AWS credentials builds a deployable artifact: the CloudFormation
+// template has a function and an HTTP API route per routes.json entry plus the fallback, both
+// tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
+// and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
+// packaged, as a plain `npx serverless deploy` would deploy it: without the development login.
+//
+// Not part of `npm test`: bundling every function takes minutes and gigabytes. `npm run
+// test:package` runs it (jest.package.config.js), and .ci/run after the suite; `npm test` checks
+// the same configuration through `serverless print` and bundles one function of each kind
+// (test/deploy/serverless-package.test.ts).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import JSZip from 'jszip';
+import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
+import {
+  bundledDevLogin,
+  capitalized,
+  noAwsEnv,
+  ROOT,
+  run,
+  SERVERLESS,
+  STAGE,
+  UPLOAD_URL_SECRET,
+  type Resource,
+} from '../helpers/serverless-cli';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { JOBS, STREAM_CONSUMERS, loadRoutes, routeTable } = require('../../functions/routes.js') as {
+  JOBS: Record<string, { handler: string; timeout: number }>;
+  STREAM_CONSUMERS: Record<string, { handler: string; timeout: number }>;
+  loadRoutes: () => { name: string; method: string; path: string; handler: string; root?: true; bucket?: 'read' | 'write' | 'delete' }[];
+  routeTable: () => Record<string, string[]>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
+
+describe('npx serverless package', () => {
+  let outDir: string;
+  let resources: Record<string, Resource>;
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
+    await run(process.execPath, [SERVERLESS, 'package', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--package', outDir], {
+      cwd: ROOT,
+      env: noAwsEnv(),
+      // Each function is bundled on its own: about 150 of them take 1 to 2 minutes on 2 idle cores, several under load.
+      timeout: 420000,
+    });
+    resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
+  }, 430000);
+
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('has a function for every route, with its handler and its HTTP API route', () => {
+    const routes = loadRoutes();
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      const fn = resources[`${capitalized(route.name)}LambdaFunction`];
+      expect({ route: route.name, handler: fn?.Properties.Handler, runtime: fn?.Properties.Runtime }).toEqual({
+        route: route.name,
+        handler: route.handler,
+        runtime: 'nodejs22.x',
+      });
+    }
+    const routeKeys = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey)
+      .sort();
+    const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
+    const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
+    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+  });
+
+  it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push']);
+    const fn = resources.MessageFanoutLambdaFunction.Properties;
+    expect(fn.Handler).toBe(JOBS.messageFanout.handler);
+    expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
+    expect(fn.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.MESSAGE_FANOUT_FUNCTION).toBe(fn.FunctionName);
+    const move = resources.MessageMoveLambdaFunction.Properties;
+    expect(move.Handler).toBe(JOBS.messageMove.handler);
+    expect(move.Environment.Variables.MESSAGE_MOVE_FUNCTION).toBe(`chat-${STAGE}-messageMove`);
+    const push = resources.PushLambdaFunction.Properties;
+    expect(push.Handler).toBe(JOBS.push.handler);
+    expect(push.Environment.Variables.PUSH_FUNCTION).toBe(`chat-${STAGE}-push`);
+    // Push notifications are configuration: not configured unless the stage's parameters say so.
+    expect(push.Environment.Variables).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
+    const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfigs).toHaveLength(3);
+    for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
+    const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
+    expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
+    expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
+    expect(routeTargets).not.toContain('PushLambdaFunction');
+    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
+    const arnParts = [
+      'arn',
+      { Ref: 'AWS::Partition' },
+      'lambda',
+      { Ref: 'AWS::Region' },
+      { Ref: 'AWS::AccountId' },
+      'function',
+      fn.FunctionName,
+    ];
+    expect(invoke).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['lambda:InvokeFunction'],
+        Resource: [
+          { 'Fn::Join': [':', arnParts] },
+          { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] },
+          { 'Fn::Join': [':', [...arnParts.slice(0, -1), push.FunctionName]] },
+        ],
+      },
+    ]);
+    // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
+    expect(JSON.stringify(resources.IamRoleLambdaExecution)).not.toMatch(/LambdaFunction/);
+  });
+
+  it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {
+    expect(resources.MainTable.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const fn = resources.DeliveryRecoveryLambdaFunction.Properties;
+    expect(fn.Handler).toBe(STREAM_CONSUMERS.deliveryRecovery.handler);
+    const mapping = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!.Properties;
+    expect(mapping).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      MaximumRetryAttempts: 10,
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+    });
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
+    // Every delivery job's; a push notification that failed every attempt is stale, and dropped.
+    const deliveryJobs = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::EventInvokeConfig' && !JSON.stringify(r.Properties.FunctionName).includes('Push'),
+    );
+    expect(deliveryJobs).toHaveLength(2);
+    for (const invokeConfig of deliveryJobs) {
+      expect(invokeConfig.Properties.DestinationConfig).toEqual({
+        OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } },
+      });
+    }
+    expect(resources.DeliveryDeadLetterAlarm.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: 'OperatorAlarmTopic' }],
+    });
+    // A deliverer stopped by its function's timeout has lost its lease by then: the next may take over.
+    expect(fn.Timeout * 1000).toBeGreaterThan(REQUEST_LEASE_MS);
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Timeout * 1000).toBeLessThan(REQUEST_LEASE_MS);
+    expect(JOBS.messageFanout.timeout * 1000).toBeLessThan(JOB_LEASE_MS);
+  });
+
+  it('gives the fallback the route table, to tell 405 from 404', () => {
+    const fallback = resources.RouteFallbackLambdaFunction.Properties;
+    expect(fallback.Handler).toBe('functions/fallback/unmatched.handler');
+    expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
+  });
+
+  it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {
+    const stage = resources.HttpApiStage as Resource & { DependsOn?: string[] };
+    expect(stage.Type).toBe('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    const passwordRoutes = [
+      'POST /accounts/password/reset/',
+      'POST /accounts/password/reset/{reset_key}/',
+      'POST /api/v1/fetch_api_key',
+      'POST /join/{confirmation_key}/',
+      'POST /login/',
+      'POST /new/{creation_key}/',
+      'POST /register/',
+    ];
+    expect(stage.Properties.RouteSettings).toEqual(
+      Object.fromEntries(passwordRoutes.map((key) => [key, { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 }])),
+    );
+    // Each route's setting needs the route to exist first.
+    expect(stage.DependsOn!.map((name) => resources[name]?.Properties.RouteKey).sort()).toEqual(passwordRoutes);
+    expect(stage.DependsOn!.every((name) => resources[name]?.Type === 'AWS::ApiGatewayV2::Route')).toBe(true);
+  });
+
+  it("gives the password functions the memory of OWASP's scrypt cost (128 MiB a hash) and the CPU to hash within their timeout", () => {
+    expect(resources.FetchApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
+    expect(resources.UpdateSettingsLambdaFunction.Properties.MemorySize).toBe(1024);
+    expect(resources.WebLoginLambdaFunction.Properties.MemorySize).toBe(1024);
+    expect(resources.WebApiKeyLambdaFunction.Properties.MemorySize).toBe(1024);
+  });
+
+  it("gives GET /events a timeout above the long-poll bound and below API Gateway's 30 s", () => {
+    const events = loadRoutes().find((r) => r.method === 'GET' && r.path === '/events');
+    expect(events).toBeDefined();
+    const fn = resources[`${capitalized(events!.name)}LambdaFunction`].Properties;
+    expect(fn.Timeout).toBeGreaterThan(Number(fn.Environment.Variables.EVENTS_LONGPOLL_SECONDS));
+    expect(fn.Timeout).toBeLessThan(30);
+  });
+
+  it('passes the table names and the upload URL secret to every function, with development mode off', () => {
+    const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(loadRoutes().length);
+    for (const [id, fn] of functions) {
+      const env = fn.Properties.Environment.Variables;
+      expect({ id, ...env }).toMatchObject({
+        id,
+        TABLE_MAIN: `chat-${STAGE}-main`,
+        TABLE_EVENTS: `chat-${STAGE}-events`,
+        DEVELOPMENT_MODE: 'off',
+        UPLOAD_URL_SECRET,
+      });
+      expect(env).not.toHaveProperty('DYNAMODB_ENDPOINT');
+      expect(env).not.toHaveProperty('DEV_PASSWORD_SECRET');
+    }
+  });
+
+  it.each(TABLES.map((t) => [t.name, t]))('creates the %s table with its keys, indexes and TTL', (name, table) => {
+    const resource = resources[`${capitalized(name as string)}Table`];
+    expect(resource.Type).toBe('AWS::DynamoDB::Table');
+    const props = resource.Properties;
+    expect(props.TableName).toBe(`chat-${STAGE}-${name}`);
+    expect(props.KeySchema).toEqual(table.properties.KeySchema);
+    expect(props.GlobalSecondaryIndexes ?? []).toEqual(table.properties.GlobalSecondaryIndexes ?? []);
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+  });
+
+  it('limits the Lambda role to the two tables and the indexes of main, without Scan', () => {
+    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    // Reading the main table's stream is deliveryRecovery's event source's (osls adds it), on the stream only.
+    const isStreamRead = (s: any) => JSON.stringify(s.Resource) === JSON.stringify([{ 'Fn::GetAtt': ['MainTable', 'StreamArn'] }]);
+    const streamRead = statements.filter(isStreamRead);
+    expect(streamRead).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'],
+        Resource: [{ 'Fn::GetAtt': ['MainTable', 'StreamArn'] }],
+      },
+    ]);
+    const dynamo = statements.filter((s: any) => !isStreamRead(s) && [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(dynamo).toHaveLength(1);
+    const [statement] = dynamo;
+    expect(statement.Effect).toBe('Allow');
+    expect(statement.Action).not.toContain('dynamodb:Scan');
+    expect(statement.Action.every((a: string) => a.startsWith('dynamodb:') && !a.includes('*'))).toBe(true);
+    const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+    expect(statement.Resource).toEqual([arn('MainTable'), { 'Fn::Join': ['/', [arn('MainTable'), 'index', '*']] }, arn('EventsTable')]);
+  });
+
+  it('has one private uploads bucket, named by the uploadsBucket parameter', () => {
+    const buckets = Object.entries(resources).filter(
+      ([, r]) => r.Type === 'AWS::S3::Bucket' && !/ServerlessDeploymentBucket/.test(JSON.stringify(r)),
+    );
+    const uploads = buckets.filter(([id]) => id === 'UploadsBucket');
+    expect(uploads).toHaveLength(1);
+    const [[, bucket]] = uploads;
+    expect(bucket.Properties.BucketName).toBe(`chat-${STAGE}-uploads`);
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.UPLOADS_BUCKET).toBe(`chat-${STAGE}-uploads`);
+  });
+
+  it('lets only the upload and avatar functions use the bucket: serving may GetObject, uploading may PutObject, removing an attachment may DeleteObject', () => {
+    const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['UploadsBucket', 'Arn'] }, '/*']] };
+    const s3Statements = (roleId: string) =>
+      resources[roleId].Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) =>
+        [s.Action].flat().some((a: string) => a.startsWith('s3:')),
+      );
+    expect(s3Statements('IamRoleLambdaExecution')).toEqual([]);
+    expect(s3Statements('UploadsReadRole')).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects] }]);
+    expect(s3Statements('UploadsWriteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects] }]);
+    expect(s3Statements('UploadsDeleteRole')).toEqual([{ Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects] }]);
+    const roleOf = (name: string) => resources[`${capitalized(name)}LambdaFunction`].Properties.Role;
+    for (const route of loadRoutes()) {
+      const expected =
+        route.bucket === 'read'
+          ? 'UploadsReadRole'
+          : route.bucket === 'write'
+            ? 'UploadsWriteRole'
+            : route.bucket === 'delete'
+              ? 'UploadsDeleteRole'
+              : 'IamRoleLambdaExecution';
+      expect({ route: route.name, role: roleOf(route.name) }).toEqual({ route: route.name, role: { 'Fn::GetAtt': [expected, 'Arn'] } });
+    }
+    expect(
+      loadRoutes()
+        .filter((r) => r.bucket)
+        .map((r) => `${r.name}:${r.bucket}`)
+        .sort(),
+    ).toEqual([
+      'removeAttachment:delete',
+      'serveRealmEmojiImage:read',
+      'serveUploadedFile:read',
+      'serveUploadedFileByToken:read',
+      'serveUserAvatar:read',
+      'uploadAvatar:write',
+      'uploadFile:write',
+      'uploadRealmEmoji:write',
+      'uploadRealmIcon:write',
+      'uploadRealmLogo:write',
+    ]);
+  });
+
+  describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {
+    let runDir: string;
+
+    beforeAll(async () => {
+      const zip = await JSZip.loadAsync(readFileSync(join(outDir, 'devFetchApiKey.zip')));
+      runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
+      for (const [name, entry] of Object.entries(zip.files)) {
+        if (entry.dir) continue;
+        const target = join(runDir, name);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, await entry.async('nodebuffer'));
+      }
+    });
+
+    afterAll(() => {
+      rmSync(runDir, { recursive: true, force: true });
+    });
+
+    const devLogin = (developmentMode: string) => bundledDevLogin(runDir, developmentMode);
+
+    it('reads the tables in development mode', async () => {
+      const response = await devLogin('on');
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toMatchObject({ result: 'success', email: 'iago@zulip.com', user_id: 11 });
+    });
+
+    it("refuses with the template's own environment: no development login", async () => {
+      const mode = resources.DevFetchApiKeyLambdaFunction.Properties.Environment.Variables.DEVELOPMENT_MODE;
+      expect(await devLogin(mode)).toEqual({
+        statusCode: 400,
+        body: { result: 'error', msg: 'Endpoint not available in production.', code: 'BAD_REQUEST' },
+      });
+    });
+  });
+});
