@@ -1,5 +1,5 @@
 // `npx serverless package` with no AWS credentials builds a deployable artifact: the CloudFormation
-// template has a function and an HTTP API route per routes.json entry plus the fallback, both
+// template has a function and an HTTP API route per routes.json entry plus the two fallbacks, both
 // tables of tables/ with their keys, indexes and TTL, and a Lambda role limited to those tables;
 // and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
 // packaged, as a plain `npx serverless deploy` would deploy it: without the development login. A
@@ -78,7 +78,7 @@ describe('npx serverless package', () => {
       .sort();
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
-    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}', 'ANY /{proxy+}'].sort());
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
@@ -168,6 +168,10 @@ describe('npx serverless package', () => {
     const fallback = resources.RouteFallbackLambdaFunction.Properties;
     expect(fallback.Handler).toBe('functions/fallback/unmatched.handler');
     expect(JSON.parse(fallback.Environment.Variables.ROUTE_TABLE)).toEqual(routeTable());
+  });
+
+  it("answers every other unknown path from the page fallback, not with API Gateway's own 404", () => {
+    expect(resources.PageFallbackLambdaFunction.Properties.Handler).toBe('functions/fallback/not-found.handler');
   });
 
   it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {
