@@ -18,6 +18,8 @@ const PAGE_PATH_PATTERN = /^(\/([A-Za-z0-9_.-]+|\{[a-z_]+\}))*\/$/;
 const DEFAULT_TIMEOUT = 10;
 const API_GATEWAY_LIMIT = 30;
 const FALLBACK = 'routeFallback';
+/** The site's catch-all: every path outside /api/v1/ that no route serves (functions/fallback/not-found.ts). */
+const PAGE_FALLBACK = 'pageFallback';
 /**
  * The fields a route may have. Optional: `memorySize` (MB, the function's measured need; default
  * the provider's) and `longPoll` (true: the function waits up to the long-poll bound, so its
@@ -57,8 +59,8 @@ const loadRoutes = (functionsDir = __dirname) => {
   const seen = new Map();
   for (const route of routes) {
     const where = `${path.relative(process.cwd(), route.file)}: ${route.name ?? JSON.stringify(route)}`;
-    if (typeof route.name !== 'string' || !NAME_PATTERN.test(route.name) || route.name === FALLBACK) {
-      throw new Error(`${where}: name must be camelCase (and not ${FALLBACK})`);
+    if (typeof route.name !== 'string' || !NAME_PATTERN.test(route.name) || route.name === FALLBACK || route.name === PAGE_FALLBACK) {
+      throw new Error(`${where}: name must be camelCase (and not ${FALLBACK} or ${PAGE_FALLBACK})`);
     }
     const unknown = Object.keys(route).filter((key) => key !== 'file' && !ROUTE_FIELDS.includes(key));
     if (unknown.length > 0)
@@ -232,6 +234,13 @@ const functions = async ({ resolveVariable }) => {
     timeout: DEFAULT_TIMEOUT,
     environment: { ROUTE_TABLE: JSON.stringify(routeTable(routes)) },
     events: [{ httpApi: { method: '*', path: `${API_PREFIX}/{proxy+}` } }],
+  };
+  // Without it API Gateway answers its own `{"message":"Not Found"}` (and serverless-offline its list
+  // of every route) for a browser's /favicon.ico or a mistyped page.
+  out[PAGE_FALLBACK] = {
+    handler: 'functions/fallback/not-found.handler',
+    timeout: DEFAULT_TIMEOUT,
+    events: [{ httpApi: { method: '*', path: '/{proxy+}' } }],
   };
   return out;
 };

@@ -1,19 +1,25 @@
 // A thin HTTP front for serverless-offline, playing the part of API Gateway's error answers so
-// that every answer of the local service is the API's envelope (issue 13 items 5 and 6):
+// that every answer of the local service is the service's own (issue 13 items 5 and 6, issue 37):
 //
 // - serverless-offline answers a Lambda failure of an HTTP API (payload 2.0) route, a timeout
 //   included, with status 200 and a body `{"errorMessage","errorType","stackTrace"}`: a client
 //   cannot tell whether a write happened. Here it becomes 504 (a timeout) or 502 (any other
 //   failure), as API Gateway answers, with `{"result":"error","msg"}` like our own 500.
 // - Its HTTP layer (hapi) refuses some requests before any handler runs, with its own shape
-//   `{"statusCode":400,"error":"Bad Request","message":…}` or an empty body: the same status
-//   with the error envelope, code BAD_REQUEST.
+//   `{"statusCode":400,"error":"Bad Request","message":…}` or an empty body, and answers a path no
+//   route serves with its list of every route: the same status with the service's own answer.
 // - A request this server cannot parse at all (a request line or headers over Node's 16 KB, a
 //   malformed request) gets the envelope too, written on the socket.
 //
-// Everything else passes through unchanged, bodies and headers included.
+// Which answer is one rule (isApiPath, as the fallback routes): under /api/ and /json/ the error
+// envelope (code BAD_REQUEST); at any other path the pages' HTML error page. hapi compresses what
+// it sends a client that accepts gzip or deflate, so a compressed answer is read decompressed
+// before it is judged. Everything else passes through unchanged, bodies and headers included.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { isApiPath } from '../lib/http/route-table';
+import { messagePage, pageNotFound } from '../lib/web/page-handler';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -53,6 +59,48 @@ export const rewriteBody = (status: number, text: string): { status: number; bod
   return envelope(status >= 500 ? 502 : status, status >= 500 ? 'Internal server error' : msg);
 };
 
+export type Answer = { status: number; contentType: string; body: string };
+
+/** The pages' error page for a status the emulator chose. */
+const errorPage = (status: number, msg: string): Answer => {
+  const page =
+    status === 404
+      ? pageNotFound()
+      : status >= 500
+        ? messagePage(status, {
+            title: 'Error',
+            heading: 'Internal server error',
+            paragraphs: ['Something went wrong. Please try again later.'],
+          })
+        : messagePage(status, { title: 'Error', paragraphs: [msg] });
+  return { status, contentType: page.headers['Content-Type'], body: page.body };
+};
+
+/**
+ * What the client gets instead of an answer of the emulator's own at `path` (without its query):
+ * undefined when the answer is the service's (the API's envelope, a page's HTML, a file).
+ */
+export const rewriteAnswer = (path: string, status: number, contentType: string, text: string): Answer | undefined => {
+  if (/^text\/html/i.test(contentType)) return undefined;
+  const api = rewriteBody(status, text);
+  if (!api) return undefined;
+  if (isApiPath(path)) return { status: api.status, contentType: 'application/json', body: api.body };
+  return errorPage(api.status, (JSON.parse(api.body) as { msg: string }).msg);
+};
+
+/** The body as sent, decoded from the Content-Encoding hapi chose; undefined when it cannot be. */
+const decoded = (raw: Buffer, encoding: string): Buffer | undefined => {
+  try {
+    if (encoding === '' || encoding === 'identity') return raw;
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(raw);
+    if (encoding === 'deflate') return inflateSync(raw);
+    if (encoding === 'br') return brotliDecompressSync(raw);
+  } catch {
+    // Not what it claims to be: passed on as it is.
+  }
+  return undefined;
+};
+
 const writeRaw = (socket: Duplex, status: number, msg: string): void => {
   if (!socket.writable) return;
   const { body } = envelope(status, msg);
@@ -73,14 +121,21 @@ export const startLocalGateway = (port: number, targetPort: number): Promise<Ser
         up.on('data', (c: Buffer) => out.push(c));
         up.on('end', () => {
           const raw = Buffer.concat(out);
-          const encoded = /gzip|br|deflate/.test(String(up.headers['content-encoding'] ?? ''));
-          const rewritten = encoded ? undefined : rewriteBody(up.statusCode ?? 502, raw.toString('utf8'));
+          const text = decoded(
+            raw,
+            String(up.headers['content-encoding'] ?? '')
+              .trim()
+              .toLowerCase(),
+          );
+          const path = (req.url ?? '/').split('?')[0];
+          const rewritten =
+            text && rewriteAnswer(path, up.statusCode ?? 502, String(up.headers['content-type'] ?? ''), text.toString('utf8'));
           if (!rewritten) {
             res.writeHead(up.statusCode ?? 502, up.headers);
             res.end(raw);
             return;
           }
-          res.writeHead(rewritten.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(rewritten.body) });
+          res.writeHead(rewritten.status, { 'content-type': rewritten.contentType, 'content-length': Buffer.byteLength(rewritten.body) });
           res.end(rewritten.body);
         });
       });

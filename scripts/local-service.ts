@@ -43,8 +43,10 @@ export type LocalServiceOptions = {
    */
   pushBouncer?: boolean;
   extraUsers?: number;
-  /** Where progress lines and serverless-offline's output go. */
+  /** Where progress lines, the local invoker's job failures and (unless `offlineLog`) serverless-offline's output go. */
   log?: (line: string) => void;
+  /** Where serverless-offline's own output goes, line by line (its route listing, a line per request, the handlers' logs). */
+  offlineLog?: (line: string) => void;
   /** Extra environment for the handlers (e.g. EVENTS_LONGPOLL_SECONDS for faster e2e tests). */
   env?: Record<string, string>;
   /** Where jobs that failed every attempt are kept for `npm run replay-deliveries -- --file` (local-lambda.ts). */
@@ -152,6 +154,8 @@ export type OfflineOptions = {
    * the callback then gets only the local invoker's lines).
    */
   log?: (line: string) => void;
+  /** Where its own output lines go instead of `log` (the local invoker's stay on `log`). */
+  outputLog?: (line: string) => void;
   outputFd?: number;
   /** Called with the process as soon as it is spawned. */
   onSpawn?: (child: ChildProcess) => void;
@@ -235,11 +239,18 @@ export const startOffline = async (
   child.once('exit', () => void invoker.stop());
   // A pipe nobody reads would fill and stall the child: read it even without a log.
   if (opts.outputFd === undefined) {
-    const forward = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') log(line);
+    const outputLog = opts.outputLog ?? log;
+    // Whole lines only: a long line (a handler's JSON error log) may arrive in several chunks.
+    const forwarder = () => {
+      let rest = '';
+      return (chunk: Buffer) => {
+        const lines = (rest + chunk.toString()).split('\n');
+        rest = lines.pop()!;
+        for (const line of lines) if (line.trim() !== '') outputLog(line);
+      };
     };
-    child.stdout!.on('data', forward);
-    child.stderr!.on('data', forward);
+    child.stdout!.on('data', forwarder());
+    child.stderr!.on('data', forwarder());
   }
   try {
     await waitForHttp(`http://localhost:${offlinePort}/api/v1/`, child, 60000);
@@ -367,6 +378,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       tables: { main: tableName('main'), events: tableName('events') },
       env: { EXTERNAL_URL: externalUrlFor(port), ...opts.env },
       log,
+      outputLog: opts.offlineLog,
       // Registered at once, so that a stop during startup (Ctrl-C) stops it too.
       onSpawn: (child) => (offline = child),
       deadLetterFile: opts.deadLetterFile,

@@ -45,6 +45,8 @@ const OWN_SUMMARIES: Record<string, string> = {
   webSignUpPage: 'Web page: the sign-up form of an organization open to sign-ups (or that it requires an invitation)',
   webSignUp: 'Web page: emails a sign-up confirmation link (/join/<key>/) to an admitted address',
   devEmails: 'The emails sent through the local SES store (development mode only)',
+  webDevLoginPage: "Web page: the organization's accounts by role, each a button that signs in as it (development mode only)",
+  webDevLogin: 'Web page: signs in as the account of `direct_email`, without a password (development mode only)',
   webJoinPage: 'Web page: the sign-up form of an invitation (an email invitation or a reusable link)',
   webJoin: 'Web page: creates the account of an invitation and signs it in',
   webNewRealmPage: 'Web page: the new-organization form of a realm creation link (npm run create-realm-link)',
@@ -107,9 +109,12 @@ declares them). The summaries are upstream's, from its OpenAPI description
   method. Every GET route also answers HEAD.
 - A known path under \`/api/v1\` with a method it does not serve answers 405 with
   \`allowed_methods\`; an unknown path under \`/api/v1\` a JSON 404 (\`functions/fallback/unmatched.ts\`).
-- \`POST /api/v1/dev_fetch_api_key\` and \`GET /emails/\` serve only in development mode
-  (\`DEVELOPMENT_MODE=on\`, which \`npm start\` and the tests set); otherwise the first answers
-  400 \`Endpoint not available in production.\` and the second 404.
+  Any other unknown path answers 404 (\`functions/fallback/not-found.ts\`): the JSON envelope under
+  \`/api/\` and \`/json/\`, the web pages' HTML 404 page anywhere else.
+- \`POST /api/v1/dev_fetch_api_key\`, \`GET /emails/\`, \`GET /devlogin/\` and
+  \`POST /accounts/login/local/\` serve only in development mode (\`DEVELOPMENT_MODE=on\`, which
+  \`npm start\` and the tests set); otherwise the first answers 400 \`Endpoint not available in
+  production.\` and the others 404.
 
 ${renderRoutesTable()}
 `;

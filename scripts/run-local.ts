@@ -1,7 +1,9 @@
-// `npm start [-- --extra-users N] [--persist]`: the service on this machine with no other setup.
-// Starts DynamoDB Local in memory (or uses DYNAMODB_ENDPOINT), creates the tables, seeds the
-// development data set and serves every route at http://localhost:$PORT/api/v1 through
-// serverless-offline. Ctrl-C (SIGINT) or SIGTERM stops everything it started.
+// `npm start [-- --extra-users N] [--persist] [--verbose]`: the service on this machine with no
+// other setup. Starts DynamoDB Local in memory (or uses DYNAMODB_ENDPOINT), creates the tables,
+// seeds the development data set and serves every route at http://localhost:$PORT/api/v1 through
+// serverless-offline, then prints a short banner (local-output.ts): serverless-offline's own
+// output shows only where it tells of trouble, unless --verbose (or VERBOSE=1).
+// Ctrl-C (SIGINT) or SIGTERM stops everything it started.
 //
 // Environment: PORT (3000), DYNAMODB_ENDPOINT (unset: start DynamoDB Local), S3_ENDPOINT (unset:
 // start the local S3 store; "aws": AWS's S3) and UPLOADS_BUCKET, SES_ENDPOINT (unset: start the
@@ -13,6 +15,7 @@
 // DEV_PASSWORD_SECRET for the seed).
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isVerbose, mattersWhenQuiet, readyBanner } from './local-output';
 import { startLocalService, type LocalService } from './local-service';
 import { JOBS } from '../lib/actions/jobs';
 import { runJobsInProcess } from '../lib/store/jobs';
@@ -33,6 +36,7 @@ const main = async (): Promise<void> => {
   const extraUsers = Number(argValue('--extra-users') ?? process.env.EXTRA_USERS ?? 0);
   if (!Number.isInteger(extraUsers) || extraUsers < 0) throw new Error(`--extra-users must be a whole number, got ${extraUsers}`);
   const persist = process.argv.includes('--persist') || process.env.DYNAMODB_PERSIST === '1';
+  const verbose = isVerbose(process.argv, process.env);
   // The development login and the development secrets: on by name, here and only for this machine.
   process.env.DEVELOPMENT_MODE ??= 'on';
 
@@ -73,6 +77,9 @@ const main = async (): Promise<void> => {
       deadLetterFile: resolve(DEAD_LETTER_FILE),
       extraUsers,
       log: (line) => console.log(line),
+      offlineLog: (line) => {
+        if (verbose || mattersWhenQuiet(line)) console.log(line);
+      },
       signal: abort.signal,
     });
     service = await starting;
@@ -81,18 +88,17 @@ const main = async (): Promise<void> => {
     if (abort.signal.aborted) return;
     throw error;
   }
-  console.log('');
-  console.log(`Base URL: ${service.baseUrl}`);
-  console.log(`The chat service is ready (DynamoDB at ${service.dynamodbEndpoint}). Press Ctrl-C to stop.`);
-  console.log('Try:');
-  console.log(`  curl -sS -X POST ${service.baseUrl}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
+  const origin = new URL(service.baseUrl).origin;
+  // One write, ending with the ready line and where to go: the last lines a terminal shows.
   console.log(
-    `  ${new URL(service.baseUrl).origin}/login/ in a browser (password: DEVELOPMENT_MODE=on npm run password -- iago@zulip.com)`,
-  );
-  if (process.env.DEVELOPMENT_MODE === 'on') console.log(`Emails sent (invitations): http://localhost:${service.port}/emails/`);
-  console.log('Create an organization (in another terminal):');
-  console.log(
-    `  DYNAMODB_ENDPOINT=${service.dynamodbEndpoint} TABLE_PREFIX=${process.env.TABLE_PREFIX ?? 'chat-local-'} EXTERNAL_URL=${new URL(service.baseUrl).origin} npm run create-realm-link`,
+    readyBanner({
+      origin,
+      baseUrl: service.baseUrl,
+      dynamodbEndpoint: service.dynamodbEndpoint,
+      tablePrefix: process.env.TABLE_PREFIX ?? 'chat-local-',
+      developmentMode: process.env.DEVELOPMENT_MODE === 'on',
+      verbose,
+    }),
   );
 };
 

@@ -3,6 +3,7 @@
 import { logInWithPassword, logOut } from '../../lib/actions/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
+import { isDevLoginAvailable } from '../../lib/web/dev-login';
 import { html } from '../../lib/web/html';
 import { box, postForm, redirectTo } from '../../lib/web/page';
 import { pageHandler, type PageContext } from '../../lib/web/page-handler';
@@ -39,7 +40,8 @@ const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[
           ],
         })}
         <p class="below-form"><a href="/accounts/password/reset/">Forgot your password?</a></p>
-        ${!realmProperty(ctx.realm, 'invite_required') && html`<p class="below-form">New here? <a href="/register/">Sign up</a></p>`}`,
+        ${!realmProperty(ctx.realm, 'invite_required') && html`<p class="below-form">New here? <a href="/register/">Sign up</a></p>`}
+        ${isDevLoginAvailable() && html`<p class="below-form">Development server: <a href="/devlogin/">log in as any user, without a password</a></p>`}`,
     ),
   );
 

@@ -7,6 +7,13 @@ export type RouteTable = Record<string, string[]>;
 
 const API_PREFIX = '/api/v1';
 
+/**
+ * Whether a request path is the API's (upstream's `/api/…`, and `/json/…` of its web app): an
+ * answer there is the JSON envelope, an unknown path there a JSON 404. Every other path is a page's,
+ * whose errors are HTML pages. The one rule of the fallbacks and of the local front (local-gateway.ts).
+ */
+export const isApiPath = (requestPath: string): boolean => /^\/(api|json)(\/|$)/.test(requestPath);
+
 /** The route table of this deployment, from the environment. */
 export const routeTableFromEnv = (): RouteTable => {
   const raw = process.env.ROUTE_TABLE;

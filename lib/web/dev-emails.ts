@@ -44,7 +44,3 @@ export const devEmailsPage = (emails: SentEmail[]): string =>
       '</main>',
     ].join('\n'),
   );
-
-/** The page's 404 outside development mode. */
-export const notFoundPage = (): string =>
-  htmlPage('Page not found', '<main>\n<h1>Page not found</h1>\n<p>There is no page at this address.</p>\n</main>');

@@ -63,6 +63,13 @@ export const messagePage = (
     opts.cookies,
   );
 
+/**
+ * The 404 page of a path no page serves (the site's catch-all route, and a development-only page
+ * outside development mode): the same answer whether the page never existed or is turned off.
+ */
+export const pageNotFound = (): HttpResponse =>
+  messagePage(404, { title: 'Page not found', paragraphs: ['There is no page at this address.'] });
+
 /** Django's CSRF failure page (403), with the reason, and what to do. */
 const csrfFailurePage = (reason: string, path: string): HttpResponse =>
   messagePage(403, {

@@ -50,6 +50,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;word-break:break-word}
 .below-form{text-align:center;margin:1rem 0 0}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center;margin-top:1rem}
+.account-list{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.5rem}
+.dev-login-button{text-align:left;font-weight:400}
+.dev-login-button .name{display:block;font-weight:600}
+.dev-login-button .email{display:block;font-size:.875rem;color:#5c6370;word-break:break-all}
 `;
 
 /**

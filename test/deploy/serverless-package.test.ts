@@ -1,5 +1,5 @@
 // What `npx serverless package` would deploy, checked without bundling every function: the
-// configuration `serverless print` resolves (a function per routes.json entry plus the fallback
+// configuration `serverless print` resolves (a function per routes.json entry plus the two fallbacks
 // and the background functions, both tables of tables/, the Lambda role limited to them, the
 // buckets' roles, the stage's parameters), and one function of each kind (an HTTP handler, a job,
 // a stream consumer) bundled with the esbuild options serverless.yml gives serverless-esbuild and
@@ -70,7 +70,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       .sort();
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
-    expect(routeKeys).toEqual([...expected, '* /api/v1/{proxy+}'].sort());
+    expect(routeKeys).toEqual([...expected, '* /api/v1/{proxy+}', '* /{proxy+}'].sort());
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
@@ -138,6 +138,10 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   it('gives the fallback the route table, to tell 405 from 404', () => {
     expect(fn('routeFallback').handler).toBe('functions/fallback/unmatched.handler');
     expect(JSON.parse(fn('routeFallback').environment!.ROUTE_TABLE)).toEqual(routeTable());
+  });
+
+  it("answers every other unknown path from the page fallback, not with API Gateway's own 404", () => {
+    expect(fn('pageFallback').handler).toBe('functions/fallback/not-found.handler');
   });
 
   it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {

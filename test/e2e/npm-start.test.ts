@@ -1,5 +1,6 @@
-// `npm start` (scripts/run-local.ts) as a developer runs it: it prints the base URL, a ready line
-// and a curl command that works, and a Ctrl-C or a SIGTERM stops every process it started.
+// `npm start` (scripts/run-local.ts) as a developer runs it: a short banner (the address to open,
+// the development login, the base URL, a curl command that works) instead of serverless-offline's
+// listing of every route, which --verbose prints; a Ctrl-C or a SIGTERM stops every process it started.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '../../scripts/local-dynamo';
@@ -24,15 +25,17 @@ const descendants = (root: number): number[] => {
 type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 /** Runs `npm start`'s command (node --import tsx scripts/run-local.ts) in its own process group (as a terminal would) and waits for the ready line. */
-const startNpmStart = async (port: number): Promise<Started> => {
+const startNpmStart = async (port: number, args: string[] = []): Promise<Started> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  delete env.VERBOSE;
+  delete env.npm_config_loglevel;
   delete env.DYNAMODB_ENDPOINT;
   delete env.TABLE_PREFIX;
   // npm start turns development mode on itself (the tests' setup does too): its curl must work without it.
   delete env.DEVELOPMENT_MODE;
   // Unset, the service's own address follows the port.
   delete env.EXTERNAL_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-local.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-local.ts', ...args], {
     cwd: ROOT,
     env,
     detached: true,
@@ -43,7 +46,7 @@ const startNpmStart = async (port: number): Promise<Started> => {
   child.stderr!.on('data', (c) => (text += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const deadline = Date.now() + 150000;
-  while (!/is ready/.test(text)) {
+  while (!/is ready.*\n.*\n.*\n/.test(text)) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${text}`);
     if (Date.now() > deadline) throw new Error(`npm start was not ready in time:\n${text}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -66,13 +69,39 @@ const expectStopsEverything = async ({ child, output, exited }: Started, port: n
   await expect(fetch(`http://localhost:${port}/api/v1/`)).rejects.toThrow();
 };
 
+/** The output up to and including the ready line. */
+const untilReady = (output: string): string[] => {
+  const lines = output.split('\n');
+  return lines.slice(0, lines.findIndex((l) => /is ready/.test(l)) + 1);
+};
+
 describe('npm start', () => {
-  it('prints the base URL, a ready line and a working curl command, and Ctrl-C stops everything', async () => {
+  it('prints a short banner: the address to open, the development login, the base URL and a working curl command; Ctrl-C stops everything', async () => {
     const port = await freePort();
     const started = await startNpmStart(port);
     try {
       const base = `http://localhost:${port}/api/v1`;
+      const origin = `http://localhost:${port}`;
+      // Not serverless-offline's ~900 lines of routes and functions.
+      expect(untilReady(started.output()).length).toBeLessThan(40);
+      expect(started.output()).not.toContain('routeFallback');
       expect(started.output()).toContain(`Base URL: ${base}\n`);
+      const lastLines = started.output().trimEnd().split('\n').slice(-3);
+      expect(lastLines[0]).toMatch(/^The chat service is ready \(DynamoDB at http:\/\/127\.0\.0\.1:\d+\)\. Press Ctrl-C to stop\.$/);
+      expect(lastLines.slice(1).join('\n')).toBe(
+        `Open ${origin}/ in a browser and sign in as anyone of the development organization, with a click:\n` +
+          `  ${origin}/devlogin/ (iago@zulip.com is an administrator, hamlet@zulip.com a member).`,
+      );
+      // The address leads to the login page, which links to the development login.
+      const home = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect([home.status, home.headers.get('location')]).toEqual([302, '/login/']);
+      expect(await (await fetch(`${origin}/login/`)).text()).toContain('<a href="/devlogin/">');
+      const devLogin = await fetch(`${origin}/devlogin/`);
+      expect(devLogin.status).toBe(200);
+      expect(await devLogin.text()).toContain('value="iago@zulip.com"');
+      // Requests are not logged without --verbose.
+      expect(started.output()).not.toContain('(λ: webLoginPage)');
+      expect(started.output()).not.toContain('(λ: webDevLoginPage)');
       const curl = started.output().match(/curl .*dev_fetch_api_key.*/)?.[0];
       expect(curl).toBe(`curl -sS -X POST ${base}/dev_fetch_api_key --data-urlencode username=iago@zulip.com`);
       const response = await fetch(`${base}/dev_fetch_api_key`, {
@@ -84,6 +113,23 @@ describe('npm start', () => {
       const settings = await (await fetch(`${base}/server_settings`)).json();
       expect(settings).toMatchObject({ result: 'success', realm_url: `http://localhost:${port}`, realm_uri: `http://localhost:${port}` });
       // A terminal's Ctrl-C signals the whole foreground process group.
+      await expectStopsEverything(started, port, () => process.kill(-started.child.pid!, 'SIGINT'));
+    } finally {
+      if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGKILL');
+    }
+  }, 200000);
+
+  it("prints serverless-offline's whole output with --verbose, its line per request included", async () => {
+    const port = await freePort();
+    const started = await startNpmStart(port, ['--verbose']);
+    try {
+      expect(untilReady(started.output()).length).toBeGreaterThan(200);
+      expect(started.output()).toContain('routeFallback');
+      await fetch(`http://localhost:${port}/login/`);
+      // serverless-offline's line per request (the tests' environment turns the service's own request log off).
+      for (let i = 0; i < 40 && !/GET \/login \(λ: webLoginPage\)/.test(started.output()); i += 1)
+        await new Promise((r) => setTimeout(r, 250));
+      expect(started.output()).toContain('GET /login (λ: webLoginPage)');
       await expectStopsEverything(started, port, () => process.kill(-started.child.pid!, 'SIGINT'));
     } finally {
       if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGKILL');

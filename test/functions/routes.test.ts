@@ -142,6 +142,15 @@ describe('functions/routes.js', () => {
     }
   });
 
+  it('serves every path outside /api/v1/ that no route serves from the page fallback, and /api/v1/… from the API fallback', async () => {
+    const fns = await routesModule.functions(stageParams({}));
+    expect(fns.pageFallback).toMatchObject({
+      handler: 'functions/fallback/not-found.handler',
+      events: [{ httpApi: { method: '*', path: '/{proxy+}' } }],
+    });
+    expect(fns.routeFallback).toMatchObject({ events: [{ httpApi: { method: '*', path: '/api/v1/{proxy+}' } }] });
+  });
+
   describe('refuses a routes.json that', () => {
     let root: string;
     const write = (routes: unknown[]): string => {
@@ -170,6 +179,7 @@ describe('functions/routes.js', () => {
       ['uses an unknown method', [{ ...ok, method: 'FETCH' }], /method must be one of/],
       ['has a field the route table does not read (a retry count)', [{ ...ok, retries: 2 }], /unknown field\(s\) retries/],
       ['uses the fallback name', [{ ...ok, name: 'routeFallback' }], /name must be camelCase/],
+      ['uses the page fallback name', [{ ...ok, name: 'pageFallback' }], /name must be camelCase/],
       ["sizes a function below Lambda's 128 MB", [{ ...ok, memorySize: 64 }], /memorySize must be/],
       ['says longPoll other than true', [{ ...ok, longPoll: 'yes' }], /longPoll must be true/],
       ['throttles without a burst', [{ ...ok, throttle: { rate: 10 } }], /throttle must be/],

@@ -71,7 +71,7 @@ describe('npx serverless package', () => {
       .sort();
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
-    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}'].sort());
+    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}', 'ANY /{proxy+}'].sort());
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
