@@ -14,7 +14,7 @@ import { buildEmailLockItem, buildUserItem } from '../lib/store/users';
 import { buildChannelNameItem, buildSubscriptionItem } from '../lib/store/channels';
 import { buildPasswordItem } from '../lib/store/passwords';
 import { DEV_PASSWORD_COST, devPassword, generateApiKey, hashPassword } from '../lib/passwords';
-import { renderMarkdown } from '../lib/markdown';
+import { renderPlainMarkdown } from '../lib/render';
 import { isRenderable, type FieldType } from '../lib/models/custom-profile-field';
 import type { DraftType } from '../lib/models/draft';
 import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
@@ -337,7 +337,7 @@ const customProfileItems = (): Item[] => [
         fieldId: Number(fid),
         realmId: realmOfUser.get(Number(uid))!,
         value,
-        ...(isRenderable(type) ? { renderedValue: renderMarkdown(value) } : {}),
+        ...(isRenderable(type) ? { renderedValue: renderPlainMarkdown(value) } : {}),
       });
     }),
   ),

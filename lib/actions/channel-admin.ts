@@ -18,7 +18,7 @@ import { mapLimited } from '../concurrency';
 import { config } from '../config';
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { sendEvent } from '../events/send';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../models/message-send';
@@ -352,7 +352,7 @@ const announcePlan = async (realm: Realm, actingUser: User, plan: Plan, groups: 
   if (plan.description !== undefined) {
     const old = state.description;
     state = { ...state, description: plan.description };
-    const event = updateEvent(state, 'description', plan.description, { rendered_description: renderMarkdown(plan.description) });
+    const event = updateEvent(state, 'description', plan.description, { rendered_description: renderPlainMarkdown(plan.description) });
     await sendTo(realm.id, event, await viewersOf(state));
     notices.push(descriptionNotice(actingUser, old, plan.description));
   }

@@ -4,7 +4,7 @@
 import { accessActiveUsers } from '../access/users';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import { FieldType, isRenderable, type CustomProfileField, type ProfileValue } from '../models/custom-profile-field';
 import type { Realm } from '../models/realm';
 import { isAdmin, type User } from '../models/user';
@@ -126,7 +126,7 @@ const doUpdateValues = async (user: User, realm: Realm, targets: Target[]): Prom
       if (next === null ? before === undefined : before === next) continue;
       const key = { userId: user.id, fieldId: field.id, realmId: realm.id };
       const value: ProfileValue | null =
-        next === null ? null : { ...key, value: next, ...(isRenderable(field.type) ? { renderedValue: renderMarkdown(next) } : {}) };
+        next === null ? null : { ...key, value: next, ...(isRenderable(field.type) ? { renderedValue: renderPlainMarkdown(next) } : {}) };
       changes.push({ key, expected: before, next: value });
     }
     // A value changed since it was read: read and compare again.

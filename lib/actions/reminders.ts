@@ -4,7 +4,7 @@ import { accessMessage } from '../access/messages';
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { charLength, MAX_MESSAGE_LENGTH, stripBody, truncateMessageContent } from '../models/message-content';
@@ -100,13 +100,17 @@ export const checkCreateReminder = async (
     streamId: null,
     topic: '',
     content,
-    renderedContent: renderMarkdown(content),
+    renderedContent: renderPlainMarkdown(content),
     scheduledDeliveryTimestamp: request.scheduledDeliveryTimestamp,
     reminderTargetMessageId: message.id,
     failed: false,
     delivered: false,
   };
   await scheduledStore.putScheduledMessage(reminder);
-  await sendEvent(realm.id, { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder)] }, { users: [user.id] });
+  await sendEvent(
+    realm.id,
+    { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder, renderPlainMarkdown)] },
+    { users: [user.id] },
+  );
   return reminder;
 };

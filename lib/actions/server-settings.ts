@@ -1,7 +1,7 @@
 import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError } from '../errors';
 import { subdomainOf } from '../models/realm';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import { serverAuthenticationMethods } from '../models/authentication';
 import type { Realm } from '../models/realm';
 import { realmUrl } from '../models/realm';
@@ -36,6 +36,8 @@ export const serverSettings = async (
     realm_url: url,
     realm_uri: url,
     realm_web_public_access_enabled: webPublic,
-    ...(realm ? { realm_name: realm.name, realm_icon: realmIconUrl(realm), realm_description: renderMarkdown(realm.description) } : {}),
+    ...(realm
+      ? { realm_name: realm.name, realm_icon: realmIconUrl(realm), realm_description: renderPlainMarkdown(realm.description) }
+      : {}),
   };
 };

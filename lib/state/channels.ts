@@ -5,7 +5,7 @@
 import { canSeeSubscribers, hasContentAccess, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import type { Channel, ChannelFolder, Subscription } from '../models/channel';
 import { isGuest, type User } from '../models/user';
 import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
@@ -92,7 +92,7 @@ export const channelApiFields = (channel: Channel, groups: UserGroup[], now: num
     name: channel.name,
     is_archived: channel.isArchived,
     description: channel.description,
-    rendered_description: renderMarkdown(channel.description),
+    rendered_description: renderPlainMarkdown(channel.description),
     date_created: channel.dateCreated,
     creator_id: channel.creatorId,
     invite_only: channel.inviteOnly,
@@ -280,7 +280,7 @@ const folderApiFields = (folder: ChannelFolder): Record<string, unknown> => ({
   id: folder.id,
   name: folder.name,
   description: folder.description,
-  rendered_description: renderMarkdown(folder.description),
+  rendered_description: renderPlainMarkdown(folder.description),
   order: folder.order,
   date_created: folder.dateCreated,
   creator_id: folder.creatorId,

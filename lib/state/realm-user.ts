@@ -3,7 +3,7 @@
 // one query of the organization's users (plus one index query for every profile value): it is the
 // one section whose size is the organization's, as upstream's is.
 import { nowSeconds } from '../clock';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import {
   AVATAR_SOURCE_GRAVATAR,
   AVATAR_VERSION,
@@ -78,7 +78,9 @@ const profileDataByUser = async (ctx: StateContext): Promise<Map<number, Record<
   const entry = (v: ProfileValue): Record<string, string> | undefined => {
     const field = fieldById.get(v.fieldId);
     if (!field) return undefined;
-    return isRenderable(field.type) ? { value: v.value, rendered_value: v.renderedValue ?? renderMarkdown(v.value) } : { value: v.value };
+    return isRenderable(field.type)
+      ? { value: v.value, rendered_value: v.renderedValue ?? renderPlainMarkdown(v.value) }
+      : { value: v.value };
   };
   for (const v of values.sort((a, b) => a.fieldId - b.fieldId)) {
     const data = entry(v);

@@ -1,6 +1,6 @@
-import { renderMarkdown } from '../../lib/markdown';
+import { renderPlainMarkdown } from '../../../lib/render';
 
-describe('renderMarkdown', () => {
+describe('renderPlainMarkdown', () => {
   it.each([
     ['a paragraph', 'Apples', '<p>Apples</p>'],
     ['bold and italic together', '***beware*** of jealousy...', '<p><strong><em>beware</em></strong> of jealousy...</p>'],
@@ -32,6 +32,6 @@ describe('renderMarkdown', () => {
     ['an unmatched asterisk', '2 * 3 = 6', '<p>2 * 3 = 6</p>'],
     ['blank input', '  \n \n', ''],
   ])('renders %s', (_what, source, html) => {
-    expect(renderMarkdown(source)).toBe(html);
+    expect(renderPlainMarkdown(source)).toBe(html);
   });
 });
