@@ -529,7 +529,7 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   const extra = extraUserItems(opts.extraUsers ?? 0, now);
   const fixtureUsers = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map(toUser);
   const allUsers = [...fixtureUsers, ...fixture.system_bots.map(toSystemBot)];
-  // Each user with the lock that keeps its email unique in its organization (lib/actions/create-user.ts).
+  // Each user with the lock that keeps its email unique in its organization (lib/actions/people/create.ts).
   const users = allUsers.flatMap((u) => [buildUserItem(u), buildEmailLockItem(u)]);
   const items = [
     ...realmItems(),

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
-import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
+import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/messages/delivery';
 import { tableName } from '../../lib/store/client';
 import { buildEvent } from '../helpers/api';
 

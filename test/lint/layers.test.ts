@@ -55,8 +55,8 @@ describe('the layer rule: handlers call actions, which check', () => {
       },
       { filePath: 'functions/linkifiers/create.ts', code: readFileSync(path.join(ROOT, 'functions/linkifiers/create.ts'), 'utf8') },
       {
-        filePath: 'lib/actions/linkifiers.ts',
-        code: "import { requireRealmAdmin } from '../access/roles';\nexport const f = requireRealmAdmin;\n",
+        filePath: 'lib/actions/organization/linkifiers.ts',
+        code: "import { requireRealmAdmin } from '../../access/roles';\nexport const f = requireRealmAdmin;\n",
       },
     ]);
   }, 60_000);

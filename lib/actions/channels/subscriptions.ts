@@ -1,0 +1,600 @@
+// Channels and subscriptions (upstream's zerver/views/streams.py, actions/streams.py,
+// actions/subscriptions.py): the reads of one channel, and subscribing, unsubscribing and the
+// caller's own subscription settings. Access rules live in lib/access/channels.ts.
+import {
+  accessChannelByName,
+  accessChannelWithViewer,
+  accessChannelMetadataById,
+  canSeeSubscribers,
+  hasMetadataAccess,
+  subscriberViewers,
+  type ChannelViewer,
+} from '../../access/channels';
+import { RealmGroups } from '../../access/user-groups';
+import { realmGroupSetting } from '../../state/realm';
+import { ApiError, BadRequestError, ErrorCode } from '../../errors';
+import { sendEvent, sendEventPerRecipient } from '../../events/send';
+import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../../models/channel';
+import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../../models/event';
+import type { Realm } from '../../models/realm';
+import type { UserGroup } from '../../models/user-group';
+import { isAdmin, isGuest, type User } from '../../models/user';
+import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS, channelApiFields, subscriptionFields } from '../../state/channels';
+import { allocateIds } from '../../store/common';
+import * as channelsStore from '../../store/channels';
+import * as userGroupsStore from '../../store/user-groups';
+import * as usersStore from '../../store/users';
+import { nowSeconds } from '../../clock';
+import { sendNewSubscriptionNotices } from './notices';
+import { LostRaceError, backoff, retryLostRaces } from '../retry';
+
+/** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
+export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
+  const { channel } = await accessChannelMetadataById(user, channelId);
+  const groups = await userGroupsStore.listGroupsOfRealm(user.realmId);
+  return channelApiFields(channel, groups, nowSeconds());
+};
+
+/** GET /get_stream_id: the id of a channel the caller may read, by name ("Invalid channel name '…'"). */
+export const getChannelIdByName = async (user: User, name: string): Promise<number> => (await accessChannelByName(user, name)).id;
+
+/** The active users among a channel's subscribers, ascending. */
+const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
+  const ids = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  const active = new Set((await usersStore.getMany(channel.realmId, ids)).filter((u) => u.isActive).map((u) => u.id));
+  return ids.filter((id) => active.has(id));
+};
+
+/**
+ * GET /streams/{stream_id}/members: the active subscribers of a channel whose metadata the caller
+ * may see ("Invalid channel ID"), when the caller may see its subscribers (upstream's
+ * validate_user_access_to_subscribers: "Unable to retrieve subscribers for private channel").
+ */
+export const getChannelSubscribers = async (user: User, channelId: number): Promise<number[]> => {
+  const { channel, viewer } = await accessChannelMetadataById(user, channelId);
+  if (!canSeeSubscribers(channel, viewer)) throw new BadRequestError('Unable to retrieve subscribers for private channel');
+  return activeSubscriberIds(channel);
+};
+
+/** What a caller asks POST /users/me/subscriptions to do. */
+export type SubscribeRequest = {
+  channels: { name: string; description?: string }[];
+  /** User ids or emails; undefined or empty: the caller. */
+  principals: (number | string)[] | undefined;
+  authorizationErrorsFatal: boolean;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  /** Announce new channels in the organization's new-channel announcements channel. */
+  announce: boolean;
+  /** Whether users subscribed by the caller get Notification Bot's direct message (send_new_subscription_messages). */
+  sendNewSubscriptionMessages: boolean;
+};
+
+/** Upstream's limits on a new channel's name and description. */
+const MAX_CHANNEL_NAME_LENGTH = 60;
+export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+
+/** Upstream's check_stream_name: not empty, at most 60 characters, no control or NUL characters. */
+export const checkChannelName = (name: string): void => {
+  if (name === '') throw new BadRequestError("Channel name can't be empty.");
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH)
+    throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
+  const bad = [...name].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch) || /[\p{Co}]/u.test(ch));
+  if (bad >= 0) throw new BadRequestError(`Invalid character in channel name, at position ${bad + 1}.`);
+};
+
+/**
+ * The color of a new subscription: the first of upstream's assignment colors the user does not
+ * use yet when their subscriptions are known (the caller's own), else one chosen by the channel
+ * id, so that subscribing a thousand others reads no subscription list of theirs.
+ */
+const pickColor = (channelId: number, usedColors: Set<string> | undefined): string =>
+  (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) ||
+  STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
+
+/** Upstream's can_subscribe check for oneself on an existing channel (filter_stream_authorization). */
+const maySubscribeSelf = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (viewer.subscribed || channel.isWebPublic) return true;
+  if (isGuest(viewer.user)) return false;
+  if (!channel.inviteOnly) return true;
+  return viewer.inSetting(channel.groupSettings.can_subscribe_group) || viewer.inSetting(channel.groupSettings.can_add_subscribers_group);
+};
+
+/** Whether the caller may subscribe other users to a channel: the organization's or the channel's permission. */
+const mayAddSubscribers = (realm: Realm, groups: RealmGroups, user: User, channel: Channel | undefined): boolean => {
+  if (isGuest(user)) return false;
+  if (channel === undefined) return true; // the creator of a new channel
+  if (channel.inviteOnly && !groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) && !isAdmin(user)) {
+    // A private channel's subscribers are added only by its own permission groups or administrators.
+    return groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id);
+  }
+  return (
+    groups.hasPermission(user, realmGroupSetting(realm, groups.groups, 'can_add_subscribers_group'), false) ||
+    groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) ||
+    groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id)
+  );
+};
+
+/** The users named by `principals` (ids or emails), active ones of the caller's organization. */
+const resolvePrincipals = async (caller: User, principals: (number | string)[]): Promise<User[]> => {
+  const ids = principals.filter((p): p is number => typeof p === 'number');
+  const byId = new Map((await usersStore.getMany(caller.realmId, ids)).map((u) => [u.id, u]));
+  const result = new Map<number, User>();
+  for (const principal of principals) {
+    const found = typeof principal === 'number' ? byId.get(principal) : await usersStore.getByEmail(caller.realmId, principal);
+    if (!found || !found.isActive) {
+      throw new ApiError(`User not authorized to execute queries on behalf of '${principal}'`, {
+        statusCode: 403,
+        code: ErrorCode.UNAUTHORIZED_PRINCIPAL,
+        data: { principal },
+      });
+    }
+    result.set(found.id, found);
+  }
+  return [...result.values()];
+};
+
+/** Who is told of a change to a channel's subscribers or metadata (subscriberViewers). */
+type Watchers = Exclude<Audience, 'realm'>;
+
+/** The watchers without these users (the ones a change is about get their own events). */
+const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers => {
+  const left = new Set(except);
+  return 'users' in watchers
+    ? { users: watchers.users.filter((id) => !left.has(id)) }
+    : { everyoneBut: [...new Set([...watchers.everyoneBut, ...left])].sort((a, b) => a - b) };
+};
+
+/** Sends an event to the watchers, if there are any. */
+const sendToWatchers = async (realmId: number, event: ApiEvent, watchers: Watchers): Promise<void> => {
+  if ('users' in watchers && watchers.users.length === 0) return;
+  await sendEvent(realmId, event, watchers);
+};
+
+/** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
+const SUBSCRIBE_ATTEMPTS = 10;
+
+/**
+ * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: each
+ * name stripped; for a name no channel has (case-insensitively): check_stream_name, the
+ * description's length, and the organization's can_create_private_channel_group or
+ * can_create_public_channel_group ("Insufficient permission"); for existing channels the caller's
+ * right to subscribe ("Unable to access channel ({name})." when authorization_errors_fatal, else
+ * listed in `unauthorized`); with principals naming others, the right to add subscribers
+ * ("Insufficient permission") and each principal an active user of the organization (403
+ * "User not authorized to execute queries on behalf of '{principal}'"). Nothing is written before
+ * every check passed.
+ * Writes: the new channels (with upstream's defaults) with their name locks, in one transaction
+ * (a name another request took first, in any case, makes the whole request start again and find
+ * that channel existing, as upstream's get_or_create does), then per channel the new or
+ * reactivated subscription rows together with the channel's subscriberCount (transactions of 100
+ * items). Emits: `stream` create (new channels, and channels a new subscriber could not see
+ * before) to who may see the channel; `subscription` add to each new subscriber with their new
+ * subscriptions; `subscription` peer_add per channel to the other users who may see its
+ * subscribers. Then Notification Bot's notices (lib/actions/channels/notices.ts) with their
+ * `message` events.
+ */
+export const doSubscribe = (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> =>
+  retryLostRaces(() => subscribeOnce(realm, caller, req));
+
+const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
+  // Only the channels the request names (their name locks), read consistently: a lost race reads again.
+  const [channels, groups] = await Promise.all([
+    channelsStore.getChannelsByNames(
+      caller.realmId,
+      req.channels.map((c) => c.name.trim()),
+      { consistent: true },
+    ),
+    RealmGroups.load(caller.realmId),
+  ]);
+  const groupList = groups.groups;
+  const callerViewer = (_channel: Channel, subscribed: boolean): ChannelViewer => ({
+    user: caller,
+    subscribed,
+    inSetting: (v) => groups.isInSetting(v, caller.id),
+  });
+  const callerSubs = await channelsStore.listSubscriptionsOfUser(caller.id);
+  const callerActive = new Set(callerSubs.filter((s) => s.active).map((s) => s.channelId));
+
+  const existing: Channel[] = [];
+  const toCreate: { name: string; description: string }[] = [];
+  for (const raw of req.channels) {
+    const name = raw.name.trim();
+    const found = channels.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (found && found.isArchived) throw new BadRequestError(`Channel '${found.name}' is archived.`);
+    if (found) {
+      if (!existing.includes(found)) existing.push(found);
+      continue;
+    }
+    checkChannelName(name);
+    const description = (raw.description ?? '').trim();
+    if (description.length > MAX_CHANNEL_DESCRIPTION_LENGTH) {
+      throw new BadRequestError(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+    }
+    const setting = req.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+    if (!groups.hasPermission(caller, realmGroupSetting(realm, groupList, setting), false))
+      throw new BadRequestError('Insufficient permission');
+    if (!toCreate.some((c) => c.name.toLowerCase() === name.toLowerCase())) toCreate.push({ name, description });
+  }
+
+  const authorized = existing.filter((c) => maySubscribeSelf(c, callerViewer(c, callerActive.has(c.id))));
+  const unauthorized = existing.filter((c) => !authorized.includes(c));
+  if (unauthorized.length > 0 && req.authorizationErrorsFatal)
+    throw new BadRequestError(`Unable to access channel (${unauthorized[0].name}).`);
+
+  const principals = req.principals ?? [];
+  const others = principals.length > 0 && !(principals.length === 1 && (principals[0] === caller.id || principals[0] === caller.email));
+  if (others && !authorized.every((c) => mayAddSubscribers(realm, groups, caller, c))) throw new BadRequestError('Insufficient permission');
+  if (others && toCreate.length > 0 && isGuest(caller)) throw new BadRequestError('Insufficient permission');
+  const subscribers = principals.length > 0 ? await resolvePrincipals(caller, principals) : [caller];
+
+  // Every check passed: create, then subscribe.
+  const now = nowSeconds();
+  const created: Channel[] = [];
+  if (toCreate.length > 0) {
+    const firstId = await allocateIds('channel', toCreate.length);
+    for (const [i, c] of toCreate.entries()) {
+      created.push(newChannel(realm, caller, groupList, firstId + i, c.name, c.description, req, now));
+    }
+    // Nothing is written before this: a name taken meanwhile starts the request again.
+    if (!(await channelsStore.createChannels(created))) throw new LostRaceError();
+  }
+
+  const callerColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
+  const { subscribed, already } = await writeSubscriptions(caller, [...authorized, ...created], created, subscribers, groups, callerColors);
+
+  // Upstream sends no "subscribed you" messages when one request subscribes many users.
+  const directMessages = req.sendNewSubscriptionMessages && subscribed.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
+  const subscriberById = new Map(subscribers.map((u) => [u.id, u]));
+  await sendNewSubscriptionNotices(realm, {
+    actingUser: caller,
+    subscribed: [...subscribed.entries()].map(([id, channelNames]) => ({ user: subscriberById.get(id)!, channelNames })),
+    created,
+    announce: req.announce,
+    directMessages,
+  });
+
+  const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
+  return {
+    subscribed: byUser(subscribed),
+    already_subscribed: byUser(already),
+    ...(req.authorizationErrorsFatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+    ...(req.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
+  };
+};
+
+/**
+ * Upstream's bulk_add_subscriptions, without permission checks (its callers made them): writes
+ * each user's subscription to each channel (new or reactivated rows, with the channel's
+ * subscriberCount; a lost race reads the rows again), then emits `stream` create to those who
+ * could not see a channel before (or to its watchers, for channels this request created, listed
+ * in `created`), `subscription` add to each new subscriber, and `subscription` peer_add per
+ * channel to the other users who may see its subscribers. Returns, per user id, the names of the
+ * channels they were subscribed to and of those they already were.
+ */
+const writeSubscriptions = async (
+  caller: User,
+  channels: Channel[],
+  created: Channel[],
+  subscribers: User[],
+  groups: RealmGroups,
+  callerColors: Set<string>,
+): Promise<{ subscribed: Map<number, string[]>; already: Map<number, string[]> }> => {
+  const groupList = groups.groups;
+  const now = nowSeconds();
+  const subscribed = new Map<number, string[]>();
+  const already = new Map<number, string[]>();
+  const addEvents = new Map<number, Record<string, unknown>[]>();
+  const streamCreates: { channel: Channel; watchers: Watchers }[] = [];
+  const peerAdds: { channel: Channel; added: number[]; watchers: Watchers }[] = [];
+
+  for (const channel of channels) {
+    const isNew = created.includes(channel);
+    let added: User[] = [];
+    const written = new Map<number, Subscription>();
+    for (let attempt = 0; ; attempt += 1) {
+      const rows =
+        isNew && attempt === 0
+          ? []
+          : await channelsStore.getSubscriptionsOfUsers(
+              channel.id,
+              subscribers.map((u) => u.id),
+            );
+      const rowOf = new Map(rows.map((r) => [r.userId, r]));
+      const pending = subscribers.filter((u) => rowOf.get(u.id)?.active !== true);
+      const writes = pending.map((u) => {
+        const old = rowOf.get(u.id);
+        const sub = old
+          ? { ...old, active: true }
+          : newSubscription(
+              { userId: u.id, channelId: channel.id, realmId: u.realmId },
+              pickColor(channel.id, u.id === caller.id ? callerColors : undefined),
+            );
+        return { sub, existed: old !== undefined };
+      });
+      const { lost } = await channelsStore.writeSubscriptionChange(channel, writes, () => true);
+      const lostSet = new Set(lost);
+      added = [...added, ...pending.filter((u) => !lostSet.has(u.id))];
+      for (const w of writes) if (!lostSet.has(w.sub.userId)) written.set(w.sub.userId, w.sub);
+      if (lost.length === 0) break;
+      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
+        throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      await backoff(attempt);
+    }
+    const addedIds = new Set(added.map((u) => u.id));
+    for (const u of subscribers) {
+      const map = addedIds.has(u.id) ? subscribed : already;
+      map.set(u.id, [...(map.get(u.id) ?? []), channel.name]);
+    }
+    if (added.length === 0) continue;
+    const after = { ...channel, subscriberCount: (channel.subscriberCount ?? 0) + added.length };
+    // The subscriber index holds active users only, and every new subscriber is active.
+    const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+    const allSubscribers = [...new Set([...subscriberIds, ...addedIds])].sort((a, b) => a - b);
+    const watchers = await subscriberViewers(after, new Set(allSubscribers), groups);
+    if (isNew) {
+      // As upstream: the channel as created (no subscribers yet), then the subscriptions as peer_add.
+      streamCreates.push({ channel, watchers });
+    } else {
+      // A new subscriber who could not see the channel before learns about it first.
+      const newlyVisible = added
+        .filter((u) => !hasMetadataAccess(channel, { user: u, subscribed: false, inSetting: (v) => groups.isInSetting(v, u.id) }))
+        .map((u) => u.id);
+      if (newlyVisible.length > 0) streamCreates.push({ channel: after, watchers: { users: newlyVisible } });
+    }
+    // One channel object for every new subscriber: their events differ only in their own settings.
+    const channelFields = channelApiFields(after, groupList, now);
+    for (const u of added) {
+      const sub = written.get(u.id)!;
+      const dict = { ...channelFields, ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
+      addEvents.set(u.id, [...(addEvents.get(u.id) ?? []), dict]);
+    }
+    peerAdds.push({ channel: after, added: [...addedIds].sort((a, b) => a - b), watchers: watchersExcept(watchers, addedIds) });
+  }
+
+  for (const { channel, watchers } of streamCreates) {
+    const event: StreamEvent = { type: 'stream', op: 'create', streams: [channelApiFields(channel, groupList, now)] };
+    await sendToWatchers(caller.realmId, event, watchers);
+  }
+  await sendEventPerRecipient(
+    caller.realmId,
+    [...addEvents.entries()].map(([userId, subs]) => ({
+      userId,
+      event: { type: 'subscription', op: 'add', subscriptions: subs } as SubscriptionEvent,
+    })),
+  );
+  for (const { channel, added, watchers } of peerAdds) {
+    const event: SubscriptionEvent = { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: added };
+    await sendToWatchers(caller.realmId, event, watchers);
+  }
+
+  return { subscribed, already };
+};
+
+/**
+ * Subscribes users (a new account) to existing channels of the organization, as upstream's
+ * bulk_add_subscriptions when an account is created: no permission checks (the caller decided
+ * the channels), archived channels left out. Emits what writeSubscriptions emits.
+ */
+export const doAddSubscriptions = async (realm: Realm, actingUser: User, channels: Channel[], subscribers: User[]): Promise<void> => {
+  const active = channels.filter((c) => !c.isArchived);
+  if (active.length === 0 || subscribers.length === 0) return;
+  await retryLostRaces(async () => {
+    const groups = await RealmGroups.load(realm.id);
+    await writeSubscriptions(actingUser, active, [], subscribers, groups, new Set());
+  });
+};
+
+/** Upstream's defaults for a channel's permission settings when its creator does not set them. */
+const NEW_CHANNEL_GROUP_DEFAULTS: Record<(typeof CHANNEL_GROUP_SETTINGS)[number], string> = {
+  can_add_subscribers_group: 'role:nobody',
+  can_remove_subscribers_group: 'role:administrators',
+  can_administer_channel_group: 'creator',
+  can_delete_any_message_group: 'role:nobody',
+  can_delete_own_message_group: 'role:everyone',
+  can_move_messages_out_of_channel_group: 'role:nobody',
+  can_move_messages_within_channel_group: 'role:nobody',
+  can_send_message_group: 'role:everyone',
+  can_subscribe_group: 'role:nobody',
+  can_resolve_topics_group: 'role:nobody',
+  can_create_topic_group: 'role:everyone',
+};
+
+/**
+ * A new channel as upstream's create_stream_if_needed makes it: public or private as asked, history
+ * shared with subscribers unless a private channel without history_public_to_subscribers, the
+ * organization's retention, no folder, the creator administering it (an anonymous group of one).
+ */
+const newChannel = (
+  realm: Realm,
+  creator: User,
+  groups: UserGroup[],
+  id: number,
+  name: string,
+  description: string,
+  req: SubscribeRequest,
+  now: number,
+): Channel => {
+  const systemGroup = (groupName: string): number => groups.find((g) => g.isSystemGroup && g.name === groupName)!.id;
+  const groupSettings = Object.fromEntries(
+    CHANNEL_GROUP_SETTINGS.map((setting) => {
+      const d = NEW_CHANNEL_GROUP_DEFAULTS[setting];
+      return [setting, d === 'creator' ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroup(d)];
+    }),
+  );
+  return {
+    id,
+    realmId: realm.id,
+    name,
+    description,
+    dateCreated: now,
+    creatorId: creator.id,
+    inviteOnly: req.inviteOnly,
+    isWebPublic: false,
+    // Upstream has no public channel with protected history: a public channel's history is shared.
+    historyPublicToSubscribers: req.inviteOnly ? (req.historyPublicToSubscribers ?? false) : true,
+    messageRetentionDays: null,
+    topicsPolicy: 'inherit',
+    folderId: null,
+    isArchived: false,
+    streamPostPolicy: 1,
+    groupSettings,
+    subscriberCount: 0,
+    firstMessageId: null,
+    lastMessageAt: null,
+  };
+};
+
+/**
+ * DELETE /users/me/subscriptions, as upstream's remove_subscriptions_backend. Checks, in order:
+ * every name an existing, non-archived channel of the organization the caller may see ("Channel
+ * '{name}' does not exist", code STREAM_DOES_NOT_EXIST); with principals naming others, each
+ * principal an active user of the organization (403) and, per channel, the caller in its
+ * can_remove_subscribers_group or an administrator ("Insufficient permission"). Writes the rows
+ * inactive with the channel's subscriberCount, per channel (transactions of 100). Emits
+ * `subscription` remove to each removed user and `subscription` peer_remove per channel to the
+ * other users who could see its subscribers.
+ */
+export const doUnsubscribe = async (
+  caller: User,
+  names: string[],
+  principals: (number | string)[] | undefined,
+): Promise<Record<string, unknown>> => {
+  const [channels, groups] = await Promise.all([
+    channelsStore.getChannelsByNames(
+      caller.realmId,
+      names.map((n) => n.trim()),
+      { consistent: true },
+    ),
+    RealmGroups.load(caller.realmId),
+  ]);
+  const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
+  const targets: Channel[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
+    const visible =
+      channel &&
+      hasMetadataAccess(channel, {
+        user: caller,
+        subscribed: callerActive.has(channel.id),
+        inSetting: (v) => groups.isInSetting(v, caller.id),
+      });
+    if (!channel || !visible)
+      throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
+    if (!targets.includes(channel)) targets.push(channel);
+  }
+  const list = principals ?? [];
+  const others = list.length > 0 && !(list.length === 1 && (list[0] === caller.id || list[0] === caller.email));
+  const users = list.length > 0 ? await resolvePrincipals(caller, list) : [caller];
+  if (others) {
+    const allowed = (c: Channel) => isAdmin(caller) || groups.hasPermission(caller, c.groupSettings.can_remove_subscribers_group, false);
+    if (!targets.every(allowed)) throw new BadRequestError('Insufficient permission');
+  }
+
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  const removeEvents = new Map<number, { stream_id: number; name: string }[]>();
+  const peerRemoves: { channel: Channel; userIds: number[]; watchers: Watchers }[] = [];
+  for (const channel of targets) {
+    let gone: Subscription[] = [];
+    for (let attempt = 0; ; attempt += 1) {
+      const rows = await channelsStore.getSubscriptionsOfUsers(
+        channel.id,
+        users.map((u) => u.id),
+      );
+      const active = rows.filter((r) => r.active);
+      const { lost } = await channelsStore.writeSubscriptionChange(
+        channel,
+        active.map((r) => ({ sub: { ...r, active: false }, existed: true })),
+        () => true,
+      );
+      const lostSet = new Set(lost);
+      gone = [...gone, ...active.filter((r) => !lostSet.has(r.userId))];
+      if (lost.length === 0) break;
+      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
+        throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
+      await backoff(attempt);
+    }
+    const goneIds = new Set(gone.map((s) => s.userId));
+    for (const u of users) (goneIds.has(u.id) ? removed : notRemoved).push(channel.name);
+    if (gone.length === 0) continue;
+    for (const id of goneIds) removeEvents.set(id, [...(removeEvents.get(id) ?? []), { stream_id: channel.id, name: channel.name }]);
+    const before = new Set([...(await channelsStore.listSubscriberIdsOfChannel(channel.id)), ...goneIds]);
+    const watchers = watchersExcept(await subscriberViewers(channel, before, groups), goneIds);
+    peerRemoves.push({ channel, userIds: [...goneIds].sort((a, b) => a - b), watchers });
+  }
+
+  await sendEventPerRecipient(
+    caller.realmId,
+    [...removeEvents.entries()].map(([userId, subscriptions]) => ({
+      userId,
+      event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent,
+    })),
+  );
+  for (const { channel, userIds, watchers } of peerRemoves) {
+    const event: SubscriptionEvent = { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: userIds };
+    await sendToWatchers(caller.realmId, event, watchers);
+  }
+  return { removed, not_removed: notRemoved };
+};
+
+/** The subscription properties a user may change, by wire name: the stored field and its type. */
+const SUBSCRIPTION_PROPERTIES: Record<string, { field: keyof Subscription; kind: 'bool' | 'color' | 'inverted' }> = {
+  color: { field: 'color', kind: 'color' },
+  is_muted: { field: 'isMuted', kind: 'bool' },
+  in_home_view: { field: 'isMuted', kind: 'inverted' },
+  pin_to_top: { field: 'pinToTop', kind: 'bool' },
+  desktop_notifications: { field: 'desktopNotifications', kind: 'bool' },
+  audible_notifications: { field: 'audibleNotifications', kind: 'bool' },
+  push_notifications: { field: 'pushNotifications', kind: 'bool' },
+  email_notifications: { field: 'emailNotifications', kind: 'bool' },
+  wildcard_mentions_notify: { field: 'wildcardMentionsNotify', kind: 'bool' },
+};
+
+export type SubscriptionPropertyChange = { stream_id: number; property: string; value: unknown };
+
+/**
+ * POST /users/me/subscriptions/properties, as upstream's update_subscription_properties_backend.
+ * Checks every change before writing any, each in order: a known property ("Unknown subscription
+ * property: {property}"), content access to the channel ("Invalid channel ID"), an active
+ * subscription ("Not subscribed to channel ID {id}"), the value's type ("{property} is not a
+ * boolean", "{property} is not a valid hex color code"). Writes each change to the caller's row
+ * (conditional on it being active). Emits `subscription` update to the caller, and for is_muted or
+ * in_home_view also the other of the two (the legacy inverse).
+ */
+export const doChangeSubscriptionProperties = async (user: User, changes: SubscriptionPropertyChange[]): Promise<void> => {
+  const checked: { change: SubscriptionPropertyChange; field: keyof Subscription; stored: unknown }[] = [];
+  for (const change of changes) {
+    const spec = SUBSCRIPTION_PROPERTIES[change.property];
+    if (!spec) throw new BadRequestError(`Unknown subscription property: ${change.property}`);
+    const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
+    if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
+    if (spec.kind === 'color') {
+      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value))
+        throw new BadRequestError(`${change.property} is not a valid hex color code`);
+    } else if (typeof change.value !== 'boolean') {
+      throw new BadRequestError(`${change.property} is not a boolean`);
+    }
+    checked.push({ change, field: spec.field, stored: spec.kind === 'inverted' ? !change.value : change.value });
+  }
+  for (const { change, field, stored } of checked) {
+    if (!(await channelsStore.updateSubscriptionSettings(user.id, change.stream_id, { [field]: stored }))) {
+      throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
+    }
+    const events: SubscriptionEvent[] = [
+      { type: 'subscription', op: 'update', stream_id: change.stream_id, property: change.property, value: change.value },
+    ];
+    if (field === 'isMuted') {
+      const other = change.property === 'is_muted' ? 'in_home_view' : 'is_muted';
+      events.push({
+        type: 'subscription',
+        op: 'update',
+        stream_id: change.stream_id,
+        property: other,
+        value: other === 'is_muted' ? stored : !stored,
+      });
+    }
+    for (const event of events) await sendEvent(user.realmId, event, { users: [user.id] });
+  }
+};
