@@ -5,7 +5,9 @@
 // with a registered device, one whose channel that user's own setting pushes, and a direct message.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { doRegisterClientDevice } from '../lib/actions/push/devices';
-import { checkRegisterPushDevice, doPushJob, type PushJob } from '../lib/actions/push/notifications';
+import { checkRegisterPushDevice } from '../lib/actions/push/registration';
+import { doPushJob } from '../lib/actions/push/job';
+import { type PushJob } from '../lib/models/push-job';
 import { newSubscription } from '../lib/models/channel';
 import * as channelsStore from '../lib/store/channels';
 import { dbMetrics } from '../lib/store/client';

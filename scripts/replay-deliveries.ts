@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { doReplayDeadLetter } from '../lib/actions/messages/delivery';
-import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/messages/edit';
+import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/messages/move';
 import { config } from '../lib/config';
 import { closeClients } from '../lib/store/client';
 import { JOBS } from '../lib/actions/jobs';

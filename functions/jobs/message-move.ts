@@ -3,6 +3,6 @@
 // the next MOVE_JOB_MESSAGES of them, or ends the move (lib/actions/messages/edit.ts doMessageMove).
 // Lambda retries a failed run twice.
 import { JOBS } from '../../lib/actions/jobs';
-import type { MoveJob } from '../../lib/actions/messages/edit';
+import type { MoveJob } from '../../lib/actions/messages/move';
 
 export const handler = async (job: MoveJob): Promise<void> => JOBS.messageMove(job);

@@ -5,6 +5,6 @@
 // the request (lib/actions/push/notifications.ts, push-legacy.ts). Lambda retries a failed run
 // (the bouncer down) twice.
 import { JOBS } from '../../lib/actions/jobs';
-import type { PushJob } from '../../lib/actions/push/notifications';
+import type { PushJob } from '../../lib/models/push-job';
 
 export const handler = async (job: PushJob): Promise<void> => JOBS.push(job);

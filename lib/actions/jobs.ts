@@ -4,8 +4,8 @@
 // defines it happened to be imported first.
 import type { JobName } from '../store/jobs';
 import { doMessageFanout } from './messages/delivery';
-import { doMessageMove } from './messages/edit';
-import { doPushJob } from './push/notifications';
+import { doMessageMove } from './messages/move';
+import { doPushJob } from './push/job';
 
 export const JOBS = {
   messageFanout: doMessageFanout,

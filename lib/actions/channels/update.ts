@@ -59,7 +59,7 @@ import {
   unarchivedNotice,
 } from './notices';
 import { checkChannelName } from './subscriptions';
-import { deleteMessageAndRows, sendDeleteMessageEvents } from '../messages/edit';
+import { deleteMessageAndRows, sendDeleteMessageEvents } from '../messages/delete';
 import { forAdministrators } from '../requiring';
 import { LostRaceError, retryLostRaces } from '../retry';
 import {

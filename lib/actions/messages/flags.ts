@@ -17,7 +17,7 @@ import * as channelsStore from '../../store/channels';
 import { createHistoricalUserMessage, getUserMessageConsistent, replaceUserMessageFlags } from '../../store/message-flags';
 import { getMessagesByIds, getUserMessagesByIds, listNewestMessageIdsOfTopic, listNewestUnreadOfUser } from '../../store/messages';
 import { readRange, selectNarrow } from './fetch';
-import { doStartPushRemovals } from '../push/notifications';
+import { doStartPushRemovals } from '../push/removals';
 
 /** The flags a user may change (of upstream's API_FLAGS). */
 const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'];

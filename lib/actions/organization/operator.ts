@@ -9,7 +9,7 @@ import { BouncerRefusedError, BouncerRetryLaterError } from '../../store/push-bo
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
 import { doChangeUserRole, doDeactivateUser, doReactivateUser, isLastOwner } from '../people/manage';
-import { doRegisterServerWithBouncer } from '../push/notifications';
+import { doRegisterServerWithBouncer } from '../push/bouncer';
 import { doSetRealmDeactivated } from './settings';
 
 /** A refusal of an operator command, worded for the operator. */

@@ -30,13 +30,9 @@ import * as pushTokensStore from '../../store/push-tokens';
 import type { PushToken } from '../../store/push-tokens';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
-import { sendForRealm, sendTestToBouncer } from './notifications';
+import { sendForRealm, sendTestToBouncer } from './bouncer';
+import type { LegacyTokenJob } from '../../models/push-job';
 import { forHumans } from '../requiring';
-
-/** The `push` job's work on a legacy token: forward its registration to the bouncer, or its removal. */
-export type LegacyTokenJob = { realmId: number; userId: number; tokenKind: LegacyTokenKind; token: string } & (
-  { kind: 'legacyRegister' } | { kind: 'legacyUnregister' }
-);
 
 /** Who the bouncer knows a user's legacy tokens by: their uuid, and their id (upstream sends both). */
 const bouncerUser = (user: { realmId: number; id: number }) => ({

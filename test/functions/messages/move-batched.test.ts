@@ -5,7 +5,7 @@
 import { handler as register } from '../../../functions/events/register';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as update } from '../../../functions/messages/update';
-import { doMessageMove, type MoveJob } from '../../../lib/actions/messages/edit';
+import { doMessageMove, type MoveJob } from '../../../lib/actions/messages/move';
 import type { Message } from '../../../lib/models/message';
 import * as editsStore from '../../../lib/store/message-edits';
 import { defineJob, holdJobs, releaseJobs, settleJobs } from '../../../lib/store/jobs';
