@@ -1,15 +1,7 @@
-// Channels and subscriptions (upstream's zerver/views/streams.py, actions/streams.py,
-// actions/subscriptions.py): the reads of one channel, and subscribing, unsubscribing and the
-// caller's own subscription settings. Access rules live in lib/access/channels.ts.
-import {
-  accessChannelByName,
-  accessChannelWithViewer,
-  accessChannelMetadataById,
-  canSeeSubscribers,
-  hasMetadataAccess,
-  subscriberViewers,
-  type ChannelViewer,
-} from '../../access/channels';
+// Subscribing to channels, creating those that do not exist yet (upstream's
+// add_subscriptions_backend, zerver/actions/streams.py and actions/subscriptions.py). Access
+// rules live in lib/access/channels.ts.
+import { hasMetadataAccess, subscriberViewers, type ChannelViewer } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
 import { realmGroupSetting } from '../../state/realm';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
@@ -22,39 +14,10 @@ import { isAdmin, isGuest, type User } from '../../models/user';
 import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS, channelApiFields, subscriptionFields } from '../../state/channels';
 import { allocateIds } from '../../store/common';
 import * as channelsStore from '../../store/channels';
-import * as userGroupsStore from '../../store/user-groups';
 import * as usersStore from '../../store/users';
 import { nowSeconds } from '../../clock';
 import { sendNewSubscriptionNotices } from './notices';
 import { LostRaceError, backoff, retryLostRaces } from '../retry';
-
-/** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
-export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
-  const { channel } = await accessChannelMetadataById(user, channelId);
-  const groups = await userGroupsStore.listGroupsOfRealm(user.realmId);
-  return channelApiFields(channel, groups, nowSeconds());
-};
-
-/** GET /get_stream_id: the id of a channel the caller may read, by name ("Invalid channel name '…'"). */
-export const getChannelIdByName = async (user: User, name: string): Promise<number> => (await accessChannelByName(user, name)).id;
-
-/** The active users among a channel's subscribers, ascending. */
-const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
-  const ids = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-  const active = new Set((await usersStore.getMany(channel.realmId, ids)).filter((u) => u.isActive).map((u) => u.id));
-  return ids.filter((id) => active.has(id));
-};
-
-/**
- * GET /streams/{stream_id}/members: the active subscribers of a channel whose metadata the caller
- * may see ("Invalid channel ID"), when the caller may see its subscribers (upstream's
- * validate_user_access_to_subscribers: "Unable to retrieve subscribers for private channel").
- */
-export const getChannelSubscribers = async (user: User, channelId: number): Promise<number[]> => {
-  const { channel, viewer } = await accessChannelMetadataById(user, channelId);
-  if (!canSeeSubscribers(channel, viewer)) throw new BadRequestError('Unable to retrieve subscribers for private channel');
-  return activeSubscriberIds(channel);
-};
 
 /** What a caller asks POST /users/me/subscriptions to do. */
 export type SubscribeRequest = {
@@ -116,7 +79,7 @@ const mayAddSubscribers = (realm: Realm, groups: RealmGroups, user: User, channe
 };
 
 /** The users named by `principals` (ids or emails), active ones of the caller's organization. */
-const resolvePrincipals = async (caller: User, principals: (number | string)[]): Promise<User[]> => {
+export const resolvePrincipals = async (caller: User, principals: (number | string)[]): Promise<User[]> => {
   const ids = principals.filter((p): p is number => typeof p === 'number');
   const byId = new Map((await usersStore.getMany(caller.realmId, ids)).map((u) => [u.id, u]));
   const result = new Map<number, User>();
@@ -135,10 +98,10 @@ const resolvePrincipals = async (caller: User, principals: (number | string)[]):
 };
 
 /** Who is told of a change to a channel's subscribers or metadata (subscriberViewers). */
-type Watchers = Exclude<Audience, 'realm'>;
+export type Watchers = Exclude<Audience, 'realm'>;
 
 /** The watchers without these users (the ones a change is about get their own events). */
-const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers => {
+export const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers => {
   const left = new Set(except);
   return 'users' in watchers
     ? { users: watchers.users.filter((id) => !left.has(id)) }
@@ -146,13 +109,13 @@ const watchersExcept = (watchers: Watchers, except: Iterable<number>): Watchers 
 };
 
 /** Sends an event to the watchers, if there are any. */
-const sendToWatchers = async (realmId: number, event: ApiEvent, watchers: Watchers): Promise<void> => {
+export const sendToWatchers = async (realmId: number, event: ApiEvent, watchers: Watchers): Promise<void> => {
   if ('users' in watchers && watchers.users.length === 0) return;
   await sendEvent(realmId, event, watchers);
 };
 
 /** Attempts at writing one channel's subscriptions before a lost race is given up as a conflict. */
-const SUBSCRIBE_ATTEMPTS = 10;
+export const SUBSCRIBE_ATTEMPTS = 10;
 
 /**
  * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: each
@@ -443,158 +406,4 @@ const newChannel = (
     firstMessageId: null,
     lastMessageAt: null,
   };
-};
-
-/**
- * DELETE /users/me/subscriptions, as upstream's remove_subscriptions_backend. Checks, in order:
- * every name an existing, non-archived channel of the organization the caller may see ("Channel
- * '{name}' does not exist", code STREAM_DOES_NOT_EXIST); with principals naming others, each
- * principal an active user of the organization (403) and, per channel, the caller in its
- * can_remove_subscribers_group or an administrator ("Insufficient permission"). Writes the rows
- * inactive with the channel's subscriberCount, per channel (transactions of 100). Emits
- * `subscription` remove to each removed user and `subscription` peer_remove per channel to the
- * other users who could see its subscribers.
- */
-export const doUnsubscribe = async (
-  caller: User,
-  names: string[],
-  principals: (number | string)[] | undefined,
-): Promise<Record<string, unknown>> => {
-  const [channels, groups] = await Promise.all([
-    channelsStore.getChannelsByNames(
-      caller.realmId,
-      names.map((n) => n.trim()),
-      { consistent: true },
-    ),
-    RealmGroups.load(caller.realmId),
-  ]);
-  const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
-  const targets: Channel[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
-    const visible =
-      channel &&
-      hasMetadataAccess(channel, {
-        user: caller,
-        subscribed: callerActive.has(channel.id),
-        inSetting: (v) => groups.isInSetting(v, caller.id),
-      });
-    if (!channel || !visible)
-      throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
-    if (!targets.includes(channel)) targets.push(channel);
-  }
-  const list = principals ?? [];
-  const others = list.length > 0 && !(list.length === 1 && (list[0] === caller.id || list[0] === caller.email));
-  const users = list.length > 0 ? await resolvePrincipals(caller, list) : [caller];
-  if (others) {
-    const allowed = (c: Channel) => isAdmin(caller) || groups.hasPermission(caller, c.groupSettings.can_remove_subscribers_group, false);
-    if (!targets.every(allowed)) throw new BadRequestError('Insufficient permission');
-  }
-
-  const removed: string[] = [];
-  const notRemoved: string[] = [];
-  const removeEvents = new Map<number, { stream_id: number; name: string }[]>();
-  const peerRemoves: { channel: Channel; userIds: number[]; watchers: Watchers }[] = [];
-  for (const channel of targets) {
-    let gone: Subscription[] = [];
-    for (let attempt = 0; ; attempt += 1) {
-      const rows = await channelsStore.getSubscriptionsOfUsers(
-        channel.id,
-        users.map((u) => u.id),
-      );
-      const active = rows.filter((r) => r.active);
-      const { lost } = await channelsStore.writeSubscriptionChange(
-        channel,
-        active.map((r) => ({ sub: { ...r, active: false }, existed: true })),
-        () => true,
-      );
-      const lostSet = new Set(lost);
-      gone = [...gone, ...active.filter((r) => !lostSet.has(r.userId))];
-      if (lost.length === 0) break;
-      if (attempt + 1 >= SUBSCRIBE_ATTEMPTS)
-        throw new ApiError('Too many concurrent changes to this channel; try again.', { statusCode: 409 });
-      await backoff(attempt);
-    }
-    const goneIds = new Set(gone.map((s) => s.userId));
-    for (const u of users) (goneIds.has(u.id) ? removed : notRemoved).push(channel.name);
-    if (gone.length === 0) continue;
-    for (const id of goneIds) removeEvents.set(id, [...(removeEvents.get(id) ?? []), { stream_id: channel.id, name: channel.name }]);
-    const before = new Set([...(await channelsStore.listSubscriberIdsOfChannel(channel.id)), ...goneIds]);
-    const watchers = watchersExcept(await subscriberViewers(channel, before, groups), goneIds);
-    peerRemoves.push({ channel, userIds: [...goneIds].sort((a, b) => a - b), watchers });
-  }
-
-  await sendEventPerRecipient(
-    caller.realmId,
-    [...removeEvents.entries()].map(([userId, subscriptions]) => ({
-      userId,
-      event: { type: 'subscription', op: 'remove', subscriptions } as SubscriptionEvent,
-    })),
-  );
-  for (const { channel, userIds, watchers } of peerRemoves) {
-    const event: SubscriptionEvent = { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: userIds };
-    await sendToWatchers(caller.realmId, event, watchers);
-  }
-  return { removed, not_removed: notRemoved };
-};
-
-/** The subscription properties a user may change, by wire name: the stored field and its type. */
-const SUBSCRIPTION_PROPERTIES: Record<string, { field: keyof Subscription; kind: 'bool' | 'color' | 'inverted' }> = {
-  color: { field: 'color', kind: 'color' },
-  is_muted: { field: 'isMuted', kind: 'bool' },
-  in_home_view: { field: 'isMuted', kind: 'inverted' },
-  pin_to_top: { field: 'pinToTop', kind: 'bool' },
-  desktop_notifications: { field: 'desktopNotifications', kind: 'bool' },
-  audible_notifications: { field: 'audibleNotifications', kind: 'bool' },
-  push_notifications: { field: 'pushNotifications', kind: 'bool' },
-  email_notifications: { field: 'emailNotifications', kind: 'bool' },
-  wildcard_mentions_notify: { field: 'wildcardMentionsNotify', kind: 'bool' },
-};
-
-export type SubscriptionPropertyChange = { stream_id: number; property: string; value: unknown };
-
-/**
- * POST /users/me/subscriptions/properties, as upstream's update_subscription_properties_backend.
- * Checks every change before writing any, each in order: a known property ("Unknown subscription
- * property: {property}"), content access to the channel ("Invalid channel ID"), an active
- * subscription ("Not subscribed to channel ID {id}"), the value's type ("{property} is not a
- * boolean", "{property} is not a valid hex color code"). Writes each change to the caller's row
- * (conditional on it being active). Emits `subscription` update to the caller, and for is_muted or
- * in_home_view also the other of the two (the legacy inverse).
- */
-export const doChangeSubscriptionProperties = async (user: User, changes: SubscriptionPropertyChange[]): Promise<void> => {
-  const checked: { change: SubscriptionPropertyChange; field: keyof Subscription; stored: unknown }[] = [];
-  for (const change of changes) {
-    const spec = SUBSCRIPTION_PROPERTIES[change.property];
-    if (!spec) throw new BadRequestError(`Unknown subscription property: ${change.property}`);
-    const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
-    if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
-    if (spec.kind === 'color') {
-      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value))
-        throw new BadRequestError(`${change.property} is not a valid hex color code`);
-    } else if (typeof change.value !== 'boolean') {
-      throw new BadRequestError(`${change.property} is not a boolean`);
-    }
-    checked.push({ change, field: spec.field, stored: spec.kind === 'inverted' ? !change.value : change.value });
-  }
-  for (const { change, field, stored } of checked) {
-    if (!(await channelsStore.updateSubscriptionSettings(user.id, change.stream_id, { [field]: stored }))) {
-      throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
-    }
-    const events: SubscriptionEvent[] = [
-      { type: 'subscription', op: 'update', stream_id: change.stream_id, property: change.property, value: change.value },
-    ];
-    if (field === 'isMuted') {
-      const other = change.property === 'is_muted' ? 'in_home_view' : 'is_muted';
-      events.push({
-        type: 'subscription',
-        op: 'update',
-        stream_id: change.stream_id,
-        property: other,
-        value: other === 'is_muted' ? stored : !stored,
-      });
-    }
-    for (const event of events) await sendEvent(user.realmId, event, { users: [user.id] });
-  }
 };

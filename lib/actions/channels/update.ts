@@ -1,54 +1,22 @@
-// Channel administration (upstream's zerver/views/streams.py update_stream_backend,
-// deactivate_stream_backend, delete_in_topic, get_channel_email_address_backend and
-// zerver/actions/streams.py do_change_stream_*, do_deactivate_stream, do_unarchive_stream):
-// changing a channel's name, description, privacy, retention and permission groups, archiving
-// and unarchiving it, deleting a topic, and its email address. Who may administer a channel is
+// Changing a channel (upstream's zerver/views/streams.py update_stream_backend and
+// zerver/actions/streams.py do_change_stream_*, do_unarchive_stream): its name, description,
+// privacy, retention and permission groups, and unarchiving it. Who may administer a channel is
 // lib/access/channels.ts (accessChannelForAdministration).
-import {
-  accessChannelById,
-  accessChannelForAdministration,
-  channelMetadataViewers,
-  hasContentAccess,
-  type AdministeredChannel,
-} from '../../access/channels';
+import { accessChannelForAdministration, channelMetadataViewers, hasContentAccess, type AdministeredChannel } from '../../access/channels';
 import { requireRealmOwner } from '../../access/roles';
 import { RealmGroups } from '../../access/user-groups';
-import { nowMs, nowSeconds } from '../../clock';
-import { mapLimited } from '../../concurrency';
-import { config } from '../../config';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
-import { sendEvent } from '../../events/send';
 import { renderPlainMarkdown } from '../../render';
 import type { Channel } from '../../models/channel';
-import type { Message } from '../../models/message';
-import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
-import type {
-  ApiEvent,
-  Audience,
-  DeleteMessageEvent,
-  StreamDeleteEvent,
-  RealmEvent,
-  StreamEvent,
-  StreamUpdateEvent,
-  SubscriptionEvent,
-} from '../../models/event';
-import {
-  REALM_CHANNEL_SETTINGS,
-  realmChannelSetting,
-  type GroupSettingValue,
-  type Realm,
-  type RealmChannelSettingName,
-} from '../../models/realm';
-import { isAdmin, type User } from '../../models/user';
+import type { Audience, SubscriptionEvent } from '../../models/event';
+import { type GroupSettingValue, type Realm } from '../../models/realm';
+import { type User } from '../../models/user';
 import { toApiGroupSettingValue } from '../../models/user-group';
 import { CHANNEL_GROUP_SETTINGS, channelApiFields } from '../../state/channels';
 import { realmGroupSetting } from '../../state/realm';
 import * as channelsStore from '../../store/channels';
-import * as messagesStore from '../../store/messages';
-import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
 import {
-  archivedNotice,
   descriptionNotice,
   permissionHolders,
   permissionNotice,
@@ -59,8 +27,6 @@ import {
   unarchivedNotice,
 } from './notices';
 import { checkChannelName } from './subscriptions';
-import { deleteMessageAndRows, sendDeleteMessageEvents } from '../messages/delete';
-import { forAdministrators } from '../requiring';
 import { LostRaceError, retryLostRaces } from '../retry';
 import {
   checkGroupSettingValue,
@@ -70,6 +36,7 @@ import {
   usedNonSystemGroups,
   type SettingChange,
 } from '../groups/manage';
+import { sendTo, updateEvent, createEvent, deleteEvent } from './events';
 
 export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
 
@@ -227,37 +194,6 @@ const writePlan = async (plan: Plan, groups: RealmGroups): Promise<void> => {
   );
   if (!(await channelsStore.updateChannel(plan.before, { fields, settings, usedGroupIds }))) throw new LostRaceError();
 };
-
-/** Sends an event to an audience, unless it is an empty list of users. */
-const sendTo = async (realmId: number, event: ApiEvent, audience: Exclude<Audience, 'realm'>): Promise<void> => {
-  if ('users' in audience && audience.users.length === 0) return;
-  await sendEvent(realmId, event, audience);
-};
-
-const updateEvent = (channel: Channel, property: string, value: unknown, extra: Partial<StreamUpdateEvent> = {}): StreamUpdateEvent => ({
-  type: 'stream',
-  op: 'update',
-  stream_id: channel.id,
-  name: channel.name,
-  property,
-  value,
-  ...extra,
-});
-
-const createEvent = (channel: Channel, groups: RealmGroups, extra: Partial<StreamEvent> = {}): StreamEvent => ({
-  type: 'stream',
-  op: 'create',
-  streams: [channelApiFields(channel, groups.groups, nowSeconds())],
-  ...extra,
-});
-
-const deleteEvent = (channel: Channel, extra: Partial<StreamDeleteEvent> = {}): StreamDeleteEvent => ({
-  type: 'stream',
-  op: 'delete',
-  streams: [{ stream_id: channel.id }],
-  stream_ids: [channel.id],
-  ...extra,
-});
 
 /** The users of `a` not in `b` (both explicit lists). */
 const usersNotIn = (a: Exclude<Audience, 'realm'>, b: Exclude<Audience, 'realm'>): number[] => {
@@ -423,138 +359,3 @@ export const checkUpdateChannel = async (realm: Realm, user: User, channelId: nu
   });
   await announcePlan(realm, user, plan, groups);
 };
-
-/**
- * DELETE /streams/{stream_id}, as upstream's do_deactivate_stream: the caller administers the
- * channel; an archived one: "Channel is already deactivated". Writes `isArchived` (conditioned on
- * the channel being active, so of two concurrent requests one archives). Messages and
- * subscriptions are kept, as upstream's current version does: the channel stays readable and can
- * be unarchived with its subscribers. When it was the organization's new-channel announcements
- * channel, that setting is unset (a `realm` update_dict to everyone). Emits, to who could see the channel, `stream` update
- * `is_archived` (queues with archived_channels) and `stream` delete for_archiving (the others),
- * then Notification Bot's "Channel … has been archived." read by everyone.
- */
-export const checkArchiveChannel = async (realm: Realm, user: User, channelId: number): Promise<void> => {
-  const { channel, viewers } = await retryLostRaces(async () => {
-    const { channel, groups } = await accessChannelForAdministration(user, channelId);
-    if (channel.isArchived) throw new BadRequestError('Channel is already deactivated');
-    const viewers = await channelMetadataViewers(channel, groups);
-    if (!(await channelsStore.updateChannel(channel, { fields: { isArchived: true } }))) throw new LostRaceError();
-    return { channel: { ...channel, isArchived: true }, viewers };
-  });
-  // Upstream's maybe_set_moderation_or_announcement_channels_none: each organization setting that
-  // names the channel is unset, if it still names it.
-  for (const name of Object.keys(REALM_CHANNEL_SETTINGS) as RealmChannelSettingName[]) {
-    if (realmChannelSetting(realm, name) !== channel.id) continue;
-    if (!(await realmsStore.clearChannelSetting(realm.id, REALM_CHANNEL_SETTINGS[name], channel.id))) continue;
-    const event: RealmEvent = { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: -1 } };
-    await sendEvent(realm.id, event, 'realm');
-  }
-  await sendTo(realm.id, updateEvent(channel, 'is_archived', true), viewers);
-  await sendTo(realm.id, deleteEvent(channel, { for_archiving: true }), viewers);
-  await sendChannelEventsNotices(realm, channel, [archivedNotice(channel)], { readByAll: true });
-};
-
-/**
- * GET /streams/{stream_id}/email_address, as upstream's get_stream_email_address: a channel the
- * caller may read ("Invalid channel ID") and post to (its can_send_message_group, judging a bot by
- * its owner: "You do not have permission to post in this channel."); `sender_id`, when given and
- * not the caller, must be a bot of the organization ("No such bot") that the caller owns or
- * administers ("Insufficient permission"), as upstream's access_bot_by_id. This service has no
- * email gateway, so the address is what upstream answers on a deployment without one: "".
- * Reads only.
- */
-export const getChannelEmailAddress = async (user: User, channelId: number, senderId: number | undefined): Promise<string> => {
-  const channel = await accessChannelById(user, channelId, 'Invalid channel ID');
-  const groups = await RealmGroups.load(user.realmId);
-  const poster = user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id;
-  if (!groups.isInSetting(channel.groupSettings.can_send_message_group, poster))
-    throw new BadRequestError('You do not have permission to post in this channel.');
-  if (senderId !== undefined && senderId !== user.id) {
-    const bot = await usersStore.get(user.realmId, senderId);
-    if (!bot || !bot.isBot || !bot.isActive) throw new BadRequestError('No such bot');
-    if (bot.botOwnerId !== user.id && !isAdmin(user)) throw new BadRequestError('Insufficient permission');
-  }
-  return '';
-};
-
-/** Messages deleted per batch: upstream's RETENTION_STREAM_MESSAGE_BATCH_SIZE. */
-const DELETE_TOPIC_BATCH_SIZE = 100;
-/** Messages of a batch deleted at once. */
-const DELETE_CONCURRENCY = 8;
-
-/**
- * The topic's messages the user may delete, newest first, at most one batch: with protected
- * history only those the user received (upstream's bulk_access_stream_messages_query). A message
- * whose fan-out job is still writing rows is left for a later request.
- */
-const nextTopicBatch = async (user: User, channel: Channel, topic: string): Promise<Message[]> => {
-  let ids = await messagesStore.listNewestMessageIdsOfTopic(channel.id, topic);
-  if (!channel.historyPublicToSubscribers) {
-    const received = new Set((await messagesStore.getUserMessagesByIds(user.id, ids)).map((row) => row.messageId));
-    ids = ids.filter((id) => received.has(id));
-  }
-  const messages = await messagesStore.getMessagesByIds(channel.realmId, ids.slice(0, DELETE_TOPIC_BATCH_SIZE));
-  return messages.filter((m) => !m.pendingDelivery);
-};
-
-/**
- * POST /streams/{stream_id}/delete_topic, as upstream's delete_in_topic: for administrators
- * ("Must be an organization administrator"), a channel they may read, not archived ("Invalid
- * channel ID"); "general chat" names the empty topic. Deletes the topic's messages the caller
- * may see, newest first, in batches of 100, each message with its rows (deleteMessageAndRows),
- * until none is left (`complete: true`) or the request's bound is reached (deleteTopicMaxMessages
- * messages or deleteTopicBudgetMs of work: `complete: false`, and the client repeats the request).
- * Emits per batch one `delete_message` event (and one per message for queues without
- * bulk_message_deletion) to who was told of its messages and the caller, and
- * a `stream` update of `first_message_id` when the channel's first message went.
- */
-export const checkDeleteTopic = forAdministrators(
-  async (user: User, channelId: number, topicName: string): Promise<{ complete: boolean }> => {
-    const channel = await accessChannelById(user, channelId, 'Invalid channel ID');
-    const topic = topicName === EMPTY_TOPIC_FALLBACK_NAME ? '' : topicName;
-    const started = nowMs();
-    const maxMessages = config.deleteTopicMaxMessages();
-    let firstMessageId = channel.firstMessageId;
-    let deletedCount = 0;
-    let complete = true;
-    for (;;) {
-      if (deletedCount >= maxMessages || nowMs() - started >= config.deleteTopicBudgetMs()) {
-        complete = false;
-        break;
-      }
-      const batch = (await nextTopicBatch(user, channel, topic)).slice(0, Math.max(0, maxMessages - deletedCount));
-      if (batch.length === 0) break;
-      // The channel's first message last, alone: its replacement is looked up once the others are gone.
-      const others = batch.filter((m) => m.id !== firstMessageId);
-      const first = batch.filter((m) => m.id === firstMessageId);
-      const results = await mapLimited(others, DELETE_CONCURRENCY, (m) => deleteMessageAndRows(m, { ...channel, firstMessageId }));
-      for (const m of first) {
-        const result = await deleteMessageAndRows(m, { ...channel, firstMessageId });
-        if (result.firstMessageId !== undefined) firstMessageId = result.firstMessageId;
-        results.push(result);
-      }
-      const deletedIds = [...others, ...first].filter((_, i) => results[i].deleted).map((m) => m.id);
-      deletedCount += batch.length;
-      if (deletedIds.length === 0) continue;
-      const receivers = new Set(results.flatMap((r) => r.receivers));
-      receivers.add(user.id);
-      const audience = { users: [...receivers].sort((a, b) => a - b) };
-      const event = (ids: number[]): DeleteMessageEvent => ({
-        type: 'delete_message',
-        message_ids: ids,
-        message_type: 'stream',
-        stream_id: channel.id,
-        topic: topic.toLowerCase(),
-      });
-      deletedIds.sort((a, b) => a - b);
-      await sendDeleteMessageEvents(user.realmId, event(deletedIds), audience.users);
-    }
-    if (firstMessageId !== channel.firstMessageId) {
-      const groups = await RealmGroups.load(user.realmId);
-      const state = { ...channel, firstMessageId };
-      await sendTo(user.realmId, updateEvent(state, 'first_message_id', firstMessageId), await channelMetadataViewers(state, groups));
-    }
-    return { complete };
-  },
-);
