@@ -11,8 +11,7 @@ import tseslint from 'typescript-eslint';
 const LIB = ['http', 'web', 'actions', 'access', 'events', 'state', 'store', 'models', 'validation', 'render', 'emoji'];
 /**
  * Pure folders (no I/O): every layer may import them; they import only each other as their own
- * rows say. lib's top-level modules (errors, config, clock, concurrency, markdown, passwords) are
- * leaves too and are not restricted here.
+ * rows say.
  */
 const PURE = ['models', 'validation', 'render', 'emoji'];
 
@@ -36,6 +35,19 @@ const PURE_LAYERS = {
   'lib/validation': [],
   'lib/render': ['validation', 'models', 'emoji'],
   'lib/emoji': [],
+};
+
+/**
+ * lib's top-level modules are leaves that every layer may import: each imports no lib folder, and
+ * of the other top-level modules only those its row names (test/lint/layers.test.ts checks that
+ * every lib/*.ts has a row, and that no import cycle remains among lib's modules).
+ */
+export const TOP_LEVEL = {
+  'lib/errors.ts': [],
+  'lib/config.ts': [],
+  'lib/clock.ts': [],
+  'lib/concurrency.ts': [],
+  'lib/passwords.ts': ['lib/config.ts'],
 };
 
 /** Why a handler may not call a permission check, and how a check outside lib/access is named (upstream's require_* decorators). */
@@ -76,6 +88,29 @@ const layerRules = [...Object.keys(LAYERS), ...Object.keys(PURE_LAYERS)].map((la
   },
 }));
 
+const topLevelRules = Object.entries(TOP_LEVEL).map(([file, allowed]) => ({
+  files: [file],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^\\./(${LIB.join('|')})(/|$)`,
+            message: `${file} is a leaf of lib and may import no lib folder (docs/architecture.md, "Layers").`,
+          },
+          ...Object.keys(TOP_LEVEL)
+            .filter((other) => other !== file && !allowed.includes(other))
+            .map((other) => ({
+              regex: `^\\./${other.slice(4, -3)}$`,
+              message: `${file} may not import ${other} (TOP_LEVEL in eslint.config.mjs; docs/architecture.md, "Layers").`,
+            })),
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.serverless/**', '.build/**', '.esbuild/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -99,6 +134,7 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  ...topLevelRules,
   {
     files: ['test/**/*.ts'],
     plugins: { jest },
