@@ -4,7 +4,8 @@ import { nowSeconds } from '../../clock';
 import { sendEvent } from '../../events/send';
 import type { Channel } from '../../models/channel';
 import type { ApiEvent, Audience, StreamDeleteEvent, StreamEvent, StreamUpdateEvent } from '../../models/event';
-import { channelApiFields } from '../../state/channels';
+import { channelApiFields } from '../../models/channel-object';
+import { renderPlainMarkdown } from '../../render';
 
 /** Sends an event to an audience, unless it is an empty list of users. */
 export const sendTo = async (realmId: number, event: ApiEvent, audience: Exclude<Audience, 'realm'>): Promise<void> => {
@@ -30,7 +31,7 @@ export const updateEvent = (
 export const createEvent = (channel: Channel, groups: RealmGroups, extra: Partial<StreamEvent> = {}): StreamEvent => ({
   type: 'stream',
   op: 'create',
-  streams: [channelApiFields(channel, groups.groups, nowSeconds())],
+  streams: [channelApiFields(channel, groups.groups, nowSeconds(), renderPlainMarkdown)],
   ...extra,
 });
 

@@ -5,17 +5,18 @@ import { accessChannelByName, accessChannelMetadataById, canSeeSubscribers } fro
 import { BadRequestError } from '../../errors';
 import { type Channel } from '../../models/channel';
 import { type User } from '../../models/user';
-import { channelApiFields } from '../../state/channels';
+import { channelApiFields } from '../../models/channel-object';
 import * as channelsStore from '../../store/channels';
 import * as userGroupsStore from '../../store/user-groups';
 import * as usersStore from '../../store/users';
 import { nowSeconds } from '../../clock';
+import { renderPlainMarkdown } from '../../render';
 
 /** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
 export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
   const { channel } = await accessChannelMetadataById(user, channelId);
   const groups = await userGroupsStore.listGroupsOfRealm(user.realmId);
-  return channelApiFields(channel, groups, nowSeconds());
+  return channelApiFields(channel, groups, nowSeconds(), renderPlainMarkdown);
 };
 
 /** GET /get_stream_id: the id of a channel the caller may read, by name ("Invalid channel name '…'"). */

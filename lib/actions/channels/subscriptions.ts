@@ -3,7 +3,7 @@
 // rules live in lib/access/channels.ts.
 import { hasMetadataAccess, subscriberViewers, type ChannelViewer } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
-import { realmGroupSetting } from '../../state/realm';
+import { realmGroupSetting } from '../../models/user-group';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { sendEvent, sendEventPerRecipient } from '../../events/send';
 import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../../models/channel';
@@ -11,13 +11,15 @@ import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../../m
 import type { Realm } from '../../models/realm';
 import type { UserGroup } from '../../models/user-group';
 import { isAdmin, isGuest, type User } from '../../models/user';
-import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS, channelApiFields, subscriptionFields } from '../../state/channels';
+import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS } from '../../models/channel';
+import { channelApiFields, subscriptionFields } from '../../models/channel-object';
 import { allocateIds } from '../../store/common';
 import * as channelsStore from '../../store/channels';
 import * as usersStore from '../../store/users';
 import { nowSeconds } from '../../clock';
 import { sendNewSubscriptionNotices } from './notices';
 import { LostRaceError, backoff, retryLostRaces } from '../retry';
+import { renderPlainMarkdown } from '../../render';
 
 /** What a caller asks POST /users/me/subscriptions to do. */
 export type SubscribeRequest = {
@@ -306,7 +308,7 @@ const writeSubscriptions = async (
       if (newlyVisible.length > 0) streamCreates.push({ channel: after, watchers: { users: newlyVisible } });
     }
     // One channel object for every new subscriber: their events differ only in their own settings.
-    const channelFields = channelApiFields(after, groupList, now);
+    const channelFields = channelApiFields(after, groupList, now, renderPlainMarkdown);
     for (const u of added) {
       const sub = written.get(u.id)!;
       const dict = { ...channelFields, ...subscriptionFields(sub, u, true), subscribers: allSubscribers };
@@ -316,7 +318,7 @@ const writeSubscriptions = async (
   }
 
   for (const { channel, watchers } of streamCreates) {
-    const event: StreamEvent = { type: 'stream', op: 'create', streams: [channelApiFields(channel, groupList, now)] };
+    const event: StreamEvent = { type: 'stream', op: 'create', streams: [channelApiFields(channel, groupList, now, renderPlainMarkdown)] };
     await sendToWatchers(caller.realmId, event, watchers);
   }
   await sendEventPerRecipient(

@@ -12,8 +12,9 @@ import type { Audience, SubscriptionEvent } from '../../models/event';
 import { type GroupSettingValue, type Realm } from '../../models/realm';
 import { type User } from '../../models/user';
 import { toApiGroupSettingValue } from '../../models/user-group';
-import { CHANNEL_GROUP_SETTINGS, channelApiFields } from '../../state/channels';
-import { realmGroupSetting } from '../../state/realm';
+import { CHANNEL_GROUP_SETTINGS } from '../../models/channel';
+import { channelApiFields } from '../../models/channel-object';
+import { realmGroupSetting } from '../../models/user-group';
 import * as channelsStore from '../../store/channels';
 import * as usersStore from '../../store/users';
 import {
@@ -322,8 +323,8 @@ const announcePlan = async (realm: Realm, actingUser: User, plan: Plan, groups: 
       await sendTo(realm.id, event, after);
     }
     if (setting === 'can_send_message_group') {
-      const oldPolicy = channelApiFields(state, groups.groups, 0).stream_post_policy;
-      const newPolicy = channelApiFields(next, groups.groups, 0).stream_post_policy;
+      const oldPolicy = channelApiFields(state, groups.groups, 0, renderPlainMarkdown).stream_post_policy;
+      const newPolicy = channelApiFields(next, groups.groups, 0, renderPlainMarkdown).stream_post_policy;
       if (oldPolicy !== newPolicy) {
         await sendTo(realm.id, updateEvent(next, 'stream_post_policy', newPolicy), after);
         await sendTo(realm.id, updateEvent(next, 'is_announcement_only', newPolicy === 2), after);

@@ -9,7 +9,7 @@ import type { Realm } from '../../models/realm';
 import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User } from '../../models/user';
 import { realmUserSettingsDefaults, USER_ITEM_SETTINGS } from '../../models/user-settings';
 import { generateApiKey, hashPassword } from '../../passwords';
-import { newUserObject } from '../../state/realm-user';
+import { newUserObject } from '../../models/user-object';
 import * as channelsStore from '../../store/channels';
 import { allocateIds } from '../../store/common';
 import * as defaultChannelsStore from '../../store/default-channels';

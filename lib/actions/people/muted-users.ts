@@ -9,7 +9,7 @@ import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import * as mutedUsersStore from '../../store/muted-users';
 import * as usersStore from '../../store/users';
-import { canAccessUser, userReadContext } from '../../state/realm-user';
+import { canAccessUser } from '../../access/users';
 import { markMutedUserMessagesAsRead } from '../messages/flags';
 import { LostRaceError, retryLostRaces } from '../retry';
 
@@ -23,7 +23,7 @@ import { LostRaceError, retryLostRaces } from '../retry';
 const accessUserToMute = async (realm: Realm, caller: User, userId: number): Promise<User> => {
   const target = await usersStore.get(realm.id, userId);
   if (!target || target.realmId !== realm.id) throw new BadRequestError('No such user');
-  if (!(await canAccessUser(userReadContext(realm, caller), target))) throw new BadRequestError('Insufficient permission');
+  if (!(await canAccessUser(realm, caller, target))) throw new BadRequestError('Insufficient permission');
   return target;
 };
 

@@ -21,7 +21,7 @@ import type { UploadedFile } from '../../models/attachment';
 import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import { sendEvent } from '../../events/send';
-import { canAccessUser, userReadContext } from '../../state/realm-user';
+import { canAccessUser } from '../../access/users';
 import * as filesStore from '../../store/files';
 import * as usersStore from '../../store/users';
 import { findUserByIdOrEmail, isUserIdText } from '../people/lookup';
@@ -119,6 +119,6 @@ export const avatarRedirectUrl = async (
   if (!realm) throw new UnauthorizedError();
   const target = await findUserByIdOrEmail(realm, emailOrId);
   if (!target) return gravatarUrl(emailOrId, { medium: opts.medium, version: AVATAR_VERSION });
-  if (viewer && !(await canAccessUser(userReadContext(realm, viewer), target))) return INACCESSIBLE_USER_AVATAR_URL;
+  if (viewer && !(await canAccessUser(realm, viewer, target))) return INACCESSIBLE_USER_AVATAR_URL;
   return avatarUrl(target, { medium: opts.medium });
 };
