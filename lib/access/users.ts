@@ -2,15 +2,16 @@
 // caller, each keeping upstream's own wording for its endpoint), and which users a user may see
 // (upstream's check_can_access_user: a guest limited by can_access_all_users_group sees only the
 // users it shares a channel or a direct message with).
-import type { ApiError } from '../errors';
+import { type ApiError, BadRequestError } from '../errors';
 import type { Subscription } from '../models/channel';
-import type { Realm } from '../models/realm';
-import { isGuest, type User } from '../models/user';
+import { type Realm, dummyUserEmail } from '../models/realm';
+import { isGuest, type User, isOwner } from '../models/user';
 import { groupIdsOfUser, inGroupSetting, realmGroupSetting, type UserGroup } from '../models/user-group';
 import * as channelsStore from '../store/channels';
 import * as messagesStore from '../store/messages';
 import * as userGroupsStore from '../store/user-groups';
 import * as usersStore from '../store/users';
+import { canAdminUser } from './bots';
 
 export type UserIdErrors = {
   /**
@@ -87,4 +88,88 @@ export const canAccessUser = async (realm: Realm, viewer: User, target: User): P
     ownSubscriptions: () => channelsStore.listSubscriptionsOfUser(viewer.id),
   });
   return mayAccessUser(accessible, target);
+};
+
+const ID = /^\s*[-+]?\d+\s*$/;
+
+/** Whether a path segment naming a user is an id (else it is an email), as upstream's int() decides. */
+export const isUserIdText = (userIdOrEmail: string): boolean => ID.test(userIdOrEmail);
+
+const DUMMY_EMAIL = /^user(\d+)@/i;
+
+/**
+ * The user of this organization that a path segment names: an id, an email (any case), or the
+ * placeholder address user{id}@{host} that inaccessible users are shown with. Deactivated users
+ * and bots included; undefined when there is none here. One read (two for an unknown email).
+ */
+export const findUserByIdOrEmail = async (realm: Realm, userIdOrEmail: string): Promise<User | undefined> => {
+  if (isUserIdText(userIdOrEmail)) {
+    const user = await usersStore.get(realm.id, Number(userIdOrEmail));
+    return user?.realmId === realm.id ? user : undefined;
+  }
+  const email = userIdOrEmail.trim();
+  const byEmail = await usersStore.getByEmail(realm.id, email);
+  if (byEmail) return byEmail;
+  const dummy = DUMMY_EMAIL.exec(email);
+  if (dummy && email.toLowerCase() === dummyUserEmail(realm, Number(dummy[1])).toLowerCase()) {
+    const user = await usersStore.get(realm.id, Number(dummy[1]));
+    return user?.realmId === realm.id ? user : undefined;
+  }
+  return undefined;
+};
+
+/** GET /users/{user_id} and /users/{email}: the user, or "No such user". Reads only. */
+export const accessUserByIdOrEmail = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
+  const user = await findUserByIdOrEmail(realm, userIdOrEmail);
+  if (!user) throw new BadRequestError('No such user');
+  return user;
+};
+
+type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean };
+
+/**
+ * Upstream's access_user_by_id with for_admin: a user of the caller's organization ("No such
+ * user"; a bot too unless `allowBots`), active unless `allowDeactivated` ("User is deactivated"),
+ * whom the caller may administer ("Insufficient permission"). Read consistently.
+ */
+export const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
+  const target = await usersStore.get(caller.realmId, userId, { consistent: true });
+  if (!target || target.realmId !== caller.realmId) throw new BadRequestError('No such user');
+  if (target.isBot && !opts.allowBots) throw new BadRequestError('No such user');
+  if (!target.isActive && !opts.allowDeactivated) throw new BadRequestError('User is deactivated');
+  if (!canAdminUser(caller, target)) throw new BadRequestError('Insufficient permission');
+  return target;
+};
+
+/** Upstream's check_last_owner: the user is the organization's only active human owner. */
+export const isLastOwner = async (user: User): Promise<boolean> => {
+  if (!isOwner(user) || user.isBot) return false;
+  const users = await usersStore.listOfRealm(user.realmId);
+  return users.filter((u) => u.isActive && !u.isBot && isOwner(u)).length === 1;
+};
+
+/**
+ * Upstream's access_user_by_id_including_cross_realm with bots and deactivated users allowed, not
+ * for an administrator: a user of the caller's organization ("No such user" otherwise) whom the
+ * caller may see ("Insufficient permission" for a guest limited by can_access_all_users_group).
+ * System bots, which belong to no organization here, are no such user (docs/data-model.md, "Muted
+ * users"). One read (more for a limited guest).
+ */
+export const accessUserToMute = async (realm: Realm, caller: User, userId: number): Promise<User> => {
+  const target = await usersStore.get(realm.id, userId);
+  if (!target || target.realmId !== realm.id) throw new BadRequestError('No such user');
+  if (!(await canAccessUser(realm, caller, target))) throw new BadRequestError('Insufficient permission');
+  return target;
+};
+
+/**
+ * The user a single-user presence request names: an active user of the caller's organization, by
+ * id when the path is an integer, else by API email. Anything else, another organization's user
+ * included, is "No such user"; a bot is refused.
+ */
+export const accessUserForPresence = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
+  const target = await findUserByIdOrEmail(realm, userIdOrEmail);
+  if (!target || !target.isActive) throw new BadRequestError('No such user');
+  if (target.isBot || target.botType !== null) throw new BadRequestError('Presence is not supported for bot users.');
+  return target;
 };

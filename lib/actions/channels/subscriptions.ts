@@ -1,17 +1,22 @@
 // Subscribing to channels, creating those that do not exist yet (upstream's
 // add_subscriptions_backend, zerver/actions/streams.py and actions/subscriptions.py). Access
 // rules live in lib/access/channels.ts.
-import { hasMetadataAccess, subscriberViewers, type ChannelViewer } from '../../access/channels';
+import { hasMetadataAccess, subscriberViewers, type ChannelViewer, maySubscribeSelf, mayAddSubscribers } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
-import { realmGroupSetting } from '../../models/user-group';
+import { realmGroupSetting, type UserGroup } from '../../models/user-group';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { sendEvent, sendEventPerRecipient } from '../../events/send';
-import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, newSubscription, type Channel, type Subscription } from '../../models/channel';
+import {
+  MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
+  newSubscription,
+  type Channel,
+  type Subscription,
+  CHANNEL_GROUP_SETTINGS,
+  STREAM_ASSIGNMENT_COLORS,
+} from '../../models/channel';
 import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../../models/event';
 import type { Realm } from '../../models/realm';
-import type { UserGroup } from '../../models/user-group';
-import { isAdmin, isGuest, type User } from '../../models/user';
-import { CHANNEL_GROUP_SETTINGS, STREAM_ASSIGNMENT_COLORS } from '../../models/channel';
+import { isGuest, type User } from '../../models/user';
 import { channelApiFields, subscriptionFields } from '../../models/channel-object';
 import { allocateIds } from '../../store/common';
 import * as channelsStore from '../../store/channels';
@@ -56,29 +61,6 @@ export const checkChannelName = (name: string): void => {
 const pickColor = (channelId: number, usedColors: Set<string> | undefined): string =>
   (usedColors && STREAM_ASSIGNMENT_COLORS.find((c) => !usedColors.has(c))) ||
   STREAM_ASSIGNMENT_COLORS[channelId % STREAM_ASSIGNMENT_COLORS.length];
-
-/** Upstream's can_subscribe check for oneself on an existing channel (filter_stream_authorization). */
-const maySubscribeSelf = (channel: Channel, viewer: ChannelViewer): boolean => {
-  if (viewer.subscribed || channel.isWebPublic) return true;
-  if (isGuest(viewer.user)) return false;
-  if (!channel.inviteOnly) return true;
-  return viewer.inSetting(channel.groupSettings.can_subscribe_group) || viewer.inSetting(channel.groupSettings.can_add_subscribers_group);
-};
-
-/** Whether the caller may subscribe other users to a channel: the organization's or the channel's permission. */
-const mayAddSubscribers = (realm: Realm, groups: RealmGroups, user: User, channel: Channel | undefined): boolean => {
-  if (isGuest(user)) return false;
-  if (channel === undefined) return true; // the creator of a new channel
-  if (channel.inviteOnly && !groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) && !isAdmin(user)) {
-    // A private channel's subscribers are added only by its own permission groups or administrators.
-    return groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id);
-  }
-  return (
-    groups.hasPermission(user, realmGroupSetting(realm, groups.groups, 'can_add_subscribers_group'), false) ||
-    groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) ||
-    groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id)
-  );
-};
 
 /** The users named by `principals` (ids or emails), active ones of the caller's organization. */
 export const resolvePrincipals = async (caller: User, principals: (number | string)[]): Promise<User[]> => {

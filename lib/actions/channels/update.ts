@@ -7,14 +7,12 @@ import { requireRealmOwner } from '../../access/roles';
 import { RealmGroups } from '../../access/user-groups';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { renderPlainMarkdown } from '../../render';
-import type { Channel } from '../../models/channel';
+import { type Channel, CHANNEL_GROUP_SETTINGS } from '../../models/channel';
 import type { Audience, SubscriptionEvent } from '../../models/event';
 import { type GroupSettingValue, type Realm } from '../../models/realm';
 import { type User } from '../../models/user';
-import { toApiGroupSettingValue } from '../../models/user-group';
-import { CHANNEL_GROUP_SETTINGS } from '../../models/channel';
+import { toApiGroupSettingValue, realmGroupSetting } from '../../models/user-group';
 import { channelApiFields } from '../../models/channel-object';
-import { realmGroupSetting } from '../../models/user-group';
 import * as channelsStore from '../../store/channels';
 import * as usersStore from '../../store/users';
 import {

@@ -2,8 +2,7 @@
 // deactivation, with upstream's checks in upstream's order (zerver/views/user_groups.py,
 // zerver/lib/user_groups.py). Group settings are wire-format group-setting values.
 import { nowSeconds } from '../../clock';
-import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../../access/user-groups';
-import { requireMemberOrAdmin } from '../../access/roles';
+import { accessUserGroupForUpdate, RealmGroups } from '../../access/user-groups';
 import { accessActiveUsers } from '../../access/users';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { sendEvent } from '../../events/send';
@@ -25,6 +24,9 @@ import * as realmsStore from '../../store/realms';
 import * as groupsStore from '../../store/user-groups';
 import { LostRaceError, retryLostRaces } from '../retry';
 import { forMembers } from '../requiring';
+
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessUserGroupCreation } from '../../access/user-groups';
 
 const MAX_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -137,17 +139,6 @@ export const conflictCodes = (error: unknown): string[] | undefined =>
 const isTransactionConflict = (error: unknown): boolean => {
   const codes = conflictCodes(error);
   return codes !== undefined && codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
-};
-
-// ---------------------------------------------------------------------------------------------
-// Creation
-
-/** Upstream's require_user_group_create_permission: members and administrators allowed by can_create_groups. */
-export const accessUserGroupCreation = async (user: User, realm: Realm): Promise<RealmGroups> => {
-  requireMemberOrAdmin(user);
-  const groups = await RealmGroups.load(realm.id, { consistent: true });
-  if (!hasRealmPermission(realm, groups, user, 'can_create_groups')) throw new BadRequestError('Insufficient permission');
-  return groups;
 };
 
 export type CreateUserGroupRequest = {

@@ -1,7 +1,13 @@
 // A user group's members and subgroups: changing them (upstream's update_user_group_backend,
 // update_subgroups_of_user_group) and reading them (get_user_group_members,
 // get_is_user_group_member, get_subgroups_of_user_group).
-import { accessUserGroupForUpdate, accessUserGroupToReadMembership, RealmGroups, recursiveSubgroupIds } from '../../access/user-groups';
+import {
+  accessUserGroupForUpdate,
+  accessUserGroupToReadMembership,
+  RealmGroups,
+  recursiveSubgroupIds,
+  accessForMembership,
+} from '../../access/user-groups';
 import { accessActiveUsers } from '../../access/users';
 import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
@@ -20,28 +26,6 @@ import { checkActiveUserIds, checkSubgroupIds, usedNonSystemGroups, conflictCode
 export type MembershipChange = { add: number[]; delete: number[]; addSubgroups: number[]; deleteSubgroups: number[] };
 
 const unique = (ids: number[]): number[] => [...new Set(ids)];
-
-/**
- * Upstream's access_user_group_for_update with a fallback: a user acting on themselves is allowed
- * by `own` (can_join_group, can_leave_group) or else by `anyone`'s setting.
- */
-const accessForMembership = (
-  realm: Realm,
-  groups: RealmGroups,
-  user: User,
-  groupId: number,
-  permission: 'can_add_members_group' | 'can_remove_members_group',
-  ownPermission: 'can_join_group' | 'can_leave_group' | undefined,
-): UserGroup => {
-  if (ownPermission !== undefined) {
-    try {
-      return accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true, permission: ownPermission });
-    } catch (error) {
-      if (!(error instanceof BadRequestError)) throw error;
-    }
-  }
-  return accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true, permission });
-};
 
 /** Notification Bot's direct message to each other human user added to or removed from a group. */
 const sendMembershipNotices = async (

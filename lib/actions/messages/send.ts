@@ -6,6 +6,7 @@
 // is written before every check has passed; the reads the checks need start together, before the
 // first check, so a send waits for few round trips in a row.
 import { canReadChannelMessage, checkCanPostToChannel, loadChannelViewer } from '../../access/channels';
+import { checkCanMentionChannelWildcard, checkCanMentionGroups, checkCanMentionTopicWildcard } from '../../access/mentions';
 import { RealmGroups } from '../../access/user-groups';
 import { nowSeconds } from '../../clock';
 import { prefetch } from '../../concurrency';
@@ -22,7 +23,6 @@ import { normalizeMessageContent, normalizeTopic, pyStrip, charLength } from '..
 import {
   EMPTY_TOPIC_ALIASES,
   EMPTY_TOPIC_FALLBACK_NAME,
-  WILDCARD_MENTION_THRESHOLD,
   defaultReadBySender,
   firstUnprintable,
   parseChannelIndicator,
@@ -214,29 +214,14 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   });
   const subscribers = subscribersRead ? await subscribersRead : undefined;
   const recipientIds = subscribers ? subscribers.ids : participants.map((u) => u.id);
-  const canMentionMany = () => groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
-  if (channel && rendered.channelWildcardMentioned && recipientIds.length > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
-    throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', {
-      code: ErrorCode.STREAM_WILDCARD_MENTION_NOT_ALLOWED,
-    });
-  }
+  if (channel && rendered.channelWildcardMentioned) checkCanMentionChannelWildcard(realm, groups, sender, recipientIds.length);
   let participantsOfTopic = new Set<number>();
   if (channel && rendered.topicWildcardMentioned) {
     participantsOfTopic = await topicParticipants(channel.id, topic);
     participantsOfTopic.add(sender.id);
-    if (participantsOfTopic.size > WILDCARD_MENTION_THRESHOLD && !canMentionMany()) {
-      throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', {
-        code: ErrorCode.TOPIC_WILDCARD_MENTION_NOT_ALLOWED,
-      });
-    }
+    checkCanMentionTopicWildcard(realm, groups, sender, participantsOfTopic.size);
   }
-  for (const groupId of rendered.mentionedGroupIds) {
-    const group = groups.byId.get(groupId)!;
-    const setting = group.groupSettings.can_mention_group;
-    if (setting !== undefined && !groups.isInSetting(setting, sender.id)) {
-      throw new BadRequestError(`You are not allowed to mention user group '${group.name}'.`);
-    }
-  }
+  checkCanMentionGroups(groups, sender, rendered.mentionedGroupIds);
   return writeAndDeliver(realm, sender, groups, {
     channel,
     topic,

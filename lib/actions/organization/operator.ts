@@ -8,7 +8,8 @@ import { config } from '../../config';
 import { BouncerRefusedError, BouncerRetryLaterError } from '../../store/push-bouncer';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
-import { doChangeUserRole, doDeactivateUser, doReactivateUser, isLastOwner } from '../people/manage';
+import { doChangeUserRole, doDeactivateUser, doReactivateUser } from '../people/manage';
+import { isLastOwner } from '../../access/users';
 import { doRegisterServerWithBouncer } from '../push/bouncer';
 import { doSetRealmDeactivated } from './settings';
 

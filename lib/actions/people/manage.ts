@@ -2,7 +2,7 @@
 // an account (POST /users), changing a user's name and role (PATCH /users/{id}), deactivating and
 // reactivating (DELETE /users/{id}, DELETE /users/me, POST /users/{id}/reactivate), and a new API
 // key (POST /users/me/api_key/regenerate).
-import { canAdminUser, checkBotNameAvailable, checkCanCreateBot } from '../../access/bots';
+import { checkBotNameAvailable, checkCanCreateBot } from '../../access/bots';
 import { subscriberViewers } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
 import { ApiError, BadRequestError, ErrorCode, UnauthorizedPrincipalError } from '../../errors';
@@ -18,6 +18,7 @@ import { checkUpdateProfileDataOf, type ProfileDataItem } from './profile-data';
 import { doAddGroupMember, doRemoveGroupMember, systemGroupIds, systemGroupNamesForRole } from '../groups/role-groups';
 import { forAdministrators, forHumans } from '../requiring';
 import { LostRaceError, retryLostRaces } from '../retry';
+import { accessUserForAdmin, isLastOwner } from '../../access/users';
 
 /** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
 const PASSWORD_MIN_LENGTH = 6;
@@ -27,29 +28,6 @@ export const isStrongEnoughPassword = (password: string): boolean => [...passwor
 
 /** Upstream's OrganizationOwnerRequiredError. */
 const ownerRequired = () => new UnauthorizedPrincipalError('Must be an organization owner');
-
-type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean };
-
-/**
- * Upstream's access_user_by_id with for_admin: a user of the caller's organization ("No such
- * user"; a bot too unless `allowBots`), active unless `allowDeactivated` ("User is deactivated"),
- * whom the caller may administer ("Insufficient permission"). Read consistently.
- */
-const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
-  const target = await usersStore.get(caller.realmId, userId, { consistent: true });
-  if (!target || target.realmId !== caller.realmId) throw new BadRequestError('No such user');
-  if (target.isBot && !opts.allowBots) throw new BadRequestError('No such user');
-  if (!target.isActive && !opts.allowDeactivated) throw new BadRequestError('User is deactivated');
-  if (!canAdminUser(caller, target)) throw new BadRequestError('Insufficient permission');
-  return target;
-};
-
-/** Upstream's check_last_owner: the user is the organization's only active human owner. */
-export const isLastOwner = async (user: User): Promise<boolean> => {
-  if (!isOwner(user) || user.isBot) return false;
-  const users = await usersStore.listOfRealm(user.realmId);
-  return users.filter((u) => u.isActive && !u.isBot && isOwner(u)).length === 1;
-};
 
 export type CreateUserParams = { email: string; password: string; fullName: string };
 

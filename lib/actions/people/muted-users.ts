@@ -8,24 +8,9 @@ import { MAX_MUTED_USERS, MAX_MUTERS, apiMutedUser } from '../../models/muted-us
 import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import * as mutedUsersStore from '../../store/muted-users';
-import * as usersStore from '../../store/users';
-import { canAccessUser } from '../../access/users';
+import { accessUserToMute } from '../../access/users';
 import { markMutedUserMessagesAsRead } from '../messages/flags';
 import { LostRaceError, retryLostRaces } from '../retry';
-
-/**
- * Upstream's access_user_by_id_including_cross_realm with bots and deactivated users allowed, not
- * for an administrator: a user of the caller's organization ("No such user" otherwise) whom the
- * caller may see ("Insufficient permission" for a guest limited by can_access_all_users_group).
- * System bots, which belong to no organization here, are no such user (docs/data-model.md, "Muted
- * users"). One read (more for a limited guest).
- */
-const accessUserToMute = async (realm: Realm, caller: User, userId: number): Promise<User> => {
-  const target = await usersStore.get(realm.id, userId);
-  if (!target || target.realmId !== realm.id) throw new BadRequestError('No such user');
-  if (!(await canAccessUser(realm, caller, target))) throw new BadRequestError('Insufficient permission');
-  return target;
-};
 
 /** Sends the user's clients their whole list of muted users, read consistently after the change. */
 const notifyMutedUsers = async (user: User): Promise<void> => {

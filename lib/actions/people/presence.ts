@@ -20,9 +20,11 @@ import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import * as presenceStore from '../../store/presence';
 import * as usersStore from '../../store/users';
-import { findUserByIdOrEmail } from './lookup';
 import { LostRaceError, retryLostRaces } from '../retry';
 import { forHumans } from '../requiring';
+
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessUserForPresence } from '../../access/users';
 
 /** Parses a reported status: `Invalid status: x` for anything but active or idle. */
 export const checkPresenceStatus = (status: string): PresenceStatus => {
@@ -119,18 +121,6 @@ export const doUpdateUserPresence = forHumans(async (user: User, realm: Realm, s
   }
   return written.row;
 });
-
-/**
- * The user a single-user presence request names: an active user of the caller's organization, by
- * id when the path is an integer, else by API email. Anything else, another organization's user
- * included, is "No such user"; a bot is refused.
- */
-export const accessUserForPresence = async (realm: Realm, userIdOrEmail: string): Promise<User> => {
-  const target = await findUserByIdOrEmail(realm, userIdOrEmail);
-  if (!target || !target.isActive) throw new BadRequestError('No such user');
-  if (target.isBot || target.botType !== null) throw new BadRequestError('Presence is not supported for bot users.');
-  return target;
-};
 
 export type SingleUserPresence = {
   website: { status: PresenceStatus; timestamp: number };

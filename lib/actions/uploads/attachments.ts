@@ -10,6 +10,9 @@ import * as filesStore from '../../store/files';
 import * as messagesStore from '../../store/messages';
 import { LostRaceError, retryLostRaces } from '../retry';
 
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessOwnAttachment } from '../../access/uploads';
+
 /** Uploads whose claims are read at once. */
 const CLAIM_READ_CONCURRENCY = 8;
 
@@ -73,16 +76,6 @@ export const listOwnAttachments = async (user: User): Promise<{ attachments: Api
   ]);
   const messageIds = await messageIdsOf(user.realmId, uploads);
   return { attachments: uploads.map((u, i) => toApiAttachment(u, messageIds[i])), uploadSpaceUsed };
-};
-
-/**
- * Upstream's access_attachment_by_id with needs_owner: one of the caller's uploads. Another
- * user's file and an unknown id are the same 400 "Invalid attachment".
- */
-export const accessOwnAttachment = async (user: User, attachmentId: number): Promise<OwnUpload> => {
-  const upload = await attachmentsStore.getUploadOfUser(user.id, attachmentId);
-  if (!upload) throw new BadRequestError('Invalid attachment');
-  return upload;
 };
 
 /**

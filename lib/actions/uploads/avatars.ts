@@ -21,10 +21,9 @@ import type { UploadedFile } from '../../models/attachment';
 import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import { sendEvent } from '../../events/send';
-import { canAccessUser } from '../../access/users';
+import { canAccessUser, findUserByIdOrEmail, isUserIdText } from '../../access/users';
 import * as filesStore from '../../store/files';
 import * as usersStore from '../../store/users';
-import { findUserByIdOrEmail, isUserIdText } from '../people/lookup';
 
 /** How many times a change is tried again after losing a race with another change of the same avatar. */
 const MAX_AVATAR_ATTEMPTS = 3;

@@ -2,10 +2,9 @@
 // storing a file, deciding who may read it, signing the short-lived URLs the mobile app opens,
 // and claiming the uploads a message links so that its recipients may read them.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MessageViewer } from '../../access/messages';
 import { nowSeconds } from '../../clock';
 import { config } from '../../config';
-import { ApiError, BadRequestError } from '../../errors';
+import { BadRequestError } from '../../errors';
 import {
   attachmentPathIdsIn,
   MAX_FILE_UPLOAD_SIZE_BYTES,
@@ -19,15 +18,15 @@ import {
   type UploadedFile,
 } from '../../models/attachment';
 import type { Channel } from '../../models/channel';
-import { isGuest, type User } from '../../models/user';
+import { type User } from '../../models/user';
 import * as attachmentsStore from '../../store/attachments';
 import * as filesStore from '../../store/files';
 import { allocateIds } from '../../store/common';
-import * as messagesStore from '../../store/messages';
 import { notifyAttachmentAdded } from './attachments';
+import { fileNotFound, accessAttachment } from '../../access/uploads';
 
-const fileNotFound = (): ApiError => new ApiError('File not found.', { statusCode: 404 });
-const notAuthorized = (): ApiError => new ApiError('You are not authorized to view this file.', { statusCode: 403 });
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessAttachment } from '../../access/uploads';
 
 /**
  * POST /user_uploads: exactly one file ("You must specify a file to upload", "You may only upload
@@ -63,39 +62,6 @@ export const checkUploadFile = async (user: User, files: UploadedFile[]): Promis
   if (!(await attachmentsStore.putAttachment(attachment))) throw new Error(`path id ${pathId} already taken`);
   await notifyAttachmentAdded(user, attachment);
   return { url: uploadUrl(pathId), filename: name };
-};
-
-/** Whether the viewer may read a message that linked the attachment (MessageViewer.canSee, upstream's has_message_access). */
-const canReadClaim = async (viewer: MessageViewer, claim: AttachmentClaim): Promise<boolean> => {
-  const { user } = viewer;
-  if (claim.kind === 'direct') return viewer.canSee({ realmId: user.realmId, streamId: null }, claim.recipientIds.includes(user.id));
-  const channel = await viewer.channel(claim.channelId);
-  // Only a private channel with protected history asks whether the user received the message.
-  const received =
-    channel !== undefined && channel.inviteOnly && !channel.historyPublicToSubscribers
-      ? (await messagesStore.getUserMessage(user.id, claim.messageId)) !== undefined
-      : false;
-  return viewer.canSee({ realmId: user.realmId, streamId: claim.channelId }, received);
-};
-
-/**
- * Upstream's validate_attachment_request for a user: the owner; any non-guest once a public
- * message linked it; anyone who may read a message that links it. Another organization's file
- * and a missing one look the same (404 "File not found."); a file the user may not read is 403
- * "You are not authorized to view this file.". Reads the attachment's partition (one query) and,
- * per claim until one grants access, the channel and the user's subscription. Writes nothing.
- */
-export const accessAttachment = async (user: User, realmIdText: string, path: string): Promise<Attachment> => {
-  const pathId = `${realmIdText}/${path}`;
-  if (realmIdText !== String(user.realmId)) throw fileNotFound();
-  const found = await attachmentsStore.getAttachmentWithClaims(pathId);
-  if (!found || found.attachment.realmId !== user.realmId) throw fileNotFound();
-  const { attachment, claims } = found;
-  if (attachment.ownerId === user.id) return attachment;
-  if (attachment.isRealmPublic && !isGuest(user)) return attachment;
-  const viewer = new MessageViewer(user);
-  for (const claim of claims) if (await canReadClaim(viewer, claim)) return attachment;
-  throw notAuthorized();
 };
 
 const sign = (payload: string): Buffer => createHmac('sha256', config.uploadUrlSecret()).update(payload).digest();

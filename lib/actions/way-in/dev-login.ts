@@ -1,10 +1,10 @@
-import { config } from '../../config';
 import { AuthenticationFailedError, BadRequestError, ErrorCode, InvalidSubdomainError } from '../../errors';
 import { subdomainOf, type Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
 import { requiring } from '../requiring';
+import { requireDevelopmentMode } from '../../access/way-in';
 
 // Django's EmailValidator, reduced to what matters here: a local part, an @, a dotted domain or localhost.
 const EMAIL_PATTERN = /^[^\s@]+@(localhost|[^\s@.]+(\.[^\s@.]+)+)$/i;
@@ -14,11 +14,6 @@ const MAX_EMAIL_LENGTH = 320;
 /** Upstream's validate_login_email: a login's username must be a valid email address. */
 export const checkLoginEmail = (username: string): void => {
   if ([...username].length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(username)) throw new BadRequestError('Enter a valid email address.');
-};
-
-/** In production the endpoint answers this and nothing else, whatever the parameters. */
-const requireDevelopmentMode = (): void => {
-  if (!config.isDevelopment()) throw new BadRequestError('Endpoint not available in production.');
 };
 
 /** A login's last checks, as upstream's: the organization is active, then the account. */

@@ -5,7 +5,7 @@ import { accessChannelById } from '../../access/channels';
 import { requireMemberOrAdmin } from '../../access/roles';
 import { accessUserGroupForUpdate, hasRealmPermission, RealmGroups } from '../../access/user-groups';
 import { config } from '../../config';
-import { BadRequestError, InvitationError, UnauthorizedPrincipalError, type InvitationSkip } from '../../errors';
+import { BadRequestError, InvitationError, type InvitationSkip } from '../../errors';
 import { sendEvent } from '../../events/send';
 import {
   generateConfirmationKey,
@@ -17,13 +17,17 @@ import {
   type MultiuseInvite,
 } from '../../models/invite';
 import { realmUrl, type Realm } from '../../models/realm';
-import { INTERNAL_REALM_ID, isAdmin, isOwner, type User } from '../../models/user';
+import { INTERNAL_REALM_ID, isAdmin, type User } from '../../models/user';
 import { allocateIds } from '../../store/common';
 import { sendEmail } from '../../store/emails';
 import * as invitesStore from '../../store/invites';
 import { MAX_ORGANIZATION_PENDING_INVITATIONS } from '../../store/limits';
 import * as usersStore from '../../store/users';
 import { forMembers } from '../requiring';
+import { checkRoleBasedPermissions } from '../../access/way-in';
+
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessEmailInvite, accessMultiuseInvite } from '../../access/way-in';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
@@ -31,16 +35,6 @@ export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
 export const MAX_INVITE_EXPIRES_IN_MINUTES = 999999999 * 24 * 60;
 
 const isExpired = (invite: MultiuseInvite, now: number): boolean => invite.expiryDate !== null && invite.expiryDate < now;
-
-/**
- * Upstream's check_role_based_permissions: an owner invitation needs an owner ("Must be an
- * organization owner", UNAUTHORIZED_PRINCIPAL); with `requireAdmin`, anyone else needs an
- * administrator ("Must be an organization administrator", a plain BAD_REQUEST there).
- */
-const checkRoleBasedPermissions = (invitedAs: number, user: User, opts: { requireAdmin: boolean }): void => {
-  if (invitedAs === INVITE_AS.REALM_OWNER && !isOwner(user)) throw new UnauthorizedPrincipalError('Must be an organization owner');
-  if (opts.requireAdmin && !isAdmin(user)) throw new BadRequestError('Must be an organization administrator');
-};
 
 /** The organization's administrators (the role:administrators system group, owners included). */
 const administratorIds = async (realmId: number): Promise<number[]> => {
@@ -157,21 +151,6 @@ export const checkCreateMultiuseInvite = forMembers(
     return invite;
   },
 );
-
-/**
- * Upstream's access_multiuse_invite_by_id, in its order: the link exists in the caller's
- * organization ("No such invitation"), the caller created it or may manage it (role-based
- * permissions with an administrator required), and it is not revoked ("Invitation has already
- * been revoked"). Guests and bots are refused first.
- */
-export const accessMultiuseInvite = async (user: User, inviteId: number): Promise<MultiuseInvite> => {
-  requireMemberOrAdmin(user);
-  const invite = await invitesStore.getInvite(user.realmId, inviteId, { consistent: true });
-  if (!invite) throw new BadRequestError('No such invitation');
-  if (invite.referredBy !== user.id) checkRoleBasedPermissions(invite.invitedAs, user, { requireAdmin: true });
-  if (invite.status === 'revoked') throw new BadRequestError('Invitation has already been revoked');
-  return invite;
-};
 
 /**
  * Revokes an accessed link: a conditional update from active to revoked that keeps the row (the
@@ -300,20 +279,6 @@ export const checkInviteUsersByEmail = forMembers(
     return skipped;
   },
 );
-
-/**
- * Upstream's access_invite_by_id: the email invitation exists in the caller's organization ("No
- * such invitation"), and the caller sent it or may manage it (role-based permissions with an
- * administrator required). Guests and bots are refused first.
- */
-export const accessEmailInvite = async (user: User, inviteId: number): Promise<EmailInvite> => {
-  requireMemberOrAdmin(user);
-  const invite = await invitesStore.getEmailInvite(user.realmId, inviteId, { consistent: true });
-  // A sign-up's own email confirmation is nobody's invitation (upstream lists only referred ones).
-  if (!invite || invite.referredBy === null) throw new BadRequestError('No such invitation');
-  if (invite.referredBy !== user.id) checkRoleBasedPermissions(invite.invitedAs, user, { requireAdmin: true });
-  return invite;
-};
 
 /**
  * Revokes an accessed email invitation: deletes it (its link then names nothing), conditionally,

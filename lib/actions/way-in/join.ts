@@ -2,9 +2,8 @@
 // zerver/views/registration.py): the link's key names an email invitation or a reusable link of
 // the organization; the form gives the name and the password (and, for a reusable link, the
 // email); the account gets the invitation's role, channels and groups.
-import { nowSeconds } from '../../clock';
 import { ApiError } from '../../errors';
-import { isKeyOfValidLength, isValidEmailAddress, type ConfirmationLinkProblem, type InviteByKey } from '../../models/invite';
+import { isValidEmailAddress, type InviteByKey } from '../../models/invite';
 import { EMAIL_DOMAIN_REFUSALS } from '../../models/realm-domain';
 import { realmProperty, type Realm } from '../../models/realm';
 import { checkFullName, type Role, type User } from '../../models/user';
@@ -14,29 +13,8 @@ import { doCreateUser, EMAIL_IN_USE } from '../people/create';
 import { isStrongEnoughPassword } from '../people/manage';
 import { emailDomainRefusal } from '../organization/domains';
 
-/** A link that does not work; the page says which of upstream's three pages it is. */
-export class ConfirmationLinkError extends Error {
-  constructor(readonly problem: ConfirmationLinkProblem) {
-    super(`confirmation link ${problem}`);
-    this.name = 'ConfirmationLinkError';
-  }
-}
-
-/**
- * The invitation a /join/<key>/ link names at `realm` (the host's organization), as upstream's
- * get_object_from_key: a key of the wrong length is malformed, an unknown key (or one of
- * another organization) does not exist, and an expired link, a revoked reusable link and a used
- * email invitation are expired. Reads one index item.
- */
-export const accessJoinInvitation = async (realm: Realm, key: string): Promise<InviteByKey> => {
-  if (!isKeyOfValidLength(key)) throw new ConfirmationLinkError('malformed');
-  const found = await invitesStore.getInviteByConfirmationKey(key);
-  if (!found || found.invite.realmId !== realm.id) throw new ConfirmationLinkError('does_not_exist');
-  const { invite } = found;
-  if (invite.expiryDate !== null && invite.expiryDate < nowSeconds()) throw new ConfirmationLinkError('expired');
-  if (found.kind === 'multiuse' ? invite.status === 'revoked' : found.invite.status === 'used') throw new ConfirmationLinkError('expired');
-  return found;
-};
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessJoinInvitation, ConfirmationLinkError } from '../../access/way-in';
 
 export type JoinForm = { email?: string; fullName: string; password: string };
 

@@ -2,33 +2,32 @@
 // Django's PasswordResetConfirmView): asking for a reset sends an email to the address given,
 // whether or not it names an account (the page never tells which); for an active account the
 // email holds a one-time link, which works until it is used, it expires, or the password changes.
-import { createHash } from 'node:crypto';
 import { nowSeconds } from '../../clock';
 import { config } from '../../config';
 import { RateLimitedError } from '../../errors';
 import { escapeHtml } from '../../models/html';
-import { generateConfirmationKey, isKeyOfValidLength } from '../../models/invite';
+import { generateConfirmationKey } from '../../models/invite';
 import { realmUrl, type Realm } from '../../models/realm';
 import type { User } from '../../models/user';
-import { hashPassword } from '../../passwords';
+import { hashPassword, fingerprintOf } from '../../passwords';
 import { sendEmail } from '../../store/emails';
 import * as passwordResetsStore from '../../store/password-resets';
 import * as passwordsStore from '../../store/passwords';
 import * as sessionsStore from '../../store/sessions';
 import * as usersStore from '../../store/users';
-import { ConfirmationLinkError } from './join';
+import { ConfirmationLinkError, PasswordResetAccess, accessPasswordResetLink } from '../../access/way-in';
 import { isStrongEnoughPassword } from '../people/manage';
 import { admitAttempt } from './rate-limits';
 import { LostRaceError, retryLostRaces } from '../retry';
+
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessPasswordResetLink, type PasswordResetAccess } from '../../access/way-in';
 
 /** How long a reset link works: Django's PASSWORD_RESET_TIMEOUT, which upstream keeps (3 days). */
 export const PASSWORD_RESET_LINK_VALID_SECONDS = 3 * 24 * 60 * 60;
 
 /** Django's SetPasswordForm text for two different passwords. */
 const PASSWORD_MISMATCH = 'The two password fields didn’t match.';
-
-/** A fingerprint of the stored password hash: a link issued before a password change no longer matches it. */
-const fingerprintOf = (hash: string | undefined): string => (hash ? createHash('sha256').update(hash).digest('hex') : '');
 
 /** The link of a reset key at its organization. */
 const resetLink = (realm: Realm, resetKey: string): string => `${realmUrl(realm)}/accounts/password/reset/${resetKey}/`;
@@ -95,26 +94,6 @@ export const doRequestPasswordReset = async (realm: Realm, email: string): Promi
     validUntil: now + PASSWORD_RESET_LINK_VALID_SECONDS,
   });
   await sendEmail({ to: [human.email], ...passwordResetEmail(realm, human.email, { link: resetLink(realm, resetKey) }) });
-};
-
-/** A reset link that works: its key and the account it resets. */
-export type PasswordResetAccess = { resetKey: string; user: User };
-
-/**
- * The account a reset link (/accounts/password/reset/<key>/) names at `realm`, as upstream's
- * check of the token: a key of the wrong length is malformed; an unknown key, one of another
- * organization, or a used one does not exist; a link past its time, of an account deactivated
- * since, or issued before the password changed is expired. Reads the key, the user and the hash.
- */
-export const accessPasswordResetLink = async (realm: Realm, resetKey: string): Promise<PasswordResetAccess> => {
-  if (!isKeyOfValidLength(resetKey)) throw new ConfirmationLinkError('malformed');
-  const link = await passwordResetsStore.getPasswordResetKey(resetKey);
-  if (!link || link.realmId !== realm.id) throw new ConfirmationLinkError('does_not_exist');
-  if (link.validUntil < nowSeconds()) throw new ConfirmationLinkError('expired');
-  const user = await usersStore.get(realm.id, link.userId, { consistent: true });
-  if (!user?.isActive || user.isBot) throw new ConfirmationLinkError('expired');
-  if (fingerprintOf(await passwordsStore.getPasswordHash(user.id)) !== link.passwordFingerprint) throw new ConfirmationLinkError('expired');
-  return { resetKey, user };
 };
 
 /**
