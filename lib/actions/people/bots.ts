@@ -10,7 +10,9 @@ import { botObject, BotType, checkFullName, isAdmin, isOwner, isValidEmail, Role
 import { generateApiKey } from '../../passwords';
 import * as usersStore from '../../store/users';
 import { doCreateUser, EMAIL_IN_USE } from './create';
-import { doChangeFullName, doChangeUserRole, doDeactivateUser, replaceApiKey } from './manage';
+import { doChangeFullName, doChangeUserRole } from './update';
+import { doDeactivateUser } from './deactivation';
+import { replaceApiKey } from './api-keys';
 import { forMembers } from '../requiring';
 import { LostRaceError, retryLostRaces } from '../retry';
 

@@ -6,7 +6,7 @@ import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import type { Channel } from '../../models/channel';
 import type { Realm } from '../../models/realm';
-import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User } from '../../models/user';
+import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User, checkFullName, isValidEmail } from '../../models/user';
 import { realmUserSettingsDefaults, USER_ITEM_SETTINGS } from '../../models/user-settings';
 import { generateApiKey, hashPassword } from '../../passwords';
 import { newUserObject } from '../../models/user-object';
@@ -20,6 +20,7 @@ import { doAddGroupMember, systemGroupIds, systemGroupNamesForRole } from '../gr
 import { sendInternalMessage } from '../messages/send';
 import { LostRaceError, retryLostRaces } from '../retry';
 import { ensureSystemBot, WELCOME_BOT } from './system-bots';
+import { forAdministrators } from '../requiring';
 
 /** Upstream's message for an email already taken in the organization (any case). */
 export const EMAIL_IN_USE = 'Email is already in use.';
@@ -160,3 +161,29 @@ const sendWelcomeMessage = async (realm: Realm, user: User): Promise<void> => {
   const bot = await ensureSystemBot(WELCOME_BOT);
   await sendInternalMessage(realm, bot, { user }, welcomeMessageContent(realm, user));
 };
+
+/** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
+const PASSWORD_MIN_LENGTH = 6;
+
+/** Whether a new account's password is long enough (upstream's check_password_strength; "The password is too weak." otherwise). */
+export const isStrongEnoughPassword = (password: string): boolean => [...password].length >= PASSWORD_MIN_LENGTH;
+
+export type CreateUserParams = { email: string; password: string; fullName: string };
+
+/**
+ * POST /users (upstream's create_user_backend): administrators only ("Must be an organization
+ * administrator"), then the caller's can_create_users ("User not authorized to create users");
+ * the name (checkFullName), the email ("Bad name or username"), not in use ("Email is already in
+ * use."), the password's strength ("The password is too weak."). Then doCreateUser as a member,
+ * with the caller acting. Returns the new user's id.
+ */
+export const checkCreateUser = forAdministrators(async (caller: User, realm: Realm, p: CreateUserParams): Promise<number> => {
+  if (caller.canCreateUsers !== true) throw new BadRequestError('User not authorized to create users');
+  const fullName = checkFullName(p.fullName);
+  const email = p.email.trim();
+  if (!isValidEmail(email)) throw new BadRequestError('Bad name or username');
+  if (await usersStore.isEmailTaken(realm.id, email)) throw new BadRequestError(EMAIL_IN_USE);
+  if (!isStrongEnoughPassword(p.password)) throw new BadRequestError('The password is too weak.');
+  const user = await doCreateUser(realm, { email, fullName, role: Role.MEMBER, password: p.password, actingUser: caller });
+  return user.id;
+});

@@ -9,8 +9,7 @@ import { realmProperty, type Realm } from '../../models/realm';
 import { checkFullName, type Role, type User } from '../../models/user';
 import * as invitesStore from '../../store/invites';
 import * as usersStore from '../../store/users';
-import { doCreateUser, EMAIL_IN_USE } from '../people/create';
-import { isStrongEnoughPassword } from '../people/manage';
+import { doCreateUser, EMAIL_IN_USE, isStrongEnoughPassword } from '../people/create';
 import { emailDomainRefusal } from '../organization/domains';
 
 /** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */

@@ -16,7 +16,7 @@ import * as passwordsStore from '../../store/passwords';
 import * as sessionsStore from '../../store/sessions';
 import * as usersStore from '../../store/users';
 import { ConfirmationLinkError, PasswordResetAccess, accessPasswordResetLink } from '../../access/way-in';
-import { isStrongEnoughPassword } from '../people/manage';
+import { isStrongEnoughPassword } from '../people/create';
 import { admitAttempt } from './rate-limits';
 import { LostRaceError, retryLostRaces } from '../retry';
 

@@ -1,6 +1,6 @@
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
 import { doCreateUser } from '../../../lib/actions/people/create';
-import { doDeactivateUser } from '../../../lib/actions/people/manage';
+import { doDeactivateUser } from '../../../lib/actions/people/deactivation';
 import { PASSWORD_RESET_LINK_VALID_SECONDS } from '../../../lib/actions/way-in/password-reset';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
 import { Role, type User } from '../../../lib/models/user';
