@@ -95,6 +95,51 @@ describe('the layer rule: handlers call actions, which check', () => {
   });
 });
 
+describe('the layer rule: folders nested in a layer', () => {
+  let findings: Finding[][];
+
+  beforeAll(() => {
+    findings = lint([
+      {
+        filePath: 'lib/actions/messages/send.ts',
+        code: "import { realmUserState } from '../../state/realm-user';\nexport const f = realmUserState;\n",
+      },
+      {
+        filePath: 'lib/actions/register.ts',
+        code: "import { applyCaughtUpEvents } from '../state/catch-up';\nexport const f = applyCaughtUpEvents;\n",
+      },
+      {
+        filePath: 'lib/actions/messages/send.ts',
+        code: "import { checkCanMentionGroups } from '../../access/mentions';\nexport const f = checkCanMentionGroups;\n",
+      },
+      {
+        filePath: 'lib/events/filters/message.ts',
+        code: "import { sendMessage } from '../../actions/messages/send';\nexport const f = sendMessage;\n",
+      },
+    ]);
+  }, 60_000);
+
+  it('refuses an action in a domain folder importing lib/state', () => {
+    expect(findings[0]).toEqual([
+      { ruleId: 'no-restricted-imports', message: expect.stringContaining('lib/actions may not import lib/state') },
+    ]);
+  });
+
+  it('lets the register action import lib/state', () => {
+    expect(findings[1]).toEqual([]);
+  });
+
+  it('lets an action in a domain folder import lib/access', () => {
+    expect(findings[2]).toEqual([]);
+  });
+
+  it('refuses a module two folders down importing a layer above it', () => {
+    expect(findings[3]).toEqual([
+      { ruleId: 'no-restricted-imports', message: expect.stringContaining('lib/events may not import lib/actions') },
+    ]);
+  });
+});
+
 describe("the layer rule: lib's top-level modules are leaves", () => {
   let findings: Finding[][];
 
