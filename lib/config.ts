@@ -131,7 +131,7 @@ export const config = {
   /**
    * Messages up to which a topic move (PATCH /messages/{message_id}) moves every message before
    * answering; of a larger one the request moves this many and leaves the rest to its messageMove
-   * job (lib/actions/messages/edit.ts). Sized by `npm run bench admin` to keep the request well
+   * job (lib/actions/messages/move.ts). Sized by `npm run bench admin` to keep the request well
    * inside its 10 s Lambda timeout.
    */
   moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),

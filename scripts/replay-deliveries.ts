@@ -2,7 +2,7 @@
 // queue (serverless.yml DeliveryDeadLetterQueue; its URL is in the stack's resources), or with
 // `--file <path>` those of `npm start`'s local dead-letter file (scripts/local-lambda.ts), each one a
 // message delivery that failed every attempt (lib/actions/messages/delivery.ts doReplayDeadLetter)
-// or a run of a topic move's messageMove job (lib/actions/messages/edit.ts doMessageMove),
+// or a run of a topic move's messageMove job (lib/actions/messages/move.ts doMessageMove),
 // and deletes each entry once its delivery is done. Reaches the stage's tables as `npm run seed`
 // does (TABLE_PREFIX, or TABLE_MAIN and TABLE_EVENTS, and the AWS credentials of the environment).
 // An entry that fails again stays in the queue, and the command ends with an error.

@@ -11,7 +11,7 @@
 // - A larger one writes only the sender's row and leaves the other rows and every event to the
 //   messageFanout job (lib/store/jobs.ts), so the sender does not wait for a thousand rows and no
 //   recipient is told of a message before its row exists. Edits and deletes of such a message wait
-//   for its rows (lib/actions/messages/edit.ts).
+//   for its rows (accessEditableMessage, lib/access/messages.ts).
 // - A request that dies between its write and its hand-off (a timeout, a crash) leaves the
 //   message with its pending delivery and a lease that runs out; the deliveryRecovery function,
 //   fed by the main table's stream with every new message that has one, waits for the lease and

@@ -1,6 +1,6 @@
 // PATCH /messages/{message_id} moving more messages than one request moves itself: the request
 // moves MOVE_INLINE_MESSAGES (3 here) and the messageMove job the rest, MOVE_JOB_MESSAGES (2 here)
-// per run, each run starting the next (lib/actions/messages/edit.ts). Against the development data:
+// per run, each run starting the next (lib/actions/messages/move.ts). Against the development data:
 // Denmark (1) subscribers 7, 9, 10, 11, 12, 14, 15; Verona (3) everyone. Hamlet (10) moves.
 import { handler as register } from '../../../functions/events/register';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
