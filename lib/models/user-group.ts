@@ -66,8 +66,7 @@ export const toApiUserGroup = (group: UserGroup): Record<string, unknown> => ({
 });
 
 /** The id of a system group of the organization (`role:members`, ...). */
-const systemGroupId = (groups: UserGroup[], name: string): number | undefined =>
-  groups.find((g) => g.isSystemGroup && g.name === name)?.id;
+const systemGroupId = (groups: UserGroup[], name: string): number | undefined => groups.find((g) => g.isSystemGroup && g.name === name)?.id;
 
 /** An organization's value of a group setting: the stored one, else the default system group. */
 export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
