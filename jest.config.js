@@ -23,7 +23,6 @@ const UNIT = [
   '<rootDir>/test/lib/web/**/*.test.ts',
   '<rootDir>/test/lib/validation/**/*.test.ts',
   '<rootDir>/test/lib/emoji/**/*.test.ts',
-  '<rootDir>/test/lib/markdown.test.ts',
   '<rootDir>/test/lib/config.test.ts',
   '<rootDir>/test/lint/**/*.test.ts',
 ];

@@ -140,7 +140,7 @@ const JOBS = {
 
 /**
  * Functions fed by a table's stream. deliveryRecovery finishes the deliveries of sends whose
- * request died before handing them on (lib/actions/message-delivery.ts): only new messages that
+ * request died before handing them on (lib/actions/messages/delivery.ts): only new messages that
  * have a pending delivery reach it (the filter), in batches collected for up to 5 s; it waits out
  * the sending request's lease (15 s) itself, hence its timeout. A failing batch is retried,
  * halved, up to 10 times, then its place in the stream goes to the dead-letter queue (kept 14

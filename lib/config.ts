@@ -145,7 +145,7 @@ export const config = {
   /**
    * Messages up to which a topic move (PATCH /messages/{message_id}) moves every message before
    * answering; of a larger one the request moves this many and leaves the rest to its messageMove
-   * job (lib/actions/message-edit.ts). Sized by `npm run bench admin` to keep the request well
+   * job (lib/actions/messages/move.ts). Sized by `npm run bench admin` to keep the request well
    * inside its 10 s Lambda timeout.
    */
   moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),
@@ -153,7 +153,7 @@ export const config = {
   moveJobMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_JOB_MESSAGES', 1000))),
   /**
    * Recipients up to which a send writes every row and sends the events before answering; a
-   * larger send leaves them to its messageFanout job (lib/actions/message-delivery.ts).
+   * larger send leaves them to its messageFanout job (lib/actions/messages/delivery.ts).
    */
   messageInlineRecipients: (): number => Math.max(1, Math.floor(intFromEnv('MESSAGE_INLINE_RECIPIENTS', 100))),
   /** A Lambda-compatible endpoint for invoking jobs (serverless-offline's); unset means the regional one. */

@@ -1,7 +1,7 @@
 // Password hashing: scrypt from node:crypto, salted per password, with its cost parameters stored
 // in the hash (`scrypt$<N>$<r>$<p>$<salt>$<hash>`, base64) so a stored hash is verified with the
 // parameters it was made with. Nothing here logs or returns a password.
-import { createHmac, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { config } from './config';
 
 type CostParams = { N: number; r: number; p: number };
@@ -73,3 +73,6 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 /** A new API key: 32 random alphanumeric characters, as upstream's generate_api_key. */
 export const generateApiKey = (): string => Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+
+/** A fingerprint of the stored password hash: a link issued before a password change no longer matches it. */
+export const fingerprintOf = (hash: string | undefined): string => (hash ? createHash('sha256').update(hash).digest('hex') : '');

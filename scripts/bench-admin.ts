@@ -10,7 +10,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handler as archiveChannel } from '../functions/channels/archive';
 import { handler as updateMessage } from '../functions/messages/update';
-import { doMessageMove, type MoveJob } from '../lib/actions/message-edit';
+import { doMessageMove, type MoveJob } from '../lib/actions/messages/move';
 import { config } from '../lib/config';
 import { newSubscription } from '../lib/models/channel';
 import type { Message } from '../lib/models/message';

@@ -3,9 +3,10 @@
 // message's content (PATCH /messages/{id}) without and with a mention, and sending a topic
 // wildcard mention (@**topic**). Run it with `--extra-users 10000` (or EXTRA_USERS) to measure them
 // in an organization of 10,000 more members: the figures per request should not move.
-import { doSubscribe, doUnsubscribe } from '../lib/actions/channels';
-import { checkUpdateMessage } from '../lib/actions/message-edit';
-import { sendMessage, type SendMessageRequest } from '../lib/actions/messages-send';
+import { doSubscribe } from '../lib/actions/channels/subscriptions';
+import { doUnsubscribe } from '../lib/actions/channels/unsubscribe';
+import { checkUpdateMessage } from '../lib/actions/messages/edit';
+import { sendMessage, type SendMessageRequest } from '../lib/actions/messages/send';
 import { settleJobs } from '../lib/store/jobs';
 import * as realmsStore from '../lib/store/realms';
 import * as usersStore from '../lib/store/users';

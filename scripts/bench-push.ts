@@ -4,8 +4,10 @@
 // of 10, 1,000 and 10,000 subscribers: a message nobody is notified of, one mentioning an idle user
 // with a registered device, one whose channel that user's own setting pushes, and a direct message.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { doRegisterClientDevice } from '../lib/actions/client-devices';
-import { checkRegisterPushDevice, doPushJob, type PushJob } from '../lib/actions/push-notifications';
+import { doRegisterClientDevice } from '../lib/actions/push/devices';
+import { checkRegisterPushDevice } from '../lib/actions/push/registration';
+import { doPushJob } from '../lib/actions/push/job';
+import { type PushJob } from '../lib/models/push-job';
 import { newSubscription } from '../lib/models/channel';
 import * as channelsStore from '../lib/store/channels';
 import { dbMetrics } from '../lib/store/client';

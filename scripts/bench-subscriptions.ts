@@ -3,7 +3,7 @@
 // capacity units of the action (authentication excluded), and the events it writes. It adds 1,000
 // generated members to the development organization, then subscribes them to Scotland.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { doSubscribe } from '../lib/actions/channels';
+import { doSubscribe } from '../lib/actions/channels/subscriptions';
 import type { User } from '../lib/models/user';
 import { documentClient, tableName } from '../lib/store/client';
 import { batchPut } from '../lib/store/common';

@@ -3,7 +3,7 @@
 // does (DYNAMODB_ENDPOINT, TABLE_PREFIX; `npm start` prints its endpoint) and links to
 // EXTERNAL_URL (http://localhost:3000 by default).
 import { config } from '../lib/config';
-import { doCreateRealmCreationKey, realmCreationUrl, REALM_CREATION_LINK_VALIDITY_DAYS } from '../lib/actions/create-realm';
+import { doCreateRealmCreationKey, realmCreationUrl, REALM_CREATION_LINK_VALIDITY_DAYS } from '../lib/actions/way-in/create-realm';
 import { waitForDynamo } from './local-dynamo';
 import { JOBS } from '../lib/actions/jobs';
 import { runJobsInProcess } from '../lib/store/jobs';

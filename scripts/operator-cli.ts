@@ -1,7 +1,7 @@
 // `tsx scripts/operator-cli.ts <command> [options]`: the npm scripts user-role, deactivate-user,
 // reactivate-user, deactivate-realm, reactivate-realm, list-realms and user-can-create-users.
 import { closeClients } from '../lib/store/client';
-import { OperatorError } from '../lib/actions/operator';
+import { OperatorError } from '../lib/actions/organization/operator';
 import { runOperatorCommand } from './operator';
 import { JOBS } from '../lib/actions/jobs';
 import { runJobsInProcess } from '../lib/store/jobs';

@@ -14,7 +14,7 @@ import {
   operatorSetRealmDeactivated,
   OperatorError,
   ROLE_NAMES,
-} from '../lib/actions/operator';
+} from '../lib/actions/organization/operator';
 
 type Args = Record<string, string | true>;
 

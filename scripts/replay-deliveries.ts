@@ -1,15 +1,15 @@
 // `npm run replay-deliveries -- --queue-url <url>`: replays the entries of the delivery dead-letter
 // queue (serverless.yml DeliveryDeadLetterQueue; its URL is in the stack's resources), or with
 // `--file <path>` those of `npm start`'s local dead-letter file (scripts/local-lambda.ts), each one a
-// message delivery that failed every attempt (lib/actions/message-delivery.ts doReplayDeadLetter)
-// or a run of a topic move's messageMove job (lib/actions/message-edit.ts doMessageMove),
+// message delivery that failed every attempt (lib/actions/messages/delivery.ts doReplayDeadLetter)
+// or a run of a topic move's messageMove job (lib/actions/messages/move.ts doMessageMove),
 // and deletes each entry once its delivery is done. Reaches the stage's tables as `npm run seed`
 // does (TABLE_PREFIX, or TABLE_MAIN and TABLE_EVENTS, and the AWS credentials of the environment).
 // An entry that fails again stays in the queue, and the command ends with an error.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { doReplayDeadLetter } from '../lib/actions/message-delivery';
-import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/message-edit';
+import { doReplayDeadLetter } from '../lib/actions/messages/delivery';
+import { doMessageMove, moveJobOfDeadLetter } from '../lib/actions/messages/move';
 import { config } from '../lib/config';
 import { closeClients } from '../lib/store/client';
 import { JOBS } from '../lib/actions/jobs';

@@ -14,7 +14,7 @@ import { buildEmailLockItem, buildUserItem } from '../lib/store/users';
 import { buildChannelNameItem, buildSubscriptionItem } from '../lib/store/channels';
 import { buildPasswordItem } from '../lib/store/passwords';
 import { DEV_PASSWORD_COST, devPassword, generateApiKey, hashPassword } from '../lib/passwords';
-import { renderMarkdown } from '../lib/markdown';
+import { renderPlainMarkdown } from '../lib/render';
 import { isRenderable, type FieldType } from '../lib/models/custom-profile-field';
 import type { DraftType } from '../lib/models/draft';
 import { buildProfileValueItem } from '../lib/store/custom-profile-fields';
@@ -337,7 +337,7 @@ const customProfileItems = (): Item[] => [
         fieldId: Number(fid),
         realmId: realmOfUser.get(Number(uid))!,
         value,
-        ...(isRenderable(type) ? { renderedValue: renderMarkdown(value) } : {}),
+        ...(isRenderable(type) ? { renderedValue: renderPlainMarkdown(value) } : {}),
       });
     }),
   ),
@@ -529,7 +529,7 @@ export const seedDevRealm = async (opts: SeedOptions = {}): Promise<number> => {
   const extra = extraUserItems(opts.extraUsers ?? 0, now);
   const fixtureUsers = (fixture.users as (Fixture['users'][number] & Record<string, unknown>)[]).map(toUser);
   const allUsers = [...fixtureUsers, ...fixture.system_bots.map(toSystemBot)];
-  // Each user with the lock that keeps its email unique in its organization (lib/actions/create-user.ts).
+  // Each user with the lock that keeps its email unique in its organization (lib/actions/people/create.ts).
   const users = allUsers.flatMap((u) => [buildUserItem(u), buildEmailLockItem(u)]);
   const items = [
     ...realmItems(),

@@ -1,5 +1,5 @@
 // DELETE /attachments/{attachment_id}: deletes one of the caller's uploads, its bytes included.
-import { accessOwnAttachment, doRemoveAttachment } from '../../lib/actions/attachments';
+import { accessOwnAttachment, doRemoveAttachment } from '../../lib/actions/uploads/attachments';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {

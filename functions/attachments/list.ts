@@ -1,5 +1,5 @@
 // GET /attachments: the caller's uploads with the messages that link them, and the organization's upload space.
-import { listOwnAttachments } from '../../lib/actions/attachments';
+import { listOwnAttachments } from '../../lib/actions/uploads/attachments';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user }) => {

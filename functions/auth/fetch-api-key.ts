@@ -1,5 +1,5 @@
 // POST /fetch_api_key: password login, no authentication (an Authorization header is ignored).
-import { fetchApiKeyWithPassword } from '../../lib/actions/password-auth';
+import { fetchApiKeyWithPassword } from '../../lib/actions/way-in/password-login';
 import { publicApiHandler } from '../../lib/http/api-handler';
 import { realmForHost } from '../../lib/http/auth';
 import { rawString } from '../../lib/http/params';

@@ -1,7 +1,7 @@
 // GET /avatar/{email_or_id} and /avatar/{email_or_id}/medium (at the site root, where clients load
 // the avatars of users sent without avatar_url): a redirect to the user's avatar, with the
 // request's query string appended, as upstream. Spectators of an open organization may ask by id.
-import { avatarRedirectUrl } from '../../lib/actions/avatars';
+import { avatarRedirectUrl } from '../../lib/actions/uploads/avatars';
 import { optionalAuthApiHandler, RawResponse, type MaybeAuthedContext } from '../../lib/http/api-handler';
 import { redirectResponse } from '../../lib/http/response';
 

@@ -1,6 +1,6 @@
 // GET /user_avatars/{realm_id_str}/{filename} (at the site root): an uploaded avatar's image,
 // without authentication, as upstream serves avatars (their addresses are unguessable hashes).
-import { readAvatarFile } from '../../lib/actions/avatars';
+import { readAvatarFile } from '../../lib/actions/uploads/avatars';
 import { publicApiHandler, RawResponse } from '../../lib/http/api-handler';
 import { fileResponse } from '../../lib/http/response';
 

@@ -1,5 +1,5 @@
 // GET /bot_storage: values from the caller's own storage.
-import { getBotStorage } from '../../lib/actions/bot-storage';
+import { getBotStorage } from '../../lib/actions/people/bot-storage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { list, str } from '../../lib/validation/validators';

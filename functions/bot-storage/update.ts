@@ -1,5 +1,5 @@
 // PUT /bot_storage: sets keys of the caller's own storage.
-import { checkSetBotStorage } from '../../lib/actions/bot-storage';
+import { checkSetBotStorage } from '../../lib/actions/people/bot-storage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { dict, str, type Validator } from '../../lib/validation/validators';

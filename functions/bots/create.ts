@@ -1,5 +1,5 @@
 // POST /bots: a member or administrator creates a bot they own.
-import { botDefaults, checkCreateBot } from '../../lib/actions/bots';
+import { botDefaults, checkCreateBot } from '../../lib/actions/people/bots';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { BotType } from '../../lib/models/user';

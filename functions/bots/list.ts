@@ -1,5 +1,5 @@
 // GET /bots: the caller's own active bots.
-import { botDefaults, listOwnBots } from '../../lib/actions/bots';
+import { botDefaults, listOwnBots } from '../../lib/actions/people/bots';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user }) => {

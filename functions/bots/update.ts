@@ -1,5 +1,5 @@
 // PATCH /bots/{bot_id}: the bot's owner or an administrator changes its name, role or owner.
-import { botDefaults, checkUpdateBot } from '../../lib/actions/bots';
+import { botDefaults, checkUpdateBot } from '../../lib/actions/people/bots';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { ROLE_VALUES } from '../../lib/models/user';

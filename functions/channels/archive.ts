@@ -1,5 +1,5 @@
 // DELETE /streams/{stream_id}: archive a channel.
-import { checkArchiveChannel } from '../../lib/actions/channel-admin';
+import { checkArchiveChannel } from '../../lib/actions/channels/archive';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathInt }) => {

@@ -1,5 +1,5 @@
 // POST /streams/{stream_id}/delete_topic: delete a topic's messages, a bounded batch per request.
-import { checkDeleteTopic } from '../../lib/actions/channel-admin';
+import { checkDeleteTopic } from '../../lib/actions/channels/delete-topic';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // GET /streams/{stream_id}/email_address: the channel's email gateway address ("" without a gateway).
-import { getChannelEmailAddress } from '../../lib/actions/channel-admin';
+import { getChannelEmailAddress } from '../../lib/actions/channels/email-address';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { nonNegativeInt } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // GET /get_stream_id: the id of a channel by name.
-import { getChannelIdByName } from '../../lib/actions/channels';
+import { getChannelIdByName } from '../../lib/actions/channels/lookup';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // POST /users/me/subscriptions/properties: change the caller's own settings of subscriptions.
-import { doChangeSubscriptionProperties } from '../../lib/actions/channels';
+import { doChangeSubscriptionProperties } from '../../lib/actions/channels/subscription-settings';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list, object, str, union, bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /users/me/subscriptions: subscribe oneself or others to channels, creating missing ones.
-import { doSubscribe } from '../../lib/actions/channels';
+import { doSubscribe } from '../../lib/actions/channels/subscriptions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool, int, list, object, str, union } from '../../lib/validation/validators';

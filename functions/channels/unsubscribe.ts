@@ -1,5 +1,5 @@
 // DELETE /users/me/subscriptions: unsubscribe oneself or others from channels.
-import { doUnsubscribe } from '../../lib/actions/channels';
+import { doUnsubscribe } from '../../lib/actions/channels/unsubscribe';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list, str, union } from '../../lib/validation/validators';

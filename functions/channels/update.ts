@@ -1,7 +1,7 @@
 // PATCH /streams/{stream_id}: change a channel's name, description, privacy, retention and
 // permission groups, or unarchive it (is_archived=false).
-import { checkUpdateChannel } from '../../lib/actions/channel-admin';
-import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../lib/actions/channels';
+import { checkUpdateChannel } from '../../lib/actions/channels/update';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../lib/actions/channels/subscriptions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool, int, string, union } from '../../lib/validation/validators';

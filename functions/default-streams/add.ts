@@ -1,5 +1,5 @@
 // POST /default_streams
-import { checkAddDefaultChannel } from '../../lib/actions/default-channels';
+import { checkAddDefaultChannel } from '../../lib/actions/organization/default-channels';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // DELETE /default_streams
-import { checkRemoveDefaultChannel } from '../../lib/actions/default-channels';
+import { checkRemoveDefaultChannel } from '../../lib/actions/organization/default-channels';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

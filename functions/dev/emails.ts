@@ -1,5 +1,5 @@
 // GET /emails/ (development mode only): the emails sent through the local SES store.
-import { listDevelopmentEmails } from '../../lib/actions/dev-emails';
+import { listDevelopmentEmails } from '../../lib/actions/way-in/dev-emails';
 import { publicApiHandler, RawResponse } from '../../lib/http/api-handler';
 import { devEmailsPage } from '../../lib/web/dev-emails';
 import { pageNotFound } from '../../lib/web/page-handler';

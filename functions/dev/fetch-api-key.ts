@@ -1,5 +1,5 @@
 // POST /dev_fetch_api_key: development-only login, no authentication.
-import { fetchDevApiKey } from '../../lib/actions/dev-auth';
+import { fetchDevApiKey } from '../../lib/actions/way-in/dev-login';
 import { publicApiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

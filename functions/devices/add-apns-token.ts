@@ -1,5 +1,5 @@
 // POST /users/me/apns_device_token: the app registers its APNs token (hex) and bundle id for legacy push notifications.
-import { checkAddLegacyToken } from '../../lib/actions/push-legacy';
+import { checkAddLegacyToken } from '../../lib/actions/push/legacy';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 import { APNS_APP_ID } from '../../lib/models/push-legacy';

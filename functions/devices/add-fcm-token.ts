@@ -1,5 +1,5 @@
 // POST /users/me/android_gcm_reg_id: the app registers its FCM token for legacy (unencrypted) push notifications.
-import { checkAddLegacyToken } from '../../lib/actions/push-legacy';
+import { checkAddLegacyToken } from '../../lib/actions/push/legacy';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // POST /mobile_push/e2ee/test_notification: an end-to-end encrypted test notification to one or all of the caller's devices.
-import { checkSendTestNotification } from '../../lib/actions/push-notifications';
+import { checkSendTestNotification } from '../../lib/actions/push/notifications';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /mobile_push/register: registration for end-to-end encrypted push notifications.
-import { checkRegisterPushDevice } from '../../lib/actions/push-notifications';
+import { checkRegisterPushDevice } from '../../lib/actions/push/registration';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int, intInRange, stringIn } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // DELETE /users/me/apns_device_token: the app removes its APNs token (on logout).
-import { checkRemoveLegacyToken } from '../../lib/actions/push-legacy';
+import { checkRemoveLegacyToken } from '../../lib/actions/push/legacy';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

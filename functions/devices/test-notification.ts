@@ -1,5 +1,5 @@
 // POST /mobile_push/test_notification: a legacy test notification to one or all of the caller's FCM/APNs tokens.
-import { checkSendLegacyTestNotification } from '../../lib/actions/push-legacy';
+import { checkSendLegacyTestNotification } from '../../lib/actions/push/legacy';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

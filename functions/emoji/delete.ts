@@ -1,5 +1,5 @@
 // DELETE /realm/emoji/{emoji_name}: deactivate the organization's custom emoji of that name.
-import { checkRemoveRealmEmoji } from '../../lib/actions/realm-emoji';
+import { checkRemoveRealmEmoji } from '../../lib/actions/organization/emoji';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathString }) => {

@@ -1,6 +1,6 @@
 // GET /user_avatars/{realm_id_str}/emoji/images/{filename} (at the site root): a custom emoji's
 // image, without authentication, as upstream serves them (their names are random).
-import { readEmojiImage } from '../../lib/actions/realm-emoji';
+import { readEmojiImage } from '../../lib/actions/organization/emoji';
 import { publicApiHandler, RawResponse } from '../../lib/http/api-handler';
 import { fileResponse } from '../../lib/http/response';
 

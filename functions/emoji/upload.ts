@@ -1,5 +1,5 @@
 // POST /realm/emoji/{emoji_name}: upload one image (multipart) as a custom emoji of that name.
-import { checkAddRealmEmoji } from '../../lib/actions/realm-emoji';
+import { checkAddRealmEmoji } from '../../lib/actions/organization/emoji';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathString, files }) => {

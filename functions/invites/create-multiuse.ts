@@ -1,5 +1,9 @@
 // POST /invites/multiuse
-import { checkCreateMultiuseInvite, DEFAULT_INVITE_EXPIRES_IN_MINUTES, MAX_INVITE_EXPIRES_IN_MINUTES } from '../../lib/actions/invites';
+import {
+  checkCreateMultiuseInvite,
+  DEFAULT_INVITE_EXPIRES_IN_MINUTES,
+  MAX_INVITE_EXPIRES_IN_MINUTES,
+} from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool, int, intInRange, list, literal, nullable } from '../../lib/validation/validators';

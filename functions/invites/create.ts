@@ -1,5 +1,9 @@
 // POST /invites
-import { checkInviteUsersByEmail, DEFAULT_INVITE_EXPIRES_IN_MINUTES, MAX_INVITE_EXPIRES_IN_MINUTES } from '../../lib/actions/invites';
+import {
+  checkInviteUsersByEmail,
+  DEFAULT_INVITE_EXPIRES_IN_MINUTES,
+  MAX_INVITE_EXPIRES_IN_MINUTES,
+} from '../../lib/actions/way-in/invitations';
 import { InvitationError } from '../../lib/errors';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';

@@ -1,5 +1,5 @@
 // GET /invites
-import { listManageableInvites } from '../../lib/actions/invites';
+import { listManageableInvites } from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 import { toApiEmailInvite, toApiInvite } from './link';
 

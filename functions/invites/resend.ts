@@ -1,5 +1,5 @@
 // POST /invites/{invite_id}/resend
-import { accessEmailInvite, doResendEmailInvite } from '../../lib/actions/invites';
+import { accessEmailInvite, doResendEmailInvite } from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathInt }) => {

@@ -1,5 +1,5 @@
 // DELETE /invites/multiuse/{invite_id}
-import { accessMultiuseInvite, doRevokeMultiuseInvite } from '../../lib/actions/invites';
+import { accessMultiuseInvite, doRevokeMultiuseInvite } from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {

@@ -1,5 +1,5 @@
 // DELETE /invites/{invite_id}
-import { accessEmailInvite, doRevokeEmailInvite } from '../../lib/actions/invites';
+import { accessEmailInvite, doRevokeEmailInvite } from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {

@@ -1,5 +1,5 @@
 // POST /realm/filters
-import { checkAddLinkifier } from '../../lib/actions/linkifiers';
+import { checkAddLinkifier } from '../../lib/actions/organization/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // DELETE /realm/filters/{filter_id}
-import { checkRemoveLinkifier } from '../../lib/actions/linkifiers';
+import { checkRemoveLinkifier } from '../../lib/actions/organization/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {

@@ -1,5 +1,5 @@
 // GET /realm/linkifiers
-import { listLinkifiers } from '../../lib/actions/linkifiers';
+import { listLinkifiers } from '../../lib/actions/organization/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { toApiLinkifier } from '../../lib/models/linkifier';
 

@@ -1,5 +1,5 @@
 // PATCH /realm/linkifiers
-import { checkReorderLinkifiers } from '../../lib/actions/linkifiers';
+import { checkReorderLinkifiers } from '../../lib/actions/organization/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';

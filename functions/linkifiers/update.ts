@@ -1,5 +1,5 @@
 // PATCH /realm/filters/{filter_id}
-import { checkUpdateLinkifier } from '../../lib/actions/linkifiers';
+import { checkUpdateLinkifier } from '../../lib/actions/organization/linkifiers';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

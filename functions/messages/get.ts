@@ -1,5 +1,5 @@
 // GET /messages/{message_id}: one message the caller may see, and its raw Markdown.
-import { fetchMessage } from '../../lib/actions/message-fetch';
+import { fetchMessage } from '../../lib/actions/messages/fetch';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

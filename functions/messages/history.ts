@@ -1,5 +1,5 @@
 // GET /messages/{message_id}/history: a message's versions, oldest first.
-import { getMessageHistory } from '../../lib/actions/message-edit';
+import { getMessageHistory } from '../../lib/actions/messages/history';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // GET /messages: messages of a narrow around an anchor, or listed by id.
-import { fetchMessages } from '../../lib/actions/message-fetch';
+import { fetchMessages } from '../../lib/actions/messages/fetch';
 import { ApiError, BadRequestError, ErrorCode } from '../../lib/errors';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';

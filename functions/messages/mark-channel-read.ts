@@ -1,5 +1,5 @@
 // POST /mark_stream_as_read (deprecated upstream for POST /messages/flags/narrow): marks a channel's unread messages read.
-import { markChannelAsRead } from '../../lib/actions/message-flags';
+import { markChannelAsRead } from '../../lib/actions/messages/flags';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /mark_topic_as_read (deprecated upstream for POST /messages/flags/narrow): marks a topic's unread messages read.
-import { markTopicAsRead } from '../../lib/actions/message-flags';
+import { markTopicAsRead } from '../../lib/actions/messages/flags';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

@@ -1,6 +1,6 @@
 // POST /messages/render: the HTML a message's content renders to (the composers' preview), from the
 // renderer a send uses; nothing is stored.
-import { previewRender } from '../../lib/actions/message-render';
+import { previewRender } from '../../lib/actions/messages/render';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // POST /messages/{message_id}/report: report a message to the organization's moderators.
-import { checkReportMessage } from '../../lib/actions/message-report';
+import { checkReportMessage } from '../../lib/actions/messages/report';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 import { MAX_REPORT_DESCRIPTION_LENGTH, REPORT_MESSAGE_TYPES } from '../../lib/models/realm';

@@ -1,5 +1,5 @@
 // POST /messages: send a channel message or a direct message.
-import { sendMessage } from '../../lib/actions/messages-send';
+import { sendMessage } from '../../lib/actions/messages/send';
 import { BadRequestError } from '../../lib/errors';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';

@@ -1,5 +1,5 @@
 // POST /messages/flags/narrow: add or remove a personal flag on the messages of a narrow around an anchor.
-import { updateMessageFlagsForNarrow } from '../../lib/actions/message-flags';
+import { updateMessageFlagsForNarrow } from '../../lib/actions/messages/flags';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { checkAnchorExclusion, parseAnchor } from '../../lib/models/message-range';

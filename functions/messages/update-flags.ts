@@ -1,5 +1,5 @@
 // POST /messages/flags: add or remove a personal flag on listed messages.
-import { checkFlagChange, updateMessageFlags } from '../../lib/actions/message-flags';
+import { checkFlagChange, updateMessageFlags } from '../../lib/actions/messages/flags';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';

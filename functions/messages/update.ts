@@ -1,6 +1,6 @@
 // PATCH /messages/{message_id}: edit a message's content, or move it (and later or all messages of
 // its topic) to another topic or another channel.
-import { checkUpdateMessage } from '../../lib/actions/message-edit';
+import { checkUpdateMessage } from '../../lib/actions/messages/edit';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { PROPAGATE_MODES } from '../../lib/models/message-edit';

@@ -1,5 +1,5 @@
 // POST /users/me/presence: report the caller's status and, unless ping_only, read the organization's presence.
-import { checkPresenceStatus, doUpdateUserPresence } from '../../lib/actions/presence';
+import { checkPresenceStatus, doUpdateUserPresence } from '../../lib/actions/people/presence';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { getPresenceResponse } from '../../lib/state/presence';

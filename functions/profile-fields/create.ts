@@ -1,5 +1,5 @@
 // POST /realm/profile_fields
-import { checkAddCustomProfileField, profileFieldData } from '../../lib/actions/custom-profile-fields';
+import { checkAddCustomProfileField, profileFieldData } from '../../lib/actions/organization/profile-fields';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool, int } from '../../lib/validation/validators';

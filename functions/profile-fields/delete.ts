@@ -1,5 +1,5 @@
 // DELETE /realm/profile_fields/{field_id}
-import { checkRemoveCustomProfileField } from '../../lib/actions/custom-profile-fields';
+import { checkRemoveCustomProfileField } from '../../lib/actions/organization/profile-fields';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {

@@ -1,5 +1,5 @@
 // GET /realm/profile_fields
-import { listCustomProfileFields } from '../../lib/actions/custom-profile-fields';
+import { listCustomProfileFields } from '../../lib/actions/organization/profile-fields';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user }) => ({ custom_fields: await listCustomProfileFields(user) }));

@@ -1,5 +1,5 @@
 // PATCH /realm/profile_fields
-import { checkReorderCustomProfileFields } from '../../lib/actions/custom-profile-fields';
+import { checkReorderCustomProfileFields } from '../../lib/actions/organization/profile-fields';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // PATCH /realm/profile_fields/{field_id}
-import { checkUpdateCustomProfileField, profileFieldData } from '../../lib/actions/custom-profile-fields';
+import { checkUpdateCustomProfileField, profileFieldData } from '../../lib/actions/organization/profile-fields';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /messages/{message_id}/reactions: adds the caller's emoji reaction to a message.
-import { checkAddReaction } from '../../lib/actions/reactions';
+import { checkAddReaction } from '../../lib/actions/messages/reactions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // DELETE /messages/{message_id}/reactions: removes one of the caller's emoji reactions from a message.
-import { checkRemoveReaction } from '../../lib/actions/reactions';
+import { checkRemoveReaction } from '../../lib/actions/messages/reactions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

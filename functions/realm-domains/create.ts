@@ -1,5 +1,5 @@
 // POST /realm/domains
-import { checkAddRealmDomain } from '../../lib/actions/realm-domains';
+import { checkAddRealmDomain } from '../../lib/actions/organization/domains';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

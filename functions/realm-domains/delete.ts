@@ -1,5 +1,5 @@
 // DELETE /realm/domains/{domain}
-import { checkRemoveRealmDomain } from '../../lib/actions/realm-domains';
+import { checkRemoveRealmDomain } from '../../lib/actions/organization/domains';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathString }) => {

@@ -1,5 +1,5 @@
 // PATCH /realm/domains/{domain}
-import { checkChangeRealmDomain } from '../../lib/actions/realm-domains';
+import { checkChangeRealmDomain } from '../../lib/actions/organization/domains';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /realm/deactivate: an owner deactivates the organization.
-import { doDeactivateRealm } from '../../lib/actions/realm-settings';
+import { doDeactivateRealm } from '../../lib/actions/organization/settings';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, nullable } from '../../lib/validation/validators';

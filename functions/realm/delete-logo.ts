@@ -1,5 +1,5 @@
 // DELETE /realm/logo: an administrator puts the organization's logo (`night`: the dark theme's) back to the default.
-import { doDeleteRealmLogo } from '../../lib/actions/realm-images';
+import { doDeleteRealmLogo } from '../../lib/actions/organization/images';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,6 +1,6 @@
-// PATCH /realm: change organization settings (the ones lib/actions/realm-settings.ts serves).
-import { checkUpdateRealm } from '../../lib/actions/realm-settings';
-import type { SettingChange } from '../../lib/actions/user-groups';
+// PATCH /realm: change organization settings (the ones lib/actions/organization/settings.ts serves).
+import { checkUpdateRealm } from '../../lib/actions/organization/settings';
+import type { SettingChange } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString, type ParamSpec } from '../../lib/http/params';
 import {

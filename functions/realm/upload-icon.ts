@@ -1,5 +1,5 @@
 // POST /realm/icon: an administrator uploads one image (multipart) as the organization's icon; answers its URL.
-import { checkUploadRealmIcon } from '../../lib/actions/realm-images';
+import { checkUploadRealmIcon } from '../../lib/actions/organization/images';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, files }) => {

@@ -1,6 +1,6 @@
 // POST /realm/logo: an administrator uploads one image (multipart) as the organization's logo
 // (`night`: the dark theme's).
-import { checkUploadRealmLogo } from '../../lib/actions/realm-images';
+import { checkUploadRealmLogo } from '../../lib/actions/organization/images';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,6 +1,6 @@
 // PATCH /realm/user_settings_defaults: the settings new accounts of the organization start with.
-import { checkUpdateRealmUserSettingsDefaults } from '../../lib/actions/realm-settings';
-import type { SettingValue } from '../../lib/actions/settings';
+import { checkUpdateRealmUserSettingsDefaults } from '../../lib/actions/organization/settings';
+import type { SettingValue } from '../../lib/actions/people/settings';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString, type ParamSpec } from '../../lib/http/params';
 import { DEFAULT_USER_SETTINGS, REALM_USER_DEFAULT_SETTINGS, SETTING_CHOICES } from '../../lib/models/user-settings';

@@ -1,6 +1,6 @@
 // PATCH /settings: the caller's personal settings (those register's user_settings reports), and
 // a password change.
-import { checkChangeSettings, type SettingValue } from '../../lib/actions/settings';
+import { checkChangeSettings, type SettingValue } from '../../lib/actions/people/settings';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString, type ParamSpec } from '../../lib/http/params';
 import { bool, int, literal } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /submessage: adds a submessage (a poll vote, a checked task) to a message's widget.
-import { checkAddSubmessage } from '../../lib/actions/submessages';
+import { checkAddSubmessage } from '../../lib/actions/messages/submessages';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // GET /users/me/{stream_id}/topics: the topics of a channel with their newest message ids.
-import { getChannelTopics } from '../../lib/actions/topics';
+import { getChannelTopics } from '../../lib/actions/channels/topics';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

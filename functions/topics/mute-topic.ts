@@ -1,5 +1,5 @@
 // PATCH /users/me/subscriptions/muted_topics (deprecated): mute or unmute a topic, by channel id or name.
-import { checkUpdateMutedTopic } from '../../lib/actions/user-topics';
+import { checkUpdateMutedTopic } from '../../lib/actions/channels/user-topics';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int, literal, string } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /user_topics: set (or with 0, remove) the caller's visibility policy for a topic.
-import { checkUpdateUserTopic } from '../../lib/actions/user-topics';
+import { checkUpdateUserTopic } from '../../lib/actions/channels/user-topics';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { VISIBILITY_POLICY_VALUES } from '../../lib/models/user-topic';

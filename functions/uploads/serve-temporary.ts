@@ -1,6 +1,6 @@
 // GET /user_uploads/temporary/{token}/{filename}: the file a temporary URL was signed for, without
 // authentication, until the URL expires.
-import { accessAttachmentByToken, readAttachmentFile } from '../../lib/actions/uploads';
+import { accessAttachmentByToken, readAttachmentFile } from '../../lib/actions/uploads/files';
 import { publicApiHandler, RawResponse } from '../../lib/http/api-handler';
 import { fileResponse } from '../../lib/http/response';
 

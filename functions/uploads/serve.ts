@@ -1,6 +1,6 @@
 // GET /user_uploads/{realm_id_str}/{filename} (at the site root, as message content links it):
 // the file itself, for a user who may read it, authenticated as for the API.
-import { accessAttachment, readAttachmentFile } from '../../lib/actions/uploads';
+import { accessAttachment, readAttachmentFile } from '../../lib/actions/uploads/files';
 import { apiHandler, RawResponse } from '../../lib/http/api-handler';
 import { fileResponse } from '../../lib/http/response';
 

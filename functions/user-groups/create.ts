@@ -1,5 +1,5 @@
 // POST /user_groups/create
-import { accessUserGroupCreation, checkCreateUserGroup } from '../../lib/actions/user-groups';
+import { accessUserGroupCreation, checkCreateUserGroup } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /user_groups/{user_group_id}/deactivate
-import { checkDeactivateUserGroup } from '../../lib/actions/user-groups';
+import { checkDeactivateUserGroup } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathInt }) => {

@@ -1,5 +1,5 @@
 // GET /user_groups
-import { listUserGroups } from '../../lib/actions/user-groups';
+import { listUserGroups } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // GET /user_groups/{user_group_id}/members
-import { getUserGroupMembers } from '../../lib/actions/user-groups';
+import { getUserGroupMembers } from '../../lib/actions/groups/membership';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -2,7 +2,7 @@
 // anonymous group) and upstream's GroupSettingChangeRequest ({new, old?}).
 import type { Validator } from '../../lib/validation/validators';
 import { int, list, object } from '../../lib/validation/validators';
-import type { SettingChange } from '../../lib/actions/user-groups';
+import type { SettingChange } from '../../lib/actions/groups/manage';
 import type { GroupSettingValue } from '../../lib/models/realm';
 
 const anonymousGroup = object({ direct_members: list(int), direct_subgroups: list(int) });

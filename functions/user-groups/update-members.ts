@@ -1,5 +1,5 @@
 // POST /user_groups/{user_group_id}/members: add or remove a group's members (and subgroups).
-import { checkUpdateUserGroupMembership } from '../../lib/actions/user-groups';
+import { checkUpdateUserGroupMembership } from '../../lib/actions/groups/membership';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // PATCH /user_groups/{user_group_id}
-import { checkUpdateUserGroup } from '../../lib/actions/user-groups';
+import { checkUpdateUserGroup } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // POST /users/me/status: the caller's status text and emoji, and the legacy `away`.
-import { checkUpdateUserStatus } from '../../lib/actions/user-status';
+import { checkUpdateUserStatus } from '../../lib/actions/people/status';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

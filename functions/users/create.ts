@@ -1,5 +1,5 @@
 // POST /users: an administrator with can_create_users creates an account.
-import { checkCreateUser } from '../../lib/actions/manage-users';
+import { checkCreateUser } from '../../lib/actions/people/create';
 import { apiHandler } from '../../lib/http/api-handler';
 import { rawString } from '../../lib/http/params';
 

@@ -1,5 +1,5 @@
 // GET /users/{user_id} and GET /users/{email}: one user, as register's realm_users shapes it.
-import { accessUserByIdOrEmail } from '../../lib/actions/users';
+import { accessUserByIdOrEmail } from '../../lib/actions/people/lookup';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';

@@ -1,5 +1,5 @@
 // GET /users/me: the caller's own user object (avatar URL and profile data always included).
-import { maxMessageIdOfUser } from '../../lib/actions/users';
+import { maxMessageIdOfUser } from '../../lib/actions/people/lookup';
 import { apiHandler } from '../../lib/http/api-handler';
 import { userObject, userReadContext } from '../../lib/state/realm-user';
 

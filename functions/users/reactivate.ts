@@ -1,5 +1,5 @@
 // POST /users/{user_id}/reactivate
-import { checkReactivateUser } from '../../lib/actions/manage-users';
+import { checkReactivateUser } from '../../lib/actions/people/deactivation';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathInt }) => {

@@ -1,6 +1,6 @@
 // PATCH /users/{user_id}: an administrator changes a user's name, role or profile data.
-import { profileDataItem } from '../../lib/actions/custom-profile-data';
-import { checkUpdateUser } from '../../lib/actions/manage-users';
+import { profileDataItem } from '../../lib/actions/people/profile-data';
+import { checkUpdateUser } from '../../lib/actions/people/update';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { ROLE_VALUES } from '../../lib/models/user';

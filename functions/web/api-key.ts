@@ -1,6 +1,6 @@
 // POST /accounts/api_key/: the signed-in person's API key and their zuliprc, after they re-entered
 // their password (upstream's "Your API key" dialog, without JavaScript). Signed out: the login page.
-import { revealApiKey } from '../../lib/actions/web-sessions';
+import { revealApiKey } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { realmUrl } from '../../lib/models/realm';
 import { accountPage, apiKeyPage } from '../../lib/web/account-page';

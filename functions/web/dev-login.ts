@@ -2,7 +2,7 @@
 // each a button; POST /accounts/login/local/ (upstream's login-local, where those buttons post
 // `direct_email`): starts the session the login page starts, for that account, then goes to `/`.
 // Outside development mode both answer the 404 page of an unknown path.
-import { logOut, startSession } from '../../lib/actions/web-sessions';
+import { logOut, startSession } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
 import { DEV_LOGIN_FIELD, developmentOnly, devLoginAccount, devLoginAccounts, devLoginPage } from '../../lib/web/dev-login';

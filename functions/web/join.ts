@@ -1,8 +1,8 @@
 // GET /join/<key>/: the sign-up form of an invitation (an email invitation's or a reusable
 // link's); POST: creates the account, signs it in and shows where to go. A link that does not
 // work gets upstream's page for it.
-import { accessJoinInvitation, checkJoin, ConfirmationLinkError } from '../../lib/actions/join';
-import { startSession } from '../../lib/actions/web-sessions';
+import { accessJoinInvitation, checkJoin, ConfirmationLinkError } from '../../lib/actions/way-in/join';
+import { startSession } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import type { InviteByKey } from '../../lib/models/invite';
 import { realmUrl } from '../../lib/models/realm';

@@ -1,6 +1,6 @@
 // GET /login/: the login form; POST /login/: signs in with `username` (the email) and `password`
 // (POST /fetch_api_key's checks and limits) and starts a session, then goes to the account page.
-import { logInWithPassword, logOut } from '../../lib/actions/web-sessions';
+import { logInWithPassword, logOut } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
 import { isDevLoginAvailable } from '../../lib/web/dev-login';

@@ -1,5 +1,5 @@
 // POST /logout/: ends the session (the log-out button of every page) and goes to the login page.
-import { logOut } from '../../lib/actions/web-sessions';
+import { logOut } from '../../lib/actions/way-in/web-sessions';
 import { SESSION_COOKIE } from '../../lib/models/session';
 import { redirectTo } from '../../lib/web/page';
 import { pageHandler } from '../../lib/web/page-handler';

@@ -1,8 +1,8 @@
 // GET /new/<key>/: the new-organization form of a realm creation link (npm run
 // create-realm-link); POST: creates the organization with its owner, signs the owner in at the
 // organization's URL, and shows where to go. Served at the service's root, whatever the host.
-import { checkCreateRealm, isValidRealmCreationKey } from '../../lib/actions/create-realm';
-import { handOffLogin } from '../../lib/actions/web-sessions';
+import { checkCreateRealm, isValidRealmCreationKey } from '../../lib/actions/way-in/create-realm';
+import { handOffLogin } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { realmUrl } from '../../lib/models/realm';
 import { config } from '../../lib/config';

@@ -6,8 +6,8 @@ import {
   checkResetPassword,
   PASSWORD_RESET_LINK_VALID_SECONDS,
   type PasswordResetAccess,
-} from '../../lib/actions/password-reset';
-import { ConfirmationLinkError } from '../../lib/actions/join';
+} from '../../lib/actions/way-in/password-reset';
+import { ConfirmationLinkError } from '../../lib/actions/way-in/join';
 import { rawString } from '../../lib/http/params';
 import { html } from '../../lib/web/html';
 import { box, postForm } from '../../lib/web/page';

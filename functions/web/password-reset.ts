@@ -1,7 +1,7 @@
 // GET /accounts/password/reset/: upstream's "Reset your password" form, asking the email; POST:
-// sends the reset email (lib/actions/password-reset.ts) and answers the same "check your email"
+// sends the reset email (lib/actions/way-in/password-reset.ts) and answers the same "check your email"
 // page whether or not the address names an account.
-import { doRequestPasswordReset } from '../../lib/actions/password-reset';
+import { doRequestPasswordReset } from '../../lib/actions/way-in/password-reset';
 import { rawString } from '../../lib/http/params';
 import { isValidEmailAddress } from '../../lib/models/invite';
 import { html } from '../../lib/web/html';

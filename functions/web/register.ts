@@ -1,7 +1,7 @@
 // GET /register/: the sign-up form of an organization that does not require invitations (upstream's
-// accounts_home): the email to confirm. POST: emails a confirmation link (lib/actions/signup.ts),
+// accounts_home): the email to confirm. POST: emails a confirmation link (lib/actions/way-in/sign-up.ts),
 // then says to check the email. An organization that requires invitations says so instead.
-import { doRequestSignUp, INVITATION_REQUIRED } from '../../lib/actions/signup';
+import { doRequestSignUp, INVITATION_REQUIRED } from '../../lib/actions/way-in/sign-up';
 import { rawString } from '../../lib/http/params';
 import { realmProperty } from '../../lib/models/realm';
 import { html } from '../../lib/web/html';

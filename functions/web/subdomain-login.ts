@@ -1,7 +1,7 @@
 // GET /accounts/login/subdomain/<token>/ at an organization's host: takes a one-time sign-in handed
 // over by a page at the service's root (the new-organization page, for its owner: upstream's
 // redirect_and_log_into_subdomain), starts the session and shows where to go from here.
-import { takeLoginHandoff } from '../../lib/actions/web-sessions';
+import { takeLoginHandoff } from '../../lib/actions/way-in/web-sessions';
 import { realmUrl } from '../../lib/models/realm';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
 import { html } from '../../lib/web/html';

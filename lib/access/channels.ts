@@ -4,13 +4,14 @@
 // the user, the user's subscription and the user's group memberships; the async helpers load
 // what the rules need, reading the organization's groups only when a rule consults them.
 import { BadRequestError } from '../errors';
-import type { Channel, Subscription } from '../models/channel';
+import { type Channel, type Subscription } from '../models/channel';
 import type { Audience } from '../models/event';
-import type { GroupSettingValue } from '../models/realm';
+import type { GroupSettingValue, Realm } from '../models/realm';
 import { isAdmin, isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
 import * as usersStore from '../store/users';
 import { RealmGroups } from './user-groups';
+import { realmGroupSetting } from '../models/user-group';
 
 /** What the rules know about the user besides the user: subscribed now, and group membership. */
 export type ChannelViewer = {
@@ -261,3 +262,26 @@ export const accessChannelForAdministration = async (user: User, channelId: numb
  */
 export const channelMetadataViewers = async (channel: Channel, groups: RealmGroups): Promise<Exclude<Audience, 'realm'>> =>
   subscriberViewers(channel, new Set(await channelsStore.listSubscriberIdsOfChannel(channel.id)), groups);
+
+/** Upstream's can_subscribe check for oneself on an existing channel (filter_stream_authorization). */
+export const maySubscribeSelf = (channel: Channel, viewer: ChannelViewer): boolean => {
+  if (viewer.subscribed || channel.isWebPublic) return true;
+  if (isGuest(viewer.user)) return false;
+  if (!channel.inviteOnly) return true;
+  return viewer.inSetting(channel.groupSettings.can_subscribe_group) || viewer.inSetting(channel.groupSettings.can_add_subscribers_group);
+};
+
+/** Whether the caller may subscribe other users to a channel: the organization's or the channel's permission. */
+export const mayAddSubscribers = (realm: Realm, groups: RealmGroups, user: User, channel: Channel | undefined): boolean => {
+  if (isGuest(user)) return false;
+  if (channel === undefined) return true; // the creator of a new channel
+  if (channel.inviteOnly && !groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) && !isAdmin(user)) {
+    // A private channel's subscribers are added only by its own permission groups or administrators.
+    return groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id);
+  }
+  return (
+    groups.hasPermission(user, realmGroupSetting(realm, groups.groups, 'can_add_subscribers_group'), false) ||
+    groups.isInSetting(channel.groupSettings.can_add_subscribers_group, user.id) ||
+    groups.isInSetting(channel.groupSettings.can_administer_channel_group, user.id)
+  );
+};

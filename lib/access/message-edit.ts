@@ -1,13 +1,15 @@
 // Who may edit, move and delete a message, and until when: upstream's validate_user_can_edit_message,
 // the topic-move checks of check_update_message (zerver/actions/message_edit.py) and
 // validate_can_delete_message (zerver/views/message_edit.py). Pure functions of the organization,
-// its groups, the channel, the user and the message; the caller loads them and passes the clock.
-import { BadRequestError } from '../errors';
+// its groups, the channel, the user and the message (the caller loads them and passes the clock),
+// but checkChangeAllWithinLimit, which reads the messages of the topic it is given.
+import { ApiError, BadRequestError, type ErrorCode } from '../errors';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { EDIT_LIMIT_GRACE_SECONDS, messageEditSettings, withinTimeLimit } from '../models/message-edit';
 import { type GroupSettingValue, REALM_GROUP_SETTINGS, type Realm } from '../models/realm';
 import { isAdmin, isModerator, type User } from '../models/user';
+import * as messagesStore from '../store/messages';
 import type { RealmGroups } from './user-groups';
 
 /** An organization's value of a group setting (wire name): the stored one, else upstream's default system group. */
@@ -128,7 +130,7 @@ export const checkCanMoveToChannel = (
  * check): within the topic-move limit when the topic changes, the channel-move limit when the
  * channel changes, the stricter of the two when both do.
  */
-export const withinMoveLimits = (
+const withinMoveLimits = (
   realm: Realm,
   user: User,
   dateSent: number,
@@ -171,4 +173,32 @@ export const checkCanDeleteMessage = (
   const limit = messageEditSettings(realm).messageContentDeleteLimitSeconds;
   if (!withinTimeLimit(message.dateSent, opts.now, limit, 0))
     throw new BadRequestError('The time limit for deleting this message has passed');
+};
+
+/**
+ * Upstream's change_all check for a non-moderator: every message of the topic must be within the
+ * move limits (withinMoveLimits), else "You only have permission to move the {n}/{total} most
+ * recent messages in this topic." with the first id that may move.
+ */
+export const checkChangeAllWithinLimit = async (
+  realm: Realm,
+  user: User,
+  ids: number[],
+  now: number,
+  moves: { topic: boolean; channel: boolean },
+): Promise<void> => {
+  // No limit applies to this user (a moderator, or no limit set) when even the oldest possible message
+  // may move: then no message needs reading (a large topic's request stays bounded).
+  if (withinMoveLimits(realm, user, 0, now, moves)) return;
+  const messages = await messagesStore.getMessagesByIds(realm.id, ids);
+  const allowed = messages.filter((m) => withinMoveLimits(realm, user, m.dateSent, now, moves)).sort((a, b) => a.id - b.id);
+  if (allowed.length === messages.length) return;
+  throw new ApiError(`You only have permission to move the ${allowed.length}/${messages.length} most recent messages in this topic.`, {
+    code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED' as ErrorCode,
+    data: {
+      first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+      total_messages_in_topic: messages.length,
+      total_messages_allowed_to_move: allowed.length,
+    },
+  });
 };

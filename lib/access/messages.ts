@@ -7,6 +7,7 @@ import type { Channel } from '../models/channel';
 import type { Message, UserMessage } from '../models/message';
 import { isGuest, type User } from '../models/user';
 import * as channelsStore from '../store/channels';
+import * as editsStore from '../store/message-edits';
 import * as messagesStore from '../store/messages';
 import * as usersStore from '../store/users';
 import { canReadChannelMessage, loadChannelViewer, type ChannelViewer } from './channels';
@@ -154,4 +155,34 @@ export const messageActionAudience = async (
   const nonGuests =
     others.length === 0 ? [] : (await usersStore.getMany(message.realmId, others)).filter((u) => !isGuest(u)).map((u) => u.id);
   return [...subscribers, ...nonGuests];
+};
+
+/** A message the user may act on, with the user's row (if received) and its channel (null for a direct message). */
+export type EditableMessage = { message: Message; flags: string[] | undefined; channel: Channel | null };
+
+/**
+ * How long an edit or delete waits for a message's fan-out job (well inside the function's 10 s
+ * Lambda timeout; the job writes 10,000 rows in about a second on DynamoDB), and how often it looks again.
+ */
+const FANOUT_WAIT_MS = 5_000;
+const FANOUT_POLL_MS = 50;
+
+/**
+ * accessMessage (lib/access/messages.ts, the one rule) with the message read with its edit
+ * history. `modifying`: a message whose rows a fan-out job is still writing (pendingDelivery,
+ * lib/actions/messages/delivery.ts) is waited for, up to FANOUT_WAIT_MS, so that an edit or a
+ * delete reaches every row and precedes no recipient's `message` event.
+ */
+export const accessEditableMessage = async (user: User, messageId: number, opts: { modifying: boolean }): Promise<EditableMessage> => {
+  const load = () => accessMessage(user, messageId, { ...opts, load: editsStore.getEditableMessage });
+  let accessed = await load();
+  for (
+    let waited = 0;
+    opts.modifying && accessed.message.pendingDelivery?.rowsWritten === false && waited < FANOUT_WAIT_MS;
+    waited += FANOUT_POLL_MS
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, FANOUT_POLL_MS));
+    accessed = await load();
+  }
+  return { message: accessed.message, flags: accessed.userMessage?.flags, channel: accessed.channel ?? null };
 };

@@ -6,6 +6,7 @@ import { REALM_GROUP_SETTINGS, type GroupSettingValue, type Realm } from '../mod
 import { isGuest, type User } from '../models/user';
 import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-group';
 import * as groupsStore from '../store/user-groups';
+import { requireMemberOrAdmin } from './roles';
 
 /**
  * Realm settings (by stored name) whose value may not be role:everyone (upstream's
@@ -152,4 +153,37 @@ export const recursiveSubgroupIds = (groups: RealmGroups, groupId: number): numb
   visit(groupId);
   seen.delete(groupId);
   return [...seen].sort((a, b) => a - b);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Creation
+
+/** Upstream's require_user_group_create_permission: members and administrators allowed by can_create_groups. */
+export const accessUserGroupCreation = async (user: User, realm: Realm): Promise<RealmGroups> => {
+  requireMemberOrAdmin(user);
+  const groups = await RealmGroups.load(realm.id, { consistent: true });
+  if (!hasRealmPermission(realm, groups, user, 'can_create_groups')) throw new BadRequestError('Insufficient permission');
+  return groups;
+};
+
+/**
+ * Upstream's access_user_group_for_update with a fallback: a user acting on themselves is allowed
+ * by `own` (can_join_group, can_leave_group) or else by `anyone`'s setting.
+ */
+export const accessForMembership = (
+  realm: Realm,
+  groups: RealmGroups,
+  user: User,
+  groupId: number,
+  permission: 'can_add_members_group' | 'can_remove_members_group',
+  ownPermission: 'can_join_group' | 'can_leave_group' | undefined,
+): UserGroup => {
+  if (ownPermission !== undefined) {
+    try {
+      return accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true, permission: ownPermission });
+    } catch (error) {
+      if (!(error instanceof BadRequestError)) throw error;
+    }
+  }
+  return accessUserGroupForUpdate(realm, groups, user, groupId, { allowDeactivated: true, permission });
 };

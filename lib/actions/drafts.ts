@@ -14,6 +14,7 @@ import * as draftsStore from '../store/drafts';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 import { requiring } from './requiring';
+import { accessDraft as accessDraftOfUser, requireDraftsSynchronization } from '../access/drafts';
 
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {
@@ -34,11 +35,6 @@ export const draftData = object(
   { optional: ['timestamp'] },
 );
 export type DraftData = Infer<typeof draftData>;
-
-/** Upstream's draft_endpoint: every draft action refuses users who turned synchronization off, before anything else. */
-const requireDraftsSynchronization = (user: User): void => {
-  if (!user.enableDraftsSynchronization) throw new BadRequestError('User has disabled synchronizing drafts.');
-};
 const forSynchronizingUsers = <A extends unknown[], R>(act: (user: User, ...args: A) => Promise<R>) =>
   requiring(requireDraftsSynchronization, act);
 
@@ -82,12 +78,8 @@ const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Om
   return { userId: user.id, type, to, topic, content, timestamp };
 };
 
-/** Loads a draft of `user` (refused without synchronization, as every draft action); another user's draft and a missing one are the same 404. */
-export const accessDraft = forSynchronizingUsers(async (user: User, draftId: number): Promise<Draft> => {
-  const draft = await draftsStore.getDraft(user.id, draftId);
-  if (!draft) throw new ResourceNotFoundError('Draft does not exist');
-  return draft;
-});
+/** accessDraft (lib/access/drafts.ts) refused without synchronization, as every draft action. */
+export const accessDraft = forSynchronizingUsers(accessDraftOfUser);
 
 /**
  * POST /drafts. Checks every draft first (any error creates none), refuses more than one

@@ -3,9 +3,9 @@
 // (runJobsInProcess: the tests' setup, the scripts): no job exists because some module that
 // defines it happened to be imported first.
 import type { JobName } from '../store/jobs';
-import { doMessageFanout } from './message-delivery';
-import { doMessageMove } from './message-edit';
-import { doPushJob } from './push-notifications';
+import { doMessageFanout } from './messages/delivery';
+import { doMessageMove } from './messages/move';
+import { doPushJob } from './push/job';
 
 export const JOBS = {
   messageFanout: doMessageFanout,

@@ -4,7 +4,7 @@ import { accessMessage } from '../access/messages';
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
-import { renderMarkdown } from '../markdown';
+import { renderPlainMarkdown } from '../render';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { charLength, MAX_MESSAGE_LENGTH, stripBody, truncateMessageContent } from '../models/message-content';
@@ -16,16 +16,8 @@ import * as scheduledStore from '../store/scheduled-messages';
 import { messageLink, unusedFence } from '../render/message-links';
 import * as usersStore from '../store/users';
 
-/**
- * Upstream's access_reminder: one of the caller's own scheduled messages that is a reminder.
- * Another user's reminder, a send-later message and an unknown id are all the same 404.
- */
-export const accessReminder = async (user: User, reminderId: number): Promise<ScheduledMessage> => {
-  const reminder = await scheduledStore.getScheduledMessageOfUser(user.id, reminderId);
-  if (!reminder || reminder.kind !== 'reminder' || reminder.senderId !== user.id)
-    throw new ResourceNotFoundError('Reminder does not exist');
-  return reminder;
-};
+/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
+export { accessReminder } from '../access/reminders';
 
 /**
  * Deletes an accessed reminder, conditioned on it still being there (the loser of two concurrent
@@ -100,13 +92,17 @@ export const checkCreateReminder = async (
     streamId: null,
     topic: '',
     content,
-    renderedContent: renderMarkdown(content),
+    renderedContent: renderPlainMarkdown(content),
     scheduledDeliveryTimestamp: request.scheduledDeliveryTimestamp,
     reminderTargetMessageId: message.id,
     failed: false,
     delivered: false,
   };
   await scheduledStore.putScheduledMessage(reminder);
-  await sendEvent(realm.id, { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder)] }, { users: [user.id] });
+  await sendEvent(
+    realm.id,
+    { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder, renderPlainMarkdown)] },
+    { users: [user.id] },
+  );
   return reminder;
 };

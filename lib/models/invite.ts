@@ -28,7 +28,7 @@ export type EmailInvite = {
   realmId: number;
   /** The address as the inviter typed it (upstream keeps its case). */
   email: string;
-  /** Who invited; null for a sign-up's own email confirmation (an organization open to sign-ups: lib/actions/signup.ts). */
+  /** Who invited; null for a sign-up's own email confirmation (an organization open to sign-ups: lib/actions/way-in/sign-up.ts). */
   referredBy: number | null;
   invitedAs: number;
   streamIds: number[];

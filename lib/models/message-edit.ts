@@ -2,20 +2,9 @@
 // the time limits, resolve toggles and the stored edit history with what each reader may see of it
 // (upstream's zerver/actions/message_edit.py, zerver/views/message_edit.py, zerver/lib/message.py).
 // Pure: no I/O.
-import type { Realm } from './realm';
+import type { EditHistoryVisibility, MessageEditSettings, Realm } from './realm';
 
-/** Who sees which part of a message's edit history (upstream's message_edit_history_visibility_policy). */
-export type EditHistoryVisibility = 'all' | 'moves' | 'none';
-
-/** The organization's message editing settings. A `null` limit means no limit. */
-export type MessageEditSettings = {
-  allowMessageEditing: boolean;
-  messageContentEditLimitSeconds: number | null;
-  messageContentDeleteLimitSeconds: number | null;
-  moveMessagesWithinStreamLimitSeconds: number | null;
-  moveMessagesBetweenStreamsLimitSeconds: number | null;
-  editHistoryVisibility: EditHistoryVisibility;
-};
+export type { EditHistoryVisibility, MessageEditSettings } from './realm';
 
 /** Upstream's defaults for a new organization. */
 const DEFAULT_MESSAGE_EDIT_SETTINGS: MessageEditSettings = {

@@ -42,7 +42,7 @@ export type Message = {
   /**
    * The delivery a send still owes its recipients (their rows, if not written with the message, and
    * their `message` events), written with the message and removed once every recipient has it
-   * (lib/actions/message-delivery.ts); edits and deletes wait while rows are missing.
+   * (lib/actions/messages/delivery.ts); edits and deletes wait while rows are missing.
    */
   pendingDelivery?: PendingDelivery;
 };

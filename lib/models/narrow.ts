@@ -436,7 +436,7 @@ const needsDetails = (term: ResolvedTerm): boolean => term.operator === 'has' ||
 /**
  * Whether matching needs more than the viewer's rows hold, or may read many messages per match
  * (`has`, `search`, `in:home` with muted channels): such a narrow is answered from a bounded window of the messages it
- * narrows to (lib/actions/message-fetch.ts).
+ * narrows to (lib/actions/messages/fetch.ts).
  */
 export const filtersContent = (narrow: ResolvedNarrow): boolean =>
   narrow.some((t) => t.operator === 'has' || t.operator === 'search' || (t.operator === 'in' && t.mutedChannelIds.length > 0));

@@ -6,13 +6,12 @@
 // upload) and served by the same route.
 import { createHash } from 'node:crypto';
 import { AVATAR_SOURCE_GRAVATAR, AVATAR_SOURCE_UPLOADED, uploadedAvatarKey } from './avatar';
-import type { Realm } from './realm';
+import type { Realm, RealmImage } from './realm';
 
 /** The images an organization has: upstream's icon, logo and night (dark theme) logo. */
 export type RealmImageKind = 'icon' | 'logo' | 'night_logo';
 
-/** One image's state: upstream's *_source and *_version, and the uploaded image's S3 key base. */
-export type RealmImage = { source: string; version: number; path?: string };
+export type { RealmImage } from './realm';
 
 /** Upstream's Realm.ICON_FROM_GRAVATAR (the avatars' letter). */
 const ICON_FROM_GRAVATAR = AVATAR_SOURCE_GRAVATAR;

@@ -1,6 +1,4 @@
 import { config } from '../config';
-import type { MessageEditSettings } from './message-edit';
-import type { RealmImage } from './realm-images';
 
 /** A group-setting value: a user group id, or an anonymous group. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -13,6 +11,22 @@ export type RealmLimits = {
   max_reminder_note_length: number;
   max_topic_length: number;
 };
+
+/** Who sees which part of a message's edit history (upstream's message_edit_history_visibility_policy). */
+export type EditHistoryVisibility = 'all' | 'moves' | 'none';
+
+/** The organization's message editing settings. A `null` limit means no limit. */
+export type MessageEditSettings = {
+  allowMessageEditing: boolean;
+  messageContentEditLimitSeconds: number | null;
+  messageContentDeleteLimitSeconds: number | null;
+  moveMessagesWithinStreamLimitSeconds: number | null;
+  moveMessagesBetweenStreamsLimitSeconds: number | null;
+  editHistoryVisibility: EditHistoryVisibility;
+};
+
+/** One image's state: upstream's *_source and *_version, and the uploaded image's S3 key base. */
+export type RealmImage = { source: string; version: number; path?: string };
 
 /** An organization. Group settings are stored as wire-format group-setting values. */
 export type Realm = {

@@ -1,5 +1,3 @@
-import { renderMarkdown } from '../markdown';
-
 /** A scheduled message of a user: a reminder, or a message to send later. */
 export type ScheduledMessage = {
   id: number;
@@ -23,13 +21,17 @@ export const pendingReminders = (messages: ScheduledMessage[]): ScheduledMessage
     .filter((m) => m.kind === 'reminder' && m.delivered !== true)
     .sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
 
-/** The reminder dict of GET /reminders, register's `reminders` and `reminders` add events. */
-export const toApiReminder = (r: ScheduledMessage): Record<string, unknown> => ({
+/**
+ * The reminder dict of GET /reminders, register's `reminders` and `reminders` add events. A
+ * reminder stored without its rendering gets it from `render` (lib/render's renderPlainMarkdown:
+ * the caller passes it, as lib/models does not import the renderer, which imports lib/models).
+ */
+export const toApiReminder = (r: ScheduledMessage, render: (content: string) => string): Record<string, unknown> => ({
   reminder_id: r.id,
   to: r.to,
   type: 'private',
   content: r.content,
-  rendered_content: r.renderedContent ?? renderMarkdown(r.content),
+  rendered_content: r.renderedContent ?? render(r.content),
   scheduled_delivery_timestamp: r.scheduledDeliveryTimestamp,
   failed: r.failed,
   reminder_target_message_id: r.reminderTargetMessageId,

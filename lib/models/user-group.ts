@@ -1,4 +1,4 @@
-import type { GroupSettingValue } from './realm';
+import { REALM_GROUP_SETTINGS, type GroupSettingValue, type Realm } from './realm';
 
 /** The permission settings of a named user group, in upstream's (alphabetical) order. */
 export const GROUP_SETTING_NAMES = [
@@ -64,3 +64,37 @@ export const toApiUserGroup = (group: UserGroup): Record<string, unknown> => ({
   ...Object.fromEntries(GROUP_SETTING_NAMES.map((name) => [name, toApiGroupSettingValue(group.groupSettings[name])])),
   deactivated: group.deactivated,
 });
+
+/** The id of a system group of the organization (`role:members`, ...). */
+const systemGroupId = (groups: UserGroup[], name: string): number | undefined => groups.find((g) => g.isSystemGroup && g.name === name)?.id;
+
+/** An organization's value of a group setting: the stored one, else the default system group. */
+export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
+  const setting = REALM_GROUP_SETTINGS[wireName];
+  const stored = realm.groupSettings[setting.stored];
+  return stored ?? systemGroupId(groups, setting.defaultGroup);
+};
+
+/** The ids of the groups the user belongs to, directly or through subgroups (active groups only). */
+export const groupIdsOfUser = (userId: number, groups: UserGroup[]): Set<number> => {
+  const active = groups.filter((g) => !g.deactivated);
+  const result = new Set(active.filter((g) => g.members.includes(userId)).map((g) => g.id));
+  // A group contains its subgroups' members: walk up from the direct memberships.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const group of active) {
+      if (!result.has(group.id) && group.directSubgroupIds.some((id) => result.has(id))) {
+        result.add(group.id);
+        changed = true;
+      }
+    }
+  }
+  return result;
+};
+
+/** Whether a user with these memberships is in a group-setting value (a group, or an anonymous group). */
+export const inGroupSetting = (value: GroupSettingValue | undefined, userId: number, groupIds: Set<number>): boolean => {
+  if (value === undefined) return false;
+  if (typeof value === 'number') return groupIds.has(value);
+  return value.direct_members.includes(userId) || value.direct_subgroups.some((id) => groupIds.has(id));
+};

@@ -1,5 +1,5 @@
 // The one Markdown renderer: message content (with mentions, channel and topic links and the
-// organization's linkifiers) and short profile-field texts (lib/markdown.ts) both render here.
+// organization's linkifiers) and short profile-field texts (renderPlainMarkdown) both render here.
 // Pure: everything it needs from the organization comes in a RenderInput the caller built, and
 // referencesIn() says what that input must contain, so a caller can load it in one batch.
 //
@@ -72,7 +72,8 @@ export const referencesIn = (content: string): RenderReferences => {
 /**
  * Renders text with no organization data (no mentions or links resolve) in the flavour
  * profile-field values have always been stored in: quotes in text escaped, bare URLs linked
- * wherever they end (see lib/markdown.ts).
+ * wherever they end. Short user text (custom profile field values, channel descriptions, reminder
+ * previews) renders with it: mentions and channel links stay text.
  */
 export const renderPlainMarkdown = (content: string): string => renderStored(content, (rich) => newInlineState(NO_INPUT, true, rich)).html;
 

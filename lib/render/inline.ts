@@ -36,10 +36,10 @@ export type InlineState = {
   realmEmojiByName: Map<string, RenderRealmEmoji>;
   latestInTopic: ReadonlyMap<string, number>;
   linkifiers: { regex: LinkifierRegex; urlTemplate: string }[];
-  /** Text escaping: the profile-field flavour also escapes quotes (see lib/markdown.ts). */
+  /** Text escaping: the profile-field flavour also escapes quotes (renderPlainMarkdown). */
   escape: (text: string) => string;
   /**
-   * The profile-field flavour (lib/markdown.ts) links a bare URL wherever it ends; messages link
+   * The profile-field flavour (renderPlainMarkdown) links a bare URL wherever it ends; messages link
    * one only when sentence punctuation and then a space or the end follow, as upstream.
    */
   profileFlavour: boolean;
@@ -302,7 +302,7 @@ const WEB_LINK = new RegExp(
   'gi',
 );
 
-// The profile-field flavour (lib/markdown.ts) links any http(s) URL up to a space, quote or
+// The profile-field flavour (renderPlainMarkdown) links any http(s) URL up to a space, quote or
 // angle bracket, leaving trailing punctuation (and the ** of bold around it) outside.
 const LENIENT_WEB_LINK = /(?<![^\s'"(,:<*~])https?:\/\/[^\s<>"\uE000-\uE01F]+/gi;
 const splitTrailingPunctuation = (url: string): [string, string] => {

@@ -5,33 +5,16 @@
 import { canSeeSubscribers, hasContentAccess, hasMetadataAccess, type ChannelViewer } from '../access/channels';
 import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
-import { renderMarkdown } from '../markdown';
-import type { Channel, ChannelFolder, Subscription } from '../models/channel';
+import { renderPlainMarkdown } from '../render';
+import { STREAM_ASSIGNMENT_COLORS, type Channel, type ChannelFolder } from '../models/channel';
+import { channelApiFields, subscriptionFields } from '../models/channel-object';
 import { isGuest, type User } from '../models/user';
-import { toApiGroupSettingValue, type UserGroup } from '../models/user-group';
-import { settingsOfUser } from '../models/user-settings';
 import * as channelsStore from '../store/channels';
 import * as presenceStore from '../store/presence';
-import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmChannels, realmGroups, realmUsers } from './context';
+import { once, ownGroupIds, ownSubscriptions, realmChannels, realmGroups, realmUsers } from './context';
+import { inGroupSetting } from '../models/user-group';
 import type { StateBuilder, StateContext } from './registry';
 
-/** The channel permission settings, in upstream's order. */
-export const CHANNEL_GROUP_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_remove_subscribers_group',
-  'can_administer_channel_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-  'can_resolve_topics_group',
-  'can_create_topic_group',
-] as const;
-
-/** A channel with no message for this long is not recently active (upstream's 180 days). */
-const RECENTLY_ACTIVE_DAYS = 180;
 /** include_subscribers=partial lists only bots and recent users for channels this large. */
 const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 250;
 /** "Recently active" users for partial subscriber lists: connected in the last 14 days. */
@@ -39,111 +22,7 @@ const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
 /** Subscriber lists read at once when include_subscribers asks for them. */
 const SUBSCRIBER_READS_IN_FLIGHT = 16;
 
-/** The colors a spectator's simulated subscriptions take in turn (upstream's assignment colors). */
-export const STREAM_ASSIGNMENT_COLORS = [
-  '#76ce90',
-  '#fae589',
-  '#a6c7e5',
-  '#e79ab5',
-  '#bfd56f',
-  '#f4ae55',
-  '#b0a5fd',
-  '#addfe5',
-  '#f5ce6e',
-  '#c2726a',
-  '#94c849',
-  '#bd86e5',
-  '#ee7e4a',
-  '#a6dcbf',
-  '#95a5fd',
-  '#53a063',
-  '#9987e1',
-  '#e4523d',
-  '#c2c2c2',
-  '#4f8de4',
-  '#c6a8ad',
-  '#e7cc4d',
-  '#c8bebf',
-  '#a47462',
-];
-
-const STREAM_POST_POLICY_BY_GROUP: Record<string, number> = { 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
-
-/** The deprecated stream_post_policy implied by who may post (1 unless a restricting system group). */
-const streamPostPolicy = (channel: Channel, groups: UserGroup[]): number => {
-  const value = channel.groupSettings.can_send_message_group;
-  const group = typeof value === 'number' ? groups.find((g) => g.id === value) : undefined;
-  return group?.isSystemGroup ? (STREAM_POST_POLICY_BY_GROUP[group.name] ?? 1) : 1;
-};
-
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-/** A message in the last 180 days, or (a new channel without any yet) created in them. */
-const isRecentlyActive = (channel: Channel, now: number): boolean => {
-  const since = now - RECENTLY_ACTIVE_DAYS * 86400;
-  return (channel.lastMessageAt ?? channel.dateCreated) >= since;
-};
-
-/** The fields every channel list shares (upstream's stream dict). */
-export const channelApiFields = (channel: Channel, groups: UserGroup[], now: number): Record<string, unknown> => {
-  const policy = streamPostPolicy(channel, groups);
-  return {
-    stream_id: channel.id,
-    name: channel.name,
-    is_archived: channel.isArchived,
-    description: channel.description,
-    rendered_description: renderMarkdown(channel.description),
-    date_created: channel.dateCreated,
-    creator_id: channel.creatorId,
-    invite_only: channel.inviteOnly,
-    is_web_public: channel.isWebPublic,
-    stream_post_policy: policy,
-    is_announcement_only: policy === 2,
-    message_retention_days: channel.messageRetentionDays,
-    history_public_to_subscribers: channel.historyPublicToSubscribers,
-    topics_policy: channel.topicsPolicy,
-    first_message_id: channel.firstMessageId ?? null,
-    folder_id: channel.folderId,
-    is_recently_active: isRecentlyActive(channel, now),
-    ...Object.fromEntries(
-      CHANNEL_GROUP_SETTINGS.filter((s) => channel.groupSettings[s] !== undefined).map((s) => [
-        s,
-        toApiGroupSettingValue(channel.groupSettings[s]),
-      ]),
-    ),
-    subscriber_count: channel.subscriberCount ?? 0,
-    // This service keeps no per-channel traffic statistics: upstream's "not enough data" value.
-    stream_weekly_traffic: null,
-  };
-};
-
-const NOTIFICATION_SETTINGS = [
-  ['desktop_notifications', 'desktopNotifications', 'enable_stream_desktop_notifications'],
-  ['email_notifications', 'emailNotifications', 'enable_stream_email_notifications'],
-  ['push_notifications', 'pushNotifications', 'enable_stream_push_notifications'],
-  ['audible_notifications', 'audibleNotifications', 'enable_stream_audible_notifications'],
-  ['wildcard_mentions_notify', 'wildcardMentionsNotify', 'wildcard_mentions_notify'],
-] as const;
-
-/**
- * The caller's own settings for a channel. A null notification setting means "inherit the
- * user-level default"; clients without notification_settings_null get that default instead.
- */
-export const subscriptionFields = (sub: Subscription, user: User, nullsAllowed: boolean): Record<string, unknown> => {
-  const settings = settingsOfUser(user);
-  return {
-    color: sub.color,
-    is_muted: sub.isMuted,
-    in_home_view: !sub.isMuted,
-    pin_to_top: sub.pinToTop,
-    ...Object.fromEntries(
-      NOTIFICATION_SETTINGS.map(([wire, stored, userDefault]) => {
-        const value = sub[stored];
-        return [wire, value === null && !nullsAllowed ? settings[userDefault] : value];
-      }),
-    ),
-  };
-};
 
 /** The caller as a viewer of one channel, from the memberships register already read. */
 const viewerOf = (user: User, subscribed: boolean, groupIds: Set<number>): ChannelViewer => ({
@@ -203,7 +82,7 @@ const subscriptionLists = async (ctx: StateContext, user: User): Promise<Record<
     const channel = byId.get(sub.channelId);
     if (!channel) continue;
     seen.add(channel.id);
-    const dict = { ...channelApiFields(channel, groups, now), ...subscriptionFields(sub, user, nullsAllowed) };
+    const dict = { ...channelApiFields(channel, groups, now, renderPlainMarkdown), ...subscriptionFields(sub, user, nullsAllowed) };
     if (sub.active) subscribed.push({ channel, dict });
     else if (hasMetadataAccess(channel, viewerOf(user, false, groupIds))) {
       // A channel one has left stays listed only while one may still see it.
@@ -213,7 +92,7 @@ const subscriptionLists = async (ctx: StateContext, user: User): Promise<Record<
   const neverSubscribed = visible
     .filter((c) => !seen.has(c.id))
     .filter((c) => hasMetadataAccess(c, viewerOf(user, false, groupIds)))
-    .map((channel) => ({ channel, dict: channelApiFields(channel, groups, now) }));
+    .map((channel) => ({ channel, dict: channelApiFields(channel, groups, now, renderPlainMarkdown) }));
 
   const subscribedIds = new Set(subscribed.map((e) => e.channel.id));
   await addSubscribers(ctx, user, [...subscribed, ...unsubscribed, ...neverSubscribed], subscribedIds);
@@ -229,7 +108,7 @@ const spectatorSubscriptionLists = async (ctx: StateContext): Promise<Record<str
   const webPublic = channels.filter((c) => c.isWebPublic && !c.isArchived);
   return {
     subscriptions: webPublic.map((channel, i) => ({
-      ...channelApiFields(channel, groups, now),
+      ...channelApiFields(channel, groups, now, renderPlainMarkdown),
       color: STREAM_ASSIGNMENT_COLORS[i % STREAM_ASSIGNMENT_COLORS.length],
       is_muted: false,
       in_home_view: true,
@@ -273,14 +152,14 @@ export const streamState: StateBuilder = async (ctx) => {
     .filter((c) => showArchived || !c.isArchived)
     .filter((c) => hasMetadataAccess(c, viewerOf(user, subscribedIds.has(c.id), groupIds)));
   const now = nowSeconds();
-  return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now)) };
+  return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now, renderPlainMarkdown)) };
 };
 
 const folderApiFields = (folder: ChannelFolder): Record<string, unknown> => ({
   id: folder.id,
   name: folder.name,
   description: folder.description,
-  rendered_description: renderMarkdown(folder.description),
+  rendered_description: renderPlainMarkdown(folder.description),
   order: folder.order,
   date_created: folder.dateCreated,
   creator_id: folder.creatorId,
@@ -381,5 +260,5 @@ export const listChannelsForQuery = async (ctx: StateContext, user: User, q: Cha
     .filter((c) => !(q.excludeArchived && c.isArchived))
     .filter(wanted)
     .sort(byName)
-    .map((c) => channelApiFields(c, groups, now));
+    .map((c) => channelApiFields(c, groups, now, renderPlainMarkdown));
 };

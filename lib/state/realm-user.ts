@@ -3,26 +3,20 @@
 // one query of the organization's users (plus one index query for every profile value): it is the
 // one section whose size is the organization's, as upstream's is.
 import { nowSeconds } from '../clock';
-import { renderMarkdown } from '../markdown';
-import {
-  AVATAR_SOURCE_GRAVATAR,
-  AVATAR_VERSION,
-  avatarSourceOf,
-  avatarUrl,
-  avatarVersionOf,
-  INACCESSIBLE_USER_AVATAR_URL,
-} from '../models/avatar';
+import { renderPlainMarkdown } from '../render';
+import { AVATAR_VERSION, avatarSourceOf, avatarUrl, INACCESSIBLE_USER_AVATAR_URL } from '../models/avatar';
 import { isRenderable, type ProfileValue } from '../models/custom-profile-field';
 import { BadRequestError } from '../errors';
 import { dummyUserEmail, type Realm } from '../models/realm';
+import { formatDateJoined, userDict } from '../models/user-object';
+import { accessibleUserIds, mayAccessUser } from '../access/users';
 import { INTERNAL_REALM_ID, isAdmin, isGuest, isModerator, isOwner, Role, type User } from '../models/user';
-import * as channelsStore from '../store/channels';
 import * as customProfileFieldsStore from '../store/custom-profile-fields';
-import * as messagesStore from '../store/messages';
 import * as presenceStore from '../store/presence';
 import * as usersStore from '../store/users';
-import { inGroupSetting, once, ownGroupIds, ownSubscriptions, realmGroups, realmUsers } from './context';
-import { realmGroupSetting } from './realm';
+import { once, ownGroupIds, ownSubscriptions, realmGroups, realmUsers } from './context';
+import { inGroupSetting } from '../models/user-group';
+import { realmGroupSetting } from '../models/user-group';
 import type { StateBuilder, StateContext } from './registry';
 
 /**
@@ -34,31 +28,6 @@ const LONG_TERM_IDLE_DAYS = 180;
 
 /** Who a spectator is in the user fields: upstream's anonymous guest with id 0. */
 const ANONYMOUS_USER = { id: 0, email: 'username@example.com', fullName: 'Anonymous User' };
-
-const pad2 = (n: number): string => String(n).padStart(2, '0');
-
-/** Upstream's date_joined: ISO 8601 to the minute in UTC, or the day only for spectators. */
-const formatDateJoined = (seconds: number, dayOnly: boolean): string => {
-  const d = new Date(seconds * 1000);
-  const day = `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
-  return dayOnly ? day : `${day}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}+00:00`;
-};
-
-/** The ids of the users a guest without access to everyone may see (upstream's rules). */
-const accessibleUserIds = async (ctx: StateContext, user: User): Promise<Set<number>> => {
-  const [subscriptions, conversations] = await Promise.all([ownSubscriptions(ctx), messagesStore.listDmConversationsOfUser(user.id)]);
-  const active = subscriptions.filter((s) => s.active);
-  const subscriberLists = await Promise.all(active.map((s) => channelsStore.listSubscriberIdsOfChannel(s.channelId)));
-  return new Set([user.id, ...subscriberLists.flat(), ...conversations.flatMap((c) => c.userIds)]);
-};
-
-/** Whether the caller sees every user: spectators and non-guests do; guests per the organization. */
-const seesEveryone = async (ctx: StateContext): Promise<boolean> => {
-  const user = ctx.user;
-  if (!user || !isGuest(user)) return true;
-  const [groups, groupIds] = await Promise.all([realmGroups(ctx), ownGroupIds(ctx)]);
-  return inGroupSetting(realmGroupSetting(ctx.realm, groups, 'can_access_all_users_group'), user.id, groupIds);
-};
 
 /** Users counted as long-term idle: humans not connected within LONG_TERM_IDLE_DAYS. */
 const recentlyConnectedIds = (ctx: StateContext): Promise<Set<number>> =>
@@ -78,7 +47,9 @@ const profileDataByUser = async (ctx: StateContext): Promise<Map<number, Record<
   const entry = (v: ProfileValue): Record<string, string> | undefined => {
     const field = fieldById.get(v.fieldId);
     if (!field) return undefined;
-    return isRenderable(field.type) ? { value: v.value, rendered_value: v.renderedValue ?? renderMarkdown(v.value) } : { value: v.value };
+    return isRenderable(field.type)
+      ? { value: v.value, rendered_value: v.renderedValue ?? renderPlainMarkdown(v.value) }
+      : { value: v.value };
   };
   for (const v of values.sort((a, b) => a.fieldId - b.fieldId)) {
     const data = entry(v);
@@ -107,43 +78,6 @@ const inaccessibleUser = (ctx: StateContext, userId: number): Record<string, unk
   profile_data: {},
 });
 
-/** The API dict of a user, as the caller may see it. */
-const userDict = (
-  target: User,
-  opts: { spectator: boolean; clientGravatar: boolean; includeAvatar: boolean; profileData: Record<string, unknown> | undefined },
-): Record<string, unknown> => ({
-  email: target.email,
-  user_id: target.id,
-  avatar_version: avatarVersionOf(target),
-  is_admin: isAdmin(target),
-  is_owner: isOwner(target),
-  is_guest: isGuest(target),
-  role: target.role,
-  is_bot: target.isBot,
-  full_name: target.fullName,
-  ...(opts.spectator ? {} : { timezone: target.timezone }),
-  is_active: target.isActive,
-  date_joined: formatDateJoined(target.dateJoined, opts.spectator),
-  // Every email is visible to every member here (see User.email); spectators see none.
-  delivery_email: opts.spectator ? null : target.email,
-  // client_gravatar: a Gravatar avatar the client can compute from the visible email is null.
-  ...(opts.includeAvatar
-    ? { avatar_url: opts.clientGravatar && avatarSourceOf(target) === AVATAR_SOURCE_GRAVATAR ? null : avatarUrl(target) }
-    : {}),
-  ...(target.isBot
-    ? { bot_type: target.botType, bot_owner_id: target.botOwnerId }
-    : opts.profileData !== undefined
-      ? { profile_data: opts.profileData }
-      : {}),
-});
-
-/**
- * A user as a `realm_user` add event carries them (upstream's notify_created_user): the object
- * realm_users holds, with the avatar URL and no profile data yet.
- */
-export const newUserObject = (user: User): Record<string, unknown> =>
-  userDict(user, { spectator: false, clientGravatar: false, includeAvatar: true, profileData: {} });
-
 /** What decides the user objects a caller gets: who it may see, profile data, avatars. */
 type UserView = {
   spectator: boolean;
@@ -158,17 +92,17 @@ type UserView = {
 const loadUserView = async (ctx: StateContext, opts: { includeProfileData: boolean; clientGravatar: boolean }): Promise<UserView> => {
   const spectator = ctx.user === undefined;
   const avatarsOptional = ctx.capabilities.user_avatar_url_field_optional === true;
-  const [everyone, profileData, recent] = await Promise.all([
-    seesEveryone(ctx),
+  const [accessible, profileData, recent] = await Promise.all([
+    accessibleUserIds(ctx.realm, ctx.user, {
+      groups: () => realmGroups(ctx),
+      ownGroupIds: () => ownGroupIds(ctx),
+      ownSubscriptions: () => ownSubscriptions(ctx),
+    }),
     opts.includeProfileData && !spectator ? profileDataByUser(ctx) : Promise.resolve(undefined),
     avatarsOptional ? recentlyConnectedIds(ctx) : Promise.resolve(undefined),
   ]);
-  const accessible = everyone ? undefined : await accessibleUserIds(ctx, ctx.user!);
   return { spectator, accessible, profileData, withAvatar: recent, clientGravatar: opts.clientGravatar };
 };
-
-/** Whether the caller may see this user (bots are always visible). */
-const canSee = (view: UserView, target: User): boolean => !view.accessible || target.isBot || view.accessible.has(target.id);
 
 const viewDict = (view: UserView, target: User): Record<string, unknown> =>
   userDict(target, {
@@ -188,7 +122,7 @@ const userLists = async (ctx: StateContext): Promise<{ realm_users: unknown[]; r
   const inactive: unknown[] = [];
   for (const target of [...users].sort((a, b) => a.id - b.id)) {
     let dict: Record<string, unknown>;
-    if (!canSee(view, target)) {
+    if (!mayAccessUser(view.accessible, target)) {
       if (ctx.capabilities.user_list_incomplete) continue;
       dict = inaccessibleUser(ctx, target.id);
     } else {
@@ -213,7 +147,7 @@ export const listUserObjects = async (ctx: StateContext, opts: UserObjectOptions
   const [users, view] = await Promise.all([realmUsers(ctx), loadUserView(ctx, opts)]);
   const wanted = opts.userIds ? new Set(opts.userIds) : undefined;
   return [...users]
-    .filter((u) => (!wanted || wanted.has(u.id)) && canSee(view, u))
+    .filter((u) => (!wanted || wanted.has(u.id)) && mayAccessUser(view.accessible, u))
     .sort((a, b) => a.id - b.id)
     .map((u) => viewDict(view, u));
 };
@@ -224,16 +158,9 @@ export const listUserObjects = async (ctx: StateContext, opts: UserObjectOptions
  */
 export const userObject = async (ctx: StateContext, target: User, opts: UserObjectOptions): Promise<Record<string, unknown>> => {
   const view = await loadUserView(ctx, opts);
-  if (!canSee(view, target)) throw new BadRequestError('Insufficient permission');
+  if (!mayAccessUser(view.accessible, target)) throw new BadRequestError('Insufficient permission');
   return viewDict(view, target);
 };
-
-/**
- * Upstream's check_can_access_user: whether the caller may see this user (everyone may, but a
- * guest limited by can_access_all_users_group). Reads nothing for a non-guest.
- */
-export const canAccessUser = async (ctx: StateContext, target: User): Promise<boolean> =>
-  canSee(await loadUserView(ctx, { includeProfileData: false, clientGravatar: false }), target);
 
 /** A context for reading user objects outside POST /register (no capabilities, no queue). */
 export const userReadContext = (realm: Realm, user: User): StateContext => ({

@@ -24,19 +24,12 @@ import {
   realmUrl,
 } from '../models/realm';
 import { MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, realmImageData } from '../models/realm-images';
-import type { UserGroup } from '../models/user-group';
-import { realmGroups, systemGroupId } from './context';
+import { realmGroupSetting, type UserGroup } from '../models/user-group';
+import { realmGroups } from './context';
 import type { StateBuilder } from './registry';
 
 /** When this process started: upstream's server_generation (clients reload when it changes). */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
-
-/** An organization's value of a group setting: the stored one, else the default system group. */
-export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
-  const setting = REALM_GROUP_SETTINGS[wireName];
-  const stored = realm.groupSettings[setting.stored];
-  return stored ?? systemGroupId(groups, setting.defaultGroup);
-};
 
 /** A stable identifier of the organization (upstream stores a random one; we derive it from the id). */
 const realmUuid = (realm: Realm): string => {

@@ -403,7 +403,7 @@ export const entityKeys = {
   uploadSpace: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'UPLOADSPACE' }),
   /** A web session (lib/web/session.ts), named by the sha256 of its cookie's token: the table never holds a usable token. */
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
-  /** A one-time hand-off of a sign-in to an organization's host (lib/actions/web-sessions.ts), by its token's sha256. */
+  /** A one-time hand-off of a sign-in to an organization's host (lib/actions/way-in/web-sessions.ts), by its token's sha256. */
   loginHandoff: (tokenHash: string): Key => ({ pk: `LOGINHANDOFF#${tokenHash}`, sk: 'LOGINHANDOFF' }),
   /** The sessions of a user (gsi1), for ending them all at once. */
   sessionOfUser: (userId: number, tokenHash: string) => ({ gsi1pk: `SESSIONS#${userId}`, gsi1sk: tokenHash }),

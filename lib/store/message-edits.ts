@@ -386,7 +386,7 @@ export const getEditableMessages = async (realmId: number, messageIds: number[])
 const MOVE_MARKER_KEPT_SECONDS = 15 * 24 * 3600;
 
 /**
- * Claims the end of a move done in batches (lib/actions/message-edit.ts): a marker in the moved
+ * Claims the end of a move done in batches (lib/actions/messages/move.ts): a marker in the moved
  * message's partition, keyed by the edit's timestamp. True for the one run that writes it, false
  * for a retried or replayed run that finds it (so the move's last steps happen at most once).
  */

@@ -6,7 +6,7 @@
 // Failures come in two kinds, as upstream's: the bouncer could not be reached, timed out or
 // answered 5xx (BouncerRetryLaterError: the caller's job fails and is retried later), or it
 // refused the request with a 4xx and an error code (BouncerRefusedError: retrying the same request
-// does not help, except after re-registering, see lib/actions/push-notifications.ts).
+// does not help, except after re-registering, see lib/actions/push/bouncer.ts).
 import { config } from '../config';
 
 /** The bouncer could not be reached or failed itself (network error, timeout, 5xx): try again later. */

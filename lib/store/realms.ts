@@ -6,7 +6,7 @@ import { batchGet, getByGsi1Key, sendConditional, sendTransaction, stripKeys, ty
 import { buildUseGroupItem } from './user-groups';
 import { keys, lookupKey } from './keys';
 
-/** Organizations created by lib/actions/create-realm.ts get ids from this one on (the development data set's are below it; 1 is the system bots'). */
+/** Organizations created by lib/actions/way-in/create-realm.ts get ids from this one on (the development data set's are below it; 1 is the system bots'). */
 export const FIRST_CREATED_REALM_ID = 100;
 
 const toRealm = (item: Item): Realm => stripKeys(item) as Realm;
@@ -178,7 +178,7 @@ export const setDeactivated = async (realmId: number, deactivated: boolean): Pro
 
 /**
  * Every organization, by id, for operator commands: the ids up to the realm counter's value (and
- * the development data set's, below the first created one, lib/actions/create-realm.ts) read by
+ * the development data set's, below the first created one, lib/actions/way-in/create-realm.ts) read by
  * key in batches of 100. No Scan, and no index is needed by any request.
  */
 export const listAllForOperator = async (): Promise<Realm[]> => {

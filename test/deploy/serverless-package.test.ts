@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
-import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
+import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/messages/delivery';
 import { bundledDevLogin, ROOT, runBundled, serverless, STAGE, UPLOAD_URL_SECRET, type Resource } from '../helpers/serverless-cli';
 
 type Fn = {

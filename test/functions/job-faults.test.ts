@@ -5,9 +5,10 @@
 // stop, its work is done exactly once and nothing is left half-done.
 import { handler as sendHandler } from '../../functions/messages/send';
 import { handler as updateHandler } from '../../functions/messages/update';
-import { doMessageFanout, type FanoutJob } from '../../lib/actions/message-delivery';
-import { doMessageMove, type MoveJob } from '../../lib/actions/message-edit';
-import { doPushJob, type PushJob } from '../../lib/actions/push-notifications';
+import { doMessageFanout, type FanoutJob } from '../../lib/actions/messages/delivery';
+import { doMessageMove, type MoveJob } from '../../lib/actions/messages/move';
+import { doPushJob } from '../../lib/actions/push/job';
+import { type PushJob } from '../../lib/models/push-job';
 import { advanceClock } from '../../lib/clock';
 import { GAP_DEADLINE_MS } from '../../lib/events/queues';
 import * as editsStore from '../../lib/store/message-edits';

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
-import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/message-delivery';
+import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/messages/delivery';
 import {
   bundledDevLogin,
   capitalized,

@@ -5,7 +5,7 @@
 import { handler as fetchApiKey } from '../../functions/auth/fetch-api-key';
 import { handler as me } from '../../functions/users/me';
 import { handler as createUser } from '../../functions/users/create';
-import { OperatorError } from '../../lib/actions/operator';
+import { OperatorError } from '../../lib/actions/organization/operator';
 import { devPassword } from '../../lib/passwords';
 import * as realmsStore from '../../lib/store/realms';
 import * as usersStore from '../../lib/store/users';

@@ -1,6 +1,6 @@
 // `npm run register-push-server` (upstream's register_server) against the local push bouncer, as
 // a server of this file's own (test/helpers/push.ts).
-import { OperatorError } from '../../lib/actions/operator';
+import { OperatorError } from '../../lib/actions/organization/operator';
 import { runOperatorCommand } from '../../scripts/operator';
 import { bouncerState, usePushBouncer } from '../helpers/push';
 

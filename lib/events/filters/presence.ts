@@ -1,4 +1,4 @@
-// Presence events are sent once per organization carrying every shape (lib/actions/presence.ts);
+// Presence events are sent once per organization carrying every shape (lib/actions/people/presence.ts);
 // each queue gets the one it asked for, as upstream's process_presence_event does: the modern
 // `presences` field for simplified_presence_events clients, the legacy fields without `email` for
 // slim_presence queues, and the legacy fields with `email` for everyone else.

@@ -2,7 +2,7 @@ import { handler as getStorage } from '../../../functions/bot-storage/get';
 import { handler as removeStorage } from '../../../functions/bot-storage/remove';
 import { handler as updateStorage } from '../../../functions/bot-storage/update';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { BOT_STORAGE_ENTRY_LIMIT, BOT_STORAGE_SIZE_LIMIT } from '../../../lib/actions/bot-storage';
+import { BOT_STORAGE_ENTRY_LIMIT, BOT_STORAGE_SIZE_LIMIT } from '../../../lib/actions/people/bot-storage';
 import { documentClient, tableName } from '../../../lib/store/client';
 import { entityKeys } from '../../../lib/store/keys';
 import * as botStorageStore from '../../../lib/store/bot-storage';

@@ -6,7 +6,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as register } from '../../../functions/events/register';
 import { handler as flagsHandler } from '../../../functions/messages/update-flags';
-import { doDeleteMessage } from '../../../lib/actions/message-edit';
+import { doDeleteMessage } from '../../../lib/actions/messages/delete';
 import { advanceClock } from '../../../lib/clock';
 import * as channelsStore from '../../../lib/store/channels';
 import * as editsStore from '../../../lib/store/message-edits';

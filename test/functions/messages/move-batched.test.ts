@@ -1,11 +1,11 @@
 // PATCH /messages/{message_id} moving more messages than one request moves itself: the request
 // moves MOVE_INLINE_MESSAGES (3 here) and the messageMove job the rest, MOVE_JOB_MESSAGES (2 here)
-// per run, each run starting the next (lib/actions/message-edit.ts). Against the development data:
+// per run, each run starting the next (lib/actions/messages/move.ts). Against the development data:
 // Denmark (1) subscribers 7, 9, 10, 11, 12, 14, 15; Verona (3) everyone. Hamlet (10) moves.
 import { handler as register } from '../../../functions/events/register';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as update } from '../../../functions/messages/update';
-import { doMessageMove, type MoveJob } from '../../../lib/actions/message-edit';
+import { doMessageMove, type MoveJob } from '../../../lib/actions/messages/move';
 import type { Message } from '../../../lib/models/message';
 import * as editsStore from '../../../lib/store/message-edits';
 import { defineJob, holdJobs, releaseJobs, settleJobs } from '../../../lib/store/jobs';

@@ -5,7 +5,7 @@
 // subscribers 7, 9, 10, 11, 12, 14, 15; Hamlet is 10, Iago 11, Othello 12.
 import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
-import { doMessageFanout } from '../../../lib/actions/message-delivery';
+import { doMessageFanout } from '../../../lib/actions/messages/delivery';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
 import * as streams from '../../../lib/store/event-streams';

@@ -1,11 +1,11 @@
 // A send whose delivery is interrupted after the message is stored: the message keeps its pending
-// delivery (lib/actions/message-delivery.ts) until another process finishes it, and every queue
+// delivery (lib/actions/messages/delivery.ts) until another process finishes it, and every queue
 // gets the message event exactly once, however much the first delivery did. Faults come from the
 // proxy in front of DynamoDB Local (test/helpers/dynamo-faults.ts); the main table's stream is
 // DynamoDB Local's own, read as the deliveryRecovery function's event source would.
 import { handler as send } from '../../../functions/messages/send';
 import { handler as deliveryRecovery } from '../../../functions/jobs/delivery-recovery';
-import { REQUEST_LEASE_MS, doMessageFanout, doReplayDeadLetter, type StreamRecord } from '../../../lib/actions/message-delivery';
+import { REQUEST_LEASE_MS, doMessageFanout, doReplayDeadLetter, type StreamRecord } from '../../../lib/actions/messages/delivery';
 import { advanceClock } from '../../../lib/clock';
 import { GAP_DEADLINE_MS } from '../../../lib/events/queues';
 import { holdJobs, settleJobs } from '../../../lib/store/jobs';

@@ -130,7 +130,7 @@ describe('POST /realm/profile_fields', () => {
 
   it('refuses a Users field in the profile summary once the limit has room', async () => {
     // The seeded organization already shows 4 fields in the summary: make room first.
-    const { checkUpdateCustomProfileField } = await import('../../../lib/actions/custom-profile-fields');
+    const { checkUpdateCustomProfileField } = await import('../../../lib/actions/organization/profile-fields');
     const usersStore = await import('../../../lib/store/users');
     const iago = (await usersStore.listByEmail(ADMIN))[0]!;
     for (const id of [3, 4, 6, 9]) await checkUpdateCustomProfileField(iago, id, { displayInProfileSummary: false });

@@ -4,7 +4,7 @@ import { handler as list } from '../../../functions/realm-domains/list';
 import { handler as update } from '../../../functions/realm-domains/update';
 import { handler as register } from '../../../functions/events/register';
 import { handler as updateRealm } from '../../../functions/realm/update';
-import { emailDomainRefusal } from '../../../lib/actions/realm-domains';
+import { emailDomainRefusal } from '../../../lib/actions/organization/domains';
 import { EMAIL_DOMAIN_REFUSALS } from '../../../lib/models/realm-domain';
 import * as domainsStore from '../../../lib/store/realm-domains';
 import { call, expectError, expectSuccess } from '../../helpers/api';

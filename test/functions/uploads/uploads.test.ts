@@ -8,7 +8,7 @@ import { handler as uploadHandler } from '../../../functions/uploads/upload';
 import { handler as temporaryUrlHandler } from '../../../functions/uploads/temporary-url';
 import { handler as serveHandler } from '../../../functions/uploads/serve';
 import { handler as serveTemporaryHandler } from '../../../functions/uploads/serve-temporary';
-import { claimAttachmentsForMessage } from '../../../lib/actions/uploads';
+import { claimAttachmentsForMessage } from '../../../lib/actions/uploads/files';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import { MAX_FILE_UPLOAD_SIZE_BYTES } from '../../../lib/models/attachment';
 import * as attachmentsStore from '../../../lib/store/attachments';

@@ -1,10 +1,10 @@
-// POST /users and the create-user action behind it (lib/actions/create-user.ts), against the
+// POST /users and the create-user action behind it (lib/actions/people/create.ts), against the
 // development data ('zulip': iago 11 an administrator, desdemona 9 the owner, hamlet 10 a member;
 // Verona 3 has every member subscribed, Scotland 2 is public).
 import { handler as createUser } from '../../../functions/users/create';
 import { handler as me } from '../../../functions/users/me';
 import { handler as listMessages } from '../../../functions/messages/list';
-import { doCreateUser, welcomeMessageContent } from '../../../lib/actions/create-user';
+import { doCreateUser, welcomeMessageContent } from '../../../lib/actions/people/create';
 import { Role } from '../../../lib/models/user';
 import { verifyPassword } from '../../../lib/passwords';
 import * as channelsStore from '../../../lib/store/channels';

@@ -7,7 +7,7 @@ import * as invitesStore from '../../../lib/store/invites';
 import * as usersStore from '../../../lib/store/users';
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
 import { handler as listMessages } from '../../../functions/messages/list';
-import { welcomeMessageContent } from '../../../lib/actions/create-user';
+import { welcomeMessageContent } from '../../../lib/actions/people/create';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectSuccess } from '../../helpers/api';
 import { PageClient, callPage, pageText } from '../../helpers/web';

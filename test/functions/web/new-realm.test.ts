@@ -1,5 +1,5 @@
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
-import { doCreateRealmCreationKey } from '../../../lib/actions/create-realm';
+import { doCreateRealmCreationKey } from '../../../lib/actions/way-in/create-realm';
 import { Role } from '../../../lib/models/user';
 import * as channelsStore from '../../../lib/store/channels';
 import * as defaultChannelsStore from '../../../lib/store/default-channels';

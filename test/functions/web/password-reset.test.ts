@@ -1,7 +1,7 @@
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
-import { doCreateUser } from '../../../lib/actions/create-user';
-import { doDeactivateUser } from '../../../lib/actions/manage-users';
-import { PASSWORD_RESET_LINK_VALID_SECONDS } from '../../../lib/actions/password-reset';
+import { doCreateUser } from '../../../lib/actions/people/create';
+import { doDeactivateUser } from '../../../lib/actions/people/deactivation';
+import { PASSWORD_RESET_LINK_VALID_SECONDS } from '../../../lib/actions/way-in/password-reset';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
 import { Role, type User } from '../../../lib/models/user';
 import { hashPassword } from '../../../lib/passwords';

@@ -3,8 +3,8 @@
 // link's page creates a member with the default channels, once.
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
 import { handler as listInvites } from '../../../functions/invites/list';
-import { doSetRealmProperty } from '../../../lib/actions/realm-settings';
-import { INVITATION_REQUIRED } from '../../../lib/actions/signup';
+import { doSetRealmProperty } from '../../../lib/actions/organization/settings';
+import { INVITATION_REQUIRED } from '../../../lib/actions/way-in/sign-up';
 import { Role } from '../../../lib/models/user';
 import * as defaultChannelsStore from '../../../lib/store/default-channels';
 import { listLocalSentEmails, type SentEmail } from '../../../lib/store/emails';

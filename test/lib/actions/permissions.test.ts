@@ -7,13 +7,13 @@ import {
   checkReorderLinkifiers,
   checkUpdateLinkifier,
   listLinkifiers,
-} from '../../../lib/actions/linkifiers';
-import { checkRemoveProfileData, checkUpdateProfileData } from '../../../lib/actions/custom-profile-data';
+} from '../../../lib/actions/organization/linkifiers';
+import { checkRemoveProfileData, checkUpdateProfileData } from '../../../lib/actions/people/profile-data';
 import { accessDraft, checkCreateDrafts, doDeleteDraft, listDrafts } from '../../../lib/actions/drafts';
-import { checkCreateMultiuseInvite } from '../../../lib/actions/invites';
-import { checkPresenceStatus, doUpdateUserPresence } from '../../../lib/actions/presence';
+import { checkCreateMultiuseInvite } from '../../../lib/actions/way-in/invitations';
+import { checkPresenceStatus, doUpdateUserPresence } from '../../../lib/actions/people/presence';
 import { requiring } from '../../../lib/actions/requiring';
-import { checkUpdateUserGroup, listUserGroups } from '../../../lib/actions/user-groups';
+import { checkUpdateUserGroup, listUserGroups } from '../../../lib/actions/groups/manage';
 import { ApiError, BadRequestError } from '../../../lib/errors';
 import { INVITE_AS } from '../../../lib/models/invite';
 import type { Realm } from '../../../lib/models/realm';

@@ -1,6 +1,6 @@
 // The pure parts of presence: the decision of what a report changes, the write transaction, the
 // wire formats and the per-queue event filter; and keeping a row's user fields in step.
-import { buildPresenceEvent, computePresenceChange, syncPresenceUserFields } from '../../../lib/actions/presence';
+import { buildPresenceEvent, computePresenceChange, syncPresenceUserFields } from '../../../lib/actions/people/presence';
 import { getPresenceResponse } from '../../../lib/state/presence';
 import { eventForQueue } from '../../../lib/events/event-filters';
 import { toLegacyPresence, toModernPresence, type Presence } from '../../../lib/models/presence';

@@ -1,0 +1,41 @@
+// Reading one channel (upstream's zerver/views/streams.py get_stream_backend, get_stream_id,
+// get_subscribers_backend): its fields, its id by name, its subscribers. Access rules live in
+// lib/access/channels.ts.
+import { accessChannelByName, accessChannelMetadataById, canSeeSubscribers } from '../../access/channels';
+import { BadRequestError } from '../../errors';
+import { type Channel } from '../../models/channel';
+import { type User } from '../../models/user';
+import { channelApiFields } from '../../models/channel-object';
+import * as channelsStore from '../../store/channels';
+import * as userGroupsStore from '../../store/user-groups';
+import * as usersStore from '../../store/users';
+import { nowSeconds } from '../../clock';
+import { renderPlainMarkdown } from '../../render';
+
+/** GET /streams/{stream_id}: the channel's fields, for a caller with metadata access ("Invalid channel ID"). */
+export const getChannelForUser = async (user: User, channelId: number): Promise<Record<string, unknown>> => {
+  const { channel } = await accessChannelMetadataById(user, channelId);
+  const groups = await userGroupsStore.listGroupsOfRealm(user.realmId);
+  return channelApiFields(channel, groups, nowSeconds(), renderPlainMarkdown);
+};
+
+/** GET /get_stream_id: the id of a channel the caller may read, by name ("Invalid channel name '…'"). */
+export const getChannelIdByName = async (user: User, name: string): Promise<number> => (await accessChannelByName(user, name)).id;
+
+/** The active users among a channel's subscribers, ascending. */
+const activeSubscriberIds = async (channel: Channel): Promise<number[]> => {
+  const ids = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  const active = new Set((await usersStore.getMany(channel.realmId, ids)).filter((u) => u.isActive).map((u) => u.id));
+  return ids.filter((id) => active.has(id));
+};
+
+/**
+ * GET /streams/{stream_id}/members: the active subscribers of a channel whose metadata the caller
+ * may see ("Invalid channel ID"), when the caller may see its subscribers (upstream's
+ * validate_user_access_to_subscribers: "Unable to retrieve subscribers for private channel").
+ */
+export const getChannelSubscribers = async (user: User, channelId: number): Promise<number[]> => {
+  const { channel, viewer } = await accessChannelMetadataById(user, channelId);
+  if (!canSeeSubscribers(channel, viewer)) throw new BadRequestError('Unable to retrieve subscribers for private channel');
+  return activeSubscriberIds(channel);
+};
