@@ -3,7 +3,7 @@
 // viewer's flags, `recipient_id` of a 1:1 conversation, apply_markdown, client_gravatar, the empty
 // topic's name) are applied by adaptMessageForViewer, so one stored event serves every queue.
 import { avatarUrl, isGravatarUrl } from './avatar';
-import type { Message } from './message';
+import { WILDCARD_MENTION_FLAGS, type Message } from './message';
 import {
   lastEditTimestamp,
   lastMovedTimestamp,
@@ -155,8 +155,7 @@ export const API_FLAGS: readonly string[] = [
 export const apiFlags = (flags: string[]): string[] => {
   const ordered = API_FLAGS.filter((f) => flags.includes(f));
   const extra = flags.filter((f) => !API_FLAGS.includes(f) && f !== 'wildcard_mentioned');
-  const wildcard =
-    flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  const wildcard = WILDCARD_MENTION_FLAGS.some((f) => flags.includes(f));
   return [...ordered, ...extra, ...(wildcard ? ['wildcard_mentioned'] : [])];
 };
 

@@ -73,8 +73,14 @@ export type MessageRecipient = { userId: number; flags: string[] };
 /** A topic of a channel as the topics endpoint lists it: the name as last sent and its newest message. */
 export type TopicSummary = { channelId: number; topic: string; maxMessageId: number };
 
-/** The flags that put a row in a user's mentioned index (the is:mentioned narrow). */
+/** The flags this server stores on a row for a mention: they put the row in the user's mentioned index. */
 export const MENTION_FLAGS: readonly string[] = ['mentioned', 'wildcard_mentioned'];
+
+/** Upstream's wildcard mention flags: the deprecated wildcard_mentioned (stored here) and its channel and topic forms. */
+export const WILDCARD_MENTION_FLAGS: readonly string[] = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
+
+/** Every flag that says a message mentions its receiver, upstream's or ours (the is:mentioned narrow). */
+export const ANY_MENTION_FLAGS: readonly string[] = ['mentioned', ...WILDCARD_MENTION_FLAGS, 'group_mentioned'];
 
 /** A receiver's row for a message: its flags. */
 export type UserMessage = {

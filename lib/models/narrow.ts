@@ -6,6 +6,9 @@
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { MESSAGES } from '../validation/messages';
 import { bool, object, str, type Validator } from '../validation/validators';
+import { escapeHtml } from './html';
+import { ANY_MENTION_FLAGS } from './message';
+import { RESOLVED_TOPIC_PREFIX } from './message-edit';
 
 /** One term of a narrow; `negated` terms match the messages the plain term does not. */
 export type NarrowTerm = { operator: string; operand: string; negated: boolean };
@@ -441,9 +444,6 @@ const needsDetails = (term: ResolvedTerm): boolean => term.operator === 'has' ||
 export const filtersContent = (narrow: ResolvedNarrow): boolean =>
   narrow.some((t) => t.operator === 'has' || t.operator === 'search' || (t.operator === 'in' && t.mutedChannelIds.length > 0));
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-
 /** Wraps every case-insensitive occurrence of a token in HTML text (never inside a tag) in upstream's highlight span. */
 const highlight = (html: string, tokens: string[]): string => {
   const wanted = [...new Set(tokens.map(escapeHtml))].filter((t) => t !== '').sort((a, b) => b.length - a.length);
@@ -470,9 +470,6 @@ export const searchTokensOf = (narrow: ResolvedNarrow): string[] | undefined => 
   const term = narrow.find((t) => t.operator === 'search');
   return term?.operator === 'search' ? term.tokens : undefined;
 };
-
-const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 const sameIds = (a: number[], b: number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 
@@ -520,7 +517,7 @@ const termHolds = (term: ResolvedTerm, m: MessageFacts): boolean => {
         case 'starred':
           return m.flags.includes('starred');
         case 'mentioned':
-          return m.flags.some((f) => MENTION_FLAGS.includes(f));
+          return m.flags.some((f) => ANY_MENTION_FLAGS.includes(f));
         case 'alerted':
           return m.flags.includes('has_alert_word');
         case 'resolved':

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors';
+import { ApiError, BadRequestError } from '../errors';
 
 export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
@@ -104,4 +104,29 @@ export const checkFullName = (raw: string): string => {
   if (NAME_INVALID_CHARS.test(name)) throw new BadRequestError('Invalid characters in name!');
   if (/\|\d+$/.test(raw)) throw new BadRequestError('Invalid format!');
   return name;
+};
+
+/** Upstream's PASSWORD_MIN_LENGTH and PASSWORD_MAX_LENGTH (register's password_min_length and password_max_length). */
+export const PASSWORD_LENGTH = { min: 6, max: 100 } as const;
+
+/** The sign-up forms' and POST /users' refusal of a short password (upstream's check_password_strength). */
+export const WEAK_PASSWORD = 'The password is too weak.';
+
+/** Whether a new account's password is long enough (upstream's check_password_strength, by code points). */
+export const isStrongEnoughPassword = (password: string): boolean => [...password].length >= PASSWORD_LENGTH.min;
+
+/**
+ * The errors of a new account's own fields on a sign-up form (creating an organization, joining
+ * one), in the forms' order: its name (checkFullName's message) and its password (WEAK_PASSWORD).
+ */
+export const accountFieldErrors = (fullName: string, password: string): string[] => {
+  const errors: string[] = [];
+  try {
+    checkFullName(fullName);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    errors.push(error.message);
+  }
+  if (!isStrongEnoughPassword(password)) errors.push(WEAK_PASSWORD);
+  return errors;
 };

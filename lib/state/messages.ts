@@ -2,7 +2,7 @@
 // and "update_message_flags" both wanted), starred_messages and recent_private_conversations.
 // Every read is of the caller's own index entries: the cost follows what the caller has unread,
 // starred or talked in, never the size of the organization or of its history.
-import { MAX_UNREAD_MESSAGES, type UnreadMessage } from '../models/message';
+import { MAX_UNREAD_MESSAGES, WILDCARD_MENTION_FLAGS, type UnreadMessage } from '../models/message';
 import { isTopicMessageMuted, userTopicLookupKey, type VisibilityPolicyValue } from '../models/user-topic';
 import * as messagesStore from '../store/messages';
 import { ownSubscriptions } from './context';
@@ -12,8 +12,6 @@ import { ownUserTopics } from './user-topics';
 /** Upstream's bounds: starred ids sent, conversations sent (the unread messages considered: MAX_UNREAD_MESSAGES). */
 const MAX_STARRED_MESSAGES = 10000;
 const MAX_RECENT_CONVERSATIONS = 1000;
-
-const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
 type UnreadMsgs = {
   pms: { other_user_id: number; sender_id: number; unread_message_ids: number[] }[];
@@ -68,7 +66,7 @@ const summarizeUnread = (
       count += 1;
     }
     if (flags.has('mentioned')) mentions.add(m.messageId);
-    if (WILDCARD_FLAGS.some((f) => flags.has(f)) && !muted) mentions.add(m.messageId);
+    if (WILDCARD_MENTION_FLAGS.some((f) => flags.has(f)) && !muted) mentions.add(m.messageId);
   }
   const streamKeys = [...streams.keys()].sort((a, b) => {
     const [sa, ta] = [streams.get(a)!.stream_id, a.slice(a.indexOf('\u0000') + 1)];

@@ -27,6 +27,7 @@ import { MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, realmImageData } from '
 import { realmGroupSetting, type UserGroup } from '../models/user-group';
 import { realmGroups } from './context';
 import type { StateBuilder } from './registry';
+import { PASSWORD_LENGTH } from '../models/user';
 
 /** When this process started: upstream's server_generation (clients reload when it changes). */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -195,8 +196,8 @@ export const realmState: StateBuilder = async (ctx) => {
     server_can_summarize_topics: false,
     server_emoji_data_url: config.serverEmojiDataUrl() ?? `${url}/api/v1/server_emoji_data.json`,
     development_environment: config.isDevelopment(),
-    password_min_length: 6,
-    password_max_length: 100,
+    password_min_length: PASSWORD_LENGTH.min,
+    password_max_length: PASSWORD_LENGTH.max,
     password_min_guesses: 10000,
   };
 };

@@ -3,7 +3,7 @@
 // summary, the direct-message conversation items, the channel's first message id). The layout and
 // the send's writer are lib/store/messages.ts; this module only changes what it wrote.
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Message } from '../models/message';
+import { MENTION_FLAGS, type Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
 import { buildUserMessageItem, MAX_RECIPIENT_PARTS, recordRowHolders } from './messages';
@@ -139,8 +139,6 @@ export const addReadRows = async (m: Message, userIds: number[]): Promise<void> 
     ),
   );
 };
-
-const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned'];
 
 /**
  * Replaces the mention flags of a row (after a content edit), keeping its other flags, and keeps

@@ -146,7 +146,7 @@ export const pageText = (body: string): string =>
   body
     .replace(/<style>[\s\S]*?<\/style>/g, '')
     .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
+    .replace(/&#x27;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -7,7 +7,7 @@ import { mapLimited } from '../../concurrency';
 import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../../models/event';
-import { MAX_UNREAD_MESSAGES, type Message, type UserMessage } from '../../models/message';
+import { MAX_UNREAD_MESSAGES, WILDCARD_MENTION_FLAGS, type Message, type UserMessage } from '../../models/message';
 import { API_FLAGS, HISTORICAL_FLAGS } from '../../models/message-object';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
 import { type Anchor } from '../../models/message-range';
@@ -21,7 +21,6 @@ import { doStartPushRemovals } from '../push/removals';
 
 /** The flags a user may change (of upstream's API_FLAGS). */
 const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'];
-const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
 /** Upstream's checks of a flag change, in its order: a known flag, an editable one, a known operation. */
 export const checkFlagChange = (flag: string, op: string): 'add' | 'remove' => {
@@ -71,7 +70,7 @@ const unreadDetails = async (
   facts: { streamId: number | null; topic: string; dmUserIds: number[]; flags: string[] },
   muted: (id: number) => Promise<boolean>,
 ): Promise<UnreadMessageDetails> => {
-  const wildcard = facts.flags.some((f) => WILDCARD_FLAGS.includes(f));
+  const wildcard = facts.flags.some((f) => WILDCARD_MENTION_FLAGS.includes(f));
   if (facts.streamId === null) {
     const mentioned = facts.flags.includes('mentioned') || wildcard;
     const others = facts.dmUserIds.filter((id) => id !== user.id).sort((a, b) => a - b);

@@ -40,6 +40,7 @@ import * as linkifiersStore from '../../store/linkifiers';
 import * as messagesStore from '../../store/messages';
 import * as submessagesStore from '../../store/submessages';
 import * as usersStore from '../../store/users';
+import { escapeHtml } from '../../models/html';
 
 export type SendMessageRequest = {
   type: 'stream' | 'private';
@@ -58,9 +59,6 @@ export type SendMessageRequest = {
 
 /** `automatic_new_visibility_policy`: only when the send changed the sender's policy for its topic. */
 export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
-
-const htmlEscape = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 
 /** Upstream's topic rules for a channel message (before the channel is known). */
 const checkTopic = (topic: string | undefined): string => {
@@ -92,7 +90,7 @@ const findChannel = async (realm: Realm, indicator: ChannelIndicator): Promise<C
   if (bad !== undefined) throw new BadRequestError(`Invalid character in channel name, at position ${bad}.`);
   const channel = (await channelsStore.listChannelsOfRealm(realm.id)).find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!channel) {
-    const escaped = htmlEscape(name);
+    const escaped = escapeHtml(name);
     throw new ApiError(`Channel '${escaped}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: escaped } });
   }
   return channel;

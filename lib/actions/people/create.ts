@@ -6,7 +6,17 @@ import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import type { Channel } from '../../models/channel';
 import type { Realm } from '../../models/realm';
-import { isAdmin, isOwner, NOTIFICATION_BOT_EMAIL, Role, type User, checkFullName, isValidEmail } from '../../models/user';
+import {
+  isAdmin,
+  isOwner,
+  NOTIFICATION_BOT_EMAIL,
+  Role,
+  type User,
+  checkFullName,
+  isStrongEnoughPassword,
+  isValidEmail,
+  WEAK_PASSWORD,
+} from '../../models/user';
 import { realmUserSettingsDefaults, USER_ITEM_SETTINGS } from '../../models/user-settings';
 import { generateApiKey, hashPassword } from '../../passwords';
 import { newUserObject } from '../../models/user-object';
@@ -162,12 +172,6 @@ const sendWelcomeMessage = async (realm: Realm, user: User): Promise<void> => {
   await sendInternalMessage(realm, bot, { user }, welcomeMessageContent(realm, user));
 };
 
-/** Upstream's PASSWORD_MIN_LENGTH (check_password_strength). */
-const PASSWORD_MIN_LENGTH = 6;
-
-/** Whether a new account's password is long enough (upstream's check_password_strength; "The password is too weak." otherwise). */
-export const isStrongEnoughPassword = (password: string): boolean => [...password].length >= PASSWORD_MIN_LENGTH;
-
 export type CreateUserParams = { email: string; password: string; fullName: string };
 
 /**
@@ -183,7 +187,7 @@ export const checkCreateUser = forAdministrators(async (caller: User, realm: Rea
   const email = p.email.trim();
   if (!isValidEmail(email)) throw new BadRequestError('Bad name or username');
   if (await usersStore.isEmailTaken(realm.id, email)) throw new BadRequestError(EMAIL_IN_USE);
-  if (!isStrongEnoughPassword(p.password)) throw new BadRequestError('The password is too weak.');
+  if (!isStrongEnoughPassword(p.password)) throw new BadRequestError(WEAK_PASSWORD);
   const user = await doCreateUser(realm, { email, fullName, role: Role.MEMBER, password: p.password, actingUser: caller });
   return user.id;
 });

@@ -2,7 +2,7 @@ import { BadRequestError, RateLimitedError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import { languageName } from '../../models/language';
 import type { Realm } from '../../models/realm';
-import type { User } from '../../models/user';
+import { PASSWORD_LENGTH, type User } from '../../models/user';
 import { AVAILABLE_NOTIFICATION_SOUNDS, settingsOfUser, USER_ITEM_SETTINGS, type ChangeableSetting } from '../../models/user-settings';
 import { hashPassword } from '../../passwords';
 import * as passwordsStore from '../../store/passwords';
@@ -19,8 +19,6 @@ export type ChangeSettingsRequest = {
   newPassword: string;
 };
 
-/** Upstream's PASSWORD_MIN_LENGTH and PASSWORD_MAX_LENGTH (register's password_min_length/max). */
-const PASSWORD_LENGTH = { min: 6, max: 100 };
 const MAX_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 
 const isTimezone = (name: string): boolean => {

@@ -3,10 +3,9 @@
 // subdomain's checks with upstream's texts, then the organization with its system groups, its
 // first channels and their welcome messages, and its owner.
 import { nowSeconds } from '../../clock';
-import { ApiError } from '../../errors';
 import { generateConfirmationKey, isValidEmailAddress } from '../../models/invite';
 import { MAX_REALM_NAME_LENGTH, type Realm } from '../../models/realm';
-import { checkFullName, Role, type User } from '../../models/user';
+import { accountFieldErrors, checkFullName, Role, type User } from '../../models/user';
 import type { UserGroup } from '../../models/user-group';
 import * as channelsStore from '../../store/channels';
 import { allocateIds, batchPut, raiseCounter } from '../../store/common';
@@ -15,7 +14,7 @@ import * as realmCreationStore from '../../store/realm-creation';
 import * as realmsStore from '../../store/realms';
 import { buildGroupItems } from '../../store/user-groups';
 import { doSubscribe } from '../channels/subscriptions';
-import { doCreateUser, isStrongEnoughPassword } from '../people/create';
+import { doCreateUser } from '../people/create';
 import { sendInternalMessage } from '../messages/send';
 import { ensureSystemBot, SYSTEM_BOTS } from '../people/system-bots';
 import { LostRaceError, retryLostRaces } from '../retry';
@@ -128,13 +127,7 @@ const newRealmFormErrors = async (form: NewRealmForm): Promise<string[]> => {
   const email = form.email.trim();
   if (email === '') errors.push('This field is required.');
   else if (!isValidEmailAddress(email) || Buffer.byteLength(email, 'utf8') > 254) errors.push('Enter a valid email address.');
-  try {
-    checkFullName(form.fullName);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    errors.push(error.message);
-  }
-  if (!isStrongEnoughPassword(form.password)) errors.push('The password is too weak.');
+  errors.push(...accountFieldErrors(form.fullName, form.password));
   return errors;
 };
 

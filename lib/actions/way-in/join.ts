@@ -6,10 +6,10 @@ import { ApiError } from '../../errors';
 import { isValidEmailAddress, type InviteByKey } from '../../models/invite';
 import { EMAIL_DOMAIN_REFUSALS } from '../../models/realm-domain';
 import { realmProperty, type Realm } from '../../models/realm';
-import { checkFullName, type Role, type User } from '../../models/user';
+import { accountFieldErrors, checkFullName, type Role, type User } from '../../models/user';
 import * as invitesStore from '../../store/invites';
 import * as usersStore from '../../store/users';
-import { doCreateUser, EMAIL_IN_USE, isStrongEnoughPassword } from '../people/create';
+import { doCreateUser, EMAIL_IN_USE } from '../people/create';
 import { emailDomainRefusal } from '../organization/domains';
 
 /** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
@@ -44,13 +44,7 @@ const formErrors = async (realm: Realm, invitation: InviteByKey, email: string, 
     const refusal = await signUpEmailError(realm, email);
     if (refusal !== undefined) errors.push(refusal);
   }
-  try {
-    checkFullName(form.fullName);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    errors.push(error.message);
-  }
-  if (!isStrongEnoughPassword(form.password)) errors.push('The password is too weak.');
+  errors.push(...accountFieldErrors(form.fullName, form.password));
   return errors;
 };
 

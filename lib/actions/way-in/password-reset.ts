@@ -8,7 +8,7 @@ import { RateLimitedError } from '../../errors';
 import { escapeHtml } from '../../models/html';
 import { generateConfirmationKey } from '../../models/invite';
 import { realmUrl, type Realm } from '../../models/realm';
-import type { User } from '../../models/user';
+import { isStrongEnoughPassword, WEAK_PASSWORD, type User } from '../../models/user';
 import { hashPassword, fingerprintOf } from '../../passwords';
 import { sendEmail } from '../../store/emails';
 import * as passwordResetsStore from '../../store/password-resets';
@@ -16,7 +16,6 @@ import * as passwordsStore from '../../store/passwords';
 import * as sessionsStore from '../../store/sessions';
 import * as usersStore from '../../store/users';
 import { ConfirmationLinkError, PasswordResetAccess, accessPasswordResetLink } from '../../access/way-in';
-import { isStrongEnoughPassword } from '../people/create';
 import { admitAttempt } from './rate-limits';
 import { LostRaceError, retryLostRaces } from '../retry';
 
@@ -112,7 +111,7 @@ export const checkResetPassword = async (
   const errors: string[] = [];
   if (form.newPassword1 === '' || form.newPassword2 === '') errors.push('This field is required.');
   else if (form.newPassword1 !== form.newPassword2) errors.push(PASSWORD_MISMATCH);
-  else if (!isStrongEnoughPassword(form.newPassword1)) errors.push('The password is too weak.');
+  else if (!isStrongEnoughPassword(form.newPassword1)) errors.push(WEAK_PASSWORD);
   if (errors.length > 0) return { errors };
   const hash = await hashPassword(form.newPassword1);
   await retryLostRaces(async () => {

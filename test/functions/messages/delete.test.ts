@@ -3,7 +3,6 @@
 // 11); Old Verona (7) is archived; Iago (11) is an administrator, Shiva (15) a moderator; message
 // 15 is Lear's (another organization). Upstream: zerver/tests/test_message_delete.py.
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as deleteHandler } from '../../../functions/messages/delete';
 import { handler as register } from '../../../functions/events/register';
 import { handler as flagsHandler } from '../../../functions/messages/update-flags';
 import { doDeleteMessage } from '../../../lib/actions/messages/delete';
@@ -19,9 +18,7 @@ import { call, expectError, expectSuccess } from '../../helpers/api';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
-
-const del = (as: string, messageId: number) =>
-  call(deleteHandler, { method: 'DELETE', path: `/messages/${messageId}`, as, pathParameters: { message_id: String(messageId) } });
+import { deleteMessage as del } from '../../helpers/messages';
 
 const DENMARK = [7, 9, 10, 11, 12, 14, 15];
 

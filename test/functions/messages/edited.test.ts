@@ -5,16 +5,13 @@
 // (messages_for_ids), zerver/tests/test_message_edit.py. Hamlet (10) sends to Denmark (1).
 import { handler as getOne } from '../../../functions/messages/get';
 import { handler as list } from '../../../functions/messages/list';
-import { handler as update } from '../../../functions/messages/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import { call, expectSuccess } from '../../helpers/api';
 import { storeMessage } from '../../helpers/stored-messages';
 import { withRealm } from '../../helpers/realm';
+import { editMessage as patch } from '../../helpers/messages';
 
 const HAMLET = 'hamlet@zulip.com';
-
-const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
 
 /** The message as GET /messages (by id) and GET /messages/{id} show it: both must agree. */
 const fetched = async (id: number, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {

@@ -2,14 +2,12 @@
 // content right after its edit; the organization's edit history policy. Upstream:
 // zerver/tests/test_message_edit.py (test_edit_message_history*, test_edit_history_disabled).
 import { handler as history } from '../../../functions/messages/history';
-import { handler as update } from '../../../functions/messages/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { storeMessage } from '../../helpers/stored-messages';
 import { withRealm } from '../../helpers/realm';
+import { editMessage as patch } from '../../helpers/messages';
 
-const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
 const getHistory = (as: string, messageId: number, params: Record<string, unknown> = {}) =>
   call(history, { method: 'GET', path: `/messages/${messageId}/history`, as, params, pathParameters: { message_id: String(messageId) } });
 

@@ -4,7 +4,6 @@
 // Denmark (1) subscribers 7, 9, 10, 11, 12, 14, 15; Verona (3) everyone. Hamlet (10) moves.
 import { handler as register } from '../../../functions/events/register';
 import { handler as deleteHandler } from '../../../functions/messages/delete';
-import { handler as update } from '../../../functions/messages/update';
 import { doMessageMove, type MoveJob } from '../../../lib/actions/messages/move';
 import type { Message } from '../../../lib/models/message';
 import * as editsStore from '../../../lib/store/message-edits';
@@ -18,16 +17,10 @@ import { startDynamoFaults } from '../../helpers/dynamo-faults';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { withRealm } from '../../helpers/realm';
 import { storeMessage } from '../../helpers/stored-messages';
+import { editMessage } from '../../helpers/messages';
 
-const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(update, {
-    method: 'PATCH',
-    path: `/messages/${messageId}`,
-    as,
-    params,
-    pathParameters: { message_id: String(messageId) },
-    settleJobs: false,
-  });
+/** An edit whose jobs this file runs itself. */
+const patch = (as: string, messageId: number, params: Record<string, unknown>) => editMessage(as, messageId, params, { settleJobs: false });
 
 const openQueues = (ids: number[]) => openQueuesOf(ids, { capabilities: { empty_topic_name: true } });
 

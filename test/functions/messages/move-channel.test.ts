@@ -5,7 +5,6 @@
 // zerver/tests/test_message_move_stream.py, and test_message_move_topic.py for the topic
 // policies and notices that follow a move.
 import { handler as register } from '../../../functions/events/register';
-import { handler as update } from '../../../functions/messages/update';
 import { RealmGroups } from '../../../lib/access/user-groups';
 import { advanceClock } from '../../../lib/clock';
 import * as channelsStore from '../../../lib/store/channels';
@@ -18,9 +17,7 @@ import { changeChannel } from '../../helpers/channels';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { withRealm } from '../../helpers/realm';
 import { storeMessage } from '../../helpers/stored-messages';
-
-const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
+import { editMessage as patch } from '../../helpers/messages';
 
 const openQueues = (ids: number[]) => openQueuesOf(ids, { capabilities: { empty_topic_name: true } });
 

@@ -8,12 +8,12 @@ import { handler as addApns } from '../../../functions/devices/add-apns-token';
 import { handler as addFcm } from '../../../functions/devices/add-fcm-token';
 import { handler as registerDevice } from '../../../functions/devices/register';
 import { handler as registerPush } from '../../../functions/devices/register-push';
-import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
 import { decryptPushPayload } from '../../../lib/models/push-notifications';
 import { listPushTokensOfUser } from '../../../lib/store/push-tokens';
 import { call, expectSuccess } from '../../helpers/api';
 import { appRegistration, bouncerState, failBouncerRequests, usePushBouncer } from '../../helpers/push';
+import { sendMessage as send } from '../../helpers/messages';
 
 usePushBouncer();
 
@@ -28,7 +28,6 @@ const REALM = {
   realm_name: 'Zulip Dev',
 };
 
-const send = (as: string, params: Record<string, unknown>) => call(sendHandler, { method: 'POST', path: '/messages', as, params });
 const sendDirect = async (as: string, to: number[], content: string): Promise<number> =>
   expectSuccess(await send(as, { type: 'direct', to: JSON.stringify(to), content })).id as number;
 

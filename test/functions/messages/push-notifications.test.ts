@@ -2,7 +2,6 @@
 // a device registered as the app does it, a message sent by someone else, and what the bouncer
 // received, decrypted with the device's key into the payload the app reads. The push job runs in
 // this process after the send has answered (call() waits for it unless told not to).
-import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as updatePresence } from '../../../functions/presence/update';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
@@ -20,15 +19,13 @@ import {
   registerPhone,
   usePushBouncer,
 } from '../../helpers/push';
+import { sendMessage as send } from '../../helpers/messages';
 
 usePushBouncer();
 
 const HAMLET = 10;
 const IAGO = 11;
 const OTHELLO = 12;
-
-const send = (as: string, params: Record<string, unknown>, opts: { settleJobs?: boolean } = {}) =>
-  call(sendHandler, { method: 'POST', path: '/messages', as, params, ...opts });
 
 const sendDirect = async (as: string, to: number[], content: string): Promise<number> =>
   expectSuccess(await send(as, { type: 'direct', to: JSON.stringify(to), content })).id as number;

@@ -3,13 +3,13 @@
 // (zerver/lib/message_report.py, zerver/tests/test_message_report.py).
 import { handler as register } from '../../../functions/events/register';
 import { handler as report } from '../../../functions/messages/report';
-import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as archive } from '../../../functions/channels/archive';
 import { handler as updateRealm } from '../../../functions/realm/update';
 import * as messagesStore from '../../../lib/store/messages';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
+import { sendMessageId as send } from '../../helpers/messages';
 
 const HAMLET = 10;
 const IAGO = 11;
@@ -21,8 +21,6 @@ const NOTIFICATION_BOT = 'notification-bot@zulip.com';
 const patchRealm = (as: string, params: Record<string, unknown>) => call(updateRealm, { method: 'PATCH', path: '/realm', as, params });
 const reportMessage = (as: string, id: number, params: Record<string, unknown>) =>
   call(report, { method: 'POST', path: `/messages/${id}/report`, as, pathParameters: { message_id: String(id) }, params });
-const send = async (as: string, params: Record<string, unknown>): Promise<number> =>
-  expectSuccess(await call(sendHandler, { method: 'POST', path: '/messages', as, params })).id as number;
 const moderationChannel = async () => (await realmsStore.get(2, { consistent: true }))!.moderationRequestChannelId ?? null;
 /** The `<time:…>` upstream writes for a message's time. */
 const timeOf = (unixSeconds: number) => `<time:${new Date(unixSeconds * 1000).toISOString().replace('.000Z', '+00:00')}>`;

@@ -3,7 +3,6 @@
 // each recipient's queue takes its own version, with its own flags; nobody else's does (but
 // all_public_streams queues, for public channels). Denmark (1) has subscribers 7, 9, 10, 11, 12,
 // 14, 15; core team (6) is private (9, 10, 11); Cordelia (8) is in neither; Edgar is in 'lear'.
-import { handler } from '../../../functions/messages/send';
 import { eventForQueue } from '../../../lib/events/event-filters';
 import { newSubscription } from '../../../lib/models/channel';
 import * as channelsStore from '../../../lib/store/channels';
@@ -11,15 +10,14 @@ import { batchPut } from '../../../lib/store/common';
 import * as streams from '../../../lib/store/event-streams';
 import { eventKeys } from '../../../lib/store/keys';
 import type { MessageEvent } from '../../../lib/models/event';
-import { call, expectSuccess } from '../../helpers/api';
+import { expectSuccess } from '../../helpers/api';
 import { neverFollowNewTopics, openQueue, queueDescriptor } from '../../helpers/events';
+import { sendMessage as send } from '../../helpers/messages';
 
 const REALM = 2;
 const SHARDS = 4;
 const DENMARK_SUBSCRIBERS = [7, 9, 10, 11, 12, 14, 15];
 const shardStreams = Array.from({ length: SHARDS }, (_, shard) => eventKeys.realmStream(REALM, shard));
-
-const send = (as: string, params: Record<string, unknown>) => call(handler, { method: 'POST', path: '/messages', as, params });
 
 /** How many items each stream gained while `run` ran, by stream. */
 const appendsDuring = async (streamNames: string[], run: () => Promise<unknown>): Promise<Record<string, number>> => {

@@ -1,17 +1,16 @@
 // POST /messages retried by its client: a send with the queue_id and local_id of one the same user
 // made within the last 5 minutes (SENT_LOCAL_ID_SECONDS) stores nothing and answers that message's
 // id; the recipients get the message once.
-import { handler } from '../../../functions/messages/send';
 import { advanceClock } from '../../../lib/clock';
 import * as messagesStore from '../../../lib/store/messages';
-import { call, expectSuccess } from '../../helpers/api';
+import { expectSuccess } from '../../helpers/api';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
+import { sendMessage as send } from '../../helpers/messages';
 
 const DENMARK = { type: 'stream', to: 1, topic: 'retries' };
 let n = 0;
 /** A fresh client identity: the sending client's queue id and its local id for the message. */
 const identity = () => ({ queue_id: `queue-${(n += 1)}`, local_id: '1.01' });
-const send = (as: string, params: Record<string, unknown>) => call(handler, { method: 'POST', path: '/messages', as, params });
 const messageIdsOf = (events: Record<string, any>[]) => events.filter((e) => e.type === 'message').map((e) => e.message.id);
 
 describe('POST /messages with the queue_id and local_id of an earlier send', () => {

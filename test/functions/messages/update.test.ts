@@ -3,7 +3,6 @@
 // administrator, Shiva (15) a moderator. Upstream: zerver/tests/test_message_edit.py and
 // test_message_move_topic.py.
 import { handler as register } from '../../../functions/events/register';
-import { handler as update } from '../../../functions/messages/update';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import * as editsStore from '../../../lib/store/message-edits';
@@ -13,9 +12,7 @@ import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
 import { storeMessage } from '../../helpers/stored-messages';
 import { withRealm } from '../../helpers/realm';
-
-const patch = (as: string, messageId: number, params: Record<string, unknown>) =>
-  call(update, { method: 'PATCH', path: `/messages/${messageId}`, as, params, pathParameters: { message_id: String(messageId) } });
+import { editMessage as patch } from '../../helpers/messages';
 
 const openQueues = (ids: number[]) => openQueuesOf(ids, { capabilities: { empty_topic_name: true } });
 

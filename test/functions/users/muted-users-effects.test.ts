@@ -6,13 +6,13 @@
 // Verona only. In every test here Hamlet (10) has muted Othello (12).
 import { handler as flagsHandler } from '../../../functions/messages/update-flags';
 import { handler as readReceipts } from '../../../functions/messages/read-receipts';
-import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as typingHandler } from '../../../functions/typing/send';
 import { handler as muteHandler } from '../../../functions/users/mute';
 import { handler as unmuteHandler } from '../../../functions/users/unmute';
 import { getUserMessagesByIds } from '../../../lib/store/messages';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
+import { sendMessageId as send } from '../../helpers/messages';
 
 const muteCall = (handler: typeof muteHandler, method: string, as: string, id: number) =>
   call(handler, {
@@ -22,8 +22,6 @@ const muteCall = (handler: typeof muteHandler, method: string, as: string, id: n
     pathParameters: { muted_user_id: String(id) },
     as,
   });
-const send = async (as: string, params: Record<string, unknown>): Promise<number> =>
-  expectSuccess(await call(sendHandler, { method: 'POST', path: '/messages', as, params })).id;
 const typing = (as: string, params: Record<string, unknown>) => call(typingHandler, { method: 'POST', path: '/typing', as, params });
 const markRead = async (as: string, id: number) =>
   expectSuccess(

@@ -2,12 +2,12 @@
 // upstream's test_muted_message_send_notifications_not_enqueued, and the mute's withdrawal of what
 // was already notified ("This will automatically clear any existing mobile push notifications
 // related to the muted user"). Othello (12) has a phone; he mutes Iago (11).
-import { handler as sendHandler } from '../../../functions/messages/send';
 import { handler as updateUserTopic } from '../../../functions/topics/update-user-topic';
 import { handler as muteHandler } from '../../../functions/users/mute';
 import { handler as unmuteHandler } from '../../../functions/users/unmute';
 import { call, expectSuccess } from '../../helpers/api';
 import { appRegistration, notificationCount, notificationsSince, registerPhone, usePushBouncer } from '../../helpers/push';
+import { sendMessageId as send } from '../../helpers/messages';
 
 usePushBouncer();
 
@@ -21,8 +21,6 @@ const muteCall = (handler: typeof muteHandler, method: string, as: string, id: n
     pathParameters: { muted_user_id: String(id) },
     as,
   });
-const send = async (as: string, params: Record<string, unknown>): Promise<number> =>
-  expectSuccess(await call(sendHandler, { method: 'POST', path: '/messages', as, params })).id;
 
 describe('push notifications and muted users', () => {
   let keys: Record<string, string>;

@@ -6,7 +6,7 @@ describe('html', () => {
   it('escapes interpolated text, in content and attributes', () => {
     const text = `<b a="1">'&'</b>`;
     expect(html`<p title="${text}">${text}</p>`.value).toBe(
-      '<p title="&lt;b a=&quot;1&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;">&lt;b a=&quot;1&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;</p>',
+      '<p title="&lt;b a=&quot;1&quot;&gt;&#x27;&amp;&#x27;&lt;/b&gt;">&lt;b a=&quot;1&quot;&gt;&#x27;&amp;&#x27;&lt;/b&gt;</p>',
     );
   });
 
@@ -17,7 +17,7 @@ describe('html', () => {
   });
 
   it('escapes every character that matters', () => {
-    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#x27;');
   });
 });
 
