@@ -15,7 +15,17 @@ const sources = JSON.parse(await new Promise((resolve) => {
   let text = '';
   process.stdin.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
 }));
-const eslint = new ESLint({ cwd: process.cwd() });
+// The layer rule needs no types: without the type-aware rules' program (eslint.config.mjs builds
+// one for the whole project), each snippet lints in milliseconds instead of seconds.
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: [
+    {
+      languageOptions: { parserOptions: { projectService: false, project: null } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+    },
+  ],
+});
 const out = [];
 for (const { filePath, code } of sources) {
   const [result] = await eslint.lintText(code, { filePath });
