@@ -15,6 +15,20 @@ export const SERVERLESS = require.resolve('serverless/bin/serverless.js', { path
 export const STAGE = 'dev';
 export const UPLOAD_URL_SECRET = 'f'.repeat(64);
 
+/** The routes that use the uploads bucket, with their role (routes.json `bucket`), as both deploy checks expect them. */
+export const BUCKET_ROUTES = [
+  'removeAttachment:delete',
+  'serveRealmEmojiImage:read',
+  'serveUploadedFile:read',
+  'serveUploadedFileByToken:read',
+  'serveUserAvatar:read',
+  'uploadAvatar:write',
+  'uploadFile:write',
+  'uploadRealmEmoji:write',
+  'uploadRealmIcon:write',
+  'uploadRealmLogo:write',
+];
+
 export type Resource = { Type: string; Properties: Record<string, any> };
 
 /** The environment of a machine with no AWS account: no credentials, no profile. */

@@ -23,6 +23,7 @@ import {
   STAGE,
   UPLOAD_URL_SECRET,
   type Resource,
+  BUCKET_ROUTES,
 } from '../helpers/serverless-cli';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -293,18 +294,7 @@ describe('npx serverless package', () => {
         .filter((r) => r.bucket)
         .map((r) => `${r.name}:${r.bucket}`)
         .sort(),
-    ).toEqual([
-      'removeAttachment:delete',
-      'serveRealmEmojiImage:read',
-      'serveUploadedFile:read',
-      'serveUploadedFileByToken:read',
-      'serveUserAvatar:read',
-      'uploadAvatar:write',
-      'uploadFile:write',
-      'uploadRealmEmoji:write',
-      'uploadRealmIcon:write',
-      'uploadRealmLogo:write',
-    ]);
+    ).toEqual(BUCKET_ROUTES);
   });
 
   describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {
