@@ -2,7 +2,7 @@ import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError, UnauthorizedError } from '../errors';
 import { registerQueue, settleQueueStart } from '../events/queues';
 import type { ApiEvent, ClientCapabilities } from '../models/event';
-import { checkEventNarrow, type NarrowTerm } from '../models/narrow';
+import { checkEventNarrow, type NarrowTerm } from '../models/event-narrow';
 import type { Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
 import * as realmsStore from '../store/realms';

@@ -1,7 +1,7 @@
 // The parameters of POST /register, shared by the handler and its tests.
 import { BadRequestError } from '../errors';
 import { QUEUE_TIMEOUT } from '../models/event-queue';
-import { narrowTerm } from '../models/narrow';
+import { narrowTerm } from '../models/event-narrow';
 import { MESSAGES } from '../validation/messages';
 import { bool, int, list, literal, object, str, type Validator } from '../validation/validators';
 import { json, rawString } from './params';

@@ -1,6 +1,7 @@
 // Messages (each in its own partition), per-receiver message rows (user partition), direct-message
 // conversation items and topic summaries: the layout of docs/data-model.md, "Messages: keys,
-// indexes, …". Reads are named by access pattern; writeNewMessage is the one writer of a send.
+// indexes, …". Reads are named by access pattern; writeNewMessage is the one writer of a send. A
+// channel's topics are read in topics.ts, a pending delivery is taken over in pending-deliveries.ts.
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../models/channel';
 import {
@@ -8,7 +9,6 @@ import {
   type DmConversation,
   type Message,
   type MessageRecipient,
-  type PendingDelivery,
   type TopicSummary,
   type UnreadMessage,
   type UserMessage,
@@ -28,7 +28,7 @@ import {
   type Item,
 } from './common';
 import { entityKeys, lookupKey, pad } from './keys';
-import { MAX_CHANNEL_TOPICS, MAX_ORGANIZATION_USERS, MAX_USER_OBJECTS } from './limits';
+import { MAX_ORGANIZATION_USERS, MAX_USER_OBJECTS } from './limits';
 
 /** A message of an organization, or undefined (another organization's id looks missing). */
 export const getMessage = async (realmId: number, messageId: number, opts: { consistent?: boolean } = {}): Promise<Message | undefined> => {
@@ -439,51 +439,6 @@ export const raiseReceivedTopics = async (
   });
 };
 
-/**
- * Takes over a message's pending delivery: until `leaseUntil` (ms) nobody else may deliver it.
- * Allowed when its lease has run out (its deliverer died or gave up), when `from` owns it (the
- * request hands its delivery to its job), or when `owner` itself does (an earlier run of the same
- * job, which failed after its claim). `pending` is the delivery as read (consistently); false
- * when it changed meanwhile (another deliverer claimed or finished it) or the lease is still held.
- */
-export const claimPendingDelivery = async (
-  m: Message & { pendingDelivery: PendingDelivery },
-  claim: { owner: string; leaseUntil: number; now: number; from?: string },
-): Promise<boolean> => {
-  const pending = m.pendingDelivery;
-  if (pending.leaseUntil >= claim.now && pending.owner !== claim.from && pending.owner !== claim.owner) return false;
-  return sendConditional(
-    new UpdateCommand({
-      TableName: tableName('main'),
-      Key: entityKeys.message(m.realmId, m.id),
-      UpdateExpression: 'SET pendingDelivery.#owner = :me, pendingDelivery.leaseUntil = :until, pendingDelivery.attempts = :next',
-      ConditionExpression: 'pendingDelivery.attempts = :prev AND pendingDelivery.#owner = :was',
-      ExpressionAttributeNames: { '#owner': 'owner' },
-      ExpressionAttributeValues: {
-        ':me': claim.owner,
-        ':until': claim.leaseUntil,
-        ':next': pending.attempts + 1,
-        ':prev': pending.attempts,
-        ':was': pending.owner,
-      },
-    }),
-  );
-};
-
-/** Removes a message's pending delivery once every recipient has it, if `owner` still holds it; a deleted message stays deleted. */
-export const clearPendingDelivery = async (realmId: number, messageId: number, owner: string): Promise<void> => {
-  await sendConditional(
-    new UpdateCommand({
-      TableName: tableName('main'),
-      Key: entityKeys.message(realmId, messageId),
-      UpdateExpression: 'REMOVE pendingDelivery',
-      ConditionExpression: 'pendingDelivery.#owner = :me',
-      ExpressionAttributeNames: { '#owner': 'owner' },
-      ExpressionAttributeValues: { ':me': owner },
-    }),
-  );
-};
-
 /** Message items by id (one BatchGetItem per 100), in the order of `messageIds`; missing ones left out. */
 export const getMessagesByIds = async (realmId: number, messageIds: number[]): Promise<Message[]> => {
   const ids = [...new Set(messageIds)];
@@ -514,66 +469,3 @@ export const getRowsOfMessage = async (messageId: number, userIds: number[]): Pr
   );
   return items.map((item) => stripKeys(item) as Item as UserMessage).sort((a, b) => a.userId - b.userId);
 };
-
-/** The topics of a channel with their newest message ids, newest first (one partition query). */
-export const listTopicsOfChannel = async (channelId: number): Promise<TopicSummary[]> => {
-  const k = entityKeys.topicsOfChannel(channelId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_CHANNEL_TOPICS }))
-    .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
-    .sort((a, b) => b.maxMessageId - a.maxMessageId);
-};
-
-/** The topics of a channel with protected history that the user received, with the newest received message ids, newest first (one query of the user's partition). */
-export const listReceivedTopicsOfChannel = async (userId: number, channelId: number): Promise<TopicSummary[]> => {
-  const k = entityKeys.receivedTopicsOfChannel(userId, channelId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_CHANNEL_TOPICS }))
-    .map((item) => ({ channelId: Number(item.channelId), topic: String(item.topic), maxMessageId: Number(item.maxMessageId) }))
-    .sort((a, b) => b.maxMessageId - a.maxMessageId);
-};
-
-/** A channel's topic summary, or undefined when no message was sent to the topic (case-insensitive). */
-export const getTopicSummary = async (channelId: number, topic: string): Promise<TopicSummary | undefined> => {
-  const Key = lookupKey(() => entityKeys.topicSummary(channelId, topic));
-  if (!Key) return undefined;
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key }));
-  return out.Item
-    ? { channelId: Number(out.Item.channelId), topic: String(out.Item.topic), maxMessageId: Number(out.Item.maxMessageId) }
-    : undefined;
-};
-
-/**
- * How many of a topic's messages, newest first, count toward its participants for @**topic**.
- * Upstream has no such limit: its participants_for_topic (zerver/lib/topic.py, called from
- * zerver/actions/message_send.py get_recipient_info and from check_update_message) reads the
- * senders and reactors of every message of the topic, noting that it "is expensive for large
- * numbers of messages in the topic". Ours reads at most this many (a page of the topic index,
- * sender ids only), so a user whose last message in the topic is older than the newest 1,000 is
- * no longer a participant: the same answer for every topic of up to 1,000 messages.
- */
-export const TOPIC_PARTICIPANTS_WINDOW = 1_000;
-
-/** One attribute of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages, newest first (one page of the topic index). */
-const newestOfTopic = async (channelId: number, topic: string, attribute: 'id' | 'senderId'): Promise<number[]> => {
-  const k = lookupKey(() => entityKeys.messagesOfTopic(channelId, topic));
-  if (!k) return [];
-  const items = await queryAll(
-    {
-      TableName: tableName('main'),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': k.gsi2pk },
-      ProjectionExpression: attribute,
-      ScanIndexForward: false,
-    },
-    { max: TOPIC_PARTICIPANTS_WINDOW, overflow: 'truncate' },
-  );
-  return items.map((item) => Number(item[attribute]));
-};
-
-/** The ids of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages, newest first. */
-export const listNewestMessageIdsOfTopic = (channelId: number, topic: string): Promise<number[]> => newestOfTopic(channelId, topic, 'id');
-
-/** The distinct senders of a topic's newest TOPIC_PARTICIPANTS_WINDOW messages (sender ids only). */
-export const listSenderIdsOfTopic = async (channelId: number, topic: string): Promise<number[]> => [
-  ...new Set(await newestOfTopic(channelId, topic, 'senderId')),
-];

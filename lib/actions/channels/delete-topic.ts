@@ -10,6 +10,7 @@ import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
 import type { DeleteMessageEvent } from '../../models/event';
 import { type User } from '../../models/user';
 import * as messagesStore from '../../store/messages';
+import * as topicsStore from '../../store/topics';
 import { deleteMessageAndRows, sendDeleteMessageEvents } from '../messages/delete';
 import { forAdministrators } from '../requiring';
 import { sendTo, updateEvent } from './events';
@@ -25,7 +26,7 @@ const DELETE_CONCURRENCY = 8;
  * whose fan-out job is still writing rows is left for a later request.
  */
 const nextTopicBatch = async (user: User, channel: Channel, topic: string): Promise<Message[]> => {
-  let ids = await messagesStore.listNewestMessageIdsOfTopic(channel.id, topic);
+  let ids = await topicsStore.listNewestMessageIdsOfTopic(channel.id, topic);
   if (!channel.historyPublicToSubscribers) {
     const received = new Set((await messagesStore.getUserMessagesByIds(user.id, ids)).map((row) => row.messageId));
     ids = ids.filter((id) => received.has(id));

@@ -4,7 +4,7 @@
 import { accessChannelById } from '../../access/channels';
 import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
-import * as messagesStore from '../../store/messages';
+import * as topicsStore from '../../store/topics';
 
 export type ApiTopic = { name: string; max_id: number };
 
@@ -21,8 +21,8 @@ export type ApiTopic = { name: string; max_id: number };
 export const getChannelTopics = async (user: User, realm: Realm, channelId: number, allowEmptyTopicName: boolean): Promise<ApiTopic[]> => {
   const channel = await accessChannelById(user, channelId, 'Invalid channel ID', { allowArchived: true });
   const topics = channel.historyPublicToSubscribers
-    ? await messagesStore.listTopicsOfChannel(channel.id)
-    : await messagesStore.listReceivedTopicsOfChannel(user.id, channel.id);
+    ? await topicsStore.listTopicsOfChannel(channel.id)
+    : await topicsStore.listReceivedTopicsOfChannel(user.id, channel.id);
   return topics.map((t) => ({
     name: t.topic === '' && !allowEmptyTopicName ? realm.emptyTopicDisplayName : t.topic,
     max_id: t.maxMessageId,

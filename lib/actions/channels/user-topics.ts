@@ -25,7 +25,7 @@ import {
   type VisibilityPolicyValue,
 } from '../../models/user-topic';
 import * as channelsStore from '../../store/channels';
-import * as messagesStore from '../../store/messages';
+import * as topicsStore from '../../store/topics';
 import * as userTopicsStore from '../../store/user-topics';
 import * as usersStore from '../../store/users';
 import { LostRaceError, retryLostRaces } from '../retry';
@@ -157,8 +157,8 @@ export const readSendTopicFacts = async (
   const [current, earlier] = await Promise.all([
     userTopicsStore.getUserTopic(sender.id, channel.id, topic, { consistent: true }),
     readsWholeHistory
-      ? messagesStore.getTopicSummary(channel.id, topic)
-      : messagesStore
+      ? topicsStore.getTopicSummary(channel.id, topic)
+      : topicsStore
           .listReceivedTopicsOfChannel(sender.id, channel.id)
           .then((topics) => topics.find((t) => t.topic.toLowerCase() === topic.toLowerCase())),
   ]);

@@ -41,6 +41,7 @@ import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import * as channelsStore from '../../store/channels';
 import * as messagesStore from '../../store/messages';
+import * as pendingDeliveriesStore from '../../store/pending-deliveries';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
 
@@ -142,7 +143,7 @@ export const doDeliverMessage = async (d: Delivery): Promise<void> => {
   if (pending.rowsWritten) {
     try {
       await sendMessageEvents(d, { id: messageEventsId(d.message.id) });
-      await messagesStore.clearPendingDelivery(d.realm.id, d.message.id, pending.owner);
+      await pendingDeliveriesStore.clearPendingDelivery(d.realm.id, d.message.id, pending.owner);
       return;
     } catch (error) {
       logDelivery('handed to its job after a failure', d.realm.id, d.message.id, error);
@@ -185,7 +186,7 @@ export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
   const owner = job.owner === undefined ? randomUUID() : `${job.owner}/job`;
   const now = nowMs();
   if (
-    !(await messagesStore.claimPendingDelivery(
+    !(await pendingDeliveriesStore.claimPendingDelivery(
       { ...message, pendingDelivery: pending },
       { owner, leaseUntil: now + JOB_LEASE_MS, now, from: job.owner },
     ))
@@ -218,7 +219,7 @@ export const doMessageFanout = async (job: FanoutJob): Promise<void> => {
     ...(pending.attempts > 0 ? { resumeSince: message.dateSent * 1000 - CLOCK_SKEW_MS } : {}),
   };
   await sendMessageEvents({ realm, sender, message, participants, channel, recipients, echo: pending.echo }, identity);
-  await messagesStore.clearPendingDelivery(job.realmId, job.messageId, owner);
+  await pendingDeliveriesStore.clearPendingDelivery(job.realmId, job.messageId, owner);
 };
 
 /** How many messages deliveryRecovery finishes at once. */

@@ -15,7 +15,8 @@ import type { MessageNarrowTerm } from '../../models/narrow';
 import type { User } from '../../models/user';
 import * as channelsStore from '../../store/channels';
 import { createHistoricalUserMessage, getUserMessageConsistent, replaceUserMessageFlags } from '../../store/message-flags';
-import { getMessagesByIds, getUserMessagesByIds, listNewestMessageIdsOfTopic, listNewestUnreadOfUser } from '../../store/messages';
+import { getMessagesByIds, getUserMessagesByIds, listNewestUnreadOfUser } from '../../store/messages';
+import { listNewestMessageIdsOfTopic } from '../../store/topics';
 import { readRange, selectNarrow } from './fetch';
 import { doStartPushRemovals } from '../push/removals';
 

@@ -38,6 +38,7 @@ import { settingsOfUser } from '../../models/user-settings';
 import * as channelsStore from '../../store/channels';
 import * as linkifiersStore from '../../store/linkifiers';
 import * as messagesStore from '../../store/messages';
+import * as topicsStore from '../../store/topics';
 import * as submessagesStore from '../../store/submessages';
 import * as usersStore from '../../store/users';
 import { escapeHtml } from '../../models/html';
@@ -138,7 +139,7 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
 
 /** The senders of a topic's messages (its participants, as @**topic** counts them). */
 const topicParticipants = async (channelId: number, topic: string): Promise<Set<number>> =>
-  new Set(await messagesStore.listSenderIdsOfTopic(channelId, topic));
+  new Set(await topicsStore.listSenderIdsOfTopic(channelId, topic));
 
 /** Upstream's check of widget_content (check_message): JSON, then check_widget_content, each error prefixed "Widgets: ". */
 const checkWidgetContent = (text: string): Widget => {
@@ -397,7 +398,7 @@ export const checkNewTopic = async (sender: User, channel: Channel, topic: strin
   if (setting === undefined || setting === groups.systemGroup('role:everyone').id) return;
   const poster = sender.isBot && sender.botOwnerId !== null ? sender.botOwnerId : sender.id;
   if (groups.isInSetting(setting, poster)) return;
-  if (await messagesStore.getTopicSummary(channel.id, topic)) return;
+  if (await topicsStore.getTopicSummary(channel.id, topic)) return;
   throw new BadRequestError('You do not have permission to create new topics in this channel.');
 };
 

@@ -3,7 +3,7 @@
 // channel's message as non-recipients see it) reaches only `all_public_streams` queues, and the
 // message is adapted to the queue: apply_markdown, client_gravatar, the empty topic's name, and
 // `local_message_id` for the sending client's own queue. Internal fields never leave.
-import { matchesEventNarrow, type NarrowedMessage } from '../../models/narrow';
+import { matchesEventNarrow, type NarrowedMessage } from '../../models/event-narrow';
 import type { MessageEvent, QueueDescriptor } from '../../models/event';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../../models/message-send';
 import { isGravatarUrl } from '../../models/avatar';

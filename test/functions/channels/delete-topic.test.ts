@@ -5,6 +5,7 @@
 import { handler as deleteTopic } from '../../../functions/channels/delete-topic';
 import * as channelsStore from '../../../lib/store/channels';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 import { storeMessage } from '../../helpers/stored-messages';
@@ -18,7 +19,7 @@ const post = (as: string, channelId: number, params: Record<string, unknown>) =>
     params,
   });
 
-const topicIds = (channelId: number, topic: string) => messagesStore.listNewestMessageIdsOfTopic(channelId, topic);
+const topicIds = (channelId: number, topic: string) => topicsStore.listNewestMessageIdsOfTopic(channelId, topic);
 
 describe('POST /streams/{stream_id}/delete_topic', () => {
   it.each([

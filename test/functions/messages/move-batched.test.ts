@@ -9,6 +9,7 @@ import type { Message } from '../../../lib/models/message';
 import * as editsStore from '../../../lib/store/message-edits';
 import { defineJob, holdJobs, releaseJobs, settleJobs } from '../../../lib/store/jobs';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import * as userTopicsStore from '../../../lib/store/user-topics';
 import { advanceClock } from '../../../lib/clock';
 import { config } from '../../../lib/config';
@@ -122,7 +123,7 @@ describe('PATCH /messages/{message_id}: a move larger than the request moves its
       [1, []],
       [3, ids.filter((_, i) => i % 2 === 0)],
     ]);
-    const topics = await messagesStore.listTopicsOfChannel(3);
+    const topics = await topicsStore.listTopicsOfChannel(3);
     expect(topics.find((t) => t.topic === 'big move')?.maxMessageId).toBeGreaterThanOrEqual(ids[9]);
 
     const late = await drainQueues(queues);
@@ -196,7 +197,7 @@ describe('PATCH /messages/{message_id}: a move larger than the request moves its
     expect(types.indexOf('user_topic')).toBeGreaterThan(types.indexOf('update_message'));
     expect(types.lastIndexOf('user_topic')).toBeLessThan(types.lastIndexOf('update_message'));
     expect(noticesOf(events[12])).toEqual(['This topic was moved here from #**Denmark>old name** by @_**King Hamlet|10**.']);
-    const topics = (await messagesStore.listTopicsOfChannel(1)).map((t) => t.topic.toLowerCase());
+    const topics = (await topicsStore.listTopicsOfChannel(1)).map((t) => t.topic.toLowerCase());
     expect(topics).not.toContain('old name');
   });
 

@@ -10,6 +10,7 @@ import { advanceClock } from '../../../lib/clock';
 import * as channelsStore from '../../../lib/store/channels';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import * as userTopicsStore from '../../../lib/store/user-topics';
 import * as realmsStore from '../../../lib/store/realms';
 import { call, expectError, expectSuccess } from '../../helpers/api';
@@ -156,7 +157,7 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     expect((await messagesStore.getMessage(2, stays.id))!.streamId).toBe(1);
     // Othello is subscribed to both: his row follows, still unread.
     expect(await messagesStore.getUserMessage(12, m.id)).toMatchObject({ streamId: 3, topic: 'travel', flags: [] });
-    const topicsOf = async (c: number) => (await messagesStore.listTopicsOfChannel(c)).map((t) => [t.topic, t.maxMessageId]);
+    const topicsOf = async (c: number) => (await topicsStore.listTopicsOfChannel(c)).map((t) => [t.topic, t.maxMessageId]);
     expect(await topicsOf(1)).toContainEqual(['travel', stays.id]);
     expect((await topicsOf(3)).find(([t]) => t === 'travel')).toEqual(['travel', expect.any(Number)]);
 
@@ -199,9 +200,9 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
         send_notification_to_old_thread: true,
       }),
     );
-    const [newNotice] = await messagesStore.getMessagesByIds(2, await messagesStore.listNewestMessageIdsOfTopic(3, 'noticed'));
+    const [newNotice] = await messagesStore.getMessagesByIds(2, await topicsStore.listNewestMessageIdsOfTopic(3, 'noticed'));
     expect(newNotice.content).toBe('This topic was moved here from #**Denmark>notices** by @_**King Hamlet|10**.');
-    const oldIds = await messagesStore.listNewestMessageIdsOfTopic(1, 'notices');
+    const oldIds = await topicsStore.listNewestMessageIdsOfTopic(1, 'notices');
     expect(oldIds).toHaveLength(1);
     const [oldNotice] = await messagesStore.getMessagesByIds(2, oldIds);
     expect(oldNotice.content).toBe('This topic was moved to #**Verona>noticed** by @_**King Hamlet|10**.');
@@ -225,7 +226,7 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
     );
     expect(a.id).toBeLessThan(b.id);
     const newest = async (c: number, t: string) =>
-      (await messagesStore.getMessagesByIds(2, (await messagesStore.listNewestMessageIdsOfTopic(c, t)).slice(0, 1)))[0].content;
+      (await messagesStore.getMessagesByIds(2, (await topicsStore.listNewestMessageIdsOfTopic(c, t)).slice(0, 1)))[0].content;
     expect(await newest(3, 'existing')).toMatch(
       /^\[A message\]\(http:\/\/localhost:3000\/#narrow\/channel\/3-Verona\/topic\/existing\/near\/\d+\) was moved here from #\*\*Denmark>partly\*\* by @_\*\*King Hamlet\|10\*\*\.$/,
     );
@@ -263,7 +264,7 @@ describe('PATCH /messages/{message_id} with stream_id: the move', () => {
       expect.objectContaining({ stream_id: 6, topic: 'secret', unread_message_ids: [a.id, b.id] }),
     );
     // The topic is in the new channel's topics of those who received it.
-    expect((await messagesStore.listReceivedTopicsOfChannel(9, 6)).map((t) => t.topic)).toContain('secret');
+    expect((await topicsStore.listReceivedTopicsOfChannel(9, 6)).map((t) => t.topic)).toContain('secret');
   });
 
   it('moves to a public channel: a guest not subscribed there loses access, other non-subscribers keep it without a row', async () => {

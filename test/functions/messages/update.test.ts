@@ -7,6 +7,7 @@ import { handler as updateSettings } from '../../../functions/settings/update';
 import { advanceClock, freezeClock } from '../../../lib/clock';
 import * as editsStore from '../../../lib/store/message-edits';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { drainQueues, openQueuesOf } from '../../helpers/events';
 import { setSubscribed } from '../../helpers/channels';
@@ -235,7 +236,7 @@ describe('PATCH /messages/{message_id}: errors before any change', () => {
 });
 
 describe('PATCH /messages/{message_id}: topics', () => {
-  const topicsOf = async (channelId: number) => (await messagesStore.listTopicsOfChannel(channelId)).map((t) => [t.topic, t.maxMessageId]);
+  const topicsOf = async (channelId: number) => (await topicsStore.listTopicsOfChannel(channelId)).map((t) => [t.topic, t.maxMessageId]);
 
   it('moves only this message with change_one, and tells the channel with the old and new topic', async () => {
     const a = await storeMessage({ sender: 10, channelId: 1, topic: 'one' });

@@ -1,5 +1,5 @@
 // lib/models/narrow.ts: the one definition that parses, validates and matches a narrow.
-import { checkEventNarrow, matchesEventNarrow, narrowTerm, type NarrowedMessage } from '../../../lib/models/narrow';
+import { checkEventNarrow, matchesEventNarrow, narrowTerm, type NarrowedMessage } from '../../../lib/models/event-narrow';
 
 const channelMessage: NarrowedMessage = { type: 'stream', display_recipient: 'Verona', subject: 'Test', sender_email: 'iago@zulip.com' };
 const directMessage: NarrowedMessage = { type: 'private', display_recipient: [], subject: '', sender_email: 'hamlet@zulip.com' };

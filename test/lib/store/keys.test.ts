@@ -9,7 +9,7 @@ import { dbMetrics } from '../../../lib/store/client';
 import * as queuesStore from '../../../lib/store/event-queues';
 import { entityKeys, eventKeys, KeyTooLongError, keys, lookupKey } from '../../../lib/store/keys';
 import { messagePartitions, queryPartitionPage } from '../../../lib/store/message-queries';
-import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import * as realmsStore from '../../../lib/store/realms';
 import * as userTopicsStore from '../../../lib/store/user-topics';
 import * as usersStore from '../../../lib/store/users';
@@ -143,8 +143,8 @@ describe('store lookups by text too long for a key', () => {
     ['a user by API key', () => usersStore.getByApiKey(long), undefined],
     ['an organization by subdomain', () => realmsStore.getByStringId(long), undefined],
     ['a topic policy', () => userTopicsStore.getUserTopic(10, 3, long), undefined],
-    ['a topic summary', () => messagesStore.getTopicSummary(3, long), undefined],
-    ['the senders of a topic', () => messagesStore.listSenderIdsOfTopic(3, long), []],
+    ['a topic summary', () => topicsStore.getTopicSummary(3, long), undefined],
+    ['the senders of a topic', () => topicsStore.listSenderIdsOfTopic(3, long), []],
     ['an upload', () => attachmentsStore.getAttachmentWithClaims(`2/ab/cd/${long}`), undefined],
     ['a queue', () => queuesStore.get(long), undefined],
     ['a queue to delete', () => queuesStore.remove(long, 10), false],

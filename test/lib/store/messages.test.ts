@@ -5,6 +5,7 @@ import { documentClient, tableName } from '../../../lib/store/client';
 import { entityKeys } from '../../../lib/store/keys';
 import type { Message } from '../../../lib/models/message';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 import * as channelsStore from '../../../lib/store/channels';
 
 const get = async (key: { pk: string; sk: string }) =>
@@ -45,7 +46,7 @@ describe('the seeded messages', () => {
   });
 
   it('keeps a summary of each topic with its newest message id', async () => {
-    expect(await messagesStore.listTopicsOfChannel(3)).toEqual([
+    expect(await topicsStore.listTopicsOfChannel(3)).toEqual([
       { channelId: 3, topic: '', maxMessageId: 14 },
       { channelId: 3, topic: 'test', maxMessageId: 7 },
     ]);
@@ -91,7 +92,7 @@ describe('writeNewMessage', () => {
     expect(rows).toHaveLength(1);
     expect(await get(entityKeys.userMessage(8, id))).toMatchObject({ gsi1pk: 'UNREAD#8', gsi4pk: 'MENTIONED#8', gsi3pk: 'UMCONV#8#C3' });
     expect(await get(entityKeys.userMessage(11, id))).not.toHaveProperty('gsi1pk');
-    expect((await messagesStore.listTopicsOfChannel(3))[0]).toEqual({ channelId: 3, topic: 'Layout', maxMessageId: id });
+    expect((await topicsStore.listTopicsOfChannel(3))[0]).toEqual({ channelId: 3, topic: 'Layout', maxMessageId: id });
     expect((await channelsStore.getChannel(2, 3))!.lastMessageAt).toBe(1_900_000_000);
   });
 

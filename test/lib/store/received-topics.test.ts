@@ -5,6 +5,7 @@
 import type { Message } from '../../../lib/models/message';
 import * as channelsStore from '../../../lib/store/channels';
 import * as messagesStore from '../../../lib/store/messages';
+import * as topicsStore from '../../../lib/store/topics';
 
 const message = (id: number, streamId: number, topic: string): Message => ({
   id,
@@ -20,11 +21,9 @@ const message = (id: number, streamId: number, topic: string): Message => ({
 describe('received-topic summaries', () => {
   it('are seeded for each receiver of a protected-history channel message', async () => {
     for (const userId of [9, 10, 11]) {
-      expect(await messagesStore.listReceivedTopicsOfChannel(userId, 6)).toEqual([
-        { channelId: 6, topic: 'secret plans', maxMessageId: 3 },
-      ]);
+      expect(await topicsStore.listReceivedTopicsOfChannel(userId, 6)).toEqual([{ channelId: 6, topic: 'secret plans', maxMessageId: 3 }]);
     }
-    expect(await messagesStore.listReceivedTopicsOfChannel(12, 6)).toEqual([]);
+    expect(await topicsStore.listReceivedTopicsOfChannel(12, 6)).toEqual([]);
   });
 
   it("are raised for each recipient of a send with protected history, to the topic's newest spelling", async () => {
@@ -39,9 +38,9 @@ describe('received-topic summaries', () => {
       channel,
     );
     const raised = { channelId: 6, topic: 'Secret Plans', maxMessageId: id };
-    expect(await messagesStore.listReceivedTopicsOfChannel(10, 6)).toEqual([raised]);
-    expect(await messagesStore.listReceivedTopicsOfChannel(9, 6)).toEqual([raised]);
-    expect(await messagesStore.listReceivedTopicsOfChannel(11, 6)).toEqual([{ channelId: 6, topic: 'secret plans', maxMessageId: 3 }]);
+    expect(await topicsStore.listReceivedTopicsOfChannel(10, 6)).toEqual([raised]);
+    expect(await topicsStore.listReceivedTopicsOfChannel(9, 6)).toEqual([raised]);
+    expect(await topicsStore.listReceivedTopicsOfChannel(11, 6)).toEqual([{ channelId: 6, topic: 'secret plans', maxMessageId: 3 }]);
   });
 
   it('keep the newest id when an older send lands last', async () => {
@@ -49,13 +48,13 @@ describe('received-topic summaries', () => {
     const newer = await messagesStore.allocateMessageId(2);
     await messagesStore.writeNewMessage(message(newer, 6, 'race'), [{ userId: 11, flags: [] }], channel);
     await messagesStore.writeNewMessage(message(newer - 100, 6, 'RACE'), [{ userId: 11, flags: [] }], channel);
-    expect((await messagesStore.listReceivedTopicsOfChannel(11, 6))[0]).toEqual({ channelId: 6, topic: 'race', maxMessageId: newer });
+    expect((await topicsStore.listReceivedTopicsOfChannel(11, 6))[0]).toEqual({ channelId: 6, topic: 'race', maxMessageId: newer });
   });
 
   it('are not written for a channel whose history is shared', async () => {
     const channel = (await channelsStore.getChannel(2, 3))!;
     const id = await messagesStore.allocateMessageId(2);
     await messagesStore.writeNewMessage(message(id, 3, 'public'), [{ userId: 10, flags: ['read'] }], channel);
-    expect(await messagesStore.listReceivedTopicsOfChannel(10, 3)).toEqual([]);
+    expect(await topicsStore.listReceivedTopicsOfChannel(10, 3)).toEqual([]);
   });
 });

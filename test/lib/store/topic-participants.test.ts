@@ -4,7 +4,7 @@
 import { dbMetrics } from '../../../lib/store/client';
 import { batchPut } from '../../../lib/store/common';
 import { entityKeys } from '../../../lib/store/keys';
-import { TOPIC_PARTICIPANTS_WINDOW, listSenderIdsOfTopic } from '../../../lib/store/messages';
+import { TOPIC_PARTICIPANTS_WINDOW, listSenderIdsOfTopic } from '../../../lib/store/topics';
 
 const CHANNEL = 424242;
 const FIRST_ID = 5_000_000;
