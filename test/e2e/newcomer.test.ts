@@ -2,36 +2,15 @@
 // `npm start` serves it: the organization's address leads to the login page, which links to the
 // development login; one click there signs in. Whatever a browser asks for that no page serves
 // (/favicon.ico, a mistyped address) gets the service's own 404, compressed or not.
-import { gunzipSync } from 'node:zlib';
-import { request } from 'node:http';
 import { useBrowser } from '../helpers/browser';
 import { useLocalService } from '../helpers/e2e';
+import { rawGet } from '../helpers/raw-get';
 
 const service = useLocalService();
 const browser = useBrowser();
 
-/** A raw GET (fetch would decompress): the status, type, encoding and the body decoded. */
-const rawGet = (path: string, acceptEncoding?: string) =>
-  new Promise<{ status: number; type: string; encoding?: string; text: string }>((resolve, reject) => {
-    const url = new URL(path, service.origin);
-    const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const encoding = res.headers['content-encoding'];
-        resolve({
-          status: res.statusCode!,
-          type: String(res.headers['content-type']),
-          encoding,
-          text: (encoding === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'),
-        });
-      });
-    })
-      .on('error', reject)
-      .end();
-  });
+/** A raw GET of a path of the service. */
+const rawGetPath = (path: string, acceptEncoding?: string) => rawGet(new URL(path, service.origin).href, acceptEncoding);
 
 describe("e2e: the newcomer's first minute", () => {
   it('goes from the address to the login page, to the development login, and signs in with a click', async () => {
@@ -78,13 +57,13 @@ describe("e2e: the newcomer's first minute", () => {
     "answers unknown paths with the service's own 404 (Accept-Encoding: %s)",
     async (acceptEncoding) => {
       for (const path of ['/favicon.ico', '/nope', '/nope/deeper/']) {
-        const answer = await rawGet(path, acceptEncoding);
+        const answer = await rawGetPath(path, acceptEncoding);
         expect({ path, status: answer.status, type: answer.type }).toEqual({ path, status: 404, type: 'text/html; charset=utf-8' });
         expect(answer.text).toContain('<title>Page not found | Zulip</title>');
         expect(answer.text).not.toContain('Serverless-offline');
       }
       for (const path of ['/api/v1/nope', '/api/v2/users', '/json/nope']) {
-        const answer = await rawGet(path, acceptEncoding);
+        const answer = await rawGetPath(path, acceptEncoding);
         expect({ path, status: answer.status, body: JSON.parse(answer.text) }).toEqual({
           path,
           status: 404,

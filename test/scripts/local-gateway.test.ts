@@ -1,11 +1,12 @@
 // The local service's front (scripts/local-gateway.ts): the emulator's own answers become the
 // service's own (the API's envelope under /api/ and /json/, the pages' HTML elsewhere), compressed
 // or not; the service's answers pass unchanged.
-import { createServer, get as httpGet, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { freePort } from '../../scripts/local-dynamo';
 import { rewriteAnswer, rewriteBody, startLocalGateway, stopLocalGateway } from '../../scripts/local-gateway';
+import { rawGet } from '../helpers/raw-get';
 import { pageText } from '../helpers/web';
 
 describe("rewriting the emulator's answers", () => {
@@ -121,24 +122,7 @@ describe('the front in front of an emulator that compresses (as hapi does for a 
   });
 
   /** A raw GET (fetch would decompress), with the body decoded as the client would. */
-  const get = (path: string, acceptEncoding?: string) =>
-    new Promise<{ status: number; type: string; encoding?: string; text: string }>((resolve, reject) => {
-      const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
-      httpGet({ host: '127.0.0.1', port, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          const encoding = res.headers['content-encoding'];
-          resolve({
-            status: res.statusCode!,
-            type: String(res.headers['content-type']),
-            encoding,
-            text: (encoding === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'),
-          });
-        });
-      }).on('error', reject);
-    });
+  const get = (path: string, acceptEncoding?: string) => rawGet(`http://127.0.0.1:${port}${path}`, acceptEncoding);
 
   it.each([[undefined], ['gzip, deflate, br']])('answers /favicon.ico with the 404 page (Accept-Encoding: %s)', async (acceptEncoding) => {
     const answer = await get('/favicon.ico', acceptEncoding);
