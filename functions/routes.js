@@ -265,6 +265,56 @@ const httpApiRouteLogicalId = (routeKey) =>
  * throttleBurst parameters, and a route's own `throttle`. A route's setting needs the route to
  * exist first, hence the DependsOn. Requests beyond a limit get API Gateway's own 429.
  */
+/**
+ * The web app's `/json/…` (upstream's session-authenticated twin of every `/api/v1/…` route): one
+ * route, `ANY /json/{proxy+}`, whose HTTP proxy integration sends the request on to the same API's
+ * `/api/v1/{proxy}`, marked with JSON_ROUTE_HEADER (lib/http/route-table.ts, the same name: the
+ * deploy test checks) and with the browser's Host in X-Forwarded-Host, so the function that serves
+ * the `/api/v1/` route serves it by its session (lib/http/session.ts). Declaring every route twice
+ * would pass API Gateway's 300 routes per API (217 already, HEAD included) and add as many
+ * CloudFormation resources; the hop costs one more API Gateway request per /json/ request
+ * (docs/architecture.md, "The web app"). The local gateway does the same (scripts/local-gateway.ts).
+ */
+const JSON_ROUTE_HEADER = 'x-zulip-json-route';
+const jsonRouteResources = {
+  JsonRouteIntegration: {
+    Type: 'AWS::ApiGatewayV2::Integration',
+    Properties: {
+      ApiId: { Ref: 'HttpApi' },
+      IntegrationType: 'HTTP_PROXY',
+      IntegrationMethod: 'ANY',
+      IntegrationUri: {
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { Ref: 'HttpApi' },
+            '.execute-api.',
+            { Ref: 'AWS::Region' },
+            '.',
+            { Ref: 'AWS::URLSuffix' },
+            `${API_PREFIX}/{proxy}`,
+          ],
+        ],
+      },
+      PayloadFormatVersion: '1.0',
+      TimeoutInMillis: API_GATEWAY_LIMIT * 1000,
+      RequestParameters: {
+        [`overwrite:header.${JSON_ROUTE_HEADER}`]: '1',
+        'overwrite:header.x-forwarded-host': '$context.domainName',
+      },
+    },
+  },
+  JsonRoute: {
+    Type: 'AWS::ApiGatewayV2::Route',
+    Properties: {
+      ApiId: { Ref: 'HttpApi' },
+      RouteKey: 'ANY /json/{proxy+}',
+      Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'JsonRouteIntegration' }]] },
+    },
+  },
+};
+
 const stageThrottling = async ({ resolveVariable }) => {
   const rate = Number(await resolveVariable('param:throttleRate'));
   const burst = Number(await resolveVariable('param:throttleBurst'));
@@ -302,6 +352,7 @@ module.exports = {
   loadRoutes,
   routeTable,
   functions,
+  jsonRouteResources,
   plugins,
   stageThrottling,
   timeoutOf,

@@ -31,6 +31,7 @@ export const ErrorCode = {
   REACTION_ALREADY_EXISTS: 'REACTION_ALREADY_EXISTS',
   REACTION_DOES_NOT_EXIST: 'REACTION_DOES_NOT_EXIST',
   INVITATION_FAILED: 'INVITATION_FAILED',
+  CSRF_FAILED: 'CSRF_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -104,12 +105,33 @@ export class MissingArgumentError extends ApiError {
 }
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+const SESSION_CHALLENGE = { 'WWW-Authenticate': 'Session realm="zulip"' };
 
 /** 401 UNAUTHORIZED with the Basic challenge: every API-key failure, as upstream re-raises them. */
 export class UnauthorizedError extends ApiError {
   constructor(message = 'Not logged in: API authentication or user session required', code: ErrorCode = ErrorCode.UNAUTHORIZED) {
     super(message, { statusCode: 401, code, headers: BASIC_CHALLENGE });
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** 401 UNAUTHORIZED of a /json/ request without a live session: upstream asks for session authentication. */
+export class SessionRequiredError extends ApiError {
+  constructor() {
+    super('Not logged in: API authentication or user session required', {
+      statusCode: 401,
+      code: ErrorCode.UNAUTHORIZED,
+      headers: SESSION_CHALLENGE,
+    });
+    this.name = 'SessionRequiredError';
+  }
+}
+
+/** 403 CSRF_FAILED: a /json/ request that changes something without the session's CSRF token (upstream's CsrfFailureError). */
+export class CsrfFailedError extends ApiError {
+  constructor(reason: string) {
+    super(`CSRF error: ${reason}`, { statusCode: 403, code: ErrorCode.CSRF_FAILED });
+    this.name = 'CsrfFailedError';
   }
 }
 

@@ -11,6 +11,9 @@
 // - A request this server cannot parse at all (a request line or headers over Node's 16 KB, a
 //   malformed request) gets the envelope too, written on the socket.
 //
+// A `/json/…` request (the web app's) goes on to the `/api/v1/…` route that serves it, marked as
+// such, as API Gateway's `/json/{proxy+}` route forwards it in AWS (routed below).
+//
 // Which answer is one rule (isApiPath, as the fallback routes): under /api/ and /json/ the error
 // envelope (code BAD_REQUEST); at any other path the pages' HTML error page. hapi compresses what
 // it sends a client that accepts gzip or deflate, so a compressed answer is read decompressed
@@ -18,7 +21,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { isApiPath } from '../lib/http/route-table';
+import { apiPathOfJsonPath, isApiPath, JSON_ROUTE_HEADER } from '../lib/http/route-table';
 import { messagePage, pageNotFound } from '../lib/web/page-handler';
 
 const REASONS: Record<number, string> = {
@@ -109,14 +112,29 @@ const writeRaw = (socket: Duplex, status: number, msg: string): void => {
   );
 };
 
+/**
+ * Where a request goes: a `/json/…` path (the web app's) to the `/api/v1/…` route that serves it,
+ * marked and with the host it was sent to, as API Gateway's `/json/{proxy+}` route does in AWS
+ * (serverless.yml); any other path unchanged.
+ */
+const routed = (url: string, incoming: IncomingHttpHeaders): { path: string; headers: IncomingHttpHeaders } => {
+  const query = url.indexOf('?');
+  const apiPath = apiPathOfJsonPath(query < 0 ? url : url.slice(0, query));
+  if (apiPath === undefined) return { path: url, headers: { ...incoming } };
+  return {
+    path: query < 0 ? apiPath : `${apiPath}${url.slice(query)}`,
+    headers: { ...incoming, [JSON_ROUTE_HEADER]: '1', 'x-forwarded-host': incoming.host },
+  };
+};
+
 /** Listens on `port` and forwards every request to serverless-offline at `targetPort`. */
 export const startLocalGateway = (port: number, targetPort: number): Promise<Server> => {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers: IncomingHttpHeaders = { ...req.headers };
-      const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers }, (up) => {
+      const { path: target, headers } = routed(req.url ?? '/', req.headers);
+      const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: target, headers }, (up) => {
         const out: Buffer[] = [];
         up.on('data', (c: Buffer) => out.push(c));
         up.on('end', () => {

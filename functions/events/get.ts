@@ -1,9 +1,10 @@
 // GET /events: long-polls the caller's queue. Authenticated by the queue item itself when the
 // queue was registered with the same credentials (lib/http/auth.ts authenticatePoll): a waiting
-// client costs no key lookup per poll.
+// client costs no key lookup per poll. The web app's polls (/json/events) by their session.
 import { fetchEvents } from '../../lib/events/queues';
 import { selfAuthenticatingApiHandler } from '../../lib/http/api-handler';
-import { authenticate, authenticatePoll } from '../../lib/http/auth';
+import { authenticate, authenticatePoll, type PollPrincipal } from '../../lib/http/auth';
+import { authenticateJsonRequest, isJsonRoute } from '../../lib/http/session';
 import { json, rawString } from '../../lib/http/params';
 import { bool, int } from '../../lib/validation/validators';
 
@@ -12,6 +13,13 @@ const RESPONSE_MARGIN_MS = 2000;
 
 export const handler = selfAuthenticatingApiHandler(async ({ event, params, context }) => {
   const { authorization, host } = event.headers ?? {};
+  const bySession = isJsonRoute(event.headers);
+  const check = async (queueId?: string): Promise<PollPrincipal> => {
+    if (bySession) return { owner: (await authenticateJsonRequest(event, true)).user };
+    return queueId === undefined
+      ? { owner: (await authenticate(authorization, host)).user }
+      : authenticatePoll(authorization, host, queueId);
+  };
   let parsed;
   try {
     parsed = params({
@@ -21,10 +29,10 @@ export const handler = selfAuthenticatingApiHandler(async ({ event, params, cont
     });
   } catch (error) {
     // Credentials are checked before parameters, as for every authenticated endpoint.
-    await authenticate(authorization, host);
+    await check();
     throw error;
   }
-  const { owner, queue } = await authenticatePoll(authorization, host, parsed.queue_id);
+  const { owner, queue } = await check(parsed.queue_id);
   const remaining = context?.getRemainingTimeInMillis?.();
   const events = await fetchEvents(owner, {
     queueId: parsed.queue_id,

@@ -11,6 +11,7 @@ import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { authenticate, realmForHost } from './auth';
+import { authenticateJsonRequest, isJsonRoute, jsonRouteHost } from './session';
 import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from './params';
@@ -93,10 +94,17 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
     .use(errorHandler())
     .use(bodyParser())
     .handler(async (event, context) => {
+      // A /json/ request (the web app's): its host is the one the browser addressed, and the session
+      // authenticates it instead of an API key (lib/http/session.ts).
+      const json = isJsonRoute(event.headers);
+      if (json) event.headers = { ...event.headers, host: jsonRouteHost(event.headers) };
       const headers = event.headers ?? {};
       let user: User | undefined;
       let realm: Realm | undefined;
-      if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {
+      if (json && mode !== 'none') {
+        ({ user, realm } = await authenticateJsonRequest(event, mode === 'required'));
+        if (user) principalOf.set(context, user.id);
+      } else if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {
         ({ user, realm } = await authenticate(headers.authorization, headers.host));
         principalOf.set(context, user.id);
       } else if (mode === 'optional') {
@@ -141,7 +149,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
   };
 };
 
-/** An endpoint that requires HTTP Basic authentication. */
+/** An endpoint that requires HTTP Basic authentication (at /json/, the session: lib/http/session.ts). */
 export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
 /** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
 export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);

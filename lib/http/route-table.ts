@@ -46,3 +46,17 @@ export const allowedMethods = (table: RouteTable, requestPath: string): string[]
   const get = unique.indexOf('GET');
   return get >= 0 && !unique.includes('HEAD') ? [...unique.slice(0, get + 1), 'HEAD', ...unique.slice(get + 1)] : unique;
 };
+
+/**
+ * The header that marks a request of the web app's `/json/…` routes once it reaches the
+ * `/api/v1/…` route that serves it: API Gateway's `/json/{proxy+}` route sets it (serverless.yml,
+ * with the viewer's Host in X-Forwarded-Host), the local gateway (scripts/local-gateway.ts) does the
+ * same. Such a request is authenticated by its session cookie and CSRF token instead of an API key
+ * (lib/http/session.ts). A client that sets it on an /api/v1/ request itself gets no more than
+ * /json/ gives it.
+ */
+export const JSON_ROUTE_HEADER = 'x-zulip-json-route';
+
+/** The `/api/v1/…` path that serves a `/json/…` path, or undefined for any other path. */
+export const apiPathOfJsonPath = (path: string): string | undefined =>
+  /^\/json\//.test(path) ? `${API_PREFIX}/${path.slice(6)}` : undefined;

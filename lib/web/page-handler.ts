@@ -16,11 +16,11 @@ import { errorHandler } from '../http/middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from '../http/params';
 import { requestIdOf } from '../http/request-id';
 import type { HttpResponse } from '../http/response';
-import { isSecureRequest, requestCookies, setCookie } from './cookies';
-import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from './csrf';
+import { isSecureRequest, requestCookies, setCookie } from '../http/cookies';
+import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from '../http/csrf';
 import { html, type SafeHtml } from './html';
 import { box, CSRF_FIELD, htmlResponse, layout, type FormContext } from './page';
-import { sessionOf, type WebSession } from './session';
+import { sessionOf, type WebSession } from '../http/session';
 
 type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 

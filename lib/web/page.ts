@@ -19,7 +19,7 @@ export type Field = {
   hint?: string;
 };
 
-/** What every form needs from its page: the CSRF token of this response (lib/web/csrf.ts). */
+/** What every form needs from its page: the CSRF token of this response (lib/http/csrf.ts). */
 export type FormContext = { csrfToken: string };
 
 /** The CSRF token as the hidden field every POST form carries (Django's name). */

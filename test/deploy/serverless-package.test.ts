@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/messages/delivery';
+import { JSON_ROUTE_HEADER } from '../../lib/http/route-table';
 import {
   BUCKET_ROUTES,
   bundledDevLogin,
@@ -151,6 +152,21 @@ describe('the configuration npx serverless package deploys (serverless print)', 
 
   it("answers every other unknown path from the page fallback, not with API Gateway's own 404", () => {
     expect(fn('pageFallback').handler).toBe('functions/fallback/not-found.handler');
+  });
+
+  it("sends the web app's /json/ requests on to /api/v1/ with one proxy route, marked as the functions expect", () => {
+    const { JsonRoute: route, JsonRouteIntegration: integration } = printed.resources.Resources;
+    expect(route.Properties).toEqual({
+      ApiId: { Ref: 'HttpApi' },
+      RouteKey: 'ANY /json/{proxy+}',
+      Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'JsonRouteIntegration' }]] },
+    });
+    expect(integration.Properties).toMatchObject({ IntegrationType: 'HTTP_PROXY', IntegrationMethod: 'ANY', PayloadFormatVersion: '1.0' });
+    expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain('/api/v1/{proxy}');
+    expect(integration.Properties.RequestParameters).toEqual({
+      [`overwrite:header.${JSON_ROUTE_HEADER}`]: '1',
+      'overwrite:header.x-forwarded-host': '$context.domainName',
+    });
   });
 
   it("throttles the HTTP API stage's routes, the password logins, sign-ups and resets lower, after their routes exist", () => {

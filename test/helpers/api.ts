@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as usersStore from '../../lib/store/users';
 import { settleJobs } from '../../lib/store/jobs';
 import type { HttpResponse } from '../../lib/http/response';
+import { JSON_ROUTE_HEADER } from '../../lib/http/route-table';
 
 export type Handler = (event: APIGatewayProxyEventV2, context?: never) => Promise<HttpResponse>;
 export type Encoding = 'form' | 'multipart' | 'query';
@@ -24,6 +25,11 @@ export type CallOptions = {
   as?: string;
   authorization?: string;
   headers?: Record<string, string>;
+  /**
+   * A request of the web app's /json/ routes, as API Gateway's /json/{proxy+} route forwards it:
+   * marked (JSON_ROUTE_HEADER), with the browser's cookies and, if given, its X-CSRFToken header.
+   */
+  json?: { cookies: Record<string, string>; csrfToken?: string };
   /** The client address API Gateway reports (requestContext.http.sourceIp); 127.0.0.1 by default. */
   sourceIp?: string;
   rawBody?: { body: string; contentType: string; isBase64Encoded?: boolean };
@@ -60,6 +66,13 @@ export const buildEvent = async (opts: CallOptions): Promise<APIGatewayProxyEven
   const headers: Record<string, string> = { host: 'localhost:3000', ...(opts.headers ?? {}) };
   if (opts.as) headers.authorization = await authFor(opts.as);
   if (opts.authorization !== undefined) headers.authorization = opts.authorization;
+  if (opts.json) {
+    headers[JSON_ROUTE_HEADER] = '1';
+    headers['x-forwarded-host'] = headers.host;
+    headers.host = 'api.execute-api.localhost';
+    if (opts.json.csrfToken !== undefined) headers['x-csrftoken'] = opts.json.csrfToken;
+  }
+  const cookies = Object.entries(opts.json?.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
   let body: string | undefined;
   let isBase64Encoded = false;
   if (opts.rawBody) {
@@ -95,6 +108,7 @@ export const buildEvent = async (opts: CallOptions): Promise<APIGatewayProxyEven
       time: new Date().toISOString(),
       timeEpoch: Date.now(),
     },
+    ...(cookies.length > 0 ? { cookies } : {}),
     body,
     isBase64Encoded,
   };

@@ -122,6 +122,11 @@ export class PageClient {
     return this.keep(await callPage(pagePath, { method: 'POST', form: fields, cookies: this.cookies, ...this.opts }));
   }
 
+  /** What the web app sends with a /json/ request (test/helpers/api.ts `json`): this browser's cookies and the last page's CSRF token. */
+  jsonSession(): { cookies: Record<string, string>; csrfToken?: string } {
+    return { cookies: { ...this.cookies }, csrfToken: this.lastCsrfToken };
+  }
+
   /** Signs in on /login/ (GET, then POST) and expects the redirect to the account page. */
   async logIn(username: string, password: string): Promise<void> {
     await this.get('/login/');

@@ -1,6 +1,6 @@
 import { escapeHtml, html, SafeHtml } from '../../../lib/web/html';
 import { field, postForm } from '../../../lib/web/page';
-import { isValidCsrfToken, newCsrfToken, csrfFailure } from '../../../lib/web/csrf';
+import { isValidCsrfToken, newCsrfToken, csrfFailure } from '../../../lib/http/csrf';
 
 describe('html', () => {
   it('escapes interpolated text, in content and attributes', () => {

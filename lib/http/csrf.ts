@@ -1,9 +1,11 @@
-// Cross-site request forgery protection for every form: a signed double-submit token. A page that
-// shows a form sets the `csrftoken` cookie (when the request has no valid one) and puts the same
-// value in the form's hidden `csrfmiddlewaretoken` field; a POST is served only when the field
-// equals the cookie and the token's signature is valid for the request's session. Another site can
-// neither read the cookie nor set it (HttpOnly, host-only, and its signature binds it to the
-// session), so it cannot build a matching field. SameSite=Lax on the session cookie is a second line.
+// Cross-site request forgery protection for every form and for the web app's /json/ requests: a
+// signed double-submit token. A page that shows a form (or the web app's shell) sets the
+// `csrftoken` cookie (when the request has no valid one) and puts the same value in the form's
+// hidden `csrfmiddlewaretoken` field; a POST is served only when the field (or, from the web app,
+// the `X-CSRFToken` header) equals the cookie and the token's signature is valid for the request's
+// session. Another site can neither read the cookie nor set it (HttpOnly, host-only, and its
+// signature binds it to the session), so it cannot build a matching field. SameSite=Lax on the
+// session cookie is a second line.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { config } from '../config';
 
@@ -40,10 +42,20 @@ export const isValidCsrfToken = (token: string | undefined, binding: string): bo
   return sameText(token.slice(dot + 1), signature(token.slice(0, dot), binding));
 };
 
-/** Why a POST is refused, or undefined when its field matches its valid cookie. */
-export const csrfFailure = (cookie: string | undefined, field: string | undefined, binding: string): string | undefined => {
+/**
+ * Why a request is refused, or undefined when the token it sent matches its valid cookie. `source`
+ * is where the token was sent: a form's field (the pages), or the `X-CSRFToken` header (the web
+ * app's /json/ requests), which upstream's message (Django's) names.
+ */
+export const csrfFailure = (
+  cookie: string | undefined,
+  sent: string | undefined,
+  binding: string,
+  source: 'field' | 'header' = 'field',
+): string | undefined => {
   if (cookie === undefined || cookie === '') return 'CSRF cookie not set.';
-  if (field === undefined || field === '') return 'CSRF token missing.';
-  if (!isValidCsrfToken(cookie, binding) || !sameText(cookie, field)) return 'CSRF token incorrect.';
+  if (sent === undefined || sent === '') return 'CSRF token missing.';
+  if (!isValidCsrfToken(cookie, binding) || !sameText(cookie, sent))
+    return source === 'header' ? "CSRF token from the 'X-Csrftoken' HTTP header incorrect." : 'CSRF token incorrect.';
   return undefined;
 };
