@@ -31,10 +31,13 @@ const PAGE_FALLBACK = 'pageFallback';
  * every other function has no S3 access at all), `throttle` (`{"rate","burst"}`: API Gateway's
  * request limit of this route, requests a second and burst, instead of the stage's default, the
  * throttleRate and throttleBurst parameters of serverless.yml), `timeout` (seconds, up to API Gateway's
- * 30 less one: a rare request that does many writes, as creating an organization). Anything else is refused, so that
- * no field is silently ignored.
+ * 30 less one: a rare request that does many writes, as creating an organization), `webapp` (true: the
+ * function's package holds the web app's built files, webapp/dist: the app's page and /static/).
+ * Anything else is refused, so that no field is silently ignored.
  */
-const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle', 'timeout'];
+const ROUTE_FIELDS = ['name', 'method', 'path', 'handler', 'memorySize', 'longPoll', 'root', 'bucket', 'throttle', 'timeout', 'webapp'];
+/** What a `webapp` route's package holds besides its bundle (webapp/build.ts writes it; the webapp plugin builds it first). */
+const WEBAPP_PATTERNS = ['webapp/dist/**'];
 const BUCKET_ROLES = { read: 'UploadsReadRole', write: 'UploadsWriteRole', delete: 'UploadsDeleteRole' };
 
 const isThrottle = (t) =>
@@ -78,6 +81,7 @@ const loadRoutes = (functionsDir = __dirname) => {
     }
     if (route.longPoll !== undefined && route.longPoll !== true) throw new Error(`${where}: longPoll must be true or absent`);
     if (route.root !== undefined && route.root !== true) throw new Error(`${where}: root must be true or absent`);
+    if (route.webapp !== undefined && route.webapp !== true) throw new Error(`${where}: webapp must be true or absent`);
     if (route.path.endsWith('/') && !route.root)
       throw new Error(`${where}: only a page at the site root (root: true) may end with a slash`);
     if (route.bucket !== undefined && !(route.bucket in BUCKET_ROLES))
@@ -222,6 +226,7 @@ const functions = async ({ resolveVariable }) => {
       ...(route.bucket ? { role: BUCKET_ROLES[route.bucket] } : {}),
       timeout: timeoutOf(route, longPollSeconds),
       ...(route.memorySize ? { memorySize: route.memorySize } : {}),
+      ...(route.webapp ? { package: { patterns: WEBAPP_PATTERNS } } : {}),
       // A long-poll holds one execution per waiting client on standard Lambda: capped, so the other
       // routes keep theirs. On managed instances it runs on the capacity provider instead.
       ...(route.longPoll ? (managed ? capacity.managedFunction() : { reservedConcurrency: maxWaiting }) : {}),
@@ -337,11 +342,16 @@ const stageThrottling = async ({ resolveVariable }) => {
 };
 
 /**
- * The plugins: serverless-esbuild bundles each handler into runnable JS (for `package` and
+ * The plugins: the web app's (webapp/serverless-plugin.js) builds the browser app before anything
+ * is packaged, so its files are there to package; serverless-esbuild bundles each handler into runnable JS (for `package` and
  * `deploy`; `offline` then runs the bundles too). With CHAT_BUNDLE=false (what `npm start` and
  * the e2e tests set) serverless-offline loads the TypeScript handlers itself, through tsx.
  */
-const plugins = () => [...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']), 'serverless-offline'];
+const plugins = () => [
+  './webapp/serverless-plugin.js',
+  ...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']),
+  'serverless-offline',
+];
 
 module.exports = {
   API_PREFIX,

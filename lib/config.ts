@@ -108,6 +108,12 @@ export const config = {
   },
   /** The secret the development data set's passwords are derived from (lib/passwords.ts devPassword). */
   devPasswordSecret: (): string => secretFromEnv('DEV_PASSWORD_SECRET'),
+  /**
+   * The web app's built files (webapp/build.ts writes them, with manifest.json): WEBAPP_DIST, else
+   * webapp/dist under the function's root (LAMBDA_TASK_ROOT in Lambda, whose package holds them;
+   * the working directory locally).
+   */
+  webappDist: (): string => process.env.WEBAPP_DIST || `${process.env.LAMBDA_TASK_ROOT || process.cwd()}/webapp/dist`,
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
   s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
   /** An SES-compatible endpoint (the local store, aws-ses-v2-local); unset means the SDK's regional SES. */

@@ -1,5 +1,5 @@
 // GET /login/: the login form; POST /login/: signs in with `username` (the email) and `password`
-// (POST /fetch_api_key's checks and limits) and starts a session, then goes to the account page.
+// (POST /fetch_api_key's checks and limits) and starts a session, then goes to the web app at /.
 import { logInWithPassword, logOut } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
@@ -46,10 +46,10 @@ const loginForm = (ctx: PageContext, opts: { username?: string; errors?: string[
   );
 
 export const handler = pageHandler(async (ctx) => {
-  if (ctx.event.requestContext.http.method !== 'POST') return ctx.session ? redirectTo('/accounts/') : loginForm(ctx);
+  if (ctx.event.requestContext.http.method !== 'POST') return ctx.session ? redirectTo('/') : loginForm(ctx);
   const { username, password } = ctx.params({ username: rawString(), password: rawString() });
   const login = await logInWithPassword(ctx.realm, username, password, ctx.sourceIp);
   if ('formError' in login) return loginForm(ctx, { username, errors: [login.formError] });
   if (ctx.session) await logOut(ctx.session);
-  return redirectTo('/accounts/', [ctx.cookie(SESSION_COOKIE, login.token, SESSION_LIFETIME_SECONDS)]);
+  return redirectTo('/', [ctx.cookie(SESSION_COOKIE, login.token, SESSION_LIFETIME_SECONDS)]);
 });

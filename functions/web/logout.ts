@@ -1,4 +1,4 @@
-// POST /logout/: ends the session (the log-out button of every page) and goes to the login page.
+// POST /accounts/logout/ (upstream's path): ends the session (the log-out button of every page) and goes to the login page.
 import { logOut } from '../../lib/actions/way-in/web-sessions';
 import { SESSION_COOKIE } from '../../lib/models/session';
 import { redirectTo } from '../../lib/web/page';

@@ -88,7 +88,7 @@ export const layout = (opts: {
     </html> `;
 
 const logoutForm = (signedIn: { fullName: string; csrfToken: string }): SafeHtml =>
-  html`<form method="post" action="/logout/">
+  html`<form method="post" action="/accounts/logout/" id="logout_form">
     <span>${signedIn.fullName}</span>
     ${csrfInput({ csrfToken: signedIn.csrfToken })}
     <button type="submit" class="secondary">Log out</button>

@@ -37,7 +37,7 @@ describe('GET /accounts/', () => {
     expect(text).toContain('Organization Zulip Dev (http://localhost:3000)');
     expect(text).toContain('Please re-enter your password to confirm your identity.');
     expect(page.markup).toContain('<label for="id_password">Your password</label>');
-    expect(page.markup).toContain('<form method="post" action="/logout/">');
+    expect(page.markup).toContain('<form method="post" action="/accounts/logout/" id="logout_form">');
     expect(page.markup).not.toContain(await iagoKey());
   });
 
@@ -119,11 +119,11 @@ describe('POST /accounts/api_key/', () => {
   });
 });
 
-describe('POST /logout/', () => {
+describe('POST /accounts/logout/', () => {
   it('ends the session, removes the cookie and goes to the login page', async () => {
     const browser = await signedIn();
     const token = browser.cookies.sessionid;
-    const result = await browser.submit('/logout/');
+    const result = await browser.submit('/accounts/logout/');
     expect(result.status).toBe(302);
     expect(result.headers.Location).toBe('/login/');
     expect(result.setCookies).toContain('sessionid=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
@@ -134,7 +134,7 @@ describe('POST /logout/', () => {
 
   it('refuses a POST without the CSRF token and keeps the session', async () => {
     const browser = await signedIn();
-    const result = await callPage('/logout/', { form: {}, cookies: { sessionid: browser.cookies.sessionid } });
+    const result = await callPage('/accounts/logout/', { form: {}, cookies: { sessionid: browser.cookies.sessionid } });
     expect(result.status).toBe(403);
     expect(pageText(result.body)).toContain('Reason: CSRF cookie not set.');
     expect(await sessionsStore.getSession(sessionTokenHash(browser.cookies.sessionid))).toBeDefined();
@@ -144,7 +144,7 @@ describe('POST /logout/', () => {
   it('goes to the login page when nobody is signed in', async () => {
     const browser = new PageClient();
     await browser.get('/login/');
-    const result = await browser.submit('/logout/');
+    const result = await browser.submit('/accounts/logout/');
     expect(result.status).toBe(302);
     expect(result.headers.Location).toBe('/login/');
   });

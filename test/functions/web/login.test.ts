@@ -79,22 +79,22 @@ describe('GET /login/', () => {
     });
   });
 
-  it('sends a signed-in person to the account page', async () => {
+  it('sends a signed-in person to the web app', async () => {
     const browser = new PageClient();
     await browser.logIn(IAGO, devPassword(IAGO));
     const page = await browser.get('/login/');
     expect(page.status).toBe(302);
-    expect(page.headers.Location).toBe('/accounts/');
+    expect(page.headers.Location).toBe('/');
   });
 });
 
 describe('POST /login/', () => {
-  it('starts a session and sends the person to the account page', async () => {
+  it('starts a session and sends the person to the web app', async () => {
     const browser = new PageClient();
     await browser.get('/login/');
     const result = await browser.submit('/login/', { username: IAGO, password: devPassword(IAGO) });
     expect(result.status).toBe(302);
-    expect(result.headers.Location).toBe('/accounts/');
+    expect(result.headers.Location).toBe('/');
     const cookie = cookieNamed(result.setCookies, 'sessionid')!;
     expect(cookie).toMatch(/^sessionid=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1209600; HttpOnly; SameSite=Lax$/);
     expect(pageText((await browser.get('/accounts/')).body)).toContain('Iago');
