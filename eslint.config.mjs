@@ -113,8 +113,42 @@ const topLevelRules = Object.entries(TOP_LEVEL).map(([file, allowed]) => ({
   },
 }));
 
+/**
+ * The browser app talks to the service only over HTTP (docs/architecture.md, "The web app"): it
+ * imports its own modules and its npm dependencies, never the service's code.
+ */
+const webappRules = {
+  files: ['webapp/**/*.ts', 'webapp/**/*.tsx'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^(\\.\\./)+(lib|functions|scripts|tables|test)(/|$)',
+            message:
+              'webapp talks to the service only over HTTP: it may not import lib/, functions/, scripts/, tables/ or test/ (docs/architecture.md).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.serverless/**', '.build/**', '.esbuild/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.serverless/**',
+      '.build/**',
+      '.esbuild/**',
+      'coverage/**',
+      'dist/**',
+      'webapp/dist/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -137,6 +171,7 @@ export default tseslint.config(
   },
   ...layerRules,
   ...topLevelRules,
+  webappRules,
   {
     files: ['test/**/*.ts'],
     plugins: { jest },

@@ -1,0 +1,146 @@
+// The wire format of what the app reads from /json/: register's state, messages and the events it
+// registers for, as upstream's API documents them (snake_case, as sent). Only the fields the app uses.
+
+export type UserRef = { id: number; email: string; full_name: string };
+
+export type Reaction = { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number };
+
+export type Message = {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  avatar_url: string | null;
+  content: string;
+  timestamp: number;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | UserRef[];
+  flags: string[];
+  reactions: Reaction[];
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+};
+
+export type Subscription = {
+  stream_id: number;
+  name: string;
+  color: string;
+  is_muted: boolean;
+  invite_only: boolean;
+  description: string;
+  pin_to_top?: boolean;
+};
+
+export type Stream = { stream_id: number; name: string; invite_only: boolean; description: string; is_archived?: boolean };
+
+export type User = {
+  user_id: number;
+  email: string;
+  full_name: string;
+  avatar_url?: string | null;
+  is_bot: boolean;
+  is_active: boolean;
+  role?: number;
+};
+
+export type PresenceTimes = { active_timestamp?: number; idle_timestamp?: number };
+
+export type UserStatus = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
+
+export type UnreadMsgs = {
+  count: number;
+  pms: { other_user_id: number; unread_message_ids: number[] }[];
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions: number[];
+};
+
+export type UserTopic = { stream_id: number; topic_name: string; visibility_policy: number };
+
+export type RegisterResponse = {
+  queue_id: string;
+  last_event_id: number;
+  user_id: number;
+  email: string;
+  full_name: string;
+  realm_name: string;
+  realm_uri?: string;
+  max_message_id: number;
+  unread_msgs: UnreadMsgs;
+  subscriptions: Subscription[];
+  streams?: Stream[];
+  realm_users: User[];
+  presences?: Record<string, PresenceTimes>;
+  server_presence_offline_threshold_seconds?: number;
+  server_presence_ping_interval_seconds?: number;
+  user_status?: Record<string, UserStatus>;
+  user_topics?: UserTopic[];
+  recent_private_conversations?: { max_message_id: number; user_ids: number[] }[];
+  server_timestamp?: number;
+};
+
+/** A message's recipient in update_message_flags' message_details (removing `read`). */
+export type MessageDetails = { type: 'private' | 'stream'; mentioned?: boolean; user_ids?: number[]; stream_id?: number; topic?: string };
+
+/** The events the app registers for (register's event_types); every other type is ignored. */
+export type ServerEvent = { id: number } & (
+  | { type: 'heartbeat' }
+  | { type: 'message'; message: Omit<Message, 'flags'>; flags: string[]; local_message_id?: string }
+  | {
+      type: 'update_message';
+      message_id: number;
+      message_ids: number[];
+      rendered_content?: string;
+      edit_timestamp: number;
+      stream_id?: number;
+      new_stream_id?: number;
+      orig_subject?: string;
+      subject?: string;
+      flags?: string[];
+      rendering_only?: boolean;
+    }
+  | { type: 'delete_message'; message_ids?: number[]; message_id?: number }
+  | {
+      type: 'reaction';
+      op: 'add' | 'remove';
+      message_id: number;
+      user_id: number;
+      emoji_name: string;
+      emoji_code: string;
+      reaction_type: string;
+    }
+  | {
+      type: 'update_message_flags';
+      op: 'add' | 'remove';
+      flag: string;
+      messages: number[];
+      all?: boolean;
+      message_details?: Record<string, MessageDetails>;
+    }
+  | { type: 'subscription'; op: 'add'; subscriptions: Subscription[] }
+  | { type: 'subscription'; op: 'remove'; subscriptions: { stream_id: number }[] }
+  | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; op: 'peer_add' | 'peer_remove' }
+  | { type: 'stream'; op: 'create'; streams: Stream[] }
+  | { type: 'stream'; op: 'delete'; streams?: { stream_id: number }[]; stream_ids?: number[] }
+  | { type: 'stream'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'realm_user'; op: 'add'; person: User }
+  | { type: 'realm_user'; op: 'remove'; person: { user_id: number } }
+  | { type: 'realm_user'; op: 'update'; person: { user_id: number } & Partial<User> }
+  | { type: 'presence'; presences?: Record<string, PresenceTimes> }
+  | {
+      type: 'typing';
+      op: 'start' | 'stop';
+      message_type: 'direct' | 'stream';
+      sender: { user_id: number };
+      recipients?: { user_id: number }[];
+      stream_id?: number;
+      topic?: string;
+    }
+  | ({ type: 'user_status'; user_id: number } & UserStatus)
+  | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> }
+);

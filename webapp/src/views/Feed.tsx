@@ -1,0 +1,166 @@
+// The message feed of a view: a windowed list (only the rows near the viewport are in the DOM,
+// the rest is spacer), opened at the first unread or at the bottom, kept in place while older
+// messages arrive above, following new messages when at the bottom, fetching more near either
+// end, and marking read what is seen.
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { fetchMore, markSeen } from '../actions';
+import { channelName as nameOfChannel } from '../data/channels';
+import { estimatedHeight, feedRows } from '../data/feed-rows';
+import { narrowMatches } from '../data/narrow';
+import { echoAsMessage } from '../data/outbox';
+import { namesOf } from '../data/people';
+import { offsetsOf, windowRange } from '../data/windowing';
+import { channels, list, me, messages, muted, outbox, people } from '../store';
+import { MessageRow } from './MessageRow';
+import { TypingNotice } from './TypingNotice';
+
+/** Pixels of rows drawn beyond each edge of the viewport, and how near an end fetches more. */
+const OVERSCAN = 800;
+const FETCH_WITHIN = 600;
+
+type Anchor = { key: string; offset: number };
+
+const rowKeyOf = (el: Element): string => (el as HTMLElement).dataset.rowKey ?? '';
+
+export const Feed = () => {
+  const current = list.value!;
+  const self = me.value;
+  const held = messages.value;
+  const pending = outbox.value;
+  const allChannels = channels.value;
+  const everyone = people.value;
+
+  const rows = useMemo(() => {
+    const shown = current.ids.map((id) => held.get(id)).filter((m) => m !== undefined);
+    const users = (ids: number[]) =>
+      ids.map((id) => ({ id, email: everyone.users.get(id)?.email ?? '', full_name: everyone.users.get(id)?.full_name ?? '' }));
+    const echoes = current.foundNewest
+      ? pending
+          .map((local, i) => echoAsMessage(local, i, self, users))
+          .filter((m) => narrowMatches(current.narrow, m, self.userId, muted.value))
+      : [];
+    return feedRows([...shown, ...echoes], self.userId, shown.length);
+  }, [current, held, pending, self, everyone]);
+  const failures = new Map(pending.map((local, i) => [-(i + 1), local.failed]));
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const measured = useRef(new Map<string, number>());
+  const anchor = useRef<Anchor | null>(null);
+  const stick = useRef(true);
+  const positionedFor = useRef<unknown>(null);
+  const [viewport, setViewport] = useState({ top: 0, height: 700 });
+  const [, remeasured] = useState(0);
+
+  const keys = rows.map((row) => (row.local ? `local${row.message.id}` : String(row.message.id)));
+  const heightKey = (i: number) => `${keys[i]}:${rows[i]!.recipientBar ? 1 : 0}${rows[i]!.dateDivider ? 1 : 0}`;
+
+  // A new view opens at its first unread message, or at the bottom.
+  if (positionedFor.current !== current.narrow && rows.length > 0 && !current.loading) {
+    positionedFor.current = current.narrow;
+    const target = current.target === undefined ? -1 : keys.indexOf(String(current.target));
+    stick.current = target < 0;
+    anchor.current = target < 0 ? null : { key: keys[target]!, offset: 8 };
+  }
+
+  const heights = rows.map((row, i) => measured.current.get(heightKey(i)) ?? estimatedHeight(row));
+  const offsets = offsetsOf(heights);
+  const total = offsets[offsets.length - 1]!;
+  const anchorIndex = anchor.current ? keys.indexOf(anchor.current.key) : -1;
+  const top = stick.current
+    ? Math.max(0, total - viewport.height)
+    : anchorIndex >= 0
+      ? Math.max(0, offsets[anchorIndex]! - anchor.current!.offset)
+      : viewport.top;
+  const range = windowRange(heights, top, viewport.height, OVERSCAN);
+
+  const markVisible = (el: HTMLDivElement) => {
+    if (document.visibilityState !== 'visible' || current.narrow.kind === 'search') return;
+    const box = el.getBoundingClientRect();
+    const seen: number[] = [];
+    for (const row of el.querySelectorAll<HTMLElement>('.message_row[data-message-id]')) {
+      const r = row.getBoundingClientRect();
+      if (r.bottom > box.top && r.top < box.bottom) seen.push(Number(row.dataset.messageId));
+    }
+    markSeen(seen);
+  };
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
+    const box = el.getBoundingClientRect();
+    const first = [...el.querySelectorAll('.feed-item')].find((item) => item.getBoundingClientRect().bottom > box.top);
+    anchor.current = first ? { key: rowKeyOf(first), offset: first.getBoundingClientRect().top - box.top } : null;
+    setViewport({ top: el.scrollTop, height: el.clientHeight });
+    markVisible(el);
+    if (el.scrollTop < FETCH_WITHIN) void fetchMore('older').catch(() => undefined);
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < FETCH_WITHIN) void fetchMore('newer').catch(() => undefined);
+  };
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setViewport({ top: el.scrollTop, height: el.clientHeight }));
+    observer.observe(el);
+    const onVisible = () => markVisible(el);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let changed = false;
+    for (const item of el.querySelectorAll<HTMLElement>('.feed-item')) {
+      const i = keys.indexOf(rowKeyOf(item));
+      if (i < 0) continue;
+      const height = item.offsetHeight;
+      if (measured.current.get(heightKey(i)) !== height) {
+        measured.current.set(heightKey(i), height);
+        changed = true;
+      }
+    }
+    if (stick.current) el.scrollTop = el.scrollHeight;
+    else if (anchor.current) {
+      const item = el.querySelector(`[data-row-key="${anchor.current.key}"]`);
+      if (item) {
+        const delta = item.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.current.offset;
+        if (Math.abs(delta) >= 1) el.scrollTop += delta;
+      }
+    }
+    if (changed) remeasured((n) => n + 1);
+    else {
+      markVisible(el);
+      // A short list fills the viewport from older messages.
+      if (el.scrollHeight <= el.clientHeight + FETCH_WITHIN) void fetchMore('older').catch(() => undefined);
+    }
+  });
+
+  const channelName = (id: number) => nameOfChannel(allChannels, id) ?? 'unknown';
+  const peopleNames = (ids: number[]) => namesOf(everyone, ids);
+  const empty = rows.length === 0 && !current.loading && current.foundOldest;
+
+  return (
+    <div class="message_feed" id="message_feed_container" ref={scroller} onScroll={onScroll}>
+      {current.loading && current.ids.length > 0 && !current.foundOldest && range.start === 0 && <div class="loading_more">Loading…</div>}
+      <div class="message_list" style={{ paddingTop: `${range.before}px`, paddingBottom: `${range.after}px` }}>
+        {rows.slice(range.start, range.end).map((row, i) => (
+          <MessageRow
+            key={keys[range.start + i]}
+            row={row}
+            me={self.userId}
+            channelName={channelName}
+            peopleNames={peopleNames}
+            failed={row.local ? failures.get(row.message.id) : undefined}
+          />
+        ))}
+      </div>
+      {current.loading && current.ids.length === 0 && <div class="feed_placeholder">Loading messages…</div>}
+      {empty && <div class="feed_placeholder">No messages here yet.</div>}
+      <TypingNotice narrow={current.narrow} />
+    </div>
+  );
+};

@@ -1,0 +1,54 @@
+// The top bar: the organization, the view's header (upstream's #message_view_header), the search
+// box (a search narrow for now) and who is signed in, with the way out.
+import { useState } from 'preact/hooks';
+import { goTo } from '../actions';
+import { signOut } from '../desktop';
+import { viewTitle } from '../data/title';
+import { channels, counts, me, narrow, people, realm } from '../store';
+
+export const Navbar = () => {
+  const view = narrow.value;
+  const [query, setQuery] = useState(view.kind === 'search' ? view.query : '');
+  const title = viewTitle(view, channels.value, people.value, me.value.userId);
+  const description = view.kind === 'channel' ? channels.value.subs.get(view.streamId)?.description : undefined;
+  return (
+    <header id="navbar" class="navbar">
+      <a class="brand" href="#inbox">
+        <span class="brand-mark" aria-hidden="true" />
+        <span class="realm-name">{realm.value.name}</span>
+      </a>
+      <div id="message_view_header" class="message_view_header">
+        <span class="view-title">{title}</span>
+        {description && <span class="view-description">{description}</span>}
+      </div>
+      <form
+        class="search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (query.trim() !== '') goTo({ kind: 'search', query: query.trim() });
+        }}
+      >
+        <input
+          id="search_query"
+          type="search"
+          placeholder="Search"
+          aria-label="Search"
+          value={query}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+        />
+      </form>
+      <div class="account">
+        {counts.value.total > 0 && (
+          <span class="total-unread" title="Unread messages">
+            {counts.value.total}
+          </span>
+        )}
+        <span class="my-name">{me.value.fullName}</span>
+        <button type="button" class="logout" onClick={signOut}>
+          Log out
+        </button>
+      </div>
+    </header>
+  );
+};
