@@ -1,6 +1,6 @@
 // `npm start [-- --extra-users N] [--persist] [--verbose]`: the service on this machine with no
 // other setup. Starts DynamoDB Local in memory (or uses DYNAMODB_ENDPOINT), creates the tables,
-// seeds the development data set and serves every route at http://localhost:$PORT/api/v1 through
+// seeds the development data set, builds the web app (webapp/build.ts) and serves every route at http://localhost:$PORT/api/v1 through
 // serverless-offline, then prints a short banner (local-output.ts): serverless-offline's own
 // output shows only where it tells of trouble, unless --verbose (or VERBOSE=1).
 // Ctrl-C (SIGINT) or SIGTERM stops everything it started.
@@ -19,6 +19,7 @@ import { isVerbose, mattersWhenQuiet, readyBanner } from './local-output';
 import { startLocalService, type LocalService } from './local-service';
 import { JOBS } from '../lib/actions/jobs';
 import { runJobsInProcess } from '../lib/store/jobs';
+import { buildWebapp } from '../webapp/build';
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -65,6 +66,8 @@ const main = async (): Promise<void> => {
   });
 
   mkdirSync(dirname(resolve(DEAD_LETTER_FILE)), { recursive: true });
+  // The web app, into webapp/dist, where the page at / and /static/ read it (lib/web/assets.ts).
+  await buildWebapp();
   let service: LocalService;
   try {
     starting = startLocalService({

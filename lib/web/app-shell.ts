@@ -11,7 +11,7 @@ import { html } from './html';
  * Scripts and connections from this origin only. Styles may be inline: the server's rendered
  * messages carry KaTeX's `style` attributes. Images from anywhere over HTTPS (avatars, previews).
  */
-export const APP_CSP = [
+const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -30,23 +30,25 @@ export const APP_CSP = [
 export const appShell = (opts: { csrfToken: string; realmName: string }): HttpResponse => {
   const { js, css, favicon } = webappManifest();
   const page = html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${opts.realmName} - Zulip</title>
-    <link rel="icon" href="/static/${favicon}" />
-    <link rel="stylesheet" href="/static/${css}" />
-    <script defer src="/static/${js}"></script>
-  </head>
-  <body>
-    <div id="app"></div>
-    <noscript><p>The Zulip web app needs JavaScript. <a href="/accounts/">Your account</a> works without it.</p></noscript>
-    <form id="logout_form" action="/accounts/logout/" method="POST" hidden>
-      <input type="hidden" name="csrfmiddlewaretoken" value="${opts.csrfToken}" />
-    </form>
-  </body>
-</html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${opts.realmName} - Zulip</title>
+        <link rel="icon" href="/static/${favicon}" />
+        <link rel="stylesheet" href="/static/${css}" />
+        <script defer src="/static/${js}"></script>
+      </head>
+      <body>
+        <div id="app"></div>
+        <noscript
+          ><p>The Zulip web app needs JavaScript. <a href="/accounts/">Your account</a> works without it.</p></noscript
+        >
+        <form id="logout_form" action="/accounts/logout/" method="POST" hidden>
+          <input type="hidden" name="csrfmiddlewaretoken" value="${opts.csrfToken}" />
+        </form>
+      </body>
+    </html>`;
   return {
     statusCode: 200,
     headers: {

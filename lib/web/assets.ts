@@ -30,19 +30,18 @@ export type Asset = { body: Buffer; contentType: string; gzip?: Buffer; br?: Buf
 
 /** Found files only: a miss is not kept, so asking for made-up names grows nothing. */
 const cache = new Map<string, Asset>();
-let manifest: { dir: string; value: WebappManifest } | undefined;
+let manifest: { file: string; mtimeMs: number; value: WebappManifest } | undefined;
 
-/** The built app's manifest; throws when the app is not built (npm run build:webapp). */
+/**
+ * The built app's manifest; throws when the app is not built (npm run build:webapp). Read again
+ * when the file changes (`npm start` rebuilds the app while it runs).
+ */
 export const webappManifest = (): WebappManifest => {
-  const dir = config.webappDist();
-  if (manifest?.dir !== dir) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, 'manifest.json'), 'utf8');
-    } catch (error) {
-      throw new Error(`the web app is not built in ${dir} (npm run build:webapp)`, { cause: error });
-    }
-    manifest = { dir, value: JSON.parse(text) as WebappManifest };
+  const file = join(config.webappDist(), 'manifest.json');
+  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) throw new Error(`the web app is not built: no ${file} (npm run build:webapp)`);
+  if (manifest?.file !== file || manifest.mtimeMs !== mtimeMs) {
+    manifest = { file, mtimeMs, value: JSON.parse(readFileSync(file, 'utf8')) as WebappManifest };
   }
   return manifest.value;
 };

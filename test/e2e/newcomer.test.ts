@@ -31,8 +31,10 @@ describe("e2e: the newcomer's first minute", () => {
     await browser.screenshot(page, 'devlogin');
 
     await page.getByRole('button', { name: /iago@zulip\.com/ }).click();
-    // `/` leads a signed-in person to the account page (until the web app is served there).
-    await page.waitForURL(`${service.origin}/accounts/`);
+    // `/` is the web app for a signed-in person; the account page a link away.
+    await page.waitForURL(`${service.origin}/`);
+    await page.locator('#app').waitFor();
+    await page.goto(`${service.origin}/accounts/`);
     const main = await page.locator('main').innerText();
     expect(main).toContain('Iago');
     expect(main).toContain('iago@zulip.com');

@@ -138,7 +138,8 @@ describe('e2e: the way in', () => {
     expect(await (await asOwner('POST', `/users/${profile.user_id}/reactivate`)).json()).toMatchObject({ result: 'success' });
     await refused.getByLabel('Password').fill(invitee.password);
     await refused.getByRole('button', { name: 'Log in' }).click();
-    await refused.waitForURL(`${realmOrigin}/accounts/`, { timeout: 60000 });
+    await refused.waitForURL(`${realmOrigin}/`, { timeout: 60000 });
+    await refused.goto(`${realmOrigin}/accounts/`);
     expect(await refused.locator('main').innerText()).toContain(invitee.email);
     await refused.close();
     expect(await client.users.me.getProfile()).toMatchObject({ result: 'success', email: invitee.email });

@@ -33,7 +33,9 @@ describe('e2e: the web pages in Chromium', () => {
     await browser.screenshot(page, 'login');
     await page.getByRole('button', { name: 'Log in' }).click();
 
-    await page.waitForURL(`${service.origin}/accounts/`);
+    // Signing in opens the web app; the account page is a link away.
+    await page.waitForURL(`${service.origin}/`);
+    await page.goto(`${service.origin}/accounts/`);
     expect(await page.locator('main').innerText()).toContain('iago@zulip.com');
     await browser.screenshot(page, 'account');
 
@@ -123,7 +125,8 @@ describe('e2e: the web pages in Chromium', () => {
     await page.getByLabel('Email').fill(CORDELIA);
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${service.origin}/accounts/`);
+    await page.waitForURL(`${service.origin}/`);
+    await page.goto(`${service.origin}/accounts/`);
     expect(await page.locator('main').innerText()).toContain(CORDELIA);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${service.origin}/login/`);

@@ -10,6 +10,10 @@ import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
 import { startLocalSes, type LocalSes } from '../../scripts/local-ses';
 import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildWebapp } from '../../webapp/build';
 
 type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; ses?: LocalSes; bouncer?: LocalBouncer; starting?: Promise<void> };
 /** jest loads each project's globalSetup module on its own: the state lives on globalThis. */
@@ -41,6 +45,11 @@ export default async (): Promise<void> => {
     // notifications points PUSH_BOUNCER_URL at it (test/helpers/push.ts).
     state.bouncer = await startLocalBouncer();
     process.env.LOCAL_PUSH_BOUNCER_URL = state.bouncer.url;
+    // The web app, built once for the run where nothing else writes (the page at / and /static/
+    // serve it; lib/config.ts webappDist).
+    const webappDist = mkdtempSync(join(tmpdir(), 'chat-webapp-'));
+    await buildWebapp({ outdir: webappDist });
+    process.env.WEBAPP_DIST = webappDist;
   })();
   await state.starting;
 };

@@ -73,9 +73,21 @@ describe('GET /static/{file+}', () => {
   });
 
   it('answers the 404 page for anything else: unknown names, the manifest folder above, dotted or encoded escapes', async () => {
-    for (const file of ['app-NOPE.js', '../package.json', '..%2Fpackage.json', '.hidden.js', 'fonts/../manifest.json', 'manifest', '%E0%A4%A']) {
+    for (const file of [
+      'app-NOPE.js',
+      '../package.json',
+      '..%2Fpackage.json',
+      '.hidden.js',
+      'fonts/../manifest.json',
+      'manifest',
+      '%E0%A4%A',
+    ]) {
       const res = await getStatic(file);
-      expect({ file, status: res.statusCode, type: res.headers['Content-Type'] }).toEqual({ file, status: 404, type: 'text/html; charset=utf-8' });
+      expect({ file, status: res.statusCode, type: res.headers['Content-Type'] }).toEqual({
+        file,
+        status: 404,
+        type: 'text/html; charset=utf-8',
+      });
     }
   });
 });
