@@ -4,14 +4,13 @@
 // Iago's own history. Run by `npm run bench` (scripts/bench.ts), or alone: `npm run bench register`.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handler as register } from '../functions/events/register';
-import type { Channel } from '../lib/models/channel';
 import type { Message } from '../lib/models/message';
 import { buildChannelItem, buildSubscriptionItem } from '../lib/store/channels';
-import { batchPut, type Item } from '../lib/store/common';
+import { type Item } from '../lib/store/common';
 import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
 import { buildUserItem } from '../lib/store/users';
 import * as usersStore from '../lib/store/users';
-import { benchSubscription, measure, printTable, scalingStatement, type Cost } from './bench-util';
+import { benchChannel, benchSubscription, measure, printTable, scalingStatement, writeAllItems, type Cost } from './bench-util';
 import { createTables } from './local-dynamo';
 import { generatedMember, seedDevRealm } from './seed';
 
@@ -20,7 +19,6 @@ const IAGO = 'iago@zulip.com';
 const RUNS = Number(process.env.BENCH_REGISTER_RUNS ?? 10);
 const HISTORY_MESSAGES = Number(process.env.BENCH_REGISTER_MESSAGES ?? 100000);
 const SCALES = (process.env.BENCH_REGISTER_SCALES ?? '10,1000,10000').split(',').map(Number);
-const WRITERS = 8;
 
 const FIRST_USER = 200000;
 const FIRST_CHANNEL = 100000;
@@ -88,46 +86,6 @@ const iagoAuth = async (): Promise<string> => {
   return `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
 };
 
-/** Writes items with several batch writers at once. */
-const writeAll = async (items: Item[]): Promise<void> => {
-  const slice = Math.ceil(items.length / WRITERS);
-  await Promise.all(Array.from({ length: WRITERS }, (_, w) => batchPut('main', items.slice(w * slice, (w + 1) * slice))));
-};
-
-const channel = (id: number, name: string): Channel => ({
-  id,
-  realmId: REALM,
-  name,
-  description: `Generated channel ${name}`,
-  dateCreated: 1700010000,
-  creatorId: null,
-  inviteOnly: false,
-  isWebPublic: false,
-  historyPublicToSubscribers: true,
-  messageRetentionDays: null,
-  topicsPolicy: 'inherit',
-  folderId: null,
-  isArchived: false,
-  streamPostPolicy: 1,
-  // The development data's channel defaults (role groups of 'zulip': 2 administrators, 6 everyone, 8 nobody).
-  groupSettings: {
-    can_add_subscribers_group: { direct_members: [], direct_subgroups: [] },
-    can_remove_subscribers_group: 2,
-    can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
-    can_delete_any_message_group: { direct_members: [], direct_subgroups: [] },
-    can_delete_own_message_group: 6,
-    can_move_messages_out_of_channel_group: 8,
-    can_move_messages_within_channel_group: 8,
-    can_send_message_group: 6,
-    can_subscribe_group: { direct_members: [], direct_subgroups: [] },
-    can_resolve_topics_group: 8,
-    can_create_topic_group: 6,
-  },
-  subscriberCount: 1,
-  firstMessageId: null,
-  lastMessageAt: null,
-});
-
 const subscription = (userId: number, channelId: number) => benchSubscription(REALM, userId, channelId);
 
 /** Extra members `from`..`to`-1 of the organization, each with a public channel of their own. */
@@ -137,17 +95,22 @@ const growOrganization = async (from: number, to: number): Promise<void> => {
     const user = generatedMember(FIRST_USER + i, `bench${i}@zulip.com`, `Bench User ${i}`);
     items.push(
       buildUserItem(user),
-      buildChannelItem(channel(FIRST_CHANNEL + i, `bench-${i}`)),
+      buildChannelItem(benchChannel(REALM, FIRST_CHANNEL + i, `bench-${i}`)),
       buildSubscriptionItem(subscription(user.id, FIRST_CHANNEL + i)),
     );
   }
-  await writeAll(items);
+  await writeAllItems(items);
 };
 
 /** A channel of Iago's with `count` messages he has read: his history grows, his unread does not. */
 const addHistory = async (count: number): Promise<void> => {
   const now = Math.floor(Date.now() / 1000);
-  const history = { ...channel(HISTORY_CHANNEL, 'bench-history'), subscriberCount: 1, firstMessageId: FIRST_MESSAGE, lastMessageAt: now };
+  const history = {
+    ...benchChannel(REALM, HISTORY_CHANNEL, 'bench-history'),
+    subscriberCount: 1,
+    firstMessageId: FIRST_MESSAGE,
+    lastMessageAt: now,
+  };
   const items: Item[] = [buildChannelItem(history), buildSubscriptionItem(subscription(11, HISTORY_CHANNEL))];
   for (let i = 0; i < count; i += 1) {
     const m: Message = {
@@ -162,7 +125,7 @@ const addHistory = async (count: number): Promise<void> => {
     };
     items.push(buildMessageItem(m), buildUserMessageItem(m, 11, ['read']));
   }
-  await writeAll(items);
+  await writeAllItems(items);
 };
 
 const row = async (label: string, auth: string, sections: string[] | null): Promise<[string, Cost & { p50: number; p99: number }]> => {

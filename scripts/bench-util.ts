@@ -1,9 +1,10 @@
 // Measuring helpers shared by the benchmark sections.
 import { fetchEvents, registerQueue, type ApiEventWithId } from '../lib/events/queues';
-import { newSubscription } from '../lib/models/channel';
+import { newSubscription, type Channel } from '../lib/models/channel';
 import type { ApiEvent, QueueDescriptor } from '../lib/models/event';
 import type { User } from '../lib/models/user';
 import { dbMetrics } from '../lib/store/client';
+import { batchPut, type Item } from '../lib/store/common';
 
 export type Cost = { requests: number; readUnits: number; writeUnits: number; ms: number };
 
@@ -72,6 +73,49 @@ export const scalingStatement = (operation: string, bySize: { size: number; cost
       : `${what} ${a.toFixed(1)} → ${b.toFixed(1)} (×${(b / Math.max(a, 0.01)).toFixed(1)})`;
   return `${operation}, ${sizes}: ${describe('requests/call', first.cost.requests, last.cost.requests)}; ${describe('read CU/call', first.cost.readUnits, last.cost.readUnits)}`;
 };
+
+/** Writes items straight to the main table with several batch writers at once (a benchmark's generated data). */
+export const writeAllItems = async (items: Item[], writers = 8): Promise<void> => {
+  const slice = Math.ceil(items.length / writers);
+  await Promise.all(Array.from({ length: writers }, (_, w) => batchPut('main', items.slice(w * slice, (w + 1) * slice))));
+};
+
+/**
+ * A generated public channel of organization `realmId` with the development data's channel
+ * defaults (the role groups of 'zulip': 2 administrators, 6 everyone, 8 nobody), one subscriber.
+ */
+export const benchChannel = (realmId: number, id: number, name: string): Channel => ({
+  id,
+  realmId,
+  name,
+  description: `Generated channel ${name}`,
+  dateCreated: 1700010000,
+  creatorId: null,
+  inviteOnly: false,
+  isWebPublic: false,
+  historyPublicToSubscribers: true,
+  messageRetentionDays: null,
+  topicsPolicy: 'inherit',
+  folderId: null,
+  isArchived: false,
+  streamPostPolicy: 1,
+  groupSettings: {
+    can_add_subscribers_group: { direct_members: [], direct_subgroups: [] },
+    can_remove_subscribers_group: 2,
+    can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
+    can_delete_any_message_group: { direct_members: [], direct_subgroups: [] },
+    can_delete_own_message_group: 6,
+    can_move_messages_out_of_channel_group: 8,
+    can_move_messages_within_channel_group: 8,
+    can_send_message_group: 6,
+    can_subscribe_group: { direct_members: [], direct_subgroups: [] },
+    can_resolve_topics_group: 8,
+    can_create_topic_group: 6,
+  },
+  subscriberCount: 1,
+  firstMessageId: null,
+  lastMessageAt: null,
+});
 
 /** An active subscription row with upstream's defaults, for the benchmarks' generated members. */
 export const benchSubscription = (realmId: number, userId: number, channelId: number) =>

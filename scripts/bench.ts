@@ -15,6 +15,7 @@ import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
 import { benchTopics } from './bench-topics';
+import { benchWeb } from './bench-web';
 import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
 import { seedDevRealm } from './seed';
@@ -38,6 +39,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   render: benchRender,
   admin: benchAdmin,
   push: benchPush,
+  web: benchWeb,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -194,6 +194,9 @@ export const startOffline = async (
     TABLE_MAIN: opts.tables.main,
     TABLE_EVENTS: opts.tables.events,
     UPLOADS_BUCKET: config.uploadsBucket(),
+    // The built web app (webapp/build.ts): serverless-offline sets LAMBDA_TASK_ROOT to Lambda's
+    // /var/task, where lib/config.ts would look for it otherwise.
+    WEBAPP_DIST: resolve(opts.env?.WEBAPP_DIST ?? process.env.WEBAPP_DIST ?? 'webapp/dist'),
     ...(process.env.S3_ENDPOINT ? { S3_ENDPOINT: process.env.S3_ENDPOINT } : {}),
     ...(process.env.SES_ENDPOINT ? { SES_ENDPOINT: process.env.SES_ENDPOINT } : {}),
     // Background jobs are asynchronous invocations of their functions, as deployed (serverless.yml

@@ -20,19 +20,7 @@ import { chromium, type Browser, type BrowserContext, type Download, type Page }
 import { processAlive as alive, stopProcessGroupOf, watchOwner } from '../../scripts/local-service';
 import { registryPrefix } from './e2e-shared';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** The flags of a quiet, headless run that reaches nothing but the service under test. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
 
 /**
  * Time limits that hold on a loaded 2-core machine (two workers, DynamoDB Local, serverless-offline

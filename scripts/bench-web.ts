@@ -1,0 +1,179 @@
+// `npm run bench web`: the web app in Chromium against the local service, for an account of a big
+// organization: Iago subscribed to 1,000 more channels with 10,000 unread messages, 5,000 of them
+// in one channel. Prints what the first load transfers (JavaScript and CSS as sent, compressed;
+// KaTeX's fonts load only with math), the time from submitting the login form to a usable feed (a
+// message row and the compose box shown) over several fresh browser contexts, and, scrolling back
+// through the 5,000 messages of one channel, how many messages the app loaded against the most
+// message rows and DOM nodes the page held at once (a windowed list keeps them bounded).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Message } from '../lib/models/message';
+import { devPassword } from '../lib/passwords';
+import { buildChannelItem, buildSubscriptionItem } from '../lib/store/channels';
+import { type Item } from '../lib/store/common';
+import { buildMessageItem, buildUserMessageItem } from '../lib/store/messages';
+import { buildWebapp } from '../webapp/build';
+import { benchChannel, benchSubscription, percentile, writeAllItems } from './bench-util';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
+import { startLocalService } from './local-service';
+
+const REALM = 2;
+const IAGO = { id: 11, email: 'iago@zulip.com' };
+const HAMLET = 10;
+const CHANNELS = Number(process.env.BENCH_WEB_CHANNELS ?? 1000);
+const UNREAD = Number(process.env.BENCH_WEB_UNREAD ?? 10000);
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const FIRST_CHANNEL = 300000;
+const FIRST_MESSAGE = 3000000;
+/** Half the unread messages go to the first channel, the one the scroll test reads back through. */
+const BIG_CHANNEL_MESSAGES = Math.floor(UNREAD / 2);
+
+/** Iago's 1,000 channels and 10,000 unread messages from Hamlet, written straight to the table. */
+const growIago = async (): Promise<void> => {
+  const now = Math.floor(Date.now() / 1000);
+  const items: Item[] = [];
+  const lastMessage = new Map<number, number>();
+  const messages: Message[] = [];
+  for (let i = 0; i < UNREAD; i += 1) {
+    const inBig = i < BIG_CHANNEL_MESSAGES;
+    const streamId = FIRST_CHANNEL + (inBig ? 0 : 1 + (i % (CHANNELS - 1)));
+    const m: Message = {
+      id: FIRST_MESSAGE + i,
+      realmId: REALM,
+      senderId: HAMLET,
+      streamId,
+      topic: `topic ${i % 50}`,
+      dmUserIds: [],
+      content: `<p>Benchmark message ${i}: the quick brown fox jumps over the lazy dog.</p>`,
+      dateSent: now - (UNREAD - i),
+    };
+    messages.push(m);
+    lastMessage.set(streamId, m.dateSent);
+    items.push(buildMessageItem(m), buildUserMessageItem(m, IAGO.id, []));
+  }
+  for (let i = 0; i < CHANNELS; i += 1) {
+    const id = FIRST_CHANNEL + i;
+    const first = messages.find((m) => m.streamId === id);
+    items.push(
+      buildChannelItem({
+        ...benchChannel(REALM, id, `web-bench-${i}`),
+        subscriberCount: 2,
+        firstMessageId: first?.id ?? null,
+        lastMessageAt: lastMessage.get(id) ?? null,
+      }),
+      buildSubscriptionItem(benchSubscription(REALM, IAGO.id, id)),
+      buildSubscriptionItem(benchSubscription(REALM, HAMLET, id)),
+    );
+  }
+  await writeAllItems(items);
+};
+
+/** Signs in through the login form; ms from the submit to a usable feed, and the JS and CSS bytes sent. */
+const signInAndWait = async (browser: Browser, origin: string): Promise<{ ms: number; jsBytes: number; cssBytes: number }> => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sizes: Promise<{ type: string; bytes: number }>[] = [];
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (/javascript|text\/css/.test(type))
+      sizes.push(
+        response
+          .request()
+          .sizes()
+          .then((s) => ({ type, bytes: s.responseBodySize })),
+      );
+  });
+  await page.goto(`${origin}/login/`);
+  await page.fill('input[name="username"]', IAGO.email);
+  await page.fill('input[name="password"]', devPassword(IAGO.email));
+  const started = performance.now();
+  await page.click('button[type="submit"]');
+  await page.locator('.message_row').first().waitFor({ timeout: 60000 });
+  await page.locator('#compose-textarea').waitFor({ timeout: 60000 });
+  const ms = performance.now() - started;
+  const sent = await Promise.all(sizes);
+  const sum = (re: RegExp) => sent.filter((s) => re.test(s.type)).reduce((a, s) => a + s.bytes, 0);
+  await context.close();
+  return { ms, jsBytes: sum(/javascript/), cssBytes: sum(/css/) };
+};
+
+/**
+ * Run in the page (a string: the scripts are type-checked without the DOM's types): scrolls the
+ * feed's scrolling ancestor to its top and tells which message rows exist and how many nodes.
+ */
+const SCROLL_TO_TOP = `(() => {
+  const rows = [...document.querySelectorAll('.message_row[data-message-id]')];
+  let scroller = rows[0] ? rows[0].parentElement : null;
+  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
+  if (scroller) scroller.scrollTop = 0;
+  return { ids: rows.map((r) => r.getAttribute('data-message-id') || ''), nodes: document.getElementsByTagName('*').length };
+})()`;
+
+/** Scrolls the big channel's feed back to its first message; what was loaded, and the most rows and nodes held at once. */
+const scrollBack = async (page: Page): Promise<{ loaded: number; maxRows: number; maxNodes: number; seconds: number }> => {
+  const seen = new Set<string>();
+  let maxRows = 0;
+  let maxNodes = 0;
+  let idle = 0;
+  const started = performance.now();
+  while (seen.size < BIG_CHANNEL_MESSAGES && idle < 20) {
+    const before = seen.size;
+    const state = (await page.evaluate(SCROLL_TO_TOP)) as { ids: string[]; nodes: number };
+    for (const id of state.ids) seen.add(id);
+    maxRows = Math.max(maxRows, state.ids.length);
+    maxNodes = Math.max(maxNodes, state.nodes);
+    idle = seen.size === before ? idle + 1 : 0;
+    await page.waitForTimeout(150);
+  }
+  return { loaded: seen.size, maxRows, maxNodes, seconds: (performance.now() - started) / 1000 };
+};
+
+export const benchWeb = async (): Promise<void> => {
+  console.log(`\n## The web app (Chromium): Iago with ${CHANNELS} more channels and ${UNREAD} unread messages\n`);
+  await growIago();
+  const dist = mkdtempSync(join(tmpdir(), 'chat-bench-webapp-'));
+  await buildWebapp({ outdir: dist });
+  const service = await startLocalService({
+    port: 0,
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT,
+    env: { WEBAPP_DIST: dist, REQUEST_LOG: 'off' },
+    log: () => undefined,
+    offlineLog: () => undefined,
+  });
+  const origin = new URL(service.baseUrl).origin;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const runs = [];
+    // The first run warms the functions up (serverless-offline loads each handler on first use).
+    await signInAndWait(browser, origin);
+    for (let i = 0; i < RUNS; i += 1) runs.push(await signInAndWait(browser, origin));
+    const times = runs.map((r) => r.ms);
+    const { jsBytes, cssBytes } = runs[0];
+    console.log(
+      `first load sends JavaScript ${(jsBytes / 1024).toFixed(1)} KB and CSS ${(cssBytes / 1024).toFixed(1)} KB compressed: ${((jsBytes + cssBytes) / 1024).toFixed(1)} KB (goal ≤ 150 KB, fonts apart)`,
+    );
+    console.log(
+      `login form submitted → usable feed, ${RUNS} fresh contexts: p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (goal ≤ 2,000 ms)`,
+    );
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${origin}/login/`);
+    await page.fill('input[name="username"]', IAGO.email);
+    await page.fill('input[name="password"]', devPassword(IAGO.email));
+    await page.click('button[type="submit"]');
+    await page.locator('#compose-textarea').waitFor({ timeout: 60000 });
+    await page.goto(`${origin}/#narrow/channel/${FIRST_CHANNEL}-web-bench-0`);
+    await page.locator('.message_row').first().waitFor({ timeout: 60000 });
+    const scroll = await scrollBack(page);
+    console.log(
+      `scrolling back through #web-bench-0 (${BIG_CHANNEL_MESSAGES} messages): ${scroll.loaded} loaded in ${scroll.seconds.toFixed(1)} s; at most ${scroll.maxRows} message rows and ${scroll.maxNodes} DOM nodes at once`,
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await service.stop();
+  }
+};
