@@ -10,7 +10,8 @@ class WebappPlugin {
     const build = () => {
       const root = path.join(__dirname, '..');
       const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'build.ts')], { cwd: root, stdio: 'inherit' });
-      if (result.status !== 0) throw new serverless.classes.Error(`building the web app failed (webapp/build.ts exited with ${result.status})`);
+      if (result.status !== 0)
+        throw new serverless.classes.Error(`building the web app failed (webapp/build.ts exited with ${result.status})`);
     };
     this.hooks = { 'before:package:createDeploymentArtifacts': build, 'before:deploy:function:packageFunction': build };
   }
