@@ -31,9 +31,11 @@ const signIn = async (page: Page, email: string): Promise<void> => {
   await page.waitForSelector('#left-sidebar');
 };
 
-/** A channel's unread count in the left sidebar (0 when none is shown). */
+/** A channel's unread count in the left sidebar (absent at 0). */
+const channelBadge = (page: Page, streamId: number) => page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);
+
 const channelUnread = async (page: Page, streamId: number): Promise<number> => {
-  const badge = page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);
+  const badge = channelBadge(page, streamId);
   return (await badge.count()) === 0 ? 0 : Number(await badge.innerText());
 };
 
@@ -79,14 +81,13 @@ describe('e2e: the web app in Chromium', () => {
     expect(await hamletPage.inputValue('#compose-textarea')).toBe('');
     await browser.screenshot(hamletPage, 'webapp-topic');
 
-    await iagoPage.waitForFunction(
-      ([id, n]) => Number(document.querySelector(`#stream_filters [data-stream-id="${id}"] > a .unread_count`)?.textContent ?? 0) === n,
-      [denmark, before + 1] as const,
-    );
+    await channelBadge(iagoPage, denmark)
+      .filter({ hasText: new RegExp(`^${before + 1}$`) })
+      .waitFor();
     expect(await iagoPage.title()).toMatch(/^\(\d+\) Inbox - Zulip Dev - Zulip$/);
     await iagoPage.click(`#stream_filters [data-stream-id="${denmark}"] > a`);
     await row(iagoPage, 'Hello from the browser').waitFor();
-    await iagoPage.waitForFunction((id) => !document.querySelector(`#stream_filters [data-stream-id="${id}"] > a .unread_count`), denmark);
+    await channelBadge(iagoPage, denmark).waitFor({ state: 'detached' });
     expect(await iagoPage.locator('#message_view_header').innerText()).toContain('#Denmark');
     await browser.screenshot(iagoPage, 'webapp-channel');
   }, 60000);
