@@ -80,6 +80,8 @@ const workerBrowser = async (): Promise<Registered> => {
 
 export type TestBrowser = {
   newPage: () => Promise<Page>;
+  /** A page in a browser context of its own (its own cookies): a second person signed in at the same time. */
+  newPersonPage: () => Promise<Page>;
   /** Saves a full-page PNG named `<name>.png` and returns its path. */
   screenshot: (page: Page, name: string) => Promise<string>;
 };
@@ -87,6 +89,7 @@ export type TestBrowser = {
 export const useBrowser = (): TestBrowser => {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
+  const others: BrowserContext[] = [];
   const shots = process.env.CHAT_SCREENSHOTS ?? join(tmpdir(), 'chat-screenshots');
 
   beforeAll(
@@ -100,6 +103,7 @@ export const useBrowser = (): TestBrowser => {
 
   afterAll(async () => {
     await context?.close();
+    for (const other of others.splice(0)) await other.close();
     // A connected browser's close() only disconnects: the worker's next file uses the same Chromium.
     await browser?.close();
     context = undefined;
@@ -110,6 +114,12 @@ export const useBrowser = (): TestBrowser => {
     newPage: () => {
       if (!context) throw new Error('the browser is not running (did its beforeAll fail?)');
       return context.newPage();
+    },
+    newPersonPage: async () => {
+      if (!browser) throw new Error('the browser is not running (did its beforeAll fail?)');
+      const other = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+      others.push(other);
+      return other.newPage();
     },
     screenshot: async (page, name) => {
       mkdirSync(shots, { recursive: true });

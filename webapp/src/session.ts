@@ -45,8 +45,7 @@ export const currentQueueId = (): string | undefined => queueId;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The delay before retry number `attempt` (from 0): doubling, capped, with some jitter. */
-export const backoffDelay = (attempt: number): number =>
-  Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt) * (0.75 + Math.random() / 2);
+const backoffDelay = (attempt: number): number => Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt) * (0.75 + Math.random() / 2);
 
 const register = (): Promise<RegisterResponse> =>
   request<RegisterResponse>('POST', 'register', {

@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 /** No answer, or a 5xx: worth retrying later. */
-export class NetworkError extends Error {
+class NetworkError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'NetworkError';
@@ -25,8 +25,7 @@ export class NetworkError extends Error {
 type Params = Record<string, unknown>;
 
 /** The token the server rendered into the page's logout form. */
-export const csrfToken = (): string =>
-  document.querySelector<HTMLInputElement>('#logout_form input[name="csrfmiddlewaretoken"]')?.value ?? '';
+const csrfToken = (): string => document.querySelector<HTMLInputElement>('#logout_form input[name="csrfmiddlewaretoken"]')?.value ?? '';
 
 const encode = (params: Params): URLSearchParams => {
   const body = new URLSearchParams();
@@ -37,7 +36,7 @@ const encode = (params: Params): URLSearchParams => {
   return body;
 };
 
-export const signIn = (): void => {
+const signIn = (): void => {
   window.location.assign('/login/');
 };
 

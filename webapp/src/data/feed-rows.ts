@@ -8,7 +8,7 @@ import { sameTopic } from './topic-key';
 export type FeedRow = { message: Message; local: boolean; dateDivider: boolean; recipientBar: boolean };
 
 /** The calendar day of a timestamp, in the browser's time zone. */
-export const dayOf = (timestamp: number): string => new Date(timestamp * 1000).toDateString();
+const dayOf = (timestamp: number): string => new Date(timestamp * 1000).toDateString();
 
 const sameConversation = (a: Message, b: Message, me: number): boolean =>
   a.type === 'stream'

@@ -4,7 +4,7 @@ import type { ServerEvent } from '../api/types';
 import { dmKey, type FeedNarrow } from './narrow';
 import { sameTopic } from './topic-key';
 
-export const TYPING_EXPIRY_MS = 15_000;
+const TYPING_EXPIRY_MS = 15_000;
 
 export type Typist = {
   userId: number;

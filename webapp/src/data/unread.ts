@@ -11,8 +11,6 @@ export type UnreadWhere = { kind: 'stream'; streamId: number; topic: string } | 
 
 export type Unread = { messages: ReadonlyMap<number, UnreadWhere>; mentions: ReadonlySet<number> };
 
-export const EMPTY_UNREAD: Unread = { messages: new Map(), mentions: new Set() };
-
 export const unreadFromRegister = (summary: UnreadMsgs, me: number): Unread => {
   const messages = new Map<number, UnreadWhere>();
   for (const { stream_id, topic, unread_message_ids } of summary.streams)

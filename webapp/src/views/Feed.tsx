@@ -3,7 +3,7 @@
 // messages arrive above, following new messages when at the bottom, fetching more near either
 // end, and marking read what is seen.
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { fetchMore, markSeen } from '../actions';
+import { dismissLocal, fetchMore, markSeen } from '../actions';
 import { channelName as nameOfChannel } from '../data/channels';
 import { estimatedHeight, feedRows } from '../data/feed-rows';
 import { narrowMatches } from '../data/narrow';
@@ -41,7 +41,7 @@ export const Feed = () => {
       : [];
     return feedRows([...shown, ...echoes], self.userId, shown.length);
   }, [current, held, pending, self, everyone]);
-  const failures = new Map(pending.map((local, i) => [-(i + 1), local.failed]));
+  const failures = new Map(pending.map((local, i) => [-(i + 1), local]));
 
   const scroller = useRef<HTMLDivElement>(null);
   const measured = useRef(new Map<string, number>());
@@ -154,7 +154,8 @@ export const Feed = () => {
             me={self.userId}
             channelName={channelName}
             peopleNames={peopleNames}
-            failed={row.local ? failures.get(row.message.id) : undefined}
+            failed={row.local ? failures.get(row.message.id)?.failed : undefined}
+            onDiscard={row.local ? () => dismissLocal(failures.get(row.message.id)!.localId) : undefined}
           />
         ))}
       </div>

@@ -17,6 +17,13 @@ const fetchedTopics = signal(new Map<number, { name: string; max_id: number }[]>
 const TOPICS_SHOWN = 10;
 const DMS_SHOWN = 12;
 
+/** A private channel's mark (an emoji lock needs a font the system may not have). */
+const LockIcon = () => (
+  <svg class="lock-icon" viewBox="0 0 16 16" width="12" height="12" aria-label="Private">
+    <path fill="currentColor" d="M4 7V5a4 4 0 0 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 0 0-4 0v2z" />
+  </svg>
+);
+
 const Count = ({ n }: { n: number | undefined }) => (n ? <span class="unread_count">{n}</span> : null);
 
 const TopicList = ({ streamId }: { streamId: number }) => {
@@ -103,7 +110,7 @@ export const LeftSidebar = () => {
             >
               <a href={href({ kind: 'channel', streamId: sub.stream_id })}>
                 <span class="stream-privacy" style={{ color: sub.color }}>
-                  {sub.invite_only ? '🔒' : '#'}
+                  {sub.invite_only ? <LockIcon /> : '#'}
                 </span>
                 <span class="stream-name">{sub.name}</span>
                 <Count n={c.streams.get(sub.stream_id)} />

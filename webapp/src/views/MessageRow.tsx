@@ -40,7 +40,15 @@ const Reactions = ({ reactions, me }: { reactions: Reaction[]; me: number }) => 
   );
 };
 
-type Props = { row: FeedRow; me: number; channelName: (id: number) => string; peopleNames: (ids: number[]) => string; failed?: string };
+type Props = {
+  row: FeedRow;
+  me: number;
+  channelName: (id: number) => string;
+  peopleNames: (ids: number[]) => string;
+  /** Why a local echo was not sent, and how to drop it. */
+  failed?: string;
+  onDiscard?: () => void;
+};
 
 const RecipientBar = ({
   message,
@@ -88,7 +96,7 @@ export class MessageRow extends Component<Props> {
     );
   }
 
-  render({ row, me, channelName, peopleNames, failed }: Props) {
+  render({ row, me, channelName, peopleNames, failed, onDiscard }: Props) {
     const { message } = row;
     const unread = !row.local && !message.flags.includes('read');
     const starred = message.flags.includes('starred');
@@ -137,7 +145,10 @@ export class MessageRow extends Component<Props> {
             )}
             {failed && (
               <div class="send_failed" role="alert">
-                {failed}
+                {failed}{' '}
+                <button type="button" class="discard" onClick={onDiscard}>
+                  Discard
+                </button>
               </div>
             )}
             {message.reactions.length > 0 && <Reactions reactions={message.reactions} me={me} />}

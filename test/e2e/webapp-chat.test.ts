@@ -1,0 +1,141 @@
+// The web app in a real browser (headless Chromium), two people in two browser contexts over
+// HTTP through serverless-offline: a channel message appears for the other without a reload and
+// its unread count rises, then falls when it is read; a DM both ways; an edit and a delete seen
+// live; a reload keeps the view; signing out. No page logs an uncaught error.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { devPassword } from '../../lib/passwords';
+import { buildWebapp } from '../../webapp/build';
+import { useBrowser } from '../helpers/browser';
+import { useLocalService, zulipClient } from '../helpers/e2e';
+
+// The real app, built once for this file (the service reads WEBAPP_DIST per request).
+const dist = mkdtempSync(join(tmpdir(), 'chat-webapp-e2e-'));
+beforeAll(() => buildWebapp({ outdir: dist }), 120000);
+
+const service = useLocalService({ env: { WEBAPP_DIST: dist } });
+const browser = useBrowser();
+
+const HAMLET = 'hamlet@zulip.com';
+const IAGO = 'iago@zulip.com';
+const errors: string[] = [];
+
+const signIn = async (page: Page, email: string): Promise<void> => {
+  page.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
+  await page.goto(`${service.origin}/login/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(devPassword(email));
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForSelector('#left-sidebar');
+};
+
+/** A channel's unread count in the left sidebar (absent at 0). */
+const channelBadge = (page: Page, streamId: number) => page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);
+
+const channelUnread = async (page: Page, streamId: number): Promise<number> => {
+  const badge = channelBadge(page, streamId);
+  return (await badge.count()) === 0 ? 0 : Number(await badge.innerText());
+};
+
+const row = (page: Page, text: string) => page.locator('.message_row[data-message-id]', { hasText: text });
+
+describe('e2e: the web app in Chromium', () => {
+  let hamletPage: Page;
+  let iagoPage: Page;
+  let hamletApi: any;
+  let denmark: number;
+  let iagoId: number;
+  let hamletId: number;
+
+  beforeAll(async () => {
+    hamletApi = await zulipClient(service, HAMLET);
+    const streams = await hamletApi.streams.retrieve();
+    denmark = streams.streams.find((s: { name: string }) => s.name === 'Denmark').stream_id;
+    const users = (await hamletApi.users.retrieve()).members as { email: string; user_id: number }[];
+    iagoId = users.find((u) => u.email === IAGO)!.user_id;
+    hamletId = users.find((u) => u.email === HAMLET)!.user_id;
+    hamletPage = await browser.newPersonPage();
+    iagoPage = await browser.newPersonPage();
+    await signIn(hamletPage, HAMLET);
+    await signIn(iagoPage, IAGO);
+  }, 120000);
+
+  afterAll(() => {
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a channel message to the other person live, counts it unread, and reads it', async () => {
+    await iagoPage.goto(`${service.origin}/#inbox`);
+    await iagoPage.waitForSelector('#inbox-main');
+    const before = await channelUnread(iagoPage, denmark);
+    await browser.screenshot(iagoPage, 'webapp-inbox');
+
+    await hamletPage.goto(`${service.origin}/#narrow/channel/${denmark}-Denmark/topic/web.20app`);
+    await hamletPage.waitForSelector('#compose-textarea');
+    expect(await hamletPage.inputValue('#stream_message_recipient_topic')).toBe('web app');
+    await hamletPage.fill('#compose-textarea', 'Hello from the browser');
+    await hamletPage.press('#compose-textarea', 'Enter');
+    await row(hamletPage, 'Hello from the browser').waitFor();
+    expect(await hamletPage.inputValue('#compose-textarea')).toBe('');
+    await browser.screenshot(hamletPage, 'webapp-topic');
+
+    await channelBadge(iagoPage, denmark)
+      .filter({ hasText: new RegExp(`^${before + 1}$`) })
+      .waitFor();
+    expect(await iagoPage.title()).toMatch(/^\(\d+\) Inbox - Zulip Dev - Zulip$/);
+    await iagoPage.click(`#stream_filters [data-stream-id="${denmark}"] > a`);
+    await row(iagoPage, 'Hello from the browser').waitFor();
+    await channelBadge(iagoPage, denmark).waitFor({ state: 'detached' });
+    expect(await iagoPage.locator('#message_view_header').innerText()).toContain('#Denmark');
+    await browser.screenshot(iagoPage, 'webapp-channel');
+  }, 60000);
+
+  it('carries a direct message both ways', async () => {
+    await hamletPage.goto(`${service.origin}/#narrow/dm/${iagoId}-Iago`);
+    await hamletPage.waitForSelector('#private_message_recipient');
+    expect(await hamletPage.inputValue('#private_message_recipient')).toBe(IAGO);
+    await hamletPage.fill('#compose-textarea', 'A word in private');
+    await hamletPage.click('#compose-send-button');
+    await row(hamletPage, 'A word in private').waitFor();
+
+    await iagoPage.locator(`#direct-messages-list [data-user-ids-string="${hamletId}"] .unread_count`).waitFor();
+    await iagoPage.click(`#direct-messages-list [data-user-ids-string="${hamletId}"] a`);
+    await row(iagoPage, 'A word in private').waitFor();
+    await iagoPage.fill('#compose-textarea', 'Private reply');
+    await iagoPage.press('#compose-textarea', 'Enter');
+    await row(hamletPage, 'Private reply').waitFor();
+    await browser.screenshot(hamletPage, 'webapp-dm');
+  }, 60000);
+
+  it('shows an edit and a delete live', async () => {
+    await iagoPage.goto(`${service.origin}/#narrow/channel/${denmark}-Denmark/topic/web.20app`);
+    await row(iagoPage, 'Hello from the browser').waitFor();
+    const id = Number(await row(iagoPage, 'Hello from the browser').getAttribute('data-message-id'));
+    expect(await hamletApi.messages.update({ message_id: id, content: 'Hello, edited' })).toMatchObject({ result: 'success' });
+    await row(iagoPage, 'Hello, edited').waitFor();
+    expect(await row(iagoPage, 'Hello, edited').innerText()).toContain('EDITED');
+    expect(await hamletApi.messages.deleteById({ message_id: id })).toMatchObject({ result: 'success' });
+    await iagoPage.locator(`.message_row[data-message-id="${id}"]`).waitFor({ state: 'detached' });
+  }, 60000);
+
+  it('keeps the view across a reload', async () => {
+    const url = `${service.origin}/#narrow/dm/${hamletId}-King-Hamlet`;
+    await iagoPage.goto(url);
+    await row(iagoPage, 'Private reply').waitFor();
+    await iagoPage.reload();
+    await row(iagoPage, 'Private reply').waitFor();
+    expect(iagoPage.url()).toBe(url);
+    expect(await iagoPage.locator('#message_view_header').innerText()).toBe('King Hamlet');
+    expect(await iagoPage.title()).toMatch(/King Hamlet - Zulip Dev - Zulip$/);
+    await iagoPage.goBack();
+  }, 60000);
+
+  it('signs out', async () => {
+    await hamletPage.click('button.logout');
+    await hamletPage.waitForURL(`${service.origin}/login/`);
+    await hamletPage.goto(`${service.origin}/`);
+    expect(hamletPage.url()).toBe(`${service.origin}/login/`);
+  }, 60000);
+});
