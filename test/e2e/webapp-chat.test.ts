@@ -2,20 +2,13 @@
 // HTTP through serverless-offline: a channel message appears for the other without a reload and
 // its unread count rises, then falls when it is read; a DM both ways; an edit and a delete seen
 // live; a reload keeps the view; signing out. No page logs an uncaught error.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
-import { buildWebapp } from '../../webapp/build';
 import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
 
-// The real app, built once for this file (the service reads WEBAPP_DIST per request).
-const dist = mkdtempSync(join(tmpdir(), 'chat-webapp-e2e-'));
-beforeAll(() => buildWebapp({ outdir: dist }), 120000);
-
-const service = useLocalService({ env: { WEBAPP_DIST: dist } });
+// The real app, as the run's global setup built it (WEBAPP_DIST).
+const service = useLocalService();
 const browser = useBrowser();
 
 const HAMLET = 'hamlet@zulip.com';
