@@ -125,6 +125,24 @@ describe('e2e: the web app in Chromium', () => {
     await iagoPage.goBack();
   }, 60000);
 
+  it('refuses, from the page itself, a /json/ write without the CSRF token or with a wrong one', async () => {
+    // What a script of the page could send: the session cookie rides along, the token only when given
+    // ('page': the one in #logout_form). A string: the tests are type-checked without the DOM's types.
+    const send = async (token: string | undefined): Promise<{ status: number; body: { code?: string; msg: string } }> =>
+      iagoPage.evaluate(`(async () => {
+        const token = ${JSON.stringify(token ?? null)};
+        const pageToken = document.querySelector('#logout_form input[name="csrfmiddlewaretoken"]').value;
+        const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+        if (token !== null) headers['X-CSRFToken'] = token === 'page' ? pageToken : token;
+        const body = new URLSearchParams({ type: 'stream', to: '${denmark}', topic: 'csrf', content: 'forged?' });
+        const res = await fetch('/json/messages', { method: 'POST', headers, body });
+        return { status: res.status, body: await res.json() };
+      })()`);
+    expect(await send(undefined)).toMatchObject({ status: 403, body: { code: 'CSRF_FAILED', msg: 'CSRF error: CSRF token missing.' } });
+    expect(await send('not-the-token')).toMatchObject({ status: 403, body: { code: 'CSRF_FAILED' } });
+    expect(await send('page')).toMatchObject({ status: 200, body: { result: 'success' } });
+  }, 60000);
+
   it('signs out', async () => {
     await hamletPage.click('button.logout');
     await hamletPage.waitForURL(`${service.origin}/login/`);
