@@ -117,33 +117,34 @@ const signInAndWait = async (
 
 /**
  * Run in the page (a string: the scripts are type-checked without the DOM's types): scrolls the
- * feed's scrolling ancestor to its top and tells which message rows exist and how many nodes.
+ * feed (#message_feed_container) to its top and tells which message rows exist and how many nodes.
  */
 const SCROLL_TO_TOP = `(() => {
-  const rows = [...document.querySelectorAll('.message_row[data-message-id]')];
-  let scroller = rows[0] ? rows[0].parentElement : null;
-  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
+  const scroller = document.getElementById('message_feed_container');
   if (scroller) scroller.scrollTop = 0;
-  return { ids: rows.map((r) => r.getAttribute('data-message-id') || ''), nodes: document.getElementsByTagName('*').length };
+  const rows = [...document.querySelectorAll('.message_row[data-message-id]')];
+  return { ids: rows.map((r) => Number(r.getAttribute('data-message-id'))), nodes: document.getElementsByTagName('*').length };
 })()`;
 
 /** Scrolls the big channel's feed back to its first message; what was loaded, and the most rows and nodes held at once. */
 const scrollBack = async (page: Page): Promise<{ loaded: number; maxRows: number; maxNodes: number; seconds: number }> => {
-  const seen = new Set<string>();
+  // The big channel's ids are contiguous: how far back the feed got is its newest less the oldest shown.
+  const newest = FIRST_MESSAGE + BIG_CHANNEL_MESSAGES - 1;
+  let oldest = newest;
   let maxRows = 0;
   let maxNodes = 0;
   let idle = 0;
   const started = performance.now();
-  while (seen.size < BIG_CHANNEL_MESSAGES && idle < 20) {
-    const before = seen.size;
-    const state = (await page.evaluate(SCROLL_TO_TOP)) as { ids: string[]; nodes: number };
-    for (const id of state.ids) seen.add(id);
+  while (oldest > FIRST_MESSAGE && idle < 40) {
+    const state = (await page.evaluate(SCROLL_TO_TOP)) as { ids: number[]; nodes: number };
+    const shown = Math.min(oldest, ...state.ids.filter((id) => id >= FIRST_MESSAGE && id <= newest));
+    idle = shown < oldest ? 0 : idle + 1;
+    oldest = shown;
     maxRows = Math.max(maxRows, state.ids.length);
     maxNodes = Math.max(maxNodes, state.nodes);
-    idle = seen.size === before ? idle + 1 : 0;
-    await page.waitForTimeout(150);
+    await page.waitForTimeout(100);
   }
-  return { loaded: seen.size, maxRows, maxNodes, seconds: (performance.now() - started) / 1000 };
+  return { loaded: newest - oldest + 1, maxRows, maxNodes, seconds: (performance.now() - started) / 1000 };
 };
 
 export const benchWeb = async (): Promise<void> => {
@@ -170,8 +171,9 @@ export const benchWeb = async (): Promise<void> => {
     console.log(
       `first load sends JavaScript ${(jsBytes / 1024).toFixed(1)} KB and CSS ${(cssBytes / 1024).toFixed(1)} KB compressed: ${((jsBytes + cssBytes) / 1024).toFixed(1)} KB (goal ≤ 150 KB, fonts apart)`,
     );
+    const registers = runs.map((r) => r.registerMs);
     console.log(
-      `login form submitted → the Inbox listing the unread conversations, ${RUNS} fresh contexts: p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (goal ≤ 2,000 ms)`,
+      `login form submitted → the Inbox listing the unread conversations, ${RUNS} fresh contexts: p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (goal ≤ 2,000 ms); of which POST /json/register p50 ${percentile(registers, 50).toFixed(0)} ms`,
     );
 
     const context = await browser.newContext();

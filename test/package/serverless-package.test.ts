@@ -72,7 +72,23 @@ describe('npx serverless package', () => {
       .sort();
     const full = (r: { path: string; root?: true }) => `${r.root ? '' : '/api/v1'}${r.path}`;
     const expected = routes.flatMap((r) => [`${r.method} ${full(r)}`, ...(r.method === 'GET' ? [`HEAD ${full(r)}`] : [])]);
-    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}', 'ANY /{proxy+}'].sort());
+    expect(routeKeys).toEqual([...expected, 'ANY /api/v1/{proxy+}', 'ANY /json/{proxy+}', 'ANY /{proxy+}'].sort());
+  });
+
+  it('packages the built web app with the functions that serve it (the page at / and /static/), and with no other', async () => {
+    const served = loadRoutes().filter((r) => (r as { webapp?: true }).webapp);
+    expect(served.map((r) => r.name).sort()).toEqual(['webHome', 'webStatic']);
+    for (const name of ['webHome', 'webStatic', 'getOwnUser']) {
+      const zip = await JSZip.loadAsync(readFileSync(join(outDir, `${name}.zip`)));
+      const manifest = zip.file('webapp/dist/manifest.json');
+      if (name === 'getOwnUser') {
+        expect(Object.keys(zip.files).filter((f) => f.startsWith('webapp/'))).toEqual([]);
+        continue;
+      }
+      const named = JSON.parse(await manifest!.async('string')) as Record<string, string>;
+      for (const file of Object.values(named))
+        expect({ name, file, packaged: zip.file(`webapp/dist/${file}`) !== null }).toEqual({ name, file, packaged: true });
+    }
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
