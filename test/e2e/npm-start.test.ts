@@ -112,6 +112,31 @@ describe('npm start', () => {
       // The address it tells clients (the mobile app sends every request there) is its own port's.
       const settings = await (await fetch(`${base}/server_settings`)).json();
       expect(settings).toMatchObject({ result: 'success', realm_url: `http://localhost:${port}`, realm_uri: `http://localhost:${port}` });
+      // The desktop app checks the server with HEAD, then loads realm_uri: the web app npm start built.
+      expect((await fetch(`${base}/server_settings`, { method: 'HEAD' })).status).toBe(200);
+      const form = await fetch(`${origin}/devlogin/`);
+      const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await form.text())![1];
+      const login = await fetch(`${origin}/accounts/login/local/`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          cookie: form.headers
+            .getSetCookie()
+            .map((c) => c.split(';')[0])
+            .join('; '),
+        },
+        body: new URLSearchParams({ csrfmiddlewaretoken: csrf, direct_email: 'iago@zulip.com' }),
+      });
+      expect([login.status, login.headers.get('location')]).toEqual([302, '/']);
+      const session = login.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const app = await (await fetch(`${origin}/`, { headers: { cookie: session } })).text();
+      const script = /<script defer src="(\/static\/app-[^"]+\.js)"><\/script>/.exec(app)?.[1];
+      expect(script).toBeDefined();
+      const served = await fetch(`${origin}${script}`);
+      expect([served.status, served.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
       // A terminal's Ctrl-C signals the whole foreground process group.
       await expectStopsEverything(started, port, () => process.kill(-started.child.pid!, 'SIGINT'));
     } finally {
