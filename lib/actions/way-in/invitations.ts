@@ -126,7 +126,7 @@ const checkInviteChannels = async (user: User, realm: Realm, groups: RealmGroups
 export const checkCreateMultiuseInvite = forMembers(
   async (user: User, realm: Realm, request: CreateInviteRequest): Promise<MultiuseInvite> => {
     const groups = await RealmGroups.load(realm.id);
-    if (!hasRealmPermission(realm, groups, user, 'can_create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
+    if (!hasRealmPermission(realm, groups, user, 'create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
     const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
     checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
     await checkInviteChannels(user, realm, groups, request.streamIds);
