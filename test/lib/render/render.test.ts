@@ -632,10 +632,6 @@ describe('renderMessage emoji', () => {
     expect(html('$$x$$ '.repeat(100))).toContain('class="katex"');
   });
 
-  it('renders emoji in profile-field texts too', () => {
-    expect(renderPlainMarkdown('Hi :wave:')).toBe(`<p>Hi ${span('1f44b', 'wave', ':wave:')}</p>`);
-  });
-
   describe('emoticons', () => {
     const translating: RenderInput = { ...NONE, translateEmoticons: true };
 
