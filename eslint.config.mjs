@@ -52,10 +52,16 @@ export const TOP_LEVEL = {
   'lib/passwords.ts': ['lib/config.ts'],
 };
 
-/** Why a handler may not call a permission check, and how a check outside lib/access is named (upstream's require_* decorators). */
+/**
+ * Why a handler may not call a permission check, how a check outside lib/access is named
+ * (upstream's require_* decorators), and how an access rule is named, which a handler may not take
+ * from lib/actions either (an action does not re-export lib/access: it checks, or it names the
+ * read it does with its own verb).
+ */
 const HANDLER_CHECKS = {
   why: 'a handler calls an action, and the action checks its permissions',
   names: '^require[A-Z]',
+  accessNames: '^access[A-Z]',
 };
 
 const forbiddenFor = (layer) => {
@@ -81,6 +87,11 @@ const layerRules = [...Object.keys(LAYERS), ...Object.keys(PURE_LAYERS)].map((la
                   regex: '.',
                   importNamePattern: HANDLER_CHECKS.names,
                   message: `functions may not import a require* check: ${HANDLER_CHECKS.why}.`,
+                },
+                {
+                  regex: '(^|/)lib/actions(/|$)',
+                  importNamePattern: HANDLER_CHECKS.accessNames,
+                  message: `functions may not import an access* rule through lib/actions: ${HANDLER_CHECKS.why}.`,
                 },
               ]
             : []),

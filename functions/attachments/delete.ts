@@ -1,8 +1,7 @@
 // DELETE /attachments/{attachment_id}: deletes one of the caller's uploads, its bytes included.
-import { accessOwnAttachment, doRemoveAttachment } from '../../lib/actions/uploads/attachments';
+import { doRemoveAttachment } from '../../lib/actions/uploads/attachments';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, pathInt }) => {
-  const upload = await accessOwnAttachment(user, pathInt('attachment_id'));
-  await doRemoveAttachment(user, upload);
+  await doRemoveAttachment(user, pathInt('attachment_id'));
 });

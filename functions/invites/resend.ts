@@ -1,8 +1,7 @@
 // POST /invites/{invite_id}/resend
-import { accessEmailInvite, doResendEmailInvite } from '../../lib/actions/way-in/invitations';
+import { doResendEmailInvite } from '../../lib/actions/way-in/invitations';
 import { apiHandler } from '../../lib/http/api-handler';
 
 export const handler = apiHandler(async ({ user, realm, pathInt }) => {
-  const invite = await accessEmailInvite(user, pathInt('invite_id'));
-  await doResendEmailInvite(realm, invite);
+  await doResendEmailInvite(user, realm, pathInt('invite_id'));
 });

@@ -4,4 +4,4 @@
 import { JOBS } from '../../lib/actions/jobs';
 import type { FanoutJob } from '../../lib/actions/messages/delivery';
 
-export const handler = async (job: FanoutJob): Promise<void> => JOBS.messageFanout(job);
+export const handler = async (job: FanoutJob): Promise<void> => (await JOBS.messageFanout.load())(job);

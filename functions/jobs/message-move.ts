@@ -5,4 +5,4 @@
 import { JOBS } from '../../lib/actions/jobs';
 import type { MoveJob } from '../../lib/actions/messages/move';
 
-export const handler = async (job: MoveJob): Promise<void> => JOBS.messageMove(job);
+export const handler = async (job: MoveJob): Promise<void> => (await JOBS.messageMove.load())(job);

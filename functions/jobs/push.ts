@@ -7,4 +7,4 @@
 import { JOBS } from '../../lib/actions/jobs';
 import type { PushJob } from '../../lib/models/push-job';
 
-export const handler = async (job: PushJob): Promise<void> => JOBS.push(job);
+export const handler = async (job: PushJob): Promise<void> => (await JOBS.push.load())(job);

@@ -1,10 +1,10 @@
 // GET /user_uploads/{realm_id_str}/{filename} (at the site root, as message content links it):
 // the file itself, for a user who may read it, authenticated as for the API.
-import { accessAttachment, readAttachmentFile } from '../../lib/actions/uploads/files';
+import { readFile } from '../../lib/actions/uploads/files';
 import { apiHandler, RawResponse } from '../../lib/http/api-handler';
 import { fileResponse } from '../../lib/http/response';
 
 export const handler = apiHandler(async ({ user, pathString }) => {
-  const attachment = await accessAttachment(user, pathString('realm_id_str'), pathString('filename'));
-  return new RawResponse(fileResponse(attachment, await readAttachmentFile(attachment)));
+  const { attachment, body } = await readFile(user, pathString('realm_id_str'), pathString('filename'));
+  return new RawResponse(fileResponse(attachment, body));
 });

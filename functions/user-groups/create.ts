@@ -1,12 +1,12 @@
 // POST /user_groups/create
-import { accessUserGroupCreation, checkCreateUserGroup } from '../../lib/actions/groups/manage';
+import { checkCreateUserGroup } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
 import { int, list } from '../../lib/validation/validators';
 import { groupSettingValue } from './params';
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
-  const groups = await accessUserGroupCreation(user, realm);
+  const createUserGroup = await checkCreateUserGroup.authorize(user, realm);
   const p = params({
     can_add_members_group: json(groupSettingValue).optional(),
     can_join_group: json(groupSettingValue).optional(),
@@ -20,6 +20,6 @@ export const handler = apiHandler(async ({ user, realm, params }) => {
     subgroups: json(list(int)).optional(),
   });
   const { name, description, members, subgroups, ...settings } = p;
-  const groupId = await checkCreateUserGroup(user, realm, groups, { name, description, members, subgroups, settings });
+  const groupId = await createUserGroup({ name, description, members, subgroups, settings });
   return { group_id: groupId };
 });

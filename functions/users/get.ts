@@ -1,5 +1,5 @@
 // GET /users/{user_id} and GET /users/{email}: one user, as register's realm_users shapes it.
-import { accessUserByIdOrEmail } from '../../lib/actions/people/lookup';
+import { lookUpUser } from '../../lib/actions/people/lookup';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool } from '../../lib/validation/validators';
@@ -10,7 +10,7 @@ export const handler = apiHandler(async ({ realm, user, params, pathString }) =>
     client_gravatar: json(bool).default(true),
     include_custom_profile_fields: json(bool).default(false),
   });
-  const target = await accessUserByIdOrEmail(realm, pathString('user_id_or_email'));
+  const target = await lookUpUser(realm, pathString('user_id_or_email'));
   const opts = { clientGravatar: p.client_gravatar, includeProfileData: p.include_custom_profile_fields };
   return { user: await userObject(userReadContext(realm, user), target, opts) };
 });

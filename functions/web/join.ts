@@ -1,10 +1,10 @@
 // GET /join/<key>/: the sign-up form of an invitation (an email invitation's or a reusable
 // link's); POST: creates the account, signs it in and shows where to go. A link that does not
 // work gets upstream's page for it.
-import { accessJoinInvitation, checkJoin, ConfirmationLinkError } from '../../lib/actions/way-in/join';
+import { checkJoin, readJoinInvitation } from '../../lib/actions/way-in/join';
 import { startSession } from '../../lib/actions/way-in/web-sessions';
 import { rawString } from '../../lib/http/params';
-import type { InviteByKey } from '../../lib/models/invite';
+import { ConfirmationLinkError, type InviteByKey } from '../../lib/models/invite';
 import { realmUrl } from '../../lib/models/realm';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../lib/models/session';
 import { html } from '../../lib/web/html';
@@ -66,7 +66,7 @@ export const handler = pageHandler(async (ctx) => {
   const key = ctx.event.pathParameters?.confirmation_key ?? '';
   let invitation: InviteByKey;
   try {
-    invitation = await accessJoinInvitation(ctx.realm, key);
+    invitation = await readJoinInvitation(ctx.realm, key);
   } catch (error) {
     if (error instanceof ConfirmationLinkError) return confirmationLinkErrorPage(error.problem, ctx.realm.name);
     throw error;

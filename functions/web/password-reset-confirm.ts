@@ -1,13 +1,8 @@
 // GET /accounts/password/reset/<key>/: the form of a reset link (upstream's reset_confirm: the
 // new password twice); POST: sets it and says where to sign in. A link that does not work (used,
 // expired, mistyped) gets a page that says so and how to get a new one.
-import {
-  accessPasswordResetLink,
-  checkResetPassword,
-  PASSWORD_RESET_LINK_VALID_SECONDS,
-  type PasswordResetAccess,
-} from '../../lib/actions/way-in/password-reset';
-import { ConfirmationLinkError } from '../../lib/actions/way-in/join';
+import { checkResetPassword, PASSWORD_RESET_LINK_VALID_SECONDS, readPasswordResetLink } from '../../lib/actions/way-in/password-reset';
+import { ConfirmationLinkError, type PasswordResetAccess } from '../../lib/models/invite';
 import { rawString } from '../../lib/http/params';
 import { html } from '../../lib/web/html';
 import { box, postForm } from '../../lib/web/page';
@@ -56,7 +51,7 @@ const invalidLinkPage = (realmName: string) =>
 export const handler = pageHandler(async (ctx) => {
   const key = ctx.event.pathParameters?.reset_key ?? '';
   try {
-    const access = await accessPasswordResetLink(ctx.realm, key);
+    const access = await readPasswordResetLink(ctx.realm, key);
     if (ctx.event.requestContext.http.method !== 'POST') return resetConfirmForm(ctx, access);
     const form = ctx.params({ new_password1: rawString().default(''), new_password2: rawString().default('') });
     const reset = await checkResetPassword(ctx.realm, access, { newPassword1: form.new_password1, newPassword2: form.new_password2 });

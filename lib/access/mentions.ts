@@ -5,11 +5,12 @@ import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { WILDCARD_MENTION_THRESHOLD } from '../models/message-send';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { realmGroupSetting } from '../models/user-group';
 import type { RealmGroups } from './user-groups';
 
 /** Whether the sender may mention many users at once (the organization's can_mention_many_users_group). */
 const canMentionMany = (realm: Realm, groups: RealmGroups, sender: User): boolean =>
-  groups.isInSetting(groups.realmSetting(realm, 'can_mention_many_users_group'), sender.id);
+  groups.isInSetting(realmGroupSetting(realm, groups.groups, 'can_mention_many_users_group'), sender.id);
 
 /** A channel wildcard (@**all**, @**everyone**, @**channel**) reaching more than WILDCARD_MENTION_THRESHOLD recipients needs can_mention_many_users_group. */
 export const checkCanMentionChannelWildcard = (realm: Realm, groups: RealmGroups, sender: User, recipientCount: number): void => {

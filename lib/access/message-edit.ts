@@ -7,16 +7,11 @@ import { ApiError, BadRequestError, type ErrorCode } from '../errors';
 import type { Channel } from '../models/channel';
 import type { Message } from '../models/message';
 import { EDIT_LIMIT_GRACE_SECONDS, messageEditSettings, withinTimeLimit } from '../models/message-edit';
-import { type GroupSettingValue, REALM_GROUP_SETTINGS, type Realm } from '../models/realm';
+import type { Realm } from '../models/realm';
+import { realmGroupSetting } from '../models/user-group';
 import { isAdmin, isModerator, type User } from '../models/user';
 import * as messagesStore from '../store/messages';
 import type { RealmGroups } from './user-groups';
-
-/** An organization's value of a group setting (wire name): the stored one, else upstream's default system group. */
-const realmSettingValue = (realm: Realm, groups: RealmGroups, wireName: string): GroupSettingValue => {
-  const setting = REALM_GROUP_SETTINGS[wireName];
-  return realm.groupSettings[setting.stored] ?? groups.systemGroup(setting.defaultGroup).id;
-};
 
 /**
  * Whether upstream lets role:everyone hold the setting (so guests may hold it); where it does not,
@@ -34,7 +29,7 @@ const ALLOWS_EVERYONE: Record<string, boolean> = {
 };
 
 const inRealmSetting = (realm: Realm, groups: RealmGroups, user: User, wireName: string): boolean =>
-  groups.hasPermission(user, realmSettingValue(realm, groups, wireName), ALLOWS_EVERYONE[wireName]);
+  groups.hasPermission(user, realmGroupSetting(realm, groups.groups, wireName), ALLOWS_EVERYONE[wireName]);
 
 const inChannelSetting = (channel: Channel | null, groups: RealmGroups, user: User, name: string): boolean =>
   channel !== null && groups.hasPermission(user, channel.groupSettings[name], ALLOWS_EVERYONE[name]);

@@ -4,19 +4,9 @@
 import { BadRequestError } from '../errors';
 import { REALM_GROUP_SETTINGS, type GroupSettingValue, type Realm } from '../models/realm';
 import { isGuest, type User } from '../models/user';
-import { GROUP_SETTING_ALLOWS_EVERYONE, type UserGroup } from '../models/user-group';
+import { GROUP_SETTING_ALLOWS_EVERYONE, realmGroupSetting, type UserGroup } from '../models/user-group';
 import * as groupsStore from '../store/user-groups';
 import { requireMemberOrAdmin } from './roles';
-
-/**
- * Realm settings (by stored name) whose value may not be role:everyone (upstream's
- * allow_everyone_group=False), so guests never hold them.
- */
-const REALM_SETTINGS_DENYING_EVERYONE = new Set(
-  Object.values(REALM_GROUP_SETTINGS)
-    .filter((s) => !s.allowEveryone)
-    .map((s) => s.stored),
-);
 
 /** The groups of one organization, indexed for membership checks. */
 export class RealmGroups {
@@ -35,17 +25,6 @@ export class RealmGroups {
     const group = this.groups.find((g) => g.isSystemGroup && g.name === name);
     if (!group) throw new Error(`organization has no system group ${name}`);
     return group;
-  }
-
-  /**
-   * The organization's value of a group setting, by its stored name: the stored value, else
-   * upstream's default system group (REALM_GROUP_SETTINGS).
-   */
-  realmSetting(realm: Realm, stored: string): GroupSettingValue | undefined {
-    const value = realm.groupSettings[stored];
-    if (value !== undefined) return value;
-    const known = Object.values(REALM_GROUP_SETTINGS).find((s) => s.stored === stored);
-    return known ? this.systemGroup(known.defaultGroup).id : undefined;
   }
 
   /** Whether the user is a member of the group or of any of its subgroups, recursively. */
@@ -92,9 +71,13 @@ export class RealmGroups {
   }
 }
 
-/** Whether the user holds an organization-level group permission (can_manage_all_groups, ...). */
+/**
+ * Whether the user holds an organization-level group permission (can_manage_all_groups, ..., by
+ * wire name); guests never hold a setting whose value may not be role:everyone (upstream's
+ * allow_everyone_group=False).
+ */
 export const hasRealmPermission = (realm: Realm, groups: RealmGroups, user: User, setting: string): boolean =>
-  groups.hasPermission(user, groups.realmSetting(realm, setting), !REALM_SETTINGS_DENYING_EVERYONE.has(setting));
+  groups.hasPermission(user, realmGroupSetting(realm, groups.groups, setting), REALM_GROUP_SETTINGS[setting].allowEveryone);
 
 /**
  * Upstream's access_user_group_for_update: the group of the caller's organization (else "Invalid

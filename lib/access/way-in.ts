@@ -5,8 +5,9 @@ import { nowSeconds } from '../clock';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors';
 import {
   isKeyOfValidLength,
-  type ConfirmationLinkProblem,
+  ConfirmationLinkError,
   type InviteByKey,
+  type PasswordResetAccess,
   INVITE_AS,
   type EmailInvite,
   type MultiuseInvite,
@@ -19,14 +20,6 @@ import { config } from '../config';
 import * as passwordResetsStore from '../store/password-resets';
 import * as passwordsStore from '../store/passwords';
 import { requireMemberOrAdmin } from './roles';
-
-/** A link that does not work; the page says which of upstream's three pages it is. */
-export class ConfirmationLinkError extends Error {
-  constructor(readonly problem: ConfirmationLinkProblem) {
-    super(`confirmation link ${problem}`);
-    this.name = 'ConfirmationLinkError';
-  }
-}
 
 /**
  * The invitation a /join/<key>/ link names at `realm` (the host's organization), as upstream's
@@ -43,9 +36,6 @@ export const accessJoinInvitation = async (realm: Realm, key: string): Promise<I
   if (found.kind === 'multiuse' ? invite.status === 'revoked' : found.invite.status === 'used') throw new ConfirmationLinkError('expired');
   return found;
 };
-
-/** A reset link that works: its key and the account it resets. */
-export type PasswordResetAccess = { resetKey: string; user: User };
 
 /**
  * The account a reset link (/accounts/password/reset/<key>/) names at `realm`, as upstream's

@@ -14,7 +14,7 @@ import * as draftsStore from '../store/drafts';
 import { MESSAGES } from '../validation/messages';
 import { float, int, list, literal, nullable, object, str, union, type Infer, type Validator } from '../validation/validators';
 import { requiring } from './requiring';
-import { accessDraft as accessDraftOfUser, requireDraftsSynchronization } from '../access/drafts';
+import { accessDraft, requireDraftsSynchronization } from '../access/drafts';
 
 /** A string stripped of surrounding whitespace that must not then be empty (RequiredStringConstraint). */
 const requiredString: Validator<string> = (value, path) => {
@@ -78,8 +78,8 @@ const checkDraft = async (user: User, realm: Realm, data: DraftData): Promise<Om
   return { userId: user.id, type, to, topic, content, timestamp };
 };
 
-/** accessDraft (lib/access/drafts.ts) refused without synchronization, as every draft action. */
-export const accessDraft = forSynchronizingUsers(accessDraftOfUser);
+/** One of the caller's drafts (accessDraft, else "Draft does not exist"), refused without synchronization as every draft action. Reads only. */
+export const readOwnDraft = forSynchronizingUsers(accessDraft);
 
 /**
  * POST /drafts. Checks every draft first (any error creates none), refuses more than one
@@ -101,7 +101,7 @@ export const checkCreateDrafts = forSynchronizingUsers(async (user: User, realm:
 });
 
 /**
- * PATCH /drafts/{id}, after accessDraft. Checks the replacement as on creation, replaces every
+ * PATCH /drafts/{id}, after readOwnDraft. Checks the replacement as on creation, replaces every
  * field (the timestamp included) only if the draft still exists, then sends `drafts` `update`.
  */
 export const checkEditDraft = async (user: User, realm: Realm, draft: Draft, data: DraftData): Promise<void> => {

@@ -1,6 +1,7 @@
 // Reminders: scheduled messages from a user to themself about a message they can read, with
 // upstream's checks in upstream's order (zerver/views/reminders.py, zerver/lib/reminders.py).
 import { accessMessage } from '../access/messages';
+import { accessReminder } from '../access/reminders';
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
@@ -16,14 +17,13 @@ import * as scheduledStore from '../store/scheduled-messages';
 import { messageLink, unusedFence } from '../render/message-links';
 import * as usersStore from '../store/users';
 
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessReminder } from '../access/reminders';
-
 /**
- * Deletes an accessed reminder, conditioned on it still being there (the loser of two concurrent
- * deletes gets the same 404), then sends `reminders` remove to the owner's queues.
+ * DELETE /reminders/{id}: one of the caller's own reminders (accessReminder: anything else is
+ * "Reminder does not exist"), deleted on condition that it is still there (the loser of two
+ * concurrent deletes gets the same 404), then sends `reminders` remove to the owner's queues.
  */
-export const doDeleteReminder = async (user: User, reminder: ScheduledMessage): Promise<void> => {
+export const doDeleteReminder = async (user: User, reminderId: number): Promise<void> => {
+  const reminder = await accessReminder(user, reminderId);
   if (!(await scheduledStore.deleteReminder(user.id, reminder.id))) throw new ResourceNotFoundError('Reminder does not exist');
   await sendEvent(user.realmId, { type: 'reminders', op: 'remove', reminder_id: reminder.id }, { users: [user.id] });
 };

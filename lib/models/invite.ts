@@ -1,5 +1,8 @@
+// Invitations (email invitations and reusable links) and the confirmation links that sign-up and
+// password reset send: their keys, and why a link does not work.
 import { randomInt } from 'node:crypto';
 import { escapeHtml } from './html';
+import type { User } from './user';
 
 /** A reusable invitation link. Revocation keeps the row with status 'revoked'. */
 export type MultiuseInvite = {
@@ -49,6 +52,17 @@ export type InviteByKey = { kind: 'email'; invite: EmailInvite } | { kind: 'mult
 
 /** Why a confirmation link does not work (upstream's ConfirmationKeyError types: WRONG_LENGTH, DOES_NOT_EXIST, EXPIRED). */
 export type ConfirmationLinkProblem = 'malformed' | 'does_not_exist' | 'expired';
+
+/** A link that does not work; the page says which of upstream's three pages it is. */
+export class ConfirmationLinkError extends Error {
+  constructor(readonly problem: ConfirmationLinkProblem) {
+    super(`confirmation link ${problem}`);
+    this.name = 'ConfirmationLinkError';
+  }
+}
+
+/** A reset link that works: its key and the account it resets. */
+export type PasswordResetAccess = { resetKey: string; user: User };
 
 /** The roles an invitation may grant (upstream's PreregistrationUser.INVITE_AS). */
 export const INVITE_AS = { REALM_OWNER: 100, REALM_ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST_USER: 600 } as const;

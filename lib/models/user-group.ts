@@ -68,7 +68,11 @@ export const toApiUserGroup = (group: UserGroup): Record<string, unknown> => ({
 /** The id of a system group of the organization (`role:members`, ...). */
 const systemGroupId = (groups: UserGroup[], name: string): number | undefined => groups.find((g) => g.isSystemGroup && g.name === name)?.id;
 
-/** An organization's value of a group setting: the stored one, else the default system group. */
+/**
+ * An organization's value of a group setting, by wire name (REALM_GROUP_SETTINGS): the stored one,
+ * else upstream's default system group for the setting (undefined if the organization has no such
+ * group). The one computation of it: permission checks, register and the settings' updates use it.
+ */
 export const realmGroupSetting = (realm: Realm, groups: UserGroup[], wireName: string): GroupSettingValue | undefined => {
   const setting = REALM_GROUP_SETTINGS[wireName];
   const stored = realm.groupSettings[setting.stored];

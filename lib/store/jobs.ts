@@ -13,25 +13,38 @@ import { localEndpoint } from './client';
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
 export type JobName = 'messageFanout' | 'messageMove' | 'push';
 
-const runners = new Map<JobName, (payload: unknown) => Promise<void>>();
+/** What one run of a job does. */
+export type JobRun<P> = (payload: P) => Promise<void>;
+
+/**
+ * A job as the registry (lib/actions/jobs.ts JOBS) lists it: `load` imports the module that runs it
+ * and returns its run, so a process loads a job's code only when it first runs the job.
+ */
+export type JobEntry<P> = { load: () => Promise<JobRun<P>> };
+
+const runners = new Map<JobName, () => Promise<JobRun<unknown>>>();
 
 /**
  * What this process runs for a job started with no function configured (lib/actions/jobs.ts JOBS
  * for all of them, through runJobsInProcess); a test or benchmark may put its own in for one.
  */
-export const defineJob = <P>(name: JobName, run: (payload: P) => Promise<void>): void => {
-  runners.set(name, run as (payload: unknown) => Promise<void>);
+export const defineJob = <P>(name: JobName, run: JobRun<P>): void => {
+  runners.set(name, async () => run as JobRun<unknown>);
 };
 
-/** Runs every job in this process when no function is configured for it: an entry point's choice. */
-export const runJobsInProcess = (jobs: { [N in JobName]: (payload: never) => Promise<void> }): void => {
-  for (const [name, run] of Object.entries(jobs)) defineJob(name as JobName, run as (payload: unknown) => Promise<void>);
+/**
+ * Runs every job in this process when no function is configured for it: an entry point's choice.
+ * Nothing is loaded here: a job's module is imported when the job first runs.
+ */
+export const runJobsInProcess = (jobs: { [N in JobName]: JobEntry<never> }): void => {
+  for (const [name, job] of Object.entries(jobs)) runners.set(name as JobName, job.load as () => Promise<JobRun<unknown>>);
 };
 
-/** Runs a job now (the in-process runner; a job's Lambda function calls it directly). */
+/** Runs a job now (the in-process runner; a job's Lambda function calls its entry directly). */
 const runJob = async (name: JobName, payload: unknown): Promise<void> => {
-  const run = runners.get(name);
-  if (!run) throw new Error(`job ${name}: no function is configured for it, and this process does not run it (runJobsInProcess)`);
+  const load = runners.get(name);
+  if (!load) throw new Error(`job ${name}: no function is configured for it, and this process does not run it (runJobsInProcess)`);
+  const run = await load();
   await run(payload);
 };
 

@@ -68,6 +68,10 @@ describe('the layer rule: handlers call actions, which check', () => {
         filePath: 'lib/actions/organization/linkifiers.ts',
         code: "import { requireRealmAdmin } from '../../access/roles';\nexport const f = requireRealmAdmin;\n",
       },
+      {
+        filePath: 'functions/reminders/delete.ts',
+        code: "import { accessReminder } from '../../lib/actions/reminders';\nexport const f = accessReminder;\n",
+      },
     ]);
   }, 60_000);
 
@@ -93,6 +97,15 @@ describe('the layer rule: handlers call actions, which check', () => {
   it('refuses a handler importing a require* check from outside lib/access', () => {
     expect(findings[2]).toEqual([
       { ruleId: 'no-restricted-imports', message: expect.stringContaining(`functions may not import a require* check: ${HANDLER_CHECKS}`) },
+    ]);
+  });
+
+  it('refuses a handler importing an access* rule through lib/actions', () => {
+    expect(findings[5]).toEqual([
+      {
+        ruleId: 'no-restricted-imports',
+        message: expect.stringContaining(`functions may not import an access* rule through lib/actions: ${HANDLER_CHECKS}`),
+      },
     ]);
   });
 

@@ -2,7 +2,7 @@
 // deactivation, with upstream's checks in upstream's order (zerver/views/user_groups.py,
 // zerver/lib/user_groups.py). Group settings are wire-format group-setting values.
 import { nowSeconds } from '../../clock';
-import { accessUserGroupForUpdate, RealmGroups } from '../../access/user-groups';
+import { accessUserGroupCreation, accessUserGroupForUpdate, RealmGroups } from '../../access/user-groups';
 import { accessActiveUsers } from '../../access/users';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { sendEvent } from '../../events/send';
@@ -24,9 +24,6 @@ import * as realmsStore from '../../store/realms';
 import * as groupsStore from '../../store/user-groups';
 import { LostRaceError, retryLostRaces } from '../retry';
 import { forMembers } from '../requiring';
-
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessUserGroupCreation } from '../../access/user-groups';
 
 const MAX_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -150,17 +147,12 @@ export type CreateUserGroupRequest = {
 };
 
 /**
- * POST /user_groups/create. Checks, in upstream's order: members are active users of the
+ * A new group, once the caller may create groups. Checks, in upstream's order: members are active users of the
  * organization, the name, each given setting, the name is free, the subgroups. Writes the group,
  * its name lock and the use of every group it names in one transaction (so none of them can be
  * deactivated meanwhile). Emits user_group add (and add_subgroups) to the organization.
  */
-export const checkCreateUserGroup = async (
-  user: User,
-  realm: Realm,
-  groups: RealmGroups,
-  request: CreateUserGroupRequest,
-): Promise<number> => {
+const createUserGroup = async (user: User, realm: Realm, groups: RealmGroups, request: CreateUserGroupRequest): Promise<number> => {
   await checkActiveUserIds(realm.id, request.members);
   const name = checkUserGroupName(request.name);
   const creatorGroup: AnonymousGroup = { direct_members: [user.id], direct_subgroups: [] };
@@ -220,6 +212,26 @@ export const checkCreateUserGroup = async (
   }
   return group.id;
 };
+
+/**
+ * Upstream's require_user_group_create_permission (accessUserGroupCreation: members and
+ * administrators allowed by can_create_groups), which POST /user_groups/create checks before it
+ * reads its parameters: a refusal throws, else returns the creation for this caller.
+ */
+const authorizeCreateUserGroup = async (user: User, realm: Realm) => {
+  const groups = await accessUserGroupCreation(user, realm);
+  return (request: CreateUserGroupRequest): Promise<number> => createUserGroup(user, realm, groups, request);
+};
+
+/**
+ * POST /user_groups/create: the caller's permission first (authorizeCreateUserGroup; the handler
+ * calls `authorize` before it parses the request), then createUserGroup. Returns the new id.
+ */
+export const checkCreateUserGroup = Object.assign(
+  async (user: User, realm: Realm, request: CreateUserGroupRequest): Promise<number> =>
+    (await authorizeCreateUserGroup(user, realm))(request),
+  { authorize: authorizeCreateUserGroup },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Updates and reactivation

@@ -34,6 +34,7 @@ import type { Realm } from '../../models/realm';
 import { MAX_WIDGET_CONTENT_BYTES, widgetContentError, widgetOf, widgetSubmessageContent, type Widget } from '../../models/submessage';
 import { mutersOf } from '../../models/muted-user';
 import type { User } from '../../models/user';
+import { realmGroupSetting } from '../../models/user-group';
 import { settingsOfUser } from '../../models/user-settings';
 import * as channelsStore from '../../store/channels';
 import * as linkifiersStore from '../../store/linkifiers';
@@ -122,13 +123,13 @@ const checkDirectMessage = async (sender: User, realm: Realm, recipients: User[]
   if (inactive) throw new BadRequestError(`'${inactive.email}' is no longer using Zulip.`);
   const participants = [...new Map([...recipients, sender].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
   if (sender.isBot || participants.every((u) => u.isBot || u.id === sender.id)) return participants;
-  const permission = groups.realmSetting(realm, 'direct_message_permission_group');
+  const permission = realmGroupSetting(realm, groups.groups, 'direct_message_permission_group');
   if (!participants.some((u) => groups.isInSetting(permission, u.id))) {
     const nobody = groups.systemGroup('role:nobody').id;
     if (permission === nobody) throw new BadRequestError('Direct messages are disabled in this organization.');
     throw new BadRequestError('This conversation does not include any users who can authorize it.');
   }
-  const initiator = groups.realmSetting(realm, 'direct_message_initiator_group');
+  const initiator = realmGroupSetting(realm, groups.groups, 'direct_message_initiator_group');
   if (!groups.isInSetting(initiator, sender.id)) {
     const others = participants.filter((u) => u.id !== sender.id).map((u) => u.id);
     const known = (await messagesStore.listDmConversationsOfUser(sender.id)).some((c) => c.userIds.join(',') === others.join(','));

@@ -28,7 +28,7 @@ import {
   type RealmPropertyValue,
 } from '../../models/realm';
 import type { User } from '../../models/user';
-import { toApiGroupSettingValue } from '../../models/user-group';
+import { realmGroupSetting, toApiGroupSettingValue } from '../../models/user-group';
 import { realmUserSettingsDefaults } from '../../models/user-settings';
 import * as realmsStore from '../../store/realms';
 import { forAdministrators, forOwners } from '../requiring';
@@ -212,7 +212,7 @@ const checkGroupSettings = async (
     if (change === undefined) continue;
     const setting = REALM_GROUP_SETTINGS[name];
     const next = normalizeSettingValue(change.new, groups);
-    const current = groups.realmSetting(realm, setting.stored)!;
+    const current = realmGroupSetting(realm, groups.groups, name)!;
     if (change.old !== undefined && !sameSettingValue(normalizeSettingValue(change.old, groups), current)) {
       throw new ApiError("'old' value does not match the expected value.", { code: ErrorCode.EXPECTATION_MISMATCH });
     }

@@ -2,6 +2,7 @@
 // rules (zerver/actions/presence.py, zerver/lib/presence.py). A report costs a constant number of
 // requests (one consistent read of the user's row and the sequence, at most one transaction, and
 // the event when there is one); reading presence reads only the rows it returns.
+import { accessUserForPresence } from '../../access/users';
 import { config } from '../../config';
 import { nowMs, nowSeconds } from '../../clock';
 import { BadRequestError } from '../../errors';
@@ -22,9 +23,6 @@ import * as presenceStore from '../../store/presence';
 import * as usersStore from '../../store/users';
 import { LostRaceError, retryLostRaces } from '../retry';
 import { forHumans } from '../requiring';
-
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessUserForPresence } from '../../access/users';
 
 /** Parses a reported status: `Invalid status: x` for anything but active or idle. */
 export const checkPresenceStatus = (status: string): PresenceStatus => {
@@ -128,11 +126,13 @@ export type SingleUserPresence = {
 };
 
 /**
- * One user's presence (GET /users/{user_id_or_email}/presence): the legacy entries without
+ * One user's presence (GET /users/{user_id_or_email}/presence): of the active human user of the
+ * caller's organization the path names (accessUserForPresence), the legacy entries without
  * `client` and `pushable`, the aggregated status "offline" after 200 s. `No presence data for
  * <path>` when the user has no row. Reads only.
  */
-export const getUserPresence = async (target: User, userIdOrEmail: string): Promise<SingleUserPresence> => {
+export const getUserPresence = async (realm: Realm, userIdOrEmail: string): Promise<SingleUserPresence> => {
+  const target = await accessUserForPresence(realm, userIdOrEmail);
   const row = await presenceStore.get(target.realmId, target.id);
   if (!row) throw new BadRequestError(`No presence data for ${userIdOrEmail}`);
   // The user record is current; the row's copy of date_joined may predate a change.

@@ -1,6 +1,7 @@
 // A user's own uploads (upstream's zerver/views/attachments.py, zerver/lib/attachments.py):
 // listing them with the messages that link them and the organization's upload space, deleting
 // one, and the `attachment` events that keep the owner's clients' file list current.
+import { accessOwnAttachment } from '../../access/uploads';
 import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import { toApiAttachment, type ApiAttachment, type OwnUpload } from '../../models/attachment';
@@ -9,9 +10,6 @@ import * as attachmentsStore from '../../store/attachments';
 import * as filesStore from '../../store/files';
 import * as messagesStore from '../../store/messages';
 import { LostRaceError, retryLostRaces } from '../retry';
-
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessOwnAttachment } from '../../access/uploads';
 
 /** Uploads whose claims are read at once. */
 const CLAIM_READ_CONCURRENCY = 8;
@@ -79,14 +77,16 @@ export const listOwnAttachments = async (user: User): Promise<{ attachments: Api
 };
 
 /**
- * DELETE /attachments/{id}, after accessOwnAttachment: deletes the record and the owner's copy
+ * DELETE /attachments/{id}: one of the caller's own uploads (accessOwnAttachment, else "Invalid
+ * attachment"). Deletes the record and the owner's copy
  * (conditional: of two concurrent deletes the loser gets "Invalid attachment") and takes its size
  * off the organization's upload space, then the file's bytes in S3 and its claims (a crash in
  * between leaves bytes nobody can reach, never a record without its file), then sends
  * `attachment` remove to the owner's queues. Messages that link the file keep their text; the
  * link then answers 404, as upstream's.
  */
-export const doRemoveAttachment = async (user: User, upload: OwnUpload): Promise<void> => {
+export const doRemoveAttachment = async (user: User, attachmentId: number): Promise<void> => {
+  const upload = await accessOwnAttachment(user, attachmentId);
   await retryLostRaces(async () => {
     const loss = await attachmentsStore.deleteAttachment(user.realmId, upload);
     if (loss?.lost === 'conflict') throw new LostRaceError();

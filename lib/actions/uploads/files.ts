@@ -25,9 +25,6 @@ import { allocateIds } from '../../store/common';
 import { notifyAttachmentAdded } from './attachments';
 import { fileNotFound, accessAttachment } from '../../access/uploads';
 
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessAttachment } from '../../access/uploads';
-
 /**
  * POST /user_uploads: exactly one file ("You must specify a file to upload", "You may only upload
  * one file at a time"), at most MAX_FILE_UPLOAD_SIZE_MIB. Writes the bytes to S3 under a new
@@ -67,11 +64,13 @@ export const checkUploadFile = async (user: User, files: UploadedFile[]): Promis
 const sign = (payload: string): Buffer => createHmac('sha256', config.uploadUrlSecret()).update(payload).digest();
 
 /**
- * The temporary URL of GET /api/v1/user_uploads/{realm_id}/{path}: `/user_uploads/temporary/<token>/<name>`,
- * readable without authentication for TEMPORARY_URL_VALIDITY_SECONDS. The token is the path id
- * and expiry, signed with UPLOAD_URL_SECRET, hex-encoded as upstream's.
+ * GET /api/v1/user_uploads/{realm_id}/{path}: for a file the user may read (accessAttachment), a
+ * temporary URL, `/user_uploads/temporary/<token>/<name>`, readable without authentication for
+ * TEMPORARY_URL_VALIDITY_SECONDS. The token is the path id and expiry, signed with
+ * UPLOAD_URL_SECRET, hex-encoded as upstream's.
  */
-export const temporaryFileUrl = (attachment: Attachment): string => {
+export const temporaryFileUrl = async (user: User, realmIdText: string, path: string): Promise<string> => {
+  const attachment = await accessAttachment(user, realmIdText, path);
   const payload = `${attachment.pathId}:${nowSeconds() + TEMPORARY_URL_VALIDITY_SECONDS}`;
   const token = Buffer.from(`${payload}:${sign(payload).toString('base64url')}`)
     .toString('hex')
@@ -80,10 +79,10 @@ export const temporaryFileUrl = (attachment: Attachment): string => {
 };
 
 /**
- * GET /user_uploads/temporary/{token}/{filename}: upstream's "Invalid token" for a token that is
- * malformed, forged or expired, "Invalid filename" when the name is not the token's file's.
+ * The file a temporary URL names: upstream's "Invalid token" for a token that is malformed, forged
+ * or expired, "Invalid filename" when the name is not the token's file's.
  */
-export const accessAttachmentByToken = async (token: string, filename: string): Promise<Attachment> => {
+const accessAttachmentByToken = async (token: string, filename: string): Promise<Attachment> => {
   const decoded = /^([0-9A-Fa-f]{2})+$/.test(token) ? Buffer.from(token, 'hex').toString('utf8') : '';
   const match = /^(.+):(\d+):([A-Za-z0-9_-]+)$/.exec(decoded);
   if (!match) throw new BadRequestError('Invalid token');
@@ -99,10 +98,29 @@ export const accessAttachmentByToken = async (token: string, filename: string): 
 };
 
 /** A readable attachment's bytes from S3 (404 "File not found." if the object is gone). */
-export const readAttachmentFile = async (attachment: Attachment): Promise<Buffer> => {
+const readAttachmentFile = async (attachment: Attachment): Promise<Buffer> => {
   const body = await filesStore.getFile(attachment.pathId);
   if (!body) throw fileNotFound();
   return body;
+};
+
+/** A file as it is served: its record (name, type) and its bytes. */
+export type ServedFile = { attachment: Attachment; body: Buffer };
+
+/**
+ * GET /user_uploads/{realm_id}/{path}: a file the user may read (accessAttachment: "File not
+ * found." for none of their organization's, "You are not authorized to view this file." for one
+ * they may not read), with its bytes. Reads only.
+ */
+export const readFile = async (user: User, realmIdText: string, path: string): Promise<ServedFile> => {
+  const attachment = await accessAttachment(user, realmIdText, path);
+  return { attachment, body: await readAttachmentFile(attachment) };
+};
+
+/** GET /user_uploads/temporary/{token}/{filename}: the file a temporary URL was signed for, until it expires, with its bytes. Reads only. */
+export const readTemporaryFile = async (token: string, filename: string): Promise<ServedFile> => {
+  const attachment = await accessAttachmentByToken(token, filename);
+  return { attachment, body: await readAttachmentFile(attachment) };
 };
 
 /** Where a message was sent, as the read rule needs it. */

@@ -24,10 +24,7 @@ import * as invitesStore from '../../store/invites';
 import { MAX_ORGANIZATION_PENDING_INVITATIONS } from '../../store/limits';
 import * as usersStore from '../../store/users';
 import { forMembers } from '../requiring';
-import { checkRoleBasedPermissions } from '../../access/way-in';
-
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessEmailInvite, accessMultiuseInvite } from '../../access/way-in';
+import { accessEmailInvite, accessMultiuseInvite, checkRoleBasedPermissions } from '../../access/way-in';
 
 /** Upstream's INVITATION_LINK_VALIDITY_DAYS (10), in minutes: the default lifetime of a link. */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 10 * 24 * 60;
@@ -126,7 +123,7 @@ const checkInviteChannels = async (user: User, realm: Realm, groups: RealmGroups
 export const checkCreateMultiuseInvite = forMembers(
   async (user: User, realm: Realm, request: CreateInviteRequest): Promise<MultiuseInvite> => {
     const groups = await RealmGroups.load(realm.id);
-    if (!hasRealmPermission(realm, groups, user, 'can_create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
+    if (!hasRealmPermission(realm, groups, user, 'create_multiuse_invite_group')) throw new BadRequestError('Insufficient permission');
     const requireAdmin = ([INVITE_AS.REALM_OWNER, INVITE_AS.REALM_ADMIN, INVITE_AS.MODERATOR] as number[]).includes(request.invitedAs);
     checkRoleBasedPermissions(request.invitedAs, user, { requireAdmin });
     await checkInviteChannels(user, realm, groups, request.streamIds);
@@ -153,11 +150,13 @@ export const checkCreateMultiuseInvite = forMembers(
 );
 
 /**
- * Revokes an accessed link: a conditional update from active to revoked that keeps the row (the
- * loser of two concurrent revocations gets "Invitation has already been revoked"). Emits
- * invites_changed to the administrators and the link's creator.
+ * DELETE /invites/multiuse/{id}: a link the caller may manage (accessMultiuseInvite), revoked by a
+ * conditional update from active to revoked that keeps the row (the loser of two concurrent
+ * revocations gets "Invitation has already been revoked"). Emits invites_changed to the
+ * administrators and the link's creator.
  */
-export const doRevokeMultiuseInvite = async (invite: MultiuseInvite): Promise<void> => {
+export const doRevokeMultiuseInvite = async (user: User, inviteId: number): Promise<void> => {
+  const invite = await accessMultiuseInvite(user, inviteId);
   if (!(await invitesStore.revokeInvite(invite.realmId, invite.id))) throw new BadRequestError('Invitation has already been revoked');
   await notifyInvitesChanged(invite.realmId, invite.referredBy);
 };
@@ -281,21 +280,24 @@ export const checkInviteUsersByEmail = forMembers(
 );
 
 /**
- * Revokes an accessed email invitation: deletes it (its link then names nothing), conditionally,
- * so the loser of two concurrent revocations gets "No such invitation". Emits invites_changed to
- * the administrators and the inviter.
+ * DELETE /invites/{id}: an email invitation the caller may manage (accessEmailInvite), deleted
+ * (its link then names nothing) conditionally, so the loser of two concurrent revocations gets
+ * "No such invitation". Emits invites_changed to the administrators and the inviter.
  */
-export const doRevokeEmailInvite = async (invite: EmailInvite): Promise<void> => {
+export const doRevokeEmailInvite = async (user: User, inviteId: number): Promise<void> => {
+  const invite = await accessEmailInvite(user, inviteId);
   if (!(await invitesStore.deleteEmailInvite(invite.realmId, invite.id))) throw new BadRequestError('No such invitation');
   await notifyInvitesChanged(invite.realmId, invite.referredBy);
 };
 
 /**
- * POST /invites/{id}/resend (upstream's do_send_user_invite_email with a new event time): counts
- * one email against the organization's day (the daily-limit error past it), then emails the same
- * link again on behalf of the inviter. No event: the invitation did not change.
+ * POST /invites/{id}/resend (upstream's do_send_user_invite_email with a new event time): an
+ * email invitation the caller may manage (accessEmailInvite); counts one email against the
+ * organization's day (the daily-limit error past it), then emails the same link again on behalf
+ * of the inviter. No event: the invitation did not change.
  */
-export const doResendEmailInvite = async (realm: Realm, invite: EmailInvite): Promise<void> => {
+export const doResendEmailInvite = async (user: User, realm: Realm, inviteId: number): Promise<void> => {
+  const invite = await accessEmailInvite(user, inviteId);
   const now = nowSeconds();
   await countInviteEmails(realm.id, 1, now);
   const referrer = invite.referredBy === null ? undefined : await usersStore.get(realm.id, invite.referredBy);

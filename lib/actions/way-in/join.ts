@@ -3,6 +3,7 @@
 // the organization; the form gives the name and the password (and, for a reusable link, the
 // email); the account gets the invitation's role, channels and groups.
 import { ApiError } from '../../errors';
+import { accessJoinInvitation } from '../../access/way-in';
 import { isValidEmailAddress, type InviteByKey } from '../../models/invite';
 import { EMAIL_DOMAIN_REFUSALS } from '../../models/realm-domain';
 import { realmProperty, type Realm } from '../../models/realm';
@@ -12,8 +13,11 @@ import * as usersStore from '../../store/users';
 import { doCreateUser, EMAIL_IN_USE } from '../people/create';
 import { emailDomainRefusal } from '../organization/domains';
 
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessJoinInvitation, ConfirmationLinkError } from '../../access/way-in';
+/**
+ * GET and POST /join/<key>/: the invitation a link names at `realm` (accessJoinInvitation:
+ * ConfirmationLinkError when the link does not work). Reads only.
+ */
+export const readJoinInvitation = (realm: Realm, key: string): Promise<InviteByKey> => accessJoinInvitation(realm, key);
 
 export type JoinForm = { email?: string; fullName: string; password: string };
 

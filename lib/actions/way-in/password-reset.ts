@@ -6,7 +6,7 @@ import { nowSeconds } from '../../clock';
 import { config } from '../../config';
 import { RateLimitedError } from '../../errors';
 import { escapeHtml } from '../../models/html';
-import { generateConfirmationKey } from '../../models/invite';
+import { ConfirmationLinkError, generateConfirmationKey, type PasswordResetAccess } from '../../models/invite';
 import { realmUrl, type Realm } from '../../models/realm';
 import { isStrongEnoughPassword, WEAK_PASSWORD, type User } from '../../models/user';
 import { hashPassword, fingerprintOf } from '../../passwords';
@@ -15,12 +15,16 @@ import * as passwordResetsStore from '../../store/password-resets';
 import * as passwordsStore from '../../store/passwords';
 import * as sessionsStore from '../../store/sessions';
 import * as usersStore from '../../store/users';
-import { ConfirmationLinkError, PasswordResetAccess, accessPasswordResetLink } from '../../access/way-in';
+import { accessPasswordResetLink } from '../../access/way-in';
 import { admitAttempt } from './rate-limits';
 import { LostRaceError, retryLostRaces } from '../retry';
 
-/** The access rules (lib/access) this domain's handlers call before its actions: a handler does not import lib/access. */
-export { accessPasswordResetLink, type PasswordResetAccess } from '../../access/way-in';
+/**
+ * GET and POST /accounts/password/reset/<key>/: the account a reset link names at `realm`
+ * (accessPasswordResetLink: ConfirmationLinkError when the link does not work). Reads only.
+ */
+export const readPasswordResetLink = (realm: Realm, resetKey: string): Promise<PasswordResetAccess> =>
+  accessPasswordResetLink(realm, resetKey);
 
 /** How long a reset link works: Django's PASSWORD_RESET_TIMEOUT, which upstream keeps (3 days). */
 export const PASSWORD_RESET_LINK_VALID_SECONDS = 3 * 24 * 60 * 60;

@@ -1,5 +1,5 @@
 import { handler as editDraft } from '../../../functions/drafts/update';
-import { accessDraft, checkEditDraft } from '../../../lib/actions/drafts';
+import { checkEditDraft, readOwnDraft } from '../../../lib/actions/drafts';
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
 import * as draftsStore from '../../../lib/store/drafts';
@@ -79,7 +79,7 @@ describe('PATCH /drafts/{draft_id}', () => {
 
   it('returns 404 when the draft is deleted between the lookup and the write, and does not recreate it', async () => {
     const [user, realm] = await Promise.all([usersStore.get(2, IAGO), realmsStore.get(2)]);
-    const draft = await accessDraft(user!, 2);
+    const draft = await readOwnDraft(user!, 2);
     await draftsStore.deleteDraft(IAGO, 2);
     await expect(checkEditDraft(user!, realm!, draft, { type: 'stream', to: [2], topic: 't', content: 'c' })).rejects.toMatchObject({
       statusCode: 404,

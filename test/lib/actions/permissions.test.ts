@@ -9,7 +9,7 @@ import {
   listLinkifiers,
 } from '../../../lib/actions/organization/linkifiers';
 import { checkRemoveProfileData, checkUpdateProfileData } from '../../../lib/actions/people/profile-data';
-import { accessDraft, checkCreateDrafts, doDeleteDraft, listDrafts } from '../../../lib/actions/drafts';
+import { checkCreateDrafts, doDeleteDraft, listDrafts, readOwnDraft } from '../../../lib/actions/drafts';
 import { checkCreateMultiuseInvite } from '../../../lib/actions/way-in/invitations';
 import { checkPresenceStatus, doUpdateUserPresence } from '../../../lib/actions/people/presence';
 import { requiring } from '../../../lib/actions/requiring';
@@ -125,7 +125,7 @@ describe('draft actions called directly', () => {
     await draftsStore.createDrafts([{ id: 900, userId: OTHELLO, type: '', to: [], topic: '', content: 'kept', timestamp: 1700000000 }]);
     const before = await draftsStore.listDraftsOfUser(OTHELLO);
     expect(await refusal(() => listDrafts(as(OTHELLO)))).toEqual(OFF);
-    expect(await refusal(() => accessDraft(as(OTHELLO), 900))).toEqual(OFF);
+    expect(await refusal(() => readOwnDraft(as(OTHELLO), 900))).toEqual(OFF);
     expect(await refusal(() => doDeleteDraft(as(OTHELLO), 900))).toEqual(OFF);
     expect(await refusal(() => checkCreateDrafts(as(OTHELLO), realm, [{ type: '', to: [], topic: '', content: 'new' }]))).toEqual(OFF);
     expect(await draftsStore.listDraftsOfUser(OTHELLO)).toEqual(before);

@@ -1,10 +1,11 @@
 // What upstream's own test data (upstream-cases.test.ts) does not pin down of TeX, timestamps,
 // tables, bare-domain links and image previews.
-import { renderMessage, type RenderInput } from '../../../lib/render';
+import type { RenderInput } from '../../../lib/render';
 import { timestampDatetime } from '../../../lib/render/timestamp';
+import { NO_REFERENCES, renderHtml } from '../../helpers/render';
 
-const NONE: RenderInput = { users: [], groups: [], channels: [], linkifiers: [], realmUrl: 'https://chat.example.com' };
-const html = (content: string): string => renderMessage(content, NONE).html;
+const AT_URL: RenderInput = { ...NO_REFERENCES, realmUrl: 'https://chat.example.com' };
+const html = (content: string): string => renderHtml(content, AT_URL);
 
 describe('timestamps', () => {
   it.each([

@@ -1,10 +1,8 @@
 // Code highlighting (lib/render/highlight.ts) beyond what upstream's test data pins down: other
 // languages, escaping inside tokens, languages without spans, shebang lines, and hostile code.
-import { renderMessage, type RenderInput } from '../../../lib/render';
 import { MAX_HIGHLIGHT_CHARS } from '../../../lib/render/highlight';
+import { renderHtml as html } from '../../helpers/render';
 
-const NONE: RenderInput = { users: [], groups: [], channels: [], linkifiers: [] };
-const html = (content: string): string => renderMessage(content, NONE).html;
 const block = (language: string, code: string, attribute = ` data-code-language="${language}"`): string =>
   `<div class="codehilite"${attribute}><pre><span></span><code>${code}\n</code></pre></div>`;
 
