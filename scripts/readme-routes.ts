@@ -66,6 +66,8 @@ const OWN_SUMMARIES: Record<string, string> = {
   updateProfileField: 'Update a custom profile field',
   deleteProfileField: 'Delete a custom profile field',
   addSubmessage: "Add a submessage (a poll vote, a checked task) to a message's widget",
+  webHome: "The organization's address: the web app when signed in, else a redirect to the login page",
+  webStatic: "The web app's built files (content-hashed: kept a year), without authentication",
 };
 
 const authOf = (route: Route): string => {
@@ -76,6 +78,8 @@ const authOf = (route: Route): string => {
   if (/\bpageHandler\(/.test(source)) return 'session cookie';
   // A page of the site itself (the new-organization page): no organization, no session.
   if (/\brootPageHandler\(/.test(source)) return 'none';
+  // The web app's files: the same bytes for everyone.
+  if (/\bwebappAsset\(/.test(source)) return 'none';
   return 'required';
 };
 
@@ -107,6 +111,9 @@ declares them). The summaries are upstream's, from its OpenAPI description
   token of every POST.
 - Parameters are read from a form-encoded or multipart body and from the query string, for every
   method. Every GET route also answers HEAD.
+- Every \`/api/v1/…\` route is also served at \`/json/…\`, the web app's, authenticated by the
+  \`sessionid\` cookie and, on a method other than GET, the \`X-CSRFToken\` header (one proxy route,
+  \`ANY /json/{proxy+}\`: docs/architecture.md, "The web app").
 - A known path under \`/api/v1\` with a method it does not serve answers 405 with
   \`allowed_methods\`; an unknown path under \`/api/v1\` a JSON 404 (\`functions/fallback/unmatched.ts\`).
   Any other unknown path answers 404 (\`functions/fallback/not-found.ts\`): the JSON envelope under
