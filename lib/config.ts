@@ -114,6 +114,12 @@ export const config = {
    * the working directory locally).
    */
   webappDist: (): string => process.env.WEBAPP_DIST || `${process.env.LAMBDA_TASK_ROOT || process.cwd()}/webapp/dist`,
+  /**
+   * What every route's Lambda function is named after, `<service>-<stage>-` (serverless.yml), so
+   * that a function can call another route's (lib/store/functions.ts). Unset: routes run in this
+   * process (the handler tests).
+   */
+  functionPrefix: (): string | undefined => process.env.FUNCTION_PREFIX || undefined,
   /** An S3-compatible endpoint (the local store); unset means the SDK's regional S3. */
   s3Endpoint: (): string | undefined => process.env.S3_ENDPOINT || undefined,
   /** An SES-compatible endpoint (the local store, aws-ses-v2-local); unset means the SDK's regional SES. */

@@ -1,13 +1,16 @@
 // `npm run docs:routes`: writes docs/endpoints.md, the table of every route of
 // functions/*/routes.json, with each endpoint's summary from the upstream OpenAPI description and
-// its authentication read from the wrapper its handler uses. The whole file is generated here, so
-// edit the text below, not the file; test/scripts/readme-routes.test.ts fails when it is stale.
+// its authentication read from the wrapper its handler uses, and lib/http/route-functions.json,
+// the name of each API route's function by method and path (a /json/ POST that tunnels another
+// method goes to it: lib/http/method-override.ts). Both files are generated here, so edit the text
+// below, not the files; test/scripts/readme-routes.test.ts fails when either is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { load } from 'js-yaml';
 
 const ROOT = resolve(__dirname, '..');
 export const ENDPOINTS_DOC = resolve(ROOT, 'docs/endpoints.md');
+export const ROUTE_FUNCTIONS = resolve(ROOT, 'lib/http/route-functions.json');
 const OPENAPI = resolve(ROOT, 'test/data/zulip-openapi.yaml');
 
 type Route = { name: string; method: string; path: string; handler: string; root?: true };
@@ -126,15 +129,31 @@ declares them). The summaries are upstream's, from its OpenAPI description
 ${renderRoutesTable()}
 `;
 
+/** lib/http/route-functions.json: `{"PATCH /messages/{message_id}": "updateMessage", …}` for the routes under /api/v1. */
+export const renderRouteFunctions = (): string =>
+  `${JSON.stringify(
+    Object.fromEntries(
+      loadRoutes()
+        .filter((r) => !r.root)
+        .map((r) => [`${r.method} ${r.path}`, r.name]),
+    ),
+    null,
+    2,
+  )}\n`;
+
 if (require.main === module) {
-  const current = (() => {
-    try {
-      return readFileSync(ENDPOINTS_DOC, 'utf8');
-    } catch {
-      return '';
-    }
-  })();
-  const next = renderEndpointsDoc();
-  writeFileSync(ENDPOINTS_DOC, next);
-  console.log(next === current ? 'docs/endpoints.md is up to date' : 'docs/endpoints.md rewritten');
+  for (const [file, next, name] of [
+    [ENDPOINTS_DOC, renderEndpointsDoc(), 'docs/endpoints.md'],
+    [ROUTE_FUNCTIONS, renderRouteFunctions(), 'lib/http/route-functions.json'],
+  ]) {
+    const current = (() => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    writeFileSync(file, next);
+    console.log(next === current ? `${name} is up to date` : `${name} rewritten`);
+  }
 }

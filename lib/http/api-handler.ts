@@ -12,6 +12,7 @@ import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { authenticate, realmForHost } from './auth';
 import { authenticateJsonRequest, isJsonRoute, jsonRouteHost } from './session';
+import { dispatchTunnelled } from './method-override';
 import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from './params';
@@ -94,6 +95,9 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
     .use(errorHandler())
     .use(bodyParser())
     .handler(async (event, context) => {
+      // A /json/ POST that names another method (`method=PATCH`) is that method's route's.
+      const tunnelled = await dispatchTunnelled(event as never);
+      if (tunnelled) return tunnelled;
       // A /json/ request (the web app's): its host is the one the browser addressed, and the session
       // authenticates it instead of an API key (lib/http/session.ts).
       const json = isJsonRoute(event.headers);

@@ -21,13 +21,25 @@ export const routeTableFromEnv = (): RouteTable => {
   return JSON.parse(raw) as RouteTable;
 };
 
-const templateMatches = (template: string, path: string): boolean => {
+/**
+ * The path parameters of `path` (relative to /api/v1) under a route's `template`, as API Gateway
+ * hands them over (the segments as sent), or undefined when the template does not match.
+ */
+export const matchTemplate = (template: string, path: string): Record<string, string> | undefined => {
   const want = template.split('/');
   const got = path.split('/');
   // A greedy last segment (`{filename+}`) takes the rest of the path.
   const greedy = /^\{.+\+\}$/.test(want[want.length - 1] ?? '');
-  if (greedy ? got.length < want.length : want.length !== got.length) return false;
-  return want.every((segment, i) => (/^\{.+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
+  if (greedy ? got.length < want.length : want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [i, segment] of want.entries()) {
+    const name = /^\{([^}+]+)\+?\}$/.exec(segment)?.[1];
+    if (name === undefined) {
+      if (segment !== got[i]) return undefined;
+    } else if (got[i] === '') return undefined;
+    else params[name] = greedy && i === want.length - 1 ? got.slice(i).join('/') : got[i]!;
+  }
+  return params;
 };
 
 /**
@@ -39,7 +51,7 @@ export const allowedMethods = (table: RouteTable, requestPath: string): string[]
   if (!requestPath.startsWith(`${API_PREFIX}/`)) return undefined;
   const path = requestPath.slice(API_PREFIX.length);
   const methods = Object.entries(table)
-    .filter(([template]) => templateMatches(template, path))
+    .filter(([template]) => matchTemplate(template, path) !== undefined)
     .flatMap(([, list]) => list);
   if (methods.length === 0) return undefined;
   const unique = [...new Set(methods)];

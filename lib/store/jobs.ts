@@ -49,7 +49,8 @@ const runJob = async (name: JobName, payload: unknown): Promise<void> => {
 };
 
 let cached: { key: string; client: LambdaClient } | undefined;
-const lambdaClient = (): LambdaClient => {
+/** The Lambda client of this process (LAMBDA_ENDPOINT locally), for jobs and for routes (functions.ts). */
+export const lambdaClient = (): LambdaClient => {
   const endpoint = config.lambdaEndpoint();
   const key = `${endpoint ?? ''}|${config.region()}`;
   if (cached?.key !== key) {

@@ -112,7 +112,10 @@ describe('the configuration npx serverless package deploys (serverless print)', 
         Action: ['lambda:InvokeFunction'],
         Resource: ['messageFanout', 'messageMove', 'push'].map((n) => arn(fn(n).name)),
       },
+      // A /json/ POST that tunnels another method goes to that route's function (lib/http/method-override.ts).
+      { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [arn(`chat-${STAGE}-*`)] },
     ]);
+    expect(env.FUNCTION_PREFIX).toBe(`chat-${STAGE}-`);
   });
 
   it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {

@@ -143,6 +143,22 @@ describe('e2e: the web app in Chromium', () => {
     expect(await send('page')).toMatchObject({ status: 200, body: { result: 'success' } });
   }, 60000);
 
+  it("serves upstream's tunnelled PATCH: a POST with method=PATCH edits the message, through the function of PATCH's route", async () => {
+    const result = (await iagoPage.evaluate(`(async () => {
+      const token = document.querySelector('#logout_form input[name="csrfmiddlewaretoken"]').value;
+      const post = (path, fields) => fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-CSRFToken': token },
+        body: new URLSearchParams(fields),
+      }).then((r) => r.json());
+      const sent = await post('/json/messages', { type: 'stream', to: '${denmark}', topic: 'tunnel', content: 'before' });
+      const edited = await post('/json/messages/' + sent.id, { method: 'PATCH', content: 'after the tunnelled edit' });
+      const read = await fetch('/json/messages/' + sent.id).then((r) => r.json());
+      return { edited: edited.result, content: read.message.content };
+    })()`)) as { edited: string; content: string };
+    expect(result).toEqual({ edited: 'success', content: '<p>after the tunnelled edit</p>' });
+  }, 60000);
+
   it('signs out', async () => {
     await hamletPage.click('button.logout');
     await hamletPage.waitForURL(`${service.origin}/login/`);

@@ -136,3 +136,64 @@ describe('/json/: the web app calls the API with its session', () => {
     );
   });
 });
+
+describe("/json/: a POST that tunnels another method (upstream's method=PATCH)", () => {
+  it('is served as that method, by its route, whether the path has a POST route or not', async () => {
+    const browser = await signedIn();
+    const json = browser.jsonSession();
+    // POST /messages/{id} is no route: API Gateway gives it to the fallback, which hands it on.
+    const sent = expectSuccess(await sendAs(json, 'before the edit'));
+    const { handler: fallback } = await import('../../../functions/fallback/unmatched');
+    process.env.ROUTE_TABLE ??= JSON.stringify(
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../../../functions/routes.js') as { routeTable: () => Record<string, string[]> }).routeTable(),
+    );
+    expectSuccess(
+      await call(fallback, {
+        method: 'POST',
+        path: `/messages/${sent.id}`,
+        routeKey: 'ANY /api/v1/{proxy+}',
+        json,
+        params: { method: 'PATCH', content: 'after the edit' },
+      }),
+    );
+    expect(await topicMessages()).toContain('<p>after the edit</p>');
+    // POST /users/me/subscriptions is subscribing; with method=DELETE it is unsubscribing.
+    const { handler: subscribe } = await import('../../../functions/channels/subscribe');
+    const left = expectSuccess(
+      await call(subscribe, {
+        method: 'POST',
+        path: '/users/me/subscriptions',
+        json,
+        params: { method: 'delete', subscriptions: ['Verona'] },
+      }),
+    );
+    expect(left).toMatchObject({ removed: ['Verona'], not_removed: [] });
+  });
+
+  it("answers 405 with the path's methods for a method no route serves there, and still wants the CSRF token", async () => {
+    const browser = await signedIn();
+    const json = browser.jsonSession();
+    const { handler: subscribe } = await import('../../../functions/channels/subscribe');
+    const wrong = await call(subscribe, {
+      method: 'POST',
+      path: '/users/me/subscriptions',
+      json,
+      params: { method: 'PUT', subscriptions: ['Verona'] },
+    });
+    expect(wrong.status).toBe(405);
+    expect(wrong.body).toMatchObject({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD', 'POST', 'DELETE'] });
+    const { cookies } = json;
+    expectError(
+      await call(subscribe, {
+        method: 'POST',
+        path: '/users/me/subscriptions',
+        json: { cookies },
+        params: { method: 'DELETE', subscriptions: ['Verona'] },
+      }),
+      'CSRF error: CSRF token missing.',
+      403,
+      'CSRF_FAILED',
+    );
+  });
+});
