@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 
 export type LocalSearch = {
   endpoint: string;
-  /** Resolves once PostgreSQL is up, with how long it took (ms). */
+  /** Resolves once PostgreSQL is up, with how long its start took (ms). */
   ready: Promise<number>;
   stop: () => Promise<void>;
 };
@@ -18,8 +18,7 @@ export type LocalSearch = {
 type DataApiValue = { stringValue?: string; longValue?: number; doubleValue?: number; booleanValue?: boolean; isNull?: boolean };
 type ExecuteInput = { sql?: string; parameters?: { name: string; value: DataApiValue }[] };
 
-const valueOf = (v: DataApiValue): unknown =>
-  v.isNull ? null : (v.stringValue ?? v.longValue ?? v.doubleValue ?? v.booleanValue ?? null);
+const valueOf = (v: DataApiValue): unknown => (v.isNull ? null : (v.stringValue ?? v.longValue ?? v.doubleValue ?? v.booleanValue ?? null));
 
 /** The Data API's `:name` parameters as PostgreSQL's `$n` (a `::cast` is left alone). */
 export const positional = (sql: string, parameters: { name: string; value: DataApiValue }[]): { text: string; values: unknown[] } => {
@@ -50,17 +49,23 @@ const send = (res: ServerResponse, status: number, body: unknown, errorType?: st
  * Starts PGlite (in `dataDir`, or in memory) and the Data API front on a free port (or `port`).
  * `POST /__pause {"ms"}` (tests only) makes it answer as a resuming database for that long.
  */
-export const startLocalSearch = async (opts: { dataDir?: string; port?: number } = {}): Promise<LocalSearch> => {
-  const started = Date.now();
-  const db = new PGlite(opts.dataDir);
+export const startLocalSearch = async (opts: { dataDir?: string; port?: number; lazy?: boolean } = {}): Promise<LocalSearch> => {
+  let db: PGlite | undefined;
   let up = false;
   let pausedUntil = 0;
-  const ready = db.waitReady.then(() => {
-    up = true;
-    return Date.now() - started;
-  });
-  // A failure to start shows on the first statement; keep it from being an unhandled rejection.
-  ready.catch(() => undefined);
+  let started: (ms: number) => void = () => undefined;
+  const ready = new Promise<number>((resolve) => (started = resolve));
+  // PostgreSQL starts at once, or (`lazy`: the tests) at the first statement, as a paused cluster resumes.
+  const boot = (): void => {
+    if (db) return;
+    const at = Date.now();
+    db = new PGlite(opts.dataDir);
+    void db.waitReady.then(() => {
+      up = true;
+      started(Date.now() - at);
+    });
+  };
+  if (!opts.lazy) boot();
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
@@ -69,13 +74,22 @@ export const startLocalSearch = async (opts: { dataDir?: string; port?: number }
         return send(res, 200, {});
       }
       if (req.method !== 'POST' || req.url !== '/Execute') return send(res, 404, { message: 'Not found' }, 'NotFoundException');
-      if (!up || Date.now() < pausedUntil)
-        return send(res, 400, { message: 'The database is resuming after being auto-paused. Wait a few seconds and try again.' }, 'DatabaseResumingException');
+      boot();
+      if (!up || !db || Date.now() < pausedUntil)
+        return send(
+          res,
+          400,
+          { message: 'The database is resuming after being auto-paused. Wait a few seconds and try again.' },
+          'DatabaseResumingException',
+        );
       const input = JSON.parse(body) as ExecuteInput;
       const { text, values } = positional(input.sql ?? '', input.parameters ?? []);
       try {
         const result = await db.query<Record<string, unknown>>(text, values);
-        send(res, 200, { formattedRecords: JSON.stringify(result.rows, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)), numberOfRecordsUpdated: result.affectedRows ?? 0 });
+        send(res, 200, {
+          formattedRecords: JSON.stringify(result.rows, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)),
+          numberOfRecordsUpdated: result.affectedRows ?? 0,
+        });
       } catch (error) {
         send(res, 400, { message: `ERROR: ${(error as Error).message}` }, 'BadRequestException');
       }
@@ -89,8 +103,10 @@ export const startLocalSearch = async (opts: { dataDir?: string; port?: number }
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await ready.catch(() => undefined);
-      await db.close();
+      if (db) {
+        await db.waitReady;
+        await db.close();
+      }
     },
   };
 };

@@ -3,12 +3,7 @@
 // (scripts/local-search.ts) everywhere else, so the same statements run on both. Maps values to
 // the Data API's typed parameters, reads rows from its JSON records, creates the schema once per
 // process, and retries while a paused database resumes (docs/architecture.md, "Search").
-import {
-  DatabaseResumingException,
-  ExecuteStatementCommand,
-  RDSDataClient,
-  type SqlParameter,
-} from '@aws-sdk/client-rds-data';
+import { DatabaseResumingException, ExecuteStatementCommand, RDSDataClient, type SqlParameter } from '@aws-sdk/client-rds-data';
 import { config } from '../config';
 import { ApiError, ErrorCode } from '../errors';
 import { schemaStatements } from './sql';
@@ -27,7 +22,10 @@ const dataApi = (): RDSDataClient => {
     const local = db.endpoint
       ? {
           endpoint: db.endpoint,
-          credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' },
+          credentials: {
+            accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
+            secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+          },
         }
       : {};
     client = { key, client: new RDSDataClient({ region: config.region(), maxAttempts: 2, ...local }) };
@@ -121,8 +119,11 @@ export const runSql = async <T = Record<string, unknown>>(sql: string, params: R
  * of a session rarely waits): one cheap statement whose failure is ignored.
  */
 export const wakeSearchDatabase = async (): Promise<void> => {
+  const db = config.searchDatabase();
   try {
-    await ensureSchema();
+    await dataApi().send(
+      new ExecuteStatementCommand({ resourceArn: db.resourceArn, secretArn: db.secretArn, database: db.database, sql: 'SELECT 1' }),
+    );
   } catch {
     // Resuming, or unreachable: the search that follows retries or answers 503.
   }

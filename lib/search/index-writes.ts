@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { runSql } from './client';
-import { DELETE_REALM_ROWS, INDEX_SIZE, LIST_REALM_IDS, UPSERT_ROWS, type SearchRow } from './sql';
+import { DELETE_REALM_ROWS, UPSERT_ROWS, type SearchRow } from './sql';
 
 /** A record of the main table's stream, as Lambda passes it (only what indexing reads). */
 export type IndexStreamRecord = {
@@ -37,9 +37,6 @@ const messageKeyOf = (keys: Record<string, AttributeValue> | undefined): { realm
   return match ? { realmId: Number(match[1]), id: Number(match[2]) } : undefined;
 };
 
-/** Whether a stream record is of a message item (what the searchIndex consumer's filter passes). */
-export const isMessageRecord = (record: IndexStreamRecord): boolean => messageKeyOf(record.dynamodb?.Keys) !== undefined;
-
 /** A message's search row at a version. */
 export const searchRowOf = (m: IndexedMessage, version: string): SearchRow => ({
   realm_id: m.realmId,
@@ -57,6 +54,26 @@ export const searchRowOf = (m: IndexedMessage, version: string): SearchRow => ({
   has_attachment: m.hasAttachment === true,
   has_reaction: Object.keys(m.reactions ?? {}).length > 0,
 });
+
+/** The indexed fields of a message item's stream image (only those: the item's other values may be in any shape). */
+const INDEXED_FIELDS = ['senderId', 'streamId', 'dmUserIds', 'topic', 'content', 'renderedContent', 'hasLink', 'hasImage', 'hasAttachment'];
+
+const messageOfImage = (image: Record<string, AttributeValue>): Omit<IndexedMessage, 'realmId' | 'id'> => {
+  const picked = Object.fromEntries(INDEXED_FIELDS.filter((f) => image[f] !== undefined).map((f) => [f, image[f]]));
+  const m = unmarshall(picked) as Partial<IndexedMessage>;
+  return {
+    senderId: Number(m.senderId ?? 0),
+    streamId: m.streamId === undefined || m.streamId === null ? null : Number(m.streamId),
+    dmUserIds: [...((m.dmUserIds as Iterable<number> | undefined) ?? [])].map(Number),
+    topic: m.topic ?? '',
+    content: m.content ?? '',
+    renderedContent: m.renderedContent,
+    hasLink: m.hasLink,
+    hasImage: m.hasImage,
+    hasAttachment: m.hasAttachment,
+    reactions: Object.fromEntries(Object.keys(image.reactions?.M ?? {}).map((k) => [k, true])),
+  };
+};
 
 const deletedRow = (key: { realmId: number; id: number }, version: string): SearchRow => ({
   ...searchRowOf({ ...key, senderId: 0, streamId: null, dmUserIds: [], topic: '', content: '' }, version),
@@ -84,7 +101,7 @@ export const applyStreamRecords = async (records: IndexStreamRecord[]): Promise<
     if (!key || version === undefined || !/^\d+$/.test(version)) continue;
     const image = record.dynamodb?.NewImage;
     const row =
-      record.eventName === 'REMOVE' || !image ? deletedRow(key, version) : searchRowOf({ ...(unmarshall(image) as IndexedMessage), ...key }, version);
+      record.eventName === 'REMOVE' || !image ? deletedRow(key, version) : searchRowOf({ ...messageOfImage(image), ...key }, version);
     const id = `${key.realmId}#${key.id}`;
     const known = newest.get(id);
     if (!known || BigInt(known.version) <= BigInt(version)) newest.set(id, row);
@@ -96,20 +113,4 @@ export const applyStreamRecords = async (records: IndexStreamRecord[]): Promise<
 /** Removes an organization's rows, before a reindex writes them again from DynamoDB. */
 export const clearRealmRows = async (realmId: number): Promise<void> => {
   await runSql(DELETE_REALM_ROWS, { realm: realmId });
-};
-
-/** Every live message id the index holds for an organization, ascending. */
-export const listIndexedIds = async (realmId: number): Promise<number[]> => {
-  const ids: number[] = [];
-  for (;;) {
-    const page = await runSql<{ id: number }>(LIST_REALM_IDS, { realm: realmId, after: ids.at(-1) ?? 0, limit: 5000 });
-    ids.push(...page.map((r) => Number(r.id)));
-    if (page.length < 5000) return ids;
-  }
-};
-
-/** The index's rows and bytes (table and indexes). */
-export const indexSize = async (): Promise<{ rows: number; bytes: number }> => {
-  const [row] = await runSql<{ rows: number; bytes: number }>(INDEX_SIZE);
-  return { rows: Number(row?.rows ?? 0), bytes: Number(row?.bytes ?? 0) };
 };

@@ -2,41 +2,13 @@
 // id order from an anchor; which of some ids match; and upstream's highlight markup of the
 // matches. The index only narrows: every id it returns is read from DynamoDB and checked again
 // (the other narrow terms, the viewer's access) by lib/actions/messages/fetch.ts.
+import type { SearchText } from '../models/narrow';
+import type { SearchFilters, SearchScope } from '../models/search-narrow';
 import { runSql, type SqlValue } from './client';
 import { HEADLINES, searchCondition, TS_START, TS_STOP } from './sql';
 
-/** A `search` operand as upstream reads it: the whole text for plainto_tsquery, and its "quoted phrases". */
-export type SearchText = { query: string; phrases: string[] };
-
-/** Upstream's split of a search operand: `"quoted phrases"` and words (zerver/lib/narrow.py). */
-export const parseSearchText = (text: string): SearchText => ({
-  query: text,
-  phrases: (text.match(/"[^"]+"|\S+/g) ?? []).filter((t) => t.length > 1 && t.startsWith('"') && t.endsWith('"')).map((t) => t.slice(1, -1)),
-});
-
 /** Django's prep_for_like_query: the phrase as a substring pattern, its wildcards taken literally. */
 const likePattern = (phrase: string): string => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * Where a search may look (the fetch's access decides, lib/actions/messages/fetch.ts):
- * - `received`: the viewer's channels (every channel they ever had a subscription to) and their
- *   direct messages; the fetch keeps only messages the viewer has a row of;
- * - `channels`: these channels' whole history (a narrow naming a channel the viewer may read whole);
- * - `dm`: one direct-message conversation (its sorted participants).
- */
-export type SearchScope =
-  | { kind: 'received'; userId: number; channelIds: number[]; dms: boolean }
-  | { kind: 'channels'; channelIds: number[] }
-  | { kind: 'dm'; userIds: number[] };
-
-/** Conditions a narrow's other terms add to the SQL to narrow it further (each is checked again on the message). */
-export type SearchFilters = {
-  senderId?: { id: number; negated: boolean };
-  channelId?: { id: number; negated: boolean };
-  isDm?: boolean;
-  has?: { column: 'has_link' | 'has_image' | 'has_attachment' | 'has_reaction'; negated: boolean }[];
-  messageId?: number;
-};
 
 const scopeCondition = (scope: SearchScope, params: Record<string, SqlValue>): string => {
   switch (scope.kind) {
@@ -92,7 +64,8 @@ export const searchMessageIds = async (
   side: { direction: 'older' | 'newer'; from: number; inclusive: boolean; limit: number },
 ): Promise<number[]> => {
   const params = { ...textParams(realmId, text), from: side.from, limit: side.limit };
-  const bound = side.direction === 'older' ? (side.inclusive ? 'id <= :from' : 'id < :from') : side.inclusive ? 'id >= :from' : 'id > :from';
+  const bound =
+    side.direction === 'older' ? (side.inclusive ? 'id <= :from' : 'id < :from') : side.inclusive ? 'id >= :from' : 'id > :from';
   const where = [searchCondition(text.phrases.length), scopeCondition(scope, params), ...filterConditions(filters, params), bound];
   const rows = await runSql<{ id: number }>(
     `SELECT id FROM {schema}.messages WHERE ${where.join(' AND ')} ORDER BY id ${side.direction === 'older' ? 'DESC' : 'ASC'} LIMIT :limit`,

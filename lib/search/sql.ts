@@ -74,12 +74,6 @@ WHERE m.version <= EXCLUDED.version`;
 /** An organization's rows, before a reindex writes them again. */
 export const DELETE_REALM_ROWS = 'DELETE FROM {schema}.messages WHERE realm_id = :realm';
 
-/** The ids of an organization's live rows after `:after`, a page of them (a reindex's check, tests). */
-export const LIST_REALM_IDS = `SELECT id FROM {schema}.messages WHERE realm_id = :realm AND NOT deleted AND id > :after ORDER BY id LIMIT :limit`;
-
-/** The index's size: rows, and the bytes of the table with its indexes (npm run bench search). */
-export const INDEX_SIZE = `SELECT count(*)::bigint AS "rows", pg_total_relation_size('{schema}.messages')::bigint AS "bytes" FROM {schema}.messages`;
-
 /**
  * The search condition: every row of the organization whose tsvector matches upstream's
  * plainto_tsquery of the whole operand, and whose raw content or topic contains each quoted
