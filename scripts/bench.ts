@@ -14,6 +14,7 @@ import { benchPresence } from './bench-presence';
 import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
+import { benchSearch } from './bench-search';
 import { benchTopics } from './bench-topics';
 import { benchSubscriptions } from './bench-subscriptions';
 import { createTables, startDynamoLocal } from './local-dynamo';
@@ -38,6 +39,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   render: benchRender,
   admin: benchAdmin,
   push: benchPush,
+  search: benchSearch,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */
