@@ -172,6 +172,28 @@ const STREAM_CONSUMERS = {
       },
     ],
   },
+  // The search index follows the messages (lib/actions/messages/search-index.ts): every insert,
+  // change and removal of a message item (MSG#<realm>#<id>, MSG), in batches of up to 100 collected
+  // for at most 1 s, so a message is searchable about a second after it is sent.
+  searchIndex: {
+    handler: 'functions/jobs/search-index.handler',
+    timeout: 60,
+    events: [
+      {
+        stream: {
+          type: 'dynamodb',
+          arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+          startingPosition: 'LATEST',
+          batchSize: 100,
+          batchWindow: 1,
+          maximumRetryAttempts: 10,
+          bisectBatchOnFunctionError: true,
+          destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+          filterPatterns: [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'MSG#' }] }, sk: { S: ['MSG'] } } } }],
+        },
+      },
+    ],
+  },
 };
 
 /**

@@ -205,6 +205,24 @@ export const config = {
     windowSeconds: intFromEnv('LOGIN_ADDRESS_WINDOW_SECONDS', 60),
     attempts: intFromEnv('LOGIN_ADDRESS_ATTEMPTS', 100),
   }),
+  /**
+   * The search database (lib/search/client.ts), reached through the RDS Data API: the Aurora
+   * cluster's ARN, its secret's ARN and the database; `endpoint` is a Data API-compatible endpoint
+   * (the local PGlite stand-in, scripts/local-search.ts), unset in AWS. `schema` holds the tables:
+   * each test file gets its own. Locally the ARNs are placeholders the stand-in ignores.
+   */
+  searchDatabase: (): { endpoint?: string; resourceArn: string; secretArn: string; database: string; schema: string } => ({
+    ...(process.env.SEARCH_ENDPOINT ? { endpoint: process.env.SEARCH_ENDPOINT } : {}),
+    resourceArn: process.env.SEARCH_CLUSTER_ARN || 'arn:aws:rds:us-east-1:000000000000:cluster:local-search',
+    secretArn: process.env.SEARCH_SECRET_ARN || 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-search',
+    database: process.env.SEARCH_DATABASE || 'chat',
+    schema: process.env.SEARCH_SCHEMA || 'search',
+  }),
+  /**
+   * How long a search keeps retrying a database that is resuming from its pause before it answers
+   * 503 (lib/search/client.ts): under the route functions' 10 s, with room for the rest of the request.
+   */
+  searchResumeWaitMs: (): number => Math.max(0, intFromEnv('SEARCH_RESUME_WAIT_MS', 7000)),
 } as const;
 
 /** The server's identity, returned by POST /register under both naming schemes. */

@@ -32,6 +32,8 @@ export const ErrorCode = {
   REACTION_DOES_NOT_EXIST: 'REACTION_DOES_NOT_EXIST',
   INVITATION_FAILED: 'INVITATION_FAILED',
   CSRF_FAILED: 'CSRF_FAILED',
+  /** Ours, not upstream's: the search database is resuming from its pause (lib/search/client.ts). */
+  SEARCH_UNAVAILABLE: 'SEARCH_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

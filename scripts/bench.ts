@@ -14,6 +14,7 @@ import { benchPresence } from './bench-presence';
 import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
+import { benchSearch } from './bench-search';
 import { benchTopics } from './bench-topics';
 import { benchWeb } from './bench-web';
 import { benchSubscriptions } from './bench-subscriptions';
@@ -40,6 +41,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   admin: benchAdmin,
   push: benchPush,
   web: benchWeb,
+  search: benchSearch,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -20,6 +20,9 @@ import { startAsyncInvoker, type AsyncInvoker } from './local-lambda';
 import { startLocalS3, type LocalS3 } from './local-s3';
 import { startLocalSes, type LocalSes } from './local-ses';
 import { seedDevRealm } from './seed';
+import { startLocalSearch, type LocalSearch } from './local-search';
+import { doReindexRealm } from '../lib/actions/messages/search-index';
+import { listAllForOperator } from '../lib/store/realms';
 
 const ROOT = resolve(__dirname, '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,6 +40,12 @@ export type LocalServiceOptions = {
   sesEndpoint?: string;
   /** Keep DynamoDB Local's data on disk in this folder (in memory otherwise). */
   dataDir?: string;
+  /**
+   * Keep the search database's data (PGlite) in this folder (in memory otherwise), unless the
+   * environment names a search endpoint (SEARCH_ENDPOINT). Without `dataDir` (DynamoDB in memory,
+   * seeded afresh), every organization is reindexed once the database is up.
+   */
+  searchDataDir?: string;
   /**
    * Start the local push bouncer (local-bouncer.ts) and register this server with it, unless the
    * environment names a bouncer (PUSH_BOUNCER_URL): push notifications are then configured.
@@ -282,11 +291,13 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
   let offline: ChildProcess | undefined;
   let gateway: Server | undefined;
   let poller: StreamPoller | undefined;
+  let search: LocalSearch | undefined;
   // Stops run one after the other: a later call also stops what was started after an earlier one.
   let stopped: Promise<void> = Promise.resolve();
   const stop = (): Promise<void> => {
     stopped = stopped.then(async () => {
-      const [g, o, d, s, e, p, b] = [gateway, offline, dynamo, s3, ses, poller, bouncer];
+      const [g, o, d, s, e, p, b, q] = [gateway, offline, dynamo, s3, ses, poller, bouncer, search];
+      search = undefined;
       bouncer = undefined;
       poller = undefined;
       gateway = undefined;
@@ -301,6 +312,7 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       await s?.stop();
       await e?.stop();
       await b?.stop();
+      await q?.stop();
       await d?.stop();
     });
     return stopped;
@@ -365,6 +377,13 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       });
       log(`Local push bouncer at ${bouncer.url} (notifications kept in memory; listed at ${bouncer.url}/__test/state)`);
     }
+    if (!process.env.SEARCH_ENDPOINT) {
+      const searchDir = opts.searchDataDir ? resolve(ROOT, opts.searchDataDir) : undefined;
+      if (searchDir) mkdirSync(searchDir, { recursive: true });
+      search = await startLocalSearch({ dataDir: searchDir });
+      process.env.SEARCH_ENDPOINT = search.endpoint;
+      log(`Search database (PGlite) at ${search.endpoint} (${searchDir ? `data in ${searchDir}` : 'in memory'})`);
+    }
     closeClients();
     await waitForDynamo();
     await createTables();
@@ -374,6 +393,17 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       `Tables ${tableName('main')} and ${tableName('events')} ready; seeded ${written} new items in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
 
+    if (search && !opts.dataDir) {
+      // DynamoDB was seeded afresh: the search rows of an earlier run are of other messages.
+      const ready = search.ready;
+      void ready
+        .then(async (ms) => {
+          let written = 0;
+          for (const realm of await listAllForOperator()) written += await doReindexRealm(realm.id);
+          log(`Search database up after ${(ms / 1000).toFixed(1)} s; indexed ${written} messages`);
+        })
+        .catch((error: unknown) => log(`Search index not rebuilt: ${String((error as Error).message ?? error)}`));
+    }
     checkAborted();
     const port = opts.port || (await freePort());
     const { port: offlinePort, lambdaPort } = await startOffline({
@@ -390,10 +420,10 @@ export const startLocalService = async (opts: LocalServiceOptions): Promise<Loca
       log(`Jobs that fail every attempt are kept in ${opts.deadLetterFile} (npm run replay-deliveries -- --file <it>)`);
     checkAborted();
     gateway = await startLocalGateway(port, offlinePort);
-    // Lambda's event source on the main table's stream: deliveries a request could not finish.
+    // Lambda's event source on the main table's stream: deliveries a request could not finish, and the search index.
     poller = await startStreamPoller({
       lambdaEndpoint: `http://localhost:${lambdaPort}`,
-      functionName: 'chat-local-deliveryRecovery',
+      functionName: (consumer) => localFunctionName(consumer),
       log,
     });
     const baseUrl = `http://localhost:${port}/api/v1`;

@@ -27,6 +27,9 @@ const argValue = (name: string): string | undefined => {
 };
 
 const DATA_DIR = '.dynamodb';
+/** The search database's data (PGlite), kept between runs. */
+const SEARCH_DATA_DIR = '.local/search';
+
 /** The local dead-letter path: jobs that failed every attempt (scripts/local-lambda.ts). */
 const DEAD_LETTER_FILE = '.local/dead-letters.jsonl';
 
@@ -76,6 +79,7 @@ const main = async (): Promise<void> => {
       s3Endpoint: process.env.S3_ENDPOINT || undefined,
       sesEndpoint: process.env.SES_ENDPOINT || undefined,
       dataDir: persist ? DATA_DIR : undefined,
+      searchDataDir: SEARCH_DATA_DIR,
       pushBouncer: true,
       deadLetterFile: resolve(DEAD_LETTER_FILE),
       extraUsers,

@@ -1,3 +1,4 @@
+import { wakeSearchDatabase } from '../search/client';
 import { config, SERVICE_VERSION } from '../config';
 import { BadRequestError, UnauthorizedError } from '../errors';
 import { registerQueue, settleQueueStart } from '../events/queues';
@@ -62,6 +63,9 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
   }
   if (req.allPublicStreams && (!user || isGuest(user))) throw new BadRequestError('User not authorized for this query');
   const narrow = checkEventNarrow(req.narrow);
+  // A session starts here: wake a paused search database now (its resume takes seconds), while
+  // the state is read, so that the session's first search rarely waits (lib/search/client.ts).
+  const waking = user ? wakeSearchDatabase() : Promise.resolve();
 
   const queue = user
     ? await registerQueue(user, {
@@ -110,6 +114,7 @@ export const doEventsRegister = async (realm: Realm, user: User | undefined, req
       sections = [applyCaughtUpEvents(Object.assign({}, ...(await readState())), skipped)];
     }
   }
+  await waking;
   return {
     queue_id: queue?.queueId ?? null,
     ...(queue ? { last_event_id: -1, idle_queue_timeout_secs: queue.timeoutSecs } : {}),

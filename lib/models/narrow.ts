@@ -5,7 +5,6 @@
 import { ApiError, BadRequestError, ErrorCode } from '../errors';
 import { type Validator } from '../validation/validators';
 import { sameText } from './event-narrow';
-import { escapeHtml } from './html';
 import { ANY_MENTION_FLAGS } from './message';
 import { RESOLVED_TOPIC_PREFIX } from './message-edit';
 
@@ -97,8 +96,8 @@ export type ResolvedTerm = { negated: boolean } & (
   | { operator: 'has'; operand: HasOperand }
   /** `in:home` leaves out the channels the viewer muted (none when the narrow names a channel); `in:all` is every message. */
   | { operator: 'in'; operand: 'home' | 'all'; mutedChannelIds: number[] }
-  /** Every `search` term of the narrow, merged: lowercased words and quoted phrases that must all occur. */
-  | { operator: 'search'; tokens: string[] }
+  /** Every `search` term of the narrow, merged into one (matched by the search index, lib/search). */
+  | { operator: 'search'; text: SearchText }
   | { operator: 'near' }
 );
 
@@ -139,9 +138,16 @@ const FETCH_OPERATORS: Record<string, ResolvedTerm['operator']> = {
 
 const HAS_OPERANDS: readonly string[] = ['link', 'image', 'attachment', 'reaction'];
 
-/** Upstream's search terms: "quoted phrases" and words, lowercased (matching is case-insensitive). */
-const searchTokens = (text: string): string[] =>
-  (text.match(/"[^"]+"|\S+/g) ?? []).map((t) => (t.length > 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t).toLowerCase());
+/** A `search` operand as upstream reads it: the whole text for plainto_tsquery, and its "quoted phrases". */
+export type SearchText = { query: string; phrases: string[] };
+
+/** Upstream's split of a search operand: `"quoted phrases"` (each also a substring of the content or topic) and words. */
+const parseSearchText = (text: string): SearchText => ({
+  query: text,
+  phrases: (text.match(/"[^"]+"|\S+/g) ?? [])
+    .filter((t) => t.length > 1 && t.startsWith('"') && t.endsWith('"'))
+    .map((t) => t.slice(1, -1)),
+});
 
 const CHANNEL_SIDE = new Set(['channel', 'channels', 'topic']);
 const DM_SIDE = new Set(['dm', 'dm-including']);
@@ -249,7 +255,7 @@ export const resolveNarrow = async (terms: MessageNarrowTerm[], viewerId: number
         throw badNarrow(`unknown operator ${term.operator}`);
     }
   }
-  if (searches.length > 0) resolved.push({ operator: 'search', tokens: searchTokens(searches.join(' ')), negated: false });
+  if (searches.length > 0) resolved.push({ operator: 'search', text: parseSearchText(searches.join(' ')), negated: false });
   return resolved;
 };
 
@@ -316,6 +322,8 @@ export type MessageDetails = {
   hasImage: boolean;
   hasAttachment: boolean;
   hasReaction: boolean;
+  /** Whether the search index matched the message (the only way a `search` term holds). */
+  searchHit?: boolean;
 };
 
 /**
@@ -333,42 +341,21 @@ export type MessageFacts = {
   details?: MessageDetails;
 };
 
-/** Whether a term reads the message item's details (`has`, `search`). */
+/** Whether a term reads the message item's details (`has`; `search`, the index's answer). */
 const needsDetails = (term: ResolvedTerm): boolean => term.operator === 'has' || term.operator === 'search';
 
 /**
  * Whether matching needs more than the viewer's rows hold, or may read many messages per match
- * (`has`, `search`, `in:home` with muted channels): such a narrow is answered from a bounded window of the messages it
- * narrows to (lib/actions/messages/fetch.ts).
+ * (`has`, `in:home` with muted channels): such a narrow is answered from a bounded window of the
+ * messages it narrows to (lib/actions/messages/fetch.ts). A `search` narrow reads the index instead.
  */
 export const filtersContent = (narrow: ResolvedNarrow): boolean =>
-  narrow.some((t) => t.operator === 'has' || t.operator === 'search' || (t.operator === 'in' && t.mutedChannelIds.length > 0));
+  narrow.some((t) => t.operator === 'has' || (t.operator === 'in' && t.mutedChannelIds.length > 0));
 
-/** Wraps every case-insensitive occurrence of a token in HTML text (never inside a tag) in upstream's highlight span. */
-const highlight = (html: string, tokens: string[]): string => {
-  const wanted = [...new Set(tokens.map(escapeHtml))].filter((t) => t !== '').sort((a, b) => b.length - a.length);
-  if (wanted.length === 0) return html;
-  const pattern = new RegExp(wanted.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
-  return html
-    .split(/(<[^>]*>)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(pattern, (m) => `<span class="highlight">${m}</span>`)))
-    .join('');
-};
-
-/** Upstream's search highlighting: `match_content` (the rendered HTML) and `match_subject` (the escaped topic). */
-export const searchMatchFields = (
-  renderedContent: string,
-  topic: string,
-  tokens: string[],
-): { match_content: string; match_subject: string } => ({
-  match_content: highlight(renderedContent, tokens),
-  match_subject: highlight(escapeHtml(topic), tokens),
-});
-
-/** The search tokens of a narrow (for highlighting), or undefined without a `search` term. */
-export const searchTokensOf = (narrow: ResolvedNarrow): string[] | undefined => {
+/** The search of a narrow, or undefined without a `search` term. */
+export const searchOf = (narrow: ResolvedNarrow): SearchText | undefined => {
   const term = narrow.find((t) => t.operator === 'search');
-  return term?.operator === 'search' ? term.tokens : undefined;
+  return term?.operator === 'search' ? term.text : undefined;
 };
 
 const sameIds = (a: number[], b: number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
@@ -404,10 +391,9 @@ const termHolds = (term: ResolvedTerm, m: MessageFacts): boolean => {
     }
     case 'in':
       return term.operand === 'all' || m.streamId === null || !term.mutedChannelIds.includes(m.streamId);
-    case 'search': {
-      const haystacks = [m.details!.content.toLowerCase(), m.streamId === null ? '' : m.topic.toLowerCase()];
-      return term.tokens.every((token) => haystacks.some((text) => text.includes(token)));
-    }
+    case 'search':
+      // The index decides (lib/search): a message it was not asked about never matches.
+      return m.details!.searchHit === true;
     case 'is':
       switch (term.operand) {
         case 'dm':

@@ -244,6 +244,46 @@ describe('the configuration npx serverless package deploys (serverless print)', 
     expect(props.BillingMode).toBe('PAY_PER_REQUEST');
   });
 
+  it('indexes every change to a message item for search, from the same stream, with its failures kept', () => {
+    const index = fn('searchIndex');
+    expect(index.handler).toBe(STREAM_CONSUMERS.searchIndex.handler);
+    expect(index.events[0].stream).toMatchObject({
+      type: 'dynamodb',
+      arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+      maximumRetryAttempts: 10,
+      bisectBatchOnFunctionError: true,
+      destinations: { onFailure: DLQ },
+      filterPatterns: [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'MSG#' }] }, sk: { S: ['MSG'] } } } }],
+    });
+  });
+
+  it('declares the search database: Aurora Serverless v2 PostgreSQL pausing at 0 capacity units, with the Data API and its secret', () => {
+    const { SearchCluster, SearchInstance, SearchSecret } = printed.resources.Resources as Record<string, any>;
+    expect(SearchSecret.Type).toBe('AWS::SecretsManager::Secret');
+    expect(SearchCluster.Type).toBe('AWS::RDS::DBCluster');
+    expect(SearchCluster.Properties).toMatchObject({
+      Engine: 'aurora-postgresql',
+      DatabaseName: 'chat',
+      EnableHttpEndpoint: true,
+      StorageEncrypted: true,
+      ServerlessV2ScalingConfiguration: { MinCapacity: 0, SecondsUntilAutoPause: 300 },
+    });
+    expect(SearchCluster.Properties.MasterUserPassword).toContain(`{{resolve:secretsmanager:chat-${STAGE}-search:SecretString:password}}`);
+    expect(SearchInstance.Properties).toMatchObject({ DBClusterIdentifier: { Ref: 'SearchCluster' }, DBInstanceClass: 'db.serverless' });
+    expect(printed.provider.environment).toMatchObject({
+      SEARCH_CLUSTER_ARN: { 'Fn::GetAtt': ['SearchCluster', 'DBClusterArn'] },
+      SEARCH_SECRET_ARN: { Ref: 'SearchSecret' },
+      SEARCH_DATABASE: 'chat',
+    });
+    const statements = printed.provider.iam.role.statements.filter((st) =>
+      [st.Action].flat().some((a: string) => a.startsWith('rds-data:') || a.startsWith('secretsmanager:')),
+    );
+    expect(statements).toEqual([
+      { Effect: 'Allow', Action: ['rds-data:ExecuteStatement'], Resource: { 'Fn::GetAtt': ['SearchCluster', 'DBClusterArn'] } },
+      { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: { Ref: 'SearchSecret' } },
+    ]);
+  });
+
   it('limits the Lambda role to the two tables and the indexes of main, without Scan', () => {
     const dynamo = printed.provider.iam.role.statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     expect(dynamo).toHaveLength(1);

@@ -1,5 +1,5 @@
 // Starts one DynamoDB Local (in memory, on a free port), one local S3 store (with the uploads
-// bucket) and one local SES store (emails in memory) for the whole run, shared by every test file of every project that needs them: handler
+// bucket), one local SES store (emails in memory) and one search database (PGlite, in memory) for the whole run, shared by every test file of every project that needs them: handler
 // test files create their own tables on it (per-file-tables.ts), end-to-end files their worker's
 // (e2e.ts). Each project that needs them names this file as its globalSetup; jest runs a project's
 // only when one of its tests runs, and the second project to start finds them running.
@@ -8,6 +8,7 @@ import { startDynamoLocal, type LocalDynamo } from '../../scripts/local-dynamo';
 import { startLocalBouncer, type LocalBouncer } from '../../scripts/local-bouncer';
 import { startLocalS3, type LocalS3 } from '../../scripts/local-s3';
 import { startLocalSes, type LocalSes } from '../../scripts/local-ses';
+import { startLocalSearch, type LocalSearch } from '../../scripts/local-search';
 import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
 import { mkdtempSync } from 'node:fs';
@@ -15,7 +16,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWebapp } from '../../webapp/build';
 
-type Shared = { dynamo?: LocalDynamo; s3?: LocalS3; ses?: LocalSes; bouncer?: LocalBouncer; starting?: Promise<void> };
+type Shared = {
+  dynamo?: LocalDynamo;
+  s3?: LocalS3;
+  ses?: LocalSes;
+  bouncer?: LocalBouncer;
+  search?: LocalSearch;
+  starting?: Promise<void>;
+};
 /** jest loads each project's globalSetup module on its own: the state lives on globalThis. */
 export const shared = (): Shared => ((globalThis as { __chatTests?: Shared }).__chatTests ??= {});
 
@@ -44,6 +52,10 @@ export default async (): Promise<void> => {
     // Not configured for every test (push would then be on everywhere): a test of push
     // notifications points PUSH_BOUNCER_URL at it (test/helpers/push.ts).
     state.bouncer = await startLocalBouncer();
+    // The search database (PGlite behind the Data API), started by the first statement a test
+    // sends (seconds of WebAssembly a run that never searches does not pay); one schema per file.
+    state.search = await startLocalSearch({ lazy: true });
+    process.env.SEARCH_ENDPOINT = state.search.endpoint;
     process.env.LOCAL_PUSH_BOUNCER_URL = state.bouncer.url;
     // The web app, built once for the run where nothing else writes (the page at / and /static/
     // serve it; lib/config.ts webappDist).

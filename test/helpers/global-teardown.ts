@@ -4,7 +4,8 @@ import { shared } from './global-setup';
 /** Stops what global-setup.ts started (once, whichever project's teardown runs first) and the e2e workers' services. */
 export default async (): Promise<void> => {
   const state = shared();
-  const { dynamo, s3, ses, bouncer } = state;
+  const { dynamo, s3, ses, bouncer, search } = state;
+  state.search = undefined;
   state.bouncer = undefined;
   state.dynamo = undefined;
   state.s3 = undefined;
@@ -13,5 +14,6 @@ export default async (): Promise<void> => {
   await s3?.stop();
   await ses?.stop();
   await bouncer?.stop();
+  await search?.stop();
   await dynamo?.stop();
 };

@@ -34,6 +34,8 @@ export const freshTables = async (tablePrefix: string, opts: { streams?: boolean
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint))
     throw new Error(`tests refuse a non-local DynamoDB endpoint: ${endpoint}`);
   process.env.TABLE_PREFIX = tablePrefix;
+  // The file's own search tables, in a schema named after its tables (created at its first search).
+  process.env.SEARCH_SCHEMA = `s_${tablePrefix.replace(/[^a-z0-9]/g, '')}`;
   delete process.env.TABLE_MAIN;
   delete process.env.TABLE_EVENTS;
   closeClients();

@@ -23,48 +23,24 @@ import {
   type MessageNarrowTerm,
   type NarrowSource,
   type ResolvedNarrow,
-  searchMatchFields,
-  searchTokensOf,
+  searchOf,
+  type SearchText,
   splitWithTerm,
   type WithTarget,
 } from '../../models/narrow';
 import type { Realm } from '../../models/realm';
+import { searchSource, type SearchSource } from '../../models/search-narrow';
 import type { User } from '../../models/user';
 import { messagePartitions, queryPartitionPage, type MessagePartition } from '../../store/message-queries';
-import { getMessagesByIds, getUserMessagesByIds } from '../../store/messages';
+import { getMessagesByIds } from '../../store/messages';
 import type { Item } from '../../store/common';
 import * as channelsStore from '../../store/channels';
 import * as submessagesStore from '../../store/submessages';
 import * as usersStore from '../../store/users';
+import { readSearchSide, searchHighlights, searchHitsAmong } from './search';
+import { factsOf, rowFacts, withViewerFlags, type VisibleMessage } from './visible';
 
-/** A message the viewer may see, with the viewer's flags (historical ones without a row). */
-export type VisibleMessage = { message: Message; flags: string[]; received: boolean };
-
-const factsOf = (m: Message, flags: string[]): MessageFacts => ({
-  id: m.id,
-  senderId: m.senderId,
-  streamId: m.streamId,
-  topic: m.topic,
-  dmUserIds: m.dmUserIds,
-  flags,
-  details: {
-    content: m.content,
-    hasLink: m.hasLink === true,
-    hasImage: m.hasImage === true,
-    hasAttachment: m.hasAttachment === true,
-    hasReaction: Object.keys(m.reactions ?? {}).length > 0,
-  },
-});
-
-/** A row's facts, for matching before the message items are read. */
-const rowFacts = (row: Item): MessageFacts => ({
-  id: Number(row.messageId),
-  senderId: Number(row.senderId),
-  streamId: row.streamId === null || row.streamId === undefined ? null : Number(row.streamId),
-  topic: String(row.topic ?? ''),
-  dmUserIds: ((row.dmUserIds as number[] | undefined) ?? []).map(Number),
-  flags: (row.flags as string[] | undefined) ?? [],
-});
+export type { VisibleMessage } from './visible';
 
 /** The message ids of one page of a partition, with the viewer's flags when the page holds rows. */
 const visibleOfPage = async (
@@ -93,26 +69,6 @@ const visibleOfPage = async (
     return out;
   }
   return withViewerFlags(viewer, narrow, items as unknown as Message[]);
-};
-
-/** Messages with the viewer's flags, kept when they match the narrow and the viewer may see them. */
-const withViewerFlags = async (viewer: MessageViewer, narrow: ResolvedNarrow, messages: Message[]): Promise<VisibleMessage[]> => {
-  const rows = new Map(
-    (
-      await getUserMessagesByIds(
-        viewer.user.id,
-        messages.map((m) => m.id),
-      )
-    ).map((r) => [r.messageId, r]),
-  );
-  const out: VisibleMessage[] = [];
-  for (const message of messages) {
-    const row = rows.get(message.id);
-    const flags = row?.flags ?? HISTORICAL_FLAGS;
-    if (!matchesNarrow(narrow, factsOf(message, flags))) continue;
-    if (await viewer.canSee(message, row !== undefined)) out.push({ message, flags, received: row !== undefined });
-  }
-  return out;
 };
 
 /** The partitions a source reads (several for channels:public, merged by id). */
@@ -151,8 +107,8 @@ const partitionsOf = (source: NarrowSource, user: User): MessagePartition[] => {
 const pageLimit = (wanted: number): number => Math.min(Math.max(wanted + 1, 20), 1000);
 
 /**
- * The most items one side of a fetch reads for a narrow that filters on content (`has`, `search`,
- * `in`; filtersContent): the window of the narrowed messages it searches, so a rare match costs a
+ * The most items one side of a fetch reads for a narrow that filters on content (`has`, `in`;
+ * filtersContent; a `search` narrow reads the search index instead, search.ts): the window of the narrowed messages it searches, so a rare match costs a
  * bounded read, never the whole history. A window that ends without a match ends the side
  * (found_oldest / found_newest); one that found some does not, so the client's next fetch, anchored
  * at the last match, moves the window on.
@@ -169,9 +125,10 @@ type SideRead = { messages: VisibleMessage[]; windowCut: boolean };
 const readSide = async (
   viewer: MessageViewer,
   narrow: ResolvedNarrow,
-  source: NarrowSource,
+  source: NarrowSource | SearchSource,
   side: { direction: 'older' | 'newer'; from: number; inclusive: boolean; want: number },
 ): Promise<SideRead> => {
+  if (source.kind === 'search') return { messages: await readSearchSide(viewer, narrow, source, side), windowCut: false };
   if (side.want <= 0 || source.kind === 'none') return { messages: [], windowCut: false };
   const order = (a: VisibleMessage, b: VisibleMessage): number =>
     side.direction === 'older' ? b.message.id - a.message.id : a.message.id - b.message.id;
@@ -218,11 +175,21 @@ const firstUnreadAnchor = async (viewer: MessageViewer, narrow: ResolvedNarrow):
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await queryPartitionPage(partition, { direction: 'newer', from: 0, inclusive: true, limit: 100, cursor });
+    const candidates: MessageFacts[] = [];
     for (const row of page.items.map(rowFacts)) {
       if (!matchesNarrow(narrow, row)) continue;
       if (skipMuted && row.streamId !== null && (await mutedChannel(viewer.user, row.streamId))) continue;
+      candidates.push(row);
+    }
+    // A search narrow asks the index once per page which of them match.
+    const hits = await searchHitsAmong(
+      viewer.user.realmId,
+      narrow,
+      candidates.map((r) => r.id),
+    );
+    for (const row of candidates) {
       const [message] = await getMessagesByIds(viewer.user.realmId, [row.id]);
-      if (message && matchesNarrow(narrow, factsOf(message, row.flags)) && (await viewer.canSee(message, true))) return row.id;
+      if (message && matchesNarrow(narrow, factsOf(message, row.flags, hits)) && (await viewer.canSee(message, true))) return row.id;
     }
     cursor = page.cursor;
   } while (cursor);
@@ -256,7 +223,7 @@ const narrowLookup = (viewer: MessageViewer): NarrowLookup => {
 };
 
 /** A narrow resolved for a viewer, and where it reads. */
-export type NarrowSelection = { viewer: MessageViewer; narrow: ResolvedNarrow; source: NarrowSource };
+export type NarrowSelection = { viewer: MessageViewer; narrow: ResolvedNarrow; source: NarrowSource | SearchSource };
 
 /** Resolves a narrow (upstream's BAD_NARROW errors) and picks its source, loading the channel it names. */
 export const selectNarrow = async (
@@ -269,8 +236,16 @@ export const selectNarrow = async (
   for (const term of narrow) {
     if (term.operator === 'channel' && !term.negated) wholeHistory.set(term.channelId, await viewer.readsWholeHistory(term.channelId));
   }
-  const source = narrowSource(narrow, (id) => wholeHistory.get(id) === true, { guest: viewer.isGuest });
-  return { viewer, narrow, source };
+  const fullHistory = (id: number): boolean => wholeHistory.get(id) === true;
+  // A search reads the index, in the channels the viewer ever subscribed to unless the narrow says otherwise.
+  const search =
+    searchOf(narrow) &&
+    searchSource(narrow, fullHistory, {
+      id: user.id,
+      guest: viewer.isGuest,
+      subscribedChannelIds: (await channelsStore.listSubscriptionsOfUser(user.id)).map((s) => s.channelId),
+    });
+  return { viewer, narrow, source: search || narrowSource(narrow, fullHistory, { guest: viewer.isGuest }) };
 };
 
 /**
@@ -311,7 +286,8 @@ export const readRange = async (
 /** The listed messages of a selection that the viewer may see, in id order. */
 const readListed = async (selection: NarrowSelection, ids: number[]): Promise<VisibleMessage[]> => {
   const messages = await getMessagesByIds(selection.viewer.user.realmId, ids);
-  return (await withViewerFlags(selection.viewer, selection.narrow, messages)).sort((a, b) => a.message.id - b.message.id);
+  const searchHits = await searchHitsAmong(selection.viewer.user.realmId, selection.narrow, ids);
+  return (await withViewerFlags(selection.viewer, selection.narrow, messages, { searchHits })).sort((a, b) => a.message.id - b.message.id);
 };
 
 /** How a request wants its message objects (upstream's GET /messages parameters of the same names). */
@@ -323,7 +299,7 @@ const buildMessageObjects = async (
   realm: Realm,
   viewer: MessageViewer,
   visible: VisibleMessage[],
-  opts: MessageObjectOptions & { search?: string[] },
+  opts: MessageObjectOptions & { search?: SearchText },
 ): Promise<Record<string, unknown>[]> => {
   const userIds = new Set<number>();
   const channelIds = new Set<number>();
@@ -341,8 +317,14 @@ const buildMessageObjects = async (
   const channelNames = new Map<number, string>();
   for (const id of channelIds) channelNames.set(id, (await viewer.channel(id))?.name ?? '');
   const editHistoryVisibility = messageEditSettings(realm).editHistoryVisibility;
+  const highlights = opts.search
+    ? await searchHighlights(
+        opts.search,
+        visible.map((v) => v.message),
+      )
+    : [];
   const unknownSender = (id: number) => ({ id, email: `user${id}@unknown.invalid`, fullName: 'Unknown user' });
-  return visible.map(({ message: m, flags }) => {
+  return visible.map(({ message: m, flags }, i) => {
     const object = buildMessageObject(m, {
       sender: users.get(m.senderId) ?? unknownSender(m.senderId),
       realmStringId: realm.stringId,
@@ -360,8 +342,7 @@ const buildMessageObjects = async (
       streamId: m.streamId,
       senderId: m.senderId,
     });
-    const matches = opts.search ? searchMatchFields(m.renderedContent ?? '', m.topic, opts.search) : {};
-    return { ...adapted, flags: apiFlags(flags), ...matches };
+    return { ...adapted, flags: apiFlags(flags), ...highlights[i] };
   });
 };
 
@@ -403,7 +384,7 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
   if (req.messageIds !== undefined) {
     const visible = await readListed(selection, req.messageIds);
     return {
-      messages: await buildMessageObjects(user, realm, selection.viewer, visible, { ...req, search: searchTokensOf(selection.narrow) }),
+      messages: await buildMessageObjects(user, realm, selection.viewer, visible, { ...req, search: searchOf(selection.narrow) }),
       found_anchor: false,
       found_oldest: false,
       found_newest: false,
@@ -415,7 +396,7 @@ export const fetchMessages = async (user: User, realm: Realm, req: FetchMessages
   return {
     messages: await buildMessageObjects(user, realm, selection.viewer, range.messages, {
       ...req,
-      search: searchTokensOf(selection.narrow),
+      search: searchOf(selection.narrow),
     }),
     anchor: range.anchor,
     found_anchor: range.foundAnchor,

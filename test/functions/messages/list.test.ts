@@ -296,28 +296,6 @@ describe('GET /messages: content narrows', () => {
     expect(ids(expectSuccess(await fetch(IAGO, newest([['has', 'attachment']]))))).toEqual([]);
   });
 
-  it('searches words and quoted phrases in the content and topic, and highlights the matches', async () => {
-    const hit = await send('The castle walls are high', 'Elsinore');
-    await send('The walls of the castle');
-    const body = expectSuccess(await fetch(IAGO, newest([['search', '"castle walls"']])));
-    expect(ids(body)).toEqual([hit]);
-    expect(body.messages[0]).toMatchObject({
-      match_content: '<p>The <span class="highlight">castle walls</span> are high</p>',
-      match_subject: 'Elsinore',
-    });
-    const byTopic = expectSuccess(
-      await fetch(
-        IAGO,
-        newest([
-          ['channel', 'Verona'],
-          ['search', 'elsinore castle'],
-        ]),
-      ),
-    );
-    expect(ids(byTopic)).toEqual([hit]);
-    expect(byTopic.messages[0].match_subject).toBe('<span class="highlight">Elsinore</span>');
-  });
-
   it("leaves out the viewer's muted channels for in:home, and keeps them for in:all", async () => {
     const all = ids(expectSuccess(await fetch(IAGO, newest([['in', 'all']]))));
     expect(all).toEqual(expect.arrayContaining([9, 10]));
