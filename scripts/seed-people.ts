@@ -205,15 +205,22 @@ export const perUserItems = (): Item[] => [
   ...Object.entries(
     fixture.saved_snippets.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s.user_id]: (counts[s.user_id] ?? 0) + 1 }), {}),
   ).map(([uid, count]) => ({ ...ek.savedSnippetCount(Number(uid)), count })),
-  ...Object.entries(fixture.navigation_views).flatMap(([uid, views]) =>
-    views.map((v) => ({
-      ...ek.navigationView(Number(uid), v.fragment),
-      userId: Number(uid),
-      fragment: v.fragment,
-      isPinned: v.is_pinned,
-      name: (v as { name?: string }).name ?? null,
-    })),
-  ),
+  // Each user's navigation views (a built-in view has no name), their name claims and their count.
+  ...Object.entries(fixture.navigation_views).flatMap(([uid, views]) => {
+    const userId = Number(uid);
+    const named = views.flatMap((v) => (v.name !== undefined ? [{ fragment: v.fragment, name: v.name }] : []));
+    return [
+      ...views.map((v) => ({
+        ...ek.navigationView(userId, v.fragment),
+        userId,
+        fragment: v.fragment,
+        isPinned: v.is_pinned,
+        ...(v.name !== undefined ? { name: v.name } : {}),
+      })),
+      ...named.map((v) => ({ ...ek.navigationViewName(userId, v.name), userId, fragment: v.fragment })),
+      { ...ek.navigationViewCount(userId), count: views.length },
+    ];
+  }),
 ];
 
 /** A generated member of 'zulip' (scale work: extra users, benchmarks), with a fresh API key. */

@@ -4,7 +4,7 @@
 import { nowSeconds } from '../clock';
 import { BadRequestError, ResourceNotFoundError } from '../errors';
 import { sendEvent } from '../events/send';
-import { MAX_MESSAGE_LENGTH, pyStrip } from '../models/message-content';
+import { MAX_MESSAGE_LENGTH, strippedText } from '../models/message-content';
 import type { User } from '../models/user';
 import {
   MAX_SAVED_SNIPPET_TITLE_LENGTH,
@@ -15,17 +15,7 @@ import {
 } from '../models/user-data';
 import { allocateIds } from '../store/common';
 import * as userDataStore from '../store/user-data';
-import { str, string, type Validator } from '../validation/validators';
 import { LostRaceError, retryLostRaces } from './retry';
-
-/**
- * Upstream's StringConstraints(min_length=1, max_length, strip_whitespace=True): stripped first,
- * then "<name> cannot be blank" or "<name> is too long (limit: N characters)".
- */
-const strippedText =
-  (maxLength: number): Validator<string> =>
-  (value, path) =>
-    string({ minLength: 1, maxLength })(pyStrip(str(value, path)), path);
 
 /** A snippet's title and content, as the create and edit parameters declare them. */
 export const snippetTitle = strippedText(MAX_SAVED_SNIPPET_TITLE_LENGTH);

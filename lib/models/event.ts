@@ -6,7 +6,7 @@ import type { ApiAttachment } from './attachment';
 import type { ApiDraft } from './draft';
 import type { LegacyClientPresence, ModernPresence } from './presence';
 import type { ReactionType } from './reaction';
-import type { ApiSavedSnippet } from './user-data';
+import type { ApiNavigationView, ApiSavedSnippet } from './user-data';
 
 /** An API object whose fields a model serializer defines (a user group, a linkifier, a reminder). */
 type ApiObject = Record<string, unknown>;
@@ -24,6 +24,12 @@ export type SavedSnippetsEvent =
   | { type: 'saved_snippets'; op: 'add'; saved_snippet: ApiSavedSnippet }
   | { type: 'saved_snippets'; op: 'update'; saved_snippet: ApiSavedSnippet }
   | { type: 'saved_snippets'; op: 'remove'; saved_snippet_id: number };
+
+/** A navigation view added, changed (`data`: what the request sent) or removed. */
+export type NavigationViewEvent =
+  | { type: 'navigation_view'; op: 'add'; navigation_view: ApiNavigationView }
+  | { type: 'navigation_view'; op: 'update'; fragment: string; data: { name?: string; is_pinned?: boolean } }
+  | { type: 'navigation_view'; op: 'remove'; fragment: string };
 
 /** `upload_space_used`: the organization's uploaded bytes after the change. */
 export type AttachmentEvent =
@@ -327,6 +333,7 @@ export type ApiEvent =
   | AlertWordsEvent
   | DraftsEvent
   | SavedSnippetsEvent
+  | NavigationViewEvent
   | AttachmentEvent
   | RemindersEvent
   | InvitesChangedEvent

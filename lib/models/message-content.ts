@@ -3,6 +3,7 @@
 // counted in characters (Unicode code points), as Python's len() counts them, never in UTF-16 units,
 // so a truncation never cuts a character such as an emoji in half.
 import { BadRequestError } from '../errors';
+import { str, string, type Validator } from '../validation/validators';
 
 /** Upstream's MAX_MESSAGE_LENGTH: longer content is truncated. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -19,6 +20,15 @@ const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
 
 /** Python's str.strip(). */
 export const pyStrip = (text: string): string => text.replace(LEADING_SPACE, '').replace(TRAILING_SPACE, '');
+
+/**
+ * Upstream's StringConstraints(min_length=1, max_length, strip_whitespace=True): stripped first,
+ * then "<name> cannot be blank" or "<name> is too long (limit: N characters)".
+ */
+export const strippedText =
+  (maxLength: number): Validator<string> =>
+  (value, path) =>
+    string({ minLength: 1, maxLength })(pyStrip(str(value, path)), path);
 
 /** The length of a text in characters (code points), as Python's len(). */
 export const charLength = (text: string): number => {

@@ -1,7 +1,8 @@
 // Register state of the caller's personal objects: alert words, pending onboarding steps, saved
 // snippets and navigation views. One read each, in the caller's own partition; spectators have none.
 import { config } from '../config';
-import { toApiSavedSnippet } from '../models/user-data';
+import { toApiNavigationView, toApiSavedSnippet } from '../models/user-data';
+import * as navigationViewsStore from '../store/navigation-views';
 import * as userDataStore from '../store/user-data';
 import type { StateBuilder } from './registry';
 
@@ -28,11 +29,9 @@ export const savedSnippetsState: StateBuilder = async (ctx) => {
   return { saved_snippets: snippets.map(toApiSavedSnippet) };
 };
 
-/** "navigation_views": `name` only for custom views (built-in ones are named by their fragment). */
+/** "navigation_views": `name` is null for built-in views, as upstream's. */
 export const navigationViewsState: StateBuilder = async (ctx) => {
   if (!ctx.want('navigation_views')) return {};
-  const views = ctx.user ? await userDataStore.listNavigationViewsOfUser(ctx.user.id) : [];
-  return {
-    navigation_views: views.map((v) => ({ fragment: v.fragment, is_pinned: v.isPinned, ...(v.name !== null ? { name: v.name } : {}) })),
-  };
+  const views = ctx.user ? await navigationViewsStore.listNavigationViewsOfUser(ctx.user.id) : [];
+  return { navigation_views: views.map(toApiNavigationView) };
 };

@@ -62,6 +62,8 @@
 // | DM conversations of a user  | main        | USER#<uid>              | begins_with DMCONV#         |
 // | snippets / nav views        | main        | USER#<uid>              | begins_with SNIPPET# / NAVVIEW# |
 // | snippet count of a user     | main        | USER#<uid>              | = SNIPPETCOUNT              |
+// | a navigation view / its name | main       | USER#<uid>              | = NAVVIEW#<sha256 of fragment> / = NAVNAME#<sha256 of name> |
+// | nav view count of a user    | main        | USER#<uid>              | = NAVVIEWCOUNT              |
 // | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
 // | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
 // | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
@@ -83,6 +85,8 @@ import { createHash } from 'node:crypto';
 
 export const pad = (n: number, width = 12): string => String(n).padStart(width, '0');
 
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 /** DynamoDB's limits on a key attribute's value, in bytes of UTF-8. */
 const MAX_PARTITION_KEY_BYTES = 2048;
 const MAX_SORT_KEY_BYTES = 1024;
@@ -99,7 +103,6 @@ type KeyText =
   | 'username'
   | 'upload path'
   | 'queue id'
-  | 'view'
   | 'domain'
   | 'confirmation key';
 
@@ -269,7 +272,12 @@ export const entityKeys = {
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
   /** How many saved snippets the user keeps (`count`), changed in the transaction of each create and delete. */
   savedSnippetCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'SNIPPETCOUNT' }),
-  navigationView: (userId: number, fragment: string): Key => fitted('view', { pk: `USER#${userId}`, sk: `NAVVIEW#${fragment}` }),
+  /** A navigation view, named by the sha256 of its fragment (a URL hash of any length fits). */
+  navigationView: (userId: number, fragment: string): Key => ({ pk: `USER#${userId}`, sk: `NAVVIEW#${sha256(fragment)}` }),
+  /** The claim of a custom view's name (`fragment`: whose it is), so that two views of one user never share a name. */
+  navigationViewName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `NAVNAME#${sha256(name)}` }),
+  /** How many navigation views the user keeps (`count`), changed in the transaction of each create and delete. */
+  navigationViewCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'NAVVIEWCOUNT' }),
 
   // Organization objects (issue 7): prefixes of the realm partition, and the items that make
   // concurrent writes safe (a name lock per group name, one version item for the linkifier list).

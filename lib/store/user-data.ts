@@ -1,8 +1,8 @@
 // A user's personal objects in the user partition: alert words and onboarding steps (one item
-// each), saved snippets and navigation views (one item per object), and the count of the user's
-// snippets that bounds them. Reads and writes named by access pattern.
+// each), saved snippets (one item per snippet), and the count of the user's snippets that bounds
+// them. Reads and writes named by access pattern. Navigation views: navigation-views.ts.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { NavigationView, OnboardingStep, SavedSnippet } from '../models/user-data';
+import type { OnboardingStep, SavedSnippet } from '../models/user-data';
 import { documentClient, tableName } from './client';
 import { queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactionLoss } from './common';
 import { entityKeys, type Key } from './keys';
@@ -112,10 +112,4 @@ export const deleteSavedSnippet = async (userId: number, snippetId: number): Pro
     },
   ]);
   return outcome(loss);
-};
-
-/** The user's navigation views, in fragment order. */
-export const listNavigationViewsOfUser = async (userId: number): Promise<NavigationView[]> => {
-  const k = entityKeys.navigationViewsOfUser(userId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_USER_OBJECTS })).map((item) => stripKeys(item) as NavigationView);
 };

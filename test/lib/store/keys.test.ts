@@ -67,7 +67,6 @@ describe('key templates with request text', () => {
     ['a topic (one message)', () => entityKeys.topicMessage(3, 'a'.repeat(3000), 1)],
     ['an upload path', () => entityKeys.attachment('a'.repeat(3000))],
     ['an upload path (a claim)', () => entityKeys.attachmentClaim('a'.repeat(3000), 1)],
-    ['a navigation view', () => entityKeys.navigationView(10, 'a'.repeat(3000))],
     ['a queue id', () => eventKeys.queue('a'.repeat(3000))],
   ])('refuse %s of 3 KB', (_label, build) => {
     expect(thrownBy(build)).toBeInstanceOf(KeyTooLongError);
@@ -90,6 +89,8 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'entityKeys.sessionOfUser': 'the session token arrives as its sha256',
   'entityKeys.loginHandoff': 'the hand-off token arrives as its sha256',
   'entityKeys.pushToken': 'the push token goes in as its sha256; the kind is fcm or apns',
+  'entityKeys.navigationView': 'the fragment goes in as its sha256',
+  'entityKeys.navigationViewName': 'the name goes in as its sha256',
 };
 
 describe('every key template of lib/store/keys.ts', () => {
