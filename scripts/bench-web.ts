@@ -33,7 +33,7 @@ const FIRST_CHANNEL = 300000;
 const FIRST_MESSAGE = 3000000;
 
 /** Iago's 1,000 channels and 10,000 unread messages from Hamlet, written straight to the table. */
-export const growIago = async (): Promise<void> => {
+const growIago = async (): Promise<void> => {
   const now = Math.floor(Date.now() / 1000);
   const items: Item[] = [];
   const lastMessage = new Map<number, number>();
