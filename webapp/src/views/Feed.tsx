@@ -13,6 +13,7 @@ import { namesOf } from '../data/people';
 import { anchorAt, offsetsOf, scrollTopFor, windowOfOffsets, type ScrollAnchor } from '../data/windowing';
 import { channels, list, me, messages, muted, outbox, people } from '../store';
 import { MessageRow } from './MessageRow';
+import { topWithin } from './scroll';
 import { TypingNotice } from './TypingNotice';
 
 /** Pixels of rows drawn beyond each edge of the viewport, and how near an end fetches more. */
@@ -80,7 +81,7 @@ export const Feed = () => {
   const range = windowOfOffsets(offsets, top, viewport.height, OVERSCAN);
 
   /** Where the list's rows begin in the scroller (below the "Loading…" line when it shows). */
-  const listTop = () => listBox.current?.offsetTop ?? 0;
+  const listTop = () => (scroller.current && listBox.current ? topWithin(scroller.current, listBox.current) : 0);
 
   const markVisible = (el: HTMLDivElement) => {
     if (document.visibilityState !== 'visible' || current.narrow.kind === 'search') return;
