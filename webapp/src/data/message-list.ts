@@ -76,3 +76,16 @@ export const refilter = (
   });
   return kept.length === list.ids.length ? list : { ...list, ids: kept };
 };
+
+/**
+ * Which ends of the list to fetch next, for a viewport `fromTop` pixels below the list's top and
+ * `fromBottom` above its bottom: each end within `within` pixels that the server has more beyond,
+ * so a feed held near its top keeps fetching until the oldest message (none while one is on its way).
+ */
+export const endsToFetch = (list: MessageList, fromTop: number, fromBottom: number, within: number): ('older' | 'newer')[] => {
+  if (list.loading || list.ids.length === 0) return [];
+  return [
+    ...(fromTop < within && !list.foundOldest ? (['older'] as const) : []),
+    ...(fromBottom < within && !list.foundNewest ? (['newer'] as const) : []),
+  ];
+};

@@ -109,15 +109,3 @@ export const unreadCounts = (unread: Unread, channels: Channels): UnreadCounts =
   }
   return { total, streams, topics, dms, dmTotal, mentions: unread.mentions.size };
 };
-
-/** A channel's topics with unread messages, with their counts and the topic as first written. */
-export const unreadTopicsOf = (unread: Unread, streamId: number): Map<string, { topic: string; count: number }> => {
-  const topics = new Map<string, { topic: string; count: number }>();
-  for (const where of unread.messages.values()) {
-    if (where.kind !== 'stream' || where.streamId !== streamId) continue;
-    const key = topicKey(streamId, where.topic);
-    const entry = topics.get(key);
-    topics.set(key, { topic: entry?.topic ?? where.topic, count: (entry?.count ?? 0) + 1 });
-  }
-  return topics;
-};

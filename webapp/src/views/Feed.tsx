@@ -6,21 +6,25 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { dismissLocal, fetchMore, markSeen } from '../actions';
 import { channelName as nameOfChannel } from '../data/channels';
 import { estimatedHeight, feedRows } from '../data/feed-rows';
+import { endsToFetch } from '../data/message-list';
 import { narrowMatches } from '../data/narrow';
 import { echoAsMessage } from '../data/outbox';
 import { namesOf } from '../data/people';
-import { offsetsOf, windowRange } from '../data/windowing';
+import { anchorAt, offsetsOf, scrollTopFor, windowOfOffsets, type ScrollAnchor } from '../data/windowing';
 import { channels, list, me, messages, muted, outbox, people } from '../store';
 import { MessageRow } from './MessageRow';
+import { topWithin } from './scroll';
 import { TypingNotice } from './TypingNotice';
 
 /** Pixels of rows drawn beyond each edge of the viewport, and how near an end fetches more. */
 const OVERSCAN = 800;
 const FETCH_WITHIN = 600;
 
-type Anchor = { key: string; offset: number };
-
 const rowKeyOf = (el: Element): string => (el as HTMLElement).dataset.rowKey ?? '';
+
+const fetchEnds = (ends: readonly ('older' | 'newer')[]): void => {
+  for (const end of ends) void fetchMore(end).catch(() => undefined);
+};
 
 export const Feed = () => {
   const current = list.value!;
@@ -44,20 +48,27 @@ export const Feed = () => {
   const failures = new Map(pending.map((local, i) => [-(i + 1), local]));
 
   const scroller = useRef<HTMLDivElement>(null);
+  const listBox = useRef<HTMLDivElement>(null);
   const measured = useRef(new Map<string, number>());
-  const anchor = useRef<Anchor | null>(null);
+  // The row kept in place on screen (its top `offset` px below the viewport's top) while rows are
+  // added, removed or measured above it: computed from the list's own arithmetic, never from the
+  // DOM, so it holds even when the row is outside the rows drawn.
+  const anchor = useRef<ScrollAnchor<string> | null>(null);
   const stick = useRef(true);
   const positionedFor = useRef<unknown>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 700 });
   const [, remeasured] = useState(0);
 
-  const keys = rows.map((row) => (row.local ? `local${row.message.id}` : String(row.message.id)));
+  const { keys, indexOf } = useMemo(() => {
+    const keys = rows.map((row) => (row.local ? `local${row.message.id}` : String(row.message.id)));
+    return { keys, indexOf: new Map(keys.map((key, i) => [key, i])) };
+  }, [rows]);
   const heightKey = (i: number) => `${keys[i]}:${rows[i]!.recipientBar ? 1 : 0}${rows[i]!.dateDivider ? 1 : 0}`;
 
   // A new view opens at its first unread message, or at the bottom.
   if (positionedFor.current !== current.narrow && rows.length > 0 && !current.loading) {
     positionedFor.current = current.narrow;
-    const target = current.target === undefined ? -1 : keys.indexOf(String(current.target));
+    const target = current.target === undefined ? -1 : (indexOf.get(String(current.target)) ?? -1);
     stick.current = target < 0;
     anchor.current = target < 0 ? null : { key: keys[target]!, offset: 8 };
   }
@@ -65,13 +76,12 @@ export const Feed = () => {
   const heights = rows.map((row, i) => measured.current.get(heightKey(i)) ?? estimatedHeight(row));
   const offsets = offsetsOf(heights);
   const total = offsets[offsets.length - 1]!;
-  const anchorIndex = anchor.current ? keys.indexOf(anchor.current.key) : -1;
-  const top = stick.current
-    ? Math.max(0, total - viewport.height)
-    : anchorIndex >= 0
-      ? Math.max(0, offsets[anchorIndex]! - anchor.current!.offset)
-      : viewport.top;
-  const range = windowRange(heights, top, viewport.height, OVERSCAN);
+  const anchored = anchor.current && scrollTopFor(offsets, indexOf.get(anchor.current.key) ?? -1, anchor.current);
+  const top = stick.current ? Math.max(0, total - viewport.height) : (anchored ?? viewport.top);
+  const range = windowOfOffsets(offsets, top, viewport.height, OVERSCAN);
+
+  /** Where the list's rows begin in the scroller (below the "Loading…" line when it shows). */
+  const listTop = () => (scroller.current && listBox.current ? topWithin(scroller.current, listBox.current) : 0);
 
   const markVisible = (el: HTMLDivElement) => {
     if (document.visibilityState !== 'visible' || current.narrow.kind === 'search') return;
@@ -84,23 +94,24 @@ export const Feed = () => {
     markSeen(seen);
   };
 
+  /** The ends of the list near the viewport that the server has more beyond. */
+  const endsNear = (el: HTMLDivElement) =>
+    endsToFetch(current, el.scrollTop, el.scrollHeight - el.scrollTop - el.clientHeight, FETCH_WITHIN);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
-    const box = el.getBoundingClientRect();
-    const first = [...el.querySelectorAll('.feed-item')].find((item) => item.getBoundingClientRect().bottom > box.top);
-    anchor.current = first ? { key: rowKeyOf(first), offset: first.getBoundingClientRect().top - box.top } : null;
-    setViewport({ top: el.scrollTop, height: el.clientHeight });
+    anchor.current = anchorAt(offsets, keys, el.scrollTop - listTop());
+    setViewport({ top: el.scrollTop - listTop(), height: el.clientHeight });
     markVisible(el);
-    if (el.scrollTop < FETCH_WITHIN) void fetchMore('older').catch(() => undefined);
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < FETCH_WITHIN) void fetchMore('newer').catch(() => undefined);
+    fetchEnds(endsNear(el));
   };
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setViewport({ top: el.scrollTop, height: el.clientHeight }));
+    const observer = new ResizeObserver(() => setViewport({ top: el.scrollTop - listTop(), height: el.clientHeight }));
     observer.observe(el);
     const onVisible = () => markVisible(el);
     document.addEventListener('visibilitychange', onVisible);
@@ -115,8 +126,8 @@ export const Feed = () => {
     if (!el) return;
     let changed = false;
     for (const item of el.querySelectorAll<HTMLElement>('.feed-item')) {
-      const i = keys.indexOf(rowKeyOf(item));
-      if (i < 0) continue;
+      const i = indexOf.get(rowKeyOf(item));
+      if (i === undefined) continue;
       const height = item.offsetHeight;
       if (measured.current.get(heightKey(i)) !== height) {
         measured.current.set(heightKey(i), height);
@@ -124,18 +135,15 @@ export const Feed = () => {
       }
     }
     if (stick.current) el.scrollTop = el.scrollHeight;
-    else if (anchor.current) {
-      const item = el.querySelector(`[data-row-key="${anchor.current.key}"]`);
-      if (item) {
-        const delta = item.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.current.offset;
-        if (Math.abs(delta) >= 1) el.scrollTop += delta;
-      }
+    else if (anchored !== undefined && anchored !== null) {
+      const wanted = listTop() + anchored;
+      if (Math.abs(el.scrollTop - wanted) >= 1) el.scrollTop = wanted;
     }
     if (changed) remeasured((n) => n + 1);
     else {
       markVisible(el);
-      // A short list fills the viewport from older messages.
-      if (el.scrollHeight <= el.clientHeight + FETCH_WITHIN) void fetchMore('older').catch(() => undefined);
+      // Near an end (a short list, or a reader held at the top) fetches on until the server has no more.
+      fetchEnds(endsNear(el));
     }
   });
 
@@ -146,7 +154,7 @@ export const Feed = () => {
   return (
     <div class="message_feed" id="message_feed_container" ref={scroller} onScroll={onScroll}>
       {current.loading && current.ids.length > 0 && !current.foundOldest && range.start === 0 && <div class="loading_more">Loading…</div>}
-      <div class="message_list" style={{ paddingTop: `${range.before}px`, paddingBottom: `${range.after}px` }}>
+      <div class="message_list" ref={listBox} style={{ paddingTop: `${range.before}px`, paddingBottom: `${range.after}px` }}>
         {rows.slice(range.start, range.end).map((row, i) => (
           <MessageRow
             key={keys[range.start + i]}

@@ -1,15 +1,17 @@
 // The left sidebar: the views (Inbox, Combined feed, Mentions, Starred), the channels with their
 // unread counts (muted ones dimmed) and the current channel's topics, and the DM conversations.
 import { signal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fetchTopics } from '../actions';
 import { isTopicMuted, sortedSubscriptions } from '../data/channels';
 import { sortedDmKeys } from '../data/dm-conversations';
 import { dmKey } from '../data/narrow';
 import { namesOf } from '../data/people';
 import { topicKey } from '../data/topic-key';
+import { offsetsOf, windowOfOffsets } from '../data/windowing';
 import { channels, counts, dmConversations, me, messages, narrow, people } from '../store';
 import { href } from './links';
+import { topWithin } from './scroll';
 
 /** Topics fetched for a channel (GET /users/me/{id}/topics), newest first. */
 const fetchedTopics = signal(new Map<number, { name: string; max_id: number }[]>());
@@ -63,9 +65,78 @@ const TopicList = ({ streamId }: { streamId: number }) => {
   );
 };
 
+/** A channel's row without its topics: its fixed height (CSS), and the rows drawn beyond the viewport. */
+const CHANNEL_ROW = 30;
+const OVERSCAN = 400;
+
+/**
+ * The channels, windowed: a thousand of them make a few dozen rows in the DOM. Every row has the
+ * same height but the current channel's, which holds its topics and is measured.
+ */
+const ChannelList = () => {
+  const view = narrow.value;
+  const c = counts.value;
+  const list = useRef<HTMLUListElement>(null);
+  const activeHeight = useRef(CHANNEL_ROW);
+  const [viewport, setViewport] = useState({ top: 0, height: 800 });
+  const [, remeasured] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    const scroller = el?.closest<HTMLElement>('.left-sidebar');
+    if (!el || !scroller) return;
+    const update = () => setViewport({ top: scroller.scrollTop - topWithin(scroller, el), height: scroller.clientHeight });
+    update();
+    scroller.addEventListener('scroll', update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(scroller);
+    return () => {
+      scroller.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, []);
+
+  const subs = sortedSubscriptions(channels.value);
+  const activeId = view.kind === 'channel' ? view.streamId : undefined;
+  const heights = subs.map((sub) => (sub.stream_id === activeId ? activeHeight.current : CHANNEL_ROW));
+  const range = windowOfOffsets(offsetsOf(heights), viewport.top, viewport.height, OVERSCAN);
+
+  useLayoutEffect(() => {
+    const active = list.current?.querySelector<HTMLElement>('.narrow-filter.active-channel');
+    const height = active ? active.offsetHeight : CHANNEL_ROW;
+    if (height !== activeHeight.current) {
+      activeHeight.current = height;
+      remeasured((n) => n + 1);
+    }
+  });
+
+  return (
+    <ul id="stream_filters" class="stream-list" ref={list} style={{ paddingTop: `${range.before}px`, paddingBottom: `${range.after}px` }}>
+      {subs.slice(range.start, range.end).map((sub) => {
+        const active = sub.stream_id === activeId;
+        return (
+          <li
+            key={sub.stream_id}
+            class={`narrow-filter${sub.is_muted ? ' out_of_home_view' : ''}${active ? ' active-channel' : ''}${active && view.kind === 'channel' && view.topic === undefined ? ' active-filter' : ''}`}
+            data-stream-id={sub.stream_id}
+          >
+            <a href={href({ kind: 'channel', streamId: sub.stream_id })}>
+              <span class="stream-privacy" style={{ color: sub.color }}>
+                {sub.invite_only ? <LockIcon /> : '#'}
+              </span>
+              <span class="stream-name">{sub.name}</span>
+              <Count n={c.streams.get(sub.stream_id)} />
+            </a>
+            {active && <TopicList streamId={sub.stream_id} />}
+          </li>
+        );
+      })}
+    </ul>
+  );
+};
+
 export const LeftSidebar = () => {
   const view = narrow.value;
-  const all = channels.value;
   const c = counts.value;
   const self = me.value.userId;
   const everyone = people.value;
@@ -99,27 +170,7 @@ export const LeftSidebar = () => {
         </li>
       </ul>
       <h2 class="sidebar-heading">Channels</h2>
-      <ul id="stream_filters" class="stream-list">
-        {sortedSubscriptions(all).map((sub) => {
-          const active = view.kind === 'channel' && view.streamId === sub.stream_id;
-          return (
-            <li
-              key={sub.stream_id}
-              class={`narrow-filter${sub.is_muted ? ' out_of_home_view' : ''}${active && view.topic === undefined ? ' active-filter' : ''}`}
-              data-stream-id={sub.stream_id}
-            >
-              <a href={href({ kind: 'channel', streamId: sub.stream_id })}>
-                <span class="stream-privacy" style={{ color: sub.color }}>
-                  {sub.invite_only ? <LockIcon /> : '#'}
-                </span>
-                <span class="stream-name">{sub.name}</span>
-                <Count n={c.streams.get(sub.stream_id)} />
-              </a>
-              {active && <TopicList streamId={sub.stream_id} />}
-            </li>
-          );
-        })}
-      </ul>
+      <ChannelList />
       <h2 class="sidebar-heading">Direct messages</h2>
       <ul id="direct-messages-list" class="dm-list">
         {dmKeys.map((key) => {
