@@ -150,50 +150,41 @@ const JOBS = {
  * halved, up to 10 times, then its place in the stream goes to the dead-letter queue (kept 14
  * days; the stream keeps records 24 hours, the time an operator has to replay it).
  */
+/**
+ * A function fed by the main table's stream: batches of up to 100 records collected for at most
+ * `batchWindow` seconds, only those `filterPatterns` admit; a failing batch is retried, halved, up
+ * to 10 times, then its place in the stream goes to the dead-letter queue.
+ */
+const mainStreamConsumer = (handler, batchWindow, filterPatterns) => ({
+  handler,
+  timeout: 60,
+  events: [
+    {
+      stream: {
+        type: 'dynamodb',
+        arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
+        startingPosition: 'LATEST',
+        batchSize: 100,
+        batchWindow,
+        maximumRetryAttempts: 10,
+        bisectBatchOnFunctionError: true,
+        destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
+        filterPatterns,
+      },
+    },
+  ],
+});
+
 const STREAM_CONSUMERS = {
-  deliveryRecovery: {
-    handler: 'functions/jobs/delivery-recovery.handler',
-    timeout: 60,
-    events: [
-      {
-        stream: {
-          type: 'dynamodb',
-          arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
-          startingPosition: 'LATEST',
-          batchSize: 100,
-          batchWindow: 5,
-          maximumRetryAttempts: 10,
-          bisectBatchOnFunctionError: true,
-          destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
-          filterPatterns: [
-            { eventName: ['INSERT'], dynamodb: { NewImage: { pendingDelivery: { M: { owner: { S: [{ exists: true }] } } } } } },
-          ],
-        },
-      },
-    ],
-  },
+  deliveryRecovery: mainStreamConsumer('functions/jobs/delivery-recovery.handler', 5, [
+    { eventName: ['INSERT'], dynamodb: { NewImage: { pendingDelivery: { M: { owner: { S: [{ exists: true }] } } } } } },
+  ]),
   // The search index follows the messages (lib/actions/messages/search-index.ts): every insert,
-  // change and removal of a message item (MSG#<realm>#<id>, MSG), in batches of up to 100 collected
-  // for at most 1 s, so a message is searchable about a second after it is sent.
-  searchIndex: {
-    handler: 'functions/jobs/search-index.handler',
-    timeout: 60,
-    events: [
-      {
-        stream: {
-          type: 'dynamodb',
-          arn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
-          startingPosition: 'LATEST',
-          batchSize: 100,
-          batchWindow: 1,
-          maximumRetryAttempts: 10,
-          bisectBatchOnFunctionError: true,
-          destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
-          filterPatterns: [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'MSG#' }] }, sk: { S: ['MSG'] } } } }],
-        },
-      },
-    ],
-  },
+  // change and removal of a message item (MSG#<realm>#<id>, MSG), collected for at most 1 s, so a
+  // message is searchable about a second after it is sent.
+  searchIndex: mainStreamConsumer('functions/jobs/search-index.handler', 1, [
+    { dynamodb: { Keys: { pk: { S: [{ prefix: 'MSG#' }] }, sk: { S: ['MSG'] } } } },
+  ]),
 };
 
 /**

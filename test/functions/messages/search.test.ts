@@ -21,6 +21,8 @@ const search = (narrow: unknown[], extra: Record<string, unknown> = {}) => ({
   narrow,
   ...extra,
 });
+/** The ids `as` finds with a search narrow. */
+const found = async (as: string, narrow: unknown[]): Promise<number[]> => ids(expectSuccess(await fetch(as, search(narrow))));
 const [CORDELIA, OTHELLO, IAGO, POLONIUS] = ['cordelia@zulip.com', 'othello@zulip.com', 'iago@zulip.com', 'polonius@zulip.com'];
 
 const m: Record<string, number> = {};
@@ -123,106 +125,57 @@ describe('GET /messages: search', () => {
   });
 
   it("finds a public channel's history only when the narrow names the channel", async () => {
-    expect(ids(expectSuccess(await fetch(CORDELIA, search([['search', 'castle']]))))).toEqual([m.walls]);
+    expect(await found(CORDELIA, [['search', 'castle']])).toEqual([m.walls]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            CORDELIA,
-            search([
-              ['channel', 'Denmark'],
-              ['search', 'castle'],
-            ]),
-          ),
-        ),
-      ),
+      await found(CORDELIA, [
+        ['channel', 'Denmark'],
+        ['search', 'castle'],
+      ]),
     ).toEqual([m.castle]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            CORDELIA,
-            search([
-              ['channels', 'public'],
-              ['search', '"castle walls"'],
-            ]),
-          ),
-        ),
-      ),
+      await found(CORDELIA, [
+        ['channels', 'public'],
+        ['search', '"castle walls"'],
+      ]),
     ).toEqual([m.castle]);
   });
 
   it('never returns a private channel the viewer is not in, nor the direct messages of others', async () => {
-    expect(ids(expectSuccess(await fetch(IAGO, search([['search', 'lunch']]))))).toEqual([m.lunchPlans, m.discuss, m.secret]);
-    expect(ids(expectSuccess(await fetch(OTHELLO, search([['search', 'lunch']]))))).toEqual([m.lunchPlans, m.discuss, m.dm]);
+    expect(await found(IAGO, [['search', 'lunch']])).toEqual([m.lunchPlans, m.discuss, m.secret]);
+    expect(await found(OTHELLO, [['search', 'lunch']])).toEqual([m.lunchPlans, m.discuss, m.dm]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            OTHELLO,
-            search([
-              ['channel', 'core team'],
-              ['search', 'lunch'],
-            ]),
-          ),
-        ),
-      ),
+      await found(OTHELLO, [
+        ['channel', 'core team'],
+        ['search', 'lunch'],
+      ]),
     ).toEqual([]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            CORDELIA,
-            search([
-              ['dm', 'othello@zulip.com'],
-              ['search', 'lunch'],
-            ]),
-          ),
-        ),
-      ),
+      await found(CORDELIA, [
+        ['dm', 'othello@zulip.com'],
+        ['search', 'lunch'],
+      ]),
     ).toEqual([]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            OTHELLO,
-            search([
-              ['dm', 'hamlet@zulip.com'],
-              ['search', 'noon'],
-            ]),
-          ),
-        ),
-      ),
+      await found(OTHELLO, [
+        ['dm', 'hamlet@zulip.com'],
+        ['search', 'noon'],
+      ]),
     ).toEqual([m.dm]);
   });
 
   it("gives a guest only the channels they are in, never another channel's history", async () => {
-    expect(ids(expectSuccess(await fetch(POLONIUS, search([['search', 'lunch']]))))).toEqual([m.lunchPlans, m.discuss]);
+    expect(await found(POLONIUS, [['search', 'lunch']])).toEqual([m.lunchPlans, m.discuss]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            POLONIUS,
-            search([
-              ['channel', 'Denmark'],
-              ['search', 'castle'],
-            ]),
-          ),
-        ),
-      ),
+      await found(POLONIUS, [
+        ['channel', 'Denmark'],
+        ['search', 'castle'],
+      ]),
     ).toEqual([]);
     expect(
-      ids(
-        expectSuccess(
-          await fetch(
-            POLONIUS,
-            search([
-              ['channels', 'public'],
-              ['search', 'castle'],
-            ]),
-          ),
-        ),
-      ),
+      await found(POLONIUS, [
+        ['channels', 'public'],
+        ['search', 'castle'],
+      ]),
     ).toEqual([m.walls]);
   });
 
@@ -275,20 +228,20 @@ describe('GET /messages: search', () => {
   it('follows edits, moves and deletions through the stream', async () => {
     const id = await toChannel('hamlet@zulip.com', 3, 'kitchen', 'the soup is ready');
     await syncSearchIndex();
-    expect(ids(expectSuccess(await fetch(CORDELIA, search([['search', 'soup']]))))).toEqual([id]);
+    expect(await found(CORDELIA, [['search', 'soup']])).toEqual([id]);
     expectSuccess(await editMessage('hamlet@zulip.com', id, { content: 'the stew is ready' }));
     expectSuccess(await editMessage('hamlet@zulip.com', id, { topic: 'pantry' }));
     await syncSearchIndex();
-    expect(ids(expectSuccess(await fetch(CORDELIA, search([['search', 'soup']]))))).toEqual([]);
-    expect(ids(expectSuccess(await fetch(CORDELIA, search([['search', 'stew pantry']]))))).toEqual([id]);
+    expect(await found(CORDELIA, [['search', 'soup']])).toEqual([]);
+    expect(await found(CORDELIA, [['search', 'stew pantry']])).toEqual([id]);
     expectSuccess(await deleteMessage('iago@zulip.com', id));
     await syncSearchIndex();
-    expect(ids(expectSuccess(await fetch(IAGO, search([['search', 'stew']]))))).toEqual([]);
+    expect(await found(IAGO, [['search', 'stew']])).toEqual([]);
   });
 
   it('retries while the database resumes, and answers 503 with the envelope when it does not resume in time', async () => {
     await pauseSearchDatabase(1500);
-    expect(ids(expectSuccess(await fetch(CORDELIA, search([['search', 'muffins']]))))).toEqual([m.breakfast]);
+    expect(await found(CORDELIA, [['search', 'muffins']])).toEqual([m.breakfast]);
     process.env.SEARCH_RESUME_WAIT_MS = '1000';
     try {
       await pauseSearchDatabase(3000);
