@@ -56,15 +56,18 @@ describe('e2e: presence with zulip-js', () => {
 
   it('delivers a user coming online to a long-polling queue in the legacy shape', async () => {
     const iago = await client('iago@zulip.com');
-    const { queue_id, last_event_id } = await iago.queues.register({ event_types: ['presence'] });
-    const waiting = iago.events.retrieve({ queue_id, last_event_id });
     // Othello was last active 20 days before seeding.
     const othello = await client('othello@zulip.com');
+    const { queue_id, last_event_id } = await iago.queues.register({ event_types: ['presence'] });
+    const waiting = iago.events.retrieve({ queue_id, last_event_id });
     await othello.callEndpoint('/users/me/presence', 'POST', { status: 'active', ping_only: 'true' });
-    const { events } = await waiting;
+    let { events } = await waiting;
+    // On a loaded machine the poll may reach its bound first: a heartbeat, after which a client polls again.
+    while (events.length === 1 && events[0].type === 'heartbeat')
+      ({ events } = await iago.events.retrieve({ queue_id, last_event_id: events[0].id }));
     expect(events).toEqual([
       {
-        id: 0,
+        id: expect.any(Number),
         type: 'presence',
         user_id: 12,
         email: 'othello@zulip.com',
