@@ -2,7 +2,7 @@
 // the message and the sender's row, and the messageFanout job runs as deployed, as an asynchronous
 // invocation of its own Lambda function (serverless-offline's Lambda endpoint). The threshold is 1
 // here, so Denmark's 7 subscribers take that path.
-import { useLocalService, zulipClient } from '../helpers/e2e';
+import { longPoll, useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService({ env: { MESSAGE_INLINE_RECIPIENTS: '1' } });
 
@@ -25,9 +25,9 @@ describe('e2e: a send whose rows and events a background job writes', () => {
     expect(sent).toMatchObject({ result: 'success', id: expect.any(Number) });
 
     // A long-poll (not dont_block): the event comes when the job has written the rows.
-    const polled = await iago.events.retrieve({ queue_id: queue.queue_id, last_event_id: -1 });
+    const polled = await longPoll(iago, queue.queue_id, -1);
     expect(polled.events.map((e: any) => [e.type, e.message.id, e.flags])).toEqual([['message', sent.id, ['mentioned']]]);
-    const echoed = await hamlet.events.retrieve({ queue_id: own.queue_id, last_event_id: -1 });
+    const echoed = await longPoll(hamlet, own.queue_id, -1);
     expect(echoed.events.map((e: any) => [e.type, e.message.id, e.local_message_id])).toEqual([['message', sent.id, '1.01']]);
     // It ran as the messageFanout function, through the Lambda endpoint: serverless-offline logs the
     // invocation when it ends, a moment after the events (the job clears the message's mark last).

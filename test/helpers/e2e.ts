@@ -71,6 +71,19 @@ export const pollingQueue = async <Event extends Record<string, unknown> = Recor
   return { registered, poll };
 };
 
+/**
+ * A long poll as a client makes it: GET /events for the zulip-js client `c` from `lastEventId`, and
+ * again after each heartbeat (on a loaded machine a poll may reach its bound before the event it
+ * waits for is sent), until events come; `first` is a poll already started. Returns the answer with
+ * the events.
+ */
+export const longPoll = async (c: any, queueId: string, lastEventId: number, first?: Promise<any>): Promise<any> => {
+  let body = await (first ?? c.events.retrieve({ queue_id: queueId, last_event_id: lastEventId }));
+  while (body.result === 'success' && body.events.length === 1 && body.events[0].type === 'heartbeat')
+    body = await c.events.retrieve({ queue_id: queueId, last_event_id: body.events[0].id });
+  return body;
+};
+
 export type RequestOptions = {
   params?: Record<string, unknown>;
   /** Where the parameters go; the default is the query string for GET and a form body otherwise. */
