@@ -1,6 +1,7 @@
 // The route table: every functions/<domain>/routes.json, merged and checked. serverless.yml builds
-// its functions from it (`${file(./functions/routes.js):functions}`), and the catch-all fallback
-// gets the table in its environment to tell a wrong method (405) from an unknown path (404).
+// its functions from it (`${file(./functions/routes.js):functions}`); `npm run docs:routes` writes
+// lib/http/route-functions.json from it, which the catch-all fallback reads to tell a wrong method
+// (405) from an unknown path (404).
 // Plain CommonJS, so that the Serverless Framework, scripts and tests can all load it.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -250,7 +251,6 @@ const functions = async ({ resolveVariable }) => {
   out[FALLBACK] = {
     handler: 'functions/fallback/unmatched.handler',
     timeout: DEFAULT_TIMEOUT,
-    environment: { ROUTE_TABLE: JSON.stringify(routeTable(routes)) },
     events: [{ httpApi: { method: '*', path: `${API_PREFIX}/{proxy+}` } }],
   };
   // Without it API Gateway answers its own `{"message":"Not Found"}` (and serverless-offline its list

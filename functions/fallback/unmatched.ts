@@ -3,10 +3,10 @@
 // with an Allow header, and anything else a JSON 404.
 import { MethodNotAllowedError, PathNotFoundError } from '../../lib/errors';
 import { publicApiHandler, RawResponse } from '../../lib/http/api-handler';
-import { allowedMethods, routeTableFromEnv } from '../../lib/http/route-table';
+import { allowedMethods, deployedRouteTable } from '../../lib/http/route-table';
 
 export const handler = publicApiHandler(async ({ event }) => {
-  const allowed = allowedMethods(routeTableFromEnv(), event.rawPath);
+  const allowed = allowedMethods(deployedRouteTable(), event.rawPath);
   if (allowed === undefined) throw new PathNotFoundError();
   if (event.requestContext.http.method === 'OPTIONS') {
     return new RawResponse({ statusCode: 204, headers: { Allow: [...allowed].sort().join(', ') }, body: '' });

@@ -1,6 +1,9 @@
 // The methods each known path serves, for the catch-all fallback: a known path with a wrong method
 // is a 405 listing the allowed methods, anything else under /api/v1 a JSON 404. The table comes
-// from functions/routes.js through the ROUTE_TABLE environment variable (set in serverless.yml).
+// from lib/http/route-functions.json, which `npm run docs:routes` generates from the routes (a test
+// keeps it in step), bundled with the fallback: no environment variable, whose 4 KB a function's
+// whole environment shares, has to carry it.
+import ROUTE_FUNCTIONS from './route-functions.json';
 
 /** `{"/drafts/{draft_id}": ["PATCH", "DELETE"]}`: paths relative to /api/v1. */
 export type RouteTable = Record<string, string[]>;
@@ -14,11 +17,17 @@ const API_PREFIX = '/api/v1';
  */
 export const isApiPath = (requestPath: string): boolean => /^\/(api|json)(\/|$)/.test(requestPath);
 
-/** The route table of this deployment, from the environment. */
-export const routeTableFromEnv = (): RouteTable => {
-  const raw = process.env.ROUTE_TABLE;
-  if (!raw) throw new Error('ROUTE_TABLE is not set (serverless.yml sets it from functions/routes.js)');
-  return JSON.parse(raw) as RouteTable;
+let deployed: RouteTable | undefined;
+
+/** The route table of this deployment: every route under /api/v1, from route-functions.json (`"PATCH /drafts/{draft_id}"` keys). */
+export const deployedRouteTable = (): RouteTable => {
+  if (deployed) return deployed;
+  const table: RouteTable = {};
+  for (const key of Object.keys(ROUTE_FUNCTIONS)) {
+    const [method, path] = key.split(' ') as [string, string];
+    (table[path] ??= []).push(method);
+  }
+  return (deployed = table);
 };
 
 /**

@@ -144,10 +144,6 @@ describe("/json/: a POST that tunnels another method (upstream's method=PATCH)",
     // POST /messages/{id} is no route: API Gateway gives it to the fallback, which hands it on.
     const sent = expectSuccess(await sendAs(json, 'before the edit'));
     const { handler: fallback } = await import('../../../functions/fallback/unmatched');
-    process.env.ROUTE_TABLE ??= JSON.stringify(
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('../../../functions/routes.js') as { routeTable: () => Record<string, string[]> }).routeTable(),
-    );
     expectSuccess(
       await call(fallback, {
         method: 'POST',
