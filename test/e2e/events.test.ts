@@ -37,5 +37,5 @@ describe('e2e: event queues with zulip-js', () => {
     const after = await iago.events.retrieve({ queue_id: queueId, last_event_id: 0, dont_block: true });
     expect(after).toEqual({ result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
     expect(await iago.queues.deregister({ queue_id: queueId })).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
-  }, 60000);
+  }, 90000);
 });

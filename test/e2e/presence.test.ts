@@ -72,5 +72,5 @@ describe('e2e: presence with zulip-js', () => {
         presence: { website: { client: 'website', status: 'active', timestamp: expect.any(Number), pushable: false } },
       },
     ]);
-  });
+  }, 90000);
 });

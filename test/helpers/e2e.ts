@@ -75,7 +75,7 @@ export const pollingQueue = async <Event extends Record<string, unknown> = Recor
  * A long poll as a client makes it: GET /events for the zulip-js client `c` from `lastEventId`, and
  * again after each heartbeat (on a loaded machine a poll may reach its bound before the event it
  * waits for is sent), until events come; `first` is a poll already started. Returns the answer with
- * the events.
+ * the events. A test that uses it allows for a poll's bound and more (90 s).
  */
 export const longPoll = async (c: any, queueId: string, lastEventId: number, first?: Promise<any>): Promise<any> => {
   let body = await (first ?? c.events.retrieve({ queue_id: queueId, last_event_id: lastEventId }));
