@@ -32,6 +32,12 @@ const LOCAL_REQUEST_TIMEOUT_MS = 10_000;
 export const config = {
   /** A DynamoDB-compatible endpoint (DynamoDB Local); unset means the SDK's regional default. */
   dynamodbEndpoint: (): string | undefined => process.env.DYNAMODB_ENDPOINT || undefined,
+  /**
+   * Which of DynamoDB Local's databases the service uses when DYNAMODB_ENDPOINT is set: DynamoDB
+   * Local without -sharedDb keeps one per access key, and the tests give each file its own
+   * (test/helpers/tables.ts). Unset: the environment's access key, as for every other local service.
+   */
+  dynamodbLocalDatabase: (): string | undefined => process.env.DYNAMODB_LOCAL_DATABASE || undefined,
   region: (): string => process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
   /** Table names: TABLE_MAIN / TABLE_EVENTS, else TABLE_PREFIX + logical name. */
   tableName: (name: 'main' | 'events'): string =>

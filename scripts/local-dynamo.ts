@@ -59,11 +59,13 @@ export type LocalDynamo = { endpoint: string; port: number; process: ChildProces
 
 /**
  * Starts DynamoDB Local on `port` (a free one by default), in memory unless `dbPath` is given,
- * sets DYNAMODB_ENDPOINT for this process, and waits until it answers.
+ * sets DYNAMODB_ENDPOINT for this process, and waits until it answers. With `sharedDb` false (and a
+ * `dbPath`), each access key gets its own database, a file `<key>_<region>.db` in `dbPath`.
  */
-export const startDynamoLocal = async (opts: { port?: number; dbPath?: string } = {}): Promise<LocalDynamo> => {
+export const startDynamoLocal = async (opts: { port?: number; dbPath?: string; sharedDb?: boolean } = {}): Promise<LocalDynamo> => {
   const port = opts.port ?? (await freePort());
-  const child = spawn({ port, path: opts.dbPath ?? null, sharedDb: true, stdio: 'ignore' } as Parameters<typeof spawn>[0]);
+  const sharedDb = opts.sharedDb ?? true;
+  const child = spawn({ port, path: opts.dbPath ?? null, sharedDb, stdio: 'ignore' } as Parameters<typeof spawn>[0]);
   const endpoint = `http://127.0.0.1:${port}`;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

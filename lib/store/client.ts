@@ -61,6 +61,13 @@ export const localEndpoint = (
       }
     : {};
 
+/** The options of a DynamoDB (or DynamoDB Streams) client: the local endpoint's, in the configured database of DynamoDB Local. */
+export const dynamoEndpointOptions = (): ReturnType<typeof localEndpoint> => {
+  const options = localEndpoint(config.dynamodbEndpoint());
+  const database = config.dynamodbLocalDatabase();
+  return options.credentials && database ? { ...options, credentials: { ...options.credentials, accessKeyId: database } } : options;
+};
+
 /** The SDK's largest pause between two attempts that were not throttled (its retry strategy's base delay, 50 ms, doubling). */
 const RETRY_DELAY_BASE_MS = 50;
 
@@ -88,6 +95,7 @@ export const documentClient = (): DynamoDBDocumentClient => {
   const key = [
     endpoint,
     config.region(),
+    config.dynamodbLocalDatabase(),
     config.dynamodbMaxSockets(),
     config.dynamodbConnectionTimeoutMs(),
     config.dynamodbRequestTimeoutMs(),
@@ -108,7 +116,7 @@ export const documentClient = (): DynamoDBDocumentClient => {
       // Without it the SDK only warns when the request timeout passes, and waits on (5 minutes).
       throwOnRequestTimeout: true,
     },
-    ...localEndpoint(endpoint),
+    ...dynamoEndpointOptions(),
   });
   const client = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },

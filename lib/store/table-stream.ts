@@ -11,10 +11,10 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { config } from '../config';
-import { localEndpoint, tableName } from './client';
+import { dynamoEndpointOptions, tableName } from './client';
 
 const clients = () => {
-  const options = { region: config.region(), ...localEndpoint(config.dynamodbEndpoint()) };
+  const options = { region: config.region(), ...dynamoEndpointOptions() };
   return { tables: new DynamoDBClient(options), streams: new DynamoDBStreamsClient(options) };
 };
 

@@ -1,4 +1,4 @@
-// Starts one DynamoDB Local (in memory, on a free port), one local S3 store (with the uploads
+// Starts one DynamoDB Local (its databases on a memory file system, on a free port), one local S3 store (with the uploads
 // bucket), one local SES store (emails in memory) and one search database (PGlite, in memory) for the whole run, shared by every test file of every project that needs them: handler
 // test files create their own tables on it (per-file-tables.ts), end-to-end files their worker's
 // (e2e.ts). Each project that needs them names this file as its globalSetup; jest runs a project's
@@ -11,7 +11,7 @@ import { startLocalSes, type LocalSes } from '../../scripts/local-ses';
 import { startLocalSearch, type LocalSearch } from '../../scripts/local-search';
 import { watchOwner } from '../../scripts/local-service';
 import { closeClients } from '../../lib/store/client';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWebapp } from '../../webapp/build';
@@ -34,7 +34,12 @@ export default async (): Promise<void> => {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
     // Names this run: the e2e workers' shared services are registered under it (e2e.ts).
     process.env.CHAT_TEST_RUN = randomBytes(4).toString('hex');
-    state.dynamo = await startDynamoLocal();
+    // One database per access key, each a file on a memory file system: a handler test file's
+    // tables are a copy of its worker's seeded template (tables.ts tablesFromTemplate), made in a
+    // millisecond instead of seeded in a second or more.
+    const dbPath = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'chat-dynamo-'));
+    process.env.DYNAMODB_DB_DIR = dbPath;
+    state.dynamo = await startDynamoLocal({ dbPath, sharedDb: false });
     // Stopped by the global teardown, or, if jest itself is killed, by a watchdog.
     watchOwner(state.dynamo.process, false);
     process.env.DYNAMODB_ENDPOINT = state.dynamo.endpoint;

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { stopSharedServices } from './e2e-shared';
 import { shared } from './global-setup';
 
@@ -16,4 +17,5 @@ export default async (): Promise<void> => {
   await bouncer?.stop();
   await search?.stop();
   await dynamo?.stop();
+  if (process.env.DYNAMODB_DB_DIR) rmSync(process.env.DYNAMODB_DB_DIR, { recursive: true, force: true });
 };

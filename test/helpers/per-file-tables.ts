@@ -1,17 +1,15 @@
 // Every test file gets fresh tables with the development data set, so files never see each
 // other's changes. Refuses to run against anything but a local endpoint.
-import { randomBytes } from 'node:crypto';
 import { closeClients } from '../../lib/store/client';
 import { resetClock } from '../../lib/clock';
 import { settleJobs } from '../../lib/store/jobs';
-import { dropTables, freshTables } from './tables';
+import { tablesFromTemplate } from './tables';
 import './openapi-hook';
 
-let tablePrefix: string;
+let removeTables: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  tablePrefix = `t${randomBytes(4).toString('hex')}-`;
-  await freshTables(tablePrefix);
+  removeTables = await tablesFromTemplate();
 });
 
 afterEach(async () => {
@@ -21,6 +19,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await dropTables(tablePrefix).catch(() => undefined);
+  await removeTables?.().catch(() => undefined);
   closeClients();
 });

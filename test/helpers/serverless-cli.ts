@@ -61,6 +61,7 @@ export const runBundled = async (dir: string, script: string, env: Record<string
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
+      ...(process.env.DYNAMODB_LOCAL_DATABASE ? { DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE } : {}),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TABLE_MAIN: tableName('main'),
       TABLE_EVENTS: tableName('events'),

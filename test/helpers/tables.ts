@@ -2,6 +2,10 @@
 // (per-file-tables.ts) and every end-to-end file (e2e.ts) starts from fresh ones with the
 // development data set, under a prefix of its own. Refuses anything but a local endpoint.
 import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { config } from '../../lib/config';
 import { closeClients, documentClient } from '../../lib/store/client';
 import { createTables } from '../../scripts/local-dynamo';
 import { seedDevRealm } from '../../scripts/seed';
@@ -42,4 +46,53 @@ export const freshTables = async (tablePrefix: string, opts: { streams?: boolean
   await dropTables(tablePrefix);
   await createTables({ streams: opts.streams ?? false });
   await seedDevRealm({ fresh: true });
+};
+
+/**
+ * How old a worker's template may be before the next file seeds a new one. The development data
+ * set's timestamps are relative to when it was seeded (messages sent 10 minutes ago, a user
+ * connected 100 s ago, whom presence counts as online for 140 s), so a file sees them up to this
+ * much older than a file that seeds its own would: no more than a slow file's own tests already
+ * add, and short of every window the data set sits near.
+ */
+const TEMPLATE_MAX_AGE_MS = 30_000;
+/** Every handler file's tables have this prefix; each file has its own database. */
+const TEMPLATE_PREFIX = 't-';
+
+type Template = { database: string; seededMs: number };
+
+/** DynamoDB Local's file of the database of access key `database` (global-setup.ts starts it without -sharedDb). */
+const databaseFile = (dir: string, database: string): string => join(dir, `${database}_${config.region()}.db`);
+
+/**
+ * Points this process at a database of its own on the run's DynamoDB Local, holding fresh tables
+ * with the development data set: a copy of this worker's template, which is seeded again when it is
+ * older than TEMPLATE_MAX_AGE_MS. Returns a function that removes the database. Without the run's
+ * database folder (DYNAMODB_DB_DIR), seeds tables of its own under a prefix of its own.
+ */
+export const tablesFromTemplate = async (): Promise<() => Promise<void>> => {
+  const dir = process.env.DYNAMODB_DB_DIR;
+  const database = `f${randomBytes(6).toString('hex')}`;
+  if (!dir) {
+    await freshTables(`${database}-`);
+    return () => dropTables(`${database}-`);
+  }
+  const use = (db: string) => {
+    process.env.DYNAMODB_LOCAL_DATABASE = db;
+    closeClients();
+  };
+  const stateFile = join(dir, `template-${process.env.JEST_WORKER_ID ?? '0'}.json`);
+  let template = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Template) : undefined;
+  if (!template || Date.now() - template.seededMs > TEMPLATE_MAX_AGE_MS) {
+    if (template) rmSync(databaseFile(dir, template.database), { force: true });
+    template = { database: `tpl${randomBytes(6).toString('hex')}`, seededMs: Date.now() };
+    use(template.database);
+    await freshTables(TEMPLATE_PREFIX);
+    writeFileSync(stateFile, JSON.stringify(template));
+  }
+  copyFileSync(databaseFile(dir, template.database), databaseFile(dir, database));
+  use(database);
+  process.env.TABLE_PREFIX = TEMPLATE_PREFIX;
+  process.env.SEARCH_SCHEMA = `s_${database}`;
+  return async () => rmSync(databaseFile(dir, database), { force: true });
 };
