@@ -59,6 +59,9 @@ export type RealmUserSettingsDefaultsEvent = { type: 'realm_user_settings_defaul
 
 export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers: ApiObject[] };
 
+/** The organization's code playgrounds changed: every playground. */
+export type RealmPlaygroundsEvent = { type: 'realm_playgrounds'; realm_playgrounds: ApiObject[] };
+
 /** The organization's custom profile fields changed: every field, in display order. */
 export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: ApiObject[] };
 
@@ -340,6 +343,7 @@ export type ApiEvent =
   | RealmEvent
   | RealmUserSettingsDefaultsEvent
   | RealmLinkifiersEvent
+  | RealmPlaygroundsEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent
   | RealmEmojiEvent

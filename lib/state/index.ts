@@ -3,7 +3,7 @@ import { customProfileFieldsState } from './custom-profile-fields';
 import { draftsState } from './drafts';
 import { channelFoldersState, streamState, subscriptionState } from './channels';
 import { maxMessageIdState, recentPrivateConversationsState, starredMessagesState, unreadMsgsState } from './messages';
-import { defaultStreamsState, emptySectionsState, realmBotsState, realmUserSettingsDefaultsState } from './other';
+import { defaultStreamsState, emptySectionsState, playgroundsState, realmBotsState, realmUserSettingsDefaultsState } from './other';
 import { alertWordsState, navigationViewsState, onboardingStepsState, savedSnippetsState } from './personal';
 import { presenceState } from './presence';
 import { realmState } from './realm';
@@ -42,6 +42,7 @@ export const STATE_BUILDERS: StateBuilder[] = [
   realmBotsState,
   realmUserSettingsDefaultsState,
   emptySectionsState,
+  playgroundsState,
   defaultStreamsState,
   // Organization objects (issue 7).
   userGroupsState,

@@ -1,17 +1,19 @@
-// Register sections for features this service has no data for yet (playgrounds,
-// default channel groups, integrations, billing, video-call tokens). Clients require their keys, so
+// Register sections for features this service has no data for yet (default channel groups,
+// integrations, billing, video-call tokens). Clients require their keys, so
 // each is present when wanted, with the value of an organization that has none of these objects;
-// the bots the caller administers, from the user list; the organization's default channels; and
+// the organization's code playgrounds; the bots the caller administers, from the user list; the
+// organization's default channels; and
 // the settings new accounts start with.
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults } from '../models/user-settings';
 import { botObject, isAdmin, isGuest } from '../models/user';
+import { sortPlaygrounds, toApiPlayground } from '../models/playground';
 import * as defaultChannelsStore from '../store/default-channels';
+import * as playgroundsStore from '../store/playgrounds';
 import { realmUsers } from './context';
 import type { StateBuilder } from './registry';
 
 /** Sections whose value is fixed while the service stores nothing for them, by category. */
 const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
-  realm_playgrounds: { realm_playgrounds: [] },
   realm_embedded_bots: { realm_embedded_bots: [] },
   realm_incoming_webhook_bots: { realm_incoming_webhook_bots: [] },
   default_stream_groups: { realm_default_stream_groups: [] },
@@ -23,6 +25,12 @@ const EMPTY_SECTIONS: Record<string, Record<string, unknown>> = {
 export const emptySectionsState: StateBuilder = async (ctx) => {
   const sections = Object.entries(EMPTY_SECTIONS).filter(([category]) => ctx.want(category));
   return Object.assign({}, ...sections.map(([, value]) => value));
+};
+
+/** "realm_playgrounds": the organization's code playgrounds, in id order. */
+export const playgroundsState: StateBuilder = async (ctx) => {
+  if (!ctx.want('realm_playgrounds')) return {};
+  return { realm_playgrounds: sortPlaygrounds(await playgroundsStore.listPlaygrounds(ctx.realm.id)).map(toApiPlayground) };
 };
 
 /** "realm_user_settings_defaults": the settings a new account starts with. */

@@ -348,6 +348,22 @@ export const sendTransaction = async (items: TransactItem[]): Promise<Transactio
   }
 };
 
+/**
+ * A transaction's step of a count item (`count` at `key`) that bounds a set of items: +1 with
+ * `max` is refused (ConditionalCheckFailed) while the count stands at `max` (a missing count is
+ * none), so of concurrent creates at the bound only the free places are taken; -1 uncounts.
+ */
+export const countStep = (key: Key, step: 1 | -1, max?: number): TransactItem => ({
+  Update: {
+    TableName: tableName('main'),
+    Key: key,
+    UpdateExpression: 'ADD #c :step',
+    ExpressionAttributeNames: { '#c': 'count' },
+    ExpressionAttributeValues: { ':step': step, ...(max !== undefined ? { ':max': max } : {}) },
+    ...(max !== undefined ? { ConditionExpression: 'attribute_not_exists(#c) OR #c < :max' } : {}),
+  },
+});
+
 /** The parts of an UpdateItem that set each attribute of `changes`: `SET #n0 = :v0, …`. */
 export const buildSetUpdate = (changes: Record<string, unknown>) => {
   const names = Object.keys(changes);

@@ -29,6 +29,7 @@
 // | group name lock             | main        | REALM#<rid>             | = GROUPNAME#<name>          |
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
+// | code playgrounds of a realm | main        | REALM#<rid>             | begins_with PLAYGROUND#, = PLAYGROUNDNAME#<sha256 of language and name>, = PLAYGROUNDCOUNT |
 // | custom emoji of a realm     | main        | REALM#<rid>             | begins_with EMOJI#          |
 // | custom emoji list version   | main        | REALM#<rid>             | = EMOJIVERSION              |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
@@ -289,6 +290,14 @@ export const entityKeys = {
   groupName: (realmId: number, name: string): Key => fitted('group name', { pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
   linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
+  playground: (realmId: number, playgroundId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PLAYGROUND#${pad(playgroundId)}` }),
+  playgroundsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'PLAYGROUND#' }),
+  /** A playground's claim of its language and name, which are unique together in an organization. */
+  playgroundName: (realmId: number, language: string, name: string): Key => ({
+    pk: `REALM#${realmId}`,
+    sk: `PLAYGROUNDNAME#${sha256(`${language}\u0000${name}`)}`,
+  }),
+  playgroundCount: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PLAYGROUNDCOUNT' }),
   customProfileFieldVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'FIELDVERSION' }),
   /** An allowed email domain (lowercased by its validation; at most 255 characters, as upstream checks). */
   realmDomain: (realmId: number, domain: string): Key => fitted('domain', { pk: `REALM#${realmId}`, sk: `DOMAIN#${domain}` }),

@@ -4,7 +4,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NavigationView } from '../models/user-data';
 import { documentClient, tableName } from './client';
-import { queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
+import { countStep, queryPrefix, sendTransaction, type Item, type TransactItem } from './common';
 import { entityKeys, type Key } from './keys';
 import { MAX_USER_OBJECTS } from './limits';
 
@@ -60,16 +60,7 @@ const releaseName = (view: NavigationView, name: string): TransactItem => ({
   },
 });
 
-const count = (userId: number, step: 1 | -1, max?: number): TransactItem => ({
-  Update: {
-    TableName: tableName('main'),
-    Key: entityKeys.navigationViewCount(userId),
-    UpdateExpression: 'ADD #c :step',
-    ExpressionAttributeNames: { '#c': 'count' },
-    ExpressionAttributeValues: { ':step': step, ...(max !== undefined ? { ':max': max } : {}) },
-    ...(max !== undefined ? { ConditionExpression: 'attribute_not_exists(#c) OR #c < :max' } : {}),
-  },
-});
+const count = (userId: number, step: 1 | -1, max?: number): TransactItem => countStep(entityKeys.navigationViewCount(userId), step, max);
 
 /**
  * A view write's outcome: written; refused because the user keeps `max` views already (create

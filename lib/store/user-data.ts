@@ -4,7 +4,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OnboardingStep, SavedSnippet } from '../models/user-data';
 import { documentClient, tableName } from './client';
-import { queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactionLoss } from './common';
+import { countStep, queryPrefix, sendConditional, sendTransaction, stripKeys, type Item, type TransactionLoss } from './common';
 import { entityKeys, type Key } from './keys';
 import { MAX_USER_OBJECTS } from './limits';
 
@@ -54,16 +54,7 @@ const outcome = (loss: TransactionLoss | undefined): SnippetWrite =>
  */
 export const createSavedSnippet = async (snippet: SavedSnippet, max: number): Promise<SnippetWrite> => {
   const loss = await sendTransaction([
-    {
-      Update: {
-        TableName: tableName('main'),
-        Key: entityKeys.savedSnippetCount(snippet.userId),
-        UpdateExpression: 'ADD #c :one',
-        ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
-        ExpressionAttributeNames: { '#c': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':max': max },
-      },
-    },
+    countStep(entityKeys.savedSnippetCount(snippet.userId), 1, max),
     {
       Put: {
         TableName: tableName('main'),
@@ -101,15 +92,7 @@ export const deleteSavedSnippet = async (userId: number, snippetId: number): Pro
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: tableName('main'),
-        Key: entityKeys.savedSnippetCount(userId),
-        UpdateExpression: 'ADD #c :minus',
-        ExpressionAttributeNames: { '#c': 'count' },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    },
+    countStep(entityKeys.savedSnippetCount(userId), -1),
   ]);
   return outcome(loss);
 };
