@@ -91,6 +91,7 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'entityKeys.pushToken': 'the push token goes in as its sha256; the kind is fcm or apns',
   'entityKeys.navigationView': 'the fragment goes in as its sha256',
   'entityKeys.navigationViewName': 'the name goes in as its sha256',
+  'entityKeys.playgroundName': 'the language and name go in as their sha256',
 };
 
 describe('every key template of lib/store/keys.ts', () => {
