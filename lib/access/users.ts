@@ -127,17 +127,34 @@ export const accessUserByIdOrEmail = async (realm: Realm, userIdOrEmail: string)
 
 type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean };
 
+/** The checks of upstream's access_user_by_id both ways share: the user exists here, is no bot unless allowed, is active unless allowed. */
+const accessUserCommon = async (caller: User, userId: number, opts: AccessOptions): Promise<User> => {
+  const target = await usersStore.get(caller.realmId, userId, { consistent: true });
+  if (!target || target.realmId !== caller.realmId) throw new BadRequestError('No such user');
+  if (target.isBot && !opts.allowBots) throw new BadRequestError('No such user');
+  if (!target.isActive && !opts.allowDeactivated) throw new BadRequestError('User is deactivated');
+  return target;
+};
+
 /**
  * Upstream's access_user_by_id with for_admin: a user of the caller's organization ("No such
  * user"; a bot too unless `allowBots`), active unless `allowDeactivated` ("User is deactivated"),
  * whom the caller may administer ("Insufficient permission"). Read consistently.
  */
 export const accessUserForAdmin = async (caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
-  const target = await usersStore.get(caller.realmId, userId, { consistent: true });
-  if (!target || target.realmId !== caller.realmId) throw new BadRequestError('No such user');
-  if (target.isBot && !opts.allowBots) throw new BadRequestError('No such user');
-  if (!target.isActive && !opts.allowDeactivated) throw new BadRequestError('User is deactivated');
+  const target = await accessUserCommon(caller, userId, opts);
   if (!canAdminUser(caller, target)) throw new BadRequestError('Insufficient permission');
+  return target;
+};
+
+/**
+ * Upstream's access_user_by_id without for_admin, to read a user: the same checks, then whether
+ * the caller may see this user at all (a guest limited by can_access_all_users_group: "Insufficient
+ * permission").
+ */
+export const accessUserToRead = async (realm: Realm, caller: User, userId: number, opts: AccessOptions = {}): Promise<User> => {
+  const target = await accessUserCommon(caller, userId, opts);
+  if (!(await canAccessUser(realm, caller, target))) throw new BadRequestError('Insufficient permission');
   return target;
 };
 

@@ -1,5 +1,5 @@
 // User statuses: one item per user who ever set one, in the realm partition.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UserStatus } from '../models/user-status';
 import { documentClient, tableName } from './client';
 import { queryPrefix, stripKeys } from './common';
@@ -10,6 +10,12 @@ import { MAX_ORGANIZATION_USERS } from './limits';
 export const listUserStatusesOfRealm = async (realmId: number): Promise<UserStatus[]> => {
   const k = entityKeys.userStatusesOfRealm(realmId);
   return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_USERS })).map((item) => stripKeys(item) as UserStatus);
+};
+
+/** One user's status item, if they ever set one. */
+export const getUserStatus = async (realmId: number, userId: number): Promise<UserStatus | undefined> => {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.userStatus(realmId, userId) }));
+  return out.Item ? (stripKeys(out.Item) as UserStatus) : undefined;
 };
 
 /** Sets the given fields of a user's status, creating it with empty fields first if needed. */

@@ -1,10 +1,13 @@
 // Reading one channel (upstream's zerver/views/streams.py get_stream_backend, get_stream_id,
-// get_subscribers_backend): its fields, its id by name, its subscribers. Access rules live in
+// get_subscribers_backend, zerver/views/users.py get_subscription_backend): its fields, its id by
+// name, its subscribers, whether a user is subscribed. Access rules live in
 // lib/access/channels.ts.
 import { accessChannelByName, accessChannelMetadataById, canSeeSubscribers } from '../../access/channels';
 import { BadRequestError } from '../../errors';
 import { type Channel } from '../../models/channel';
+import { type Realm } from '../../models/realm';
 import { type User } from '../../models/user';
+import { accessUserToRead } from '../../access/users';
 import { channelApiFields } from '../../models/channel-object';
 import * as channelsStore from '../../store/channels';
 import * as userGroupsStore from '../../store/user-groups';
@@ -38,4 +41,16 @@ export const getChannelSubscribers = async (user: User, channelId: number): Prom
   const { channel, viewer } = await accessChannelMetadataById(user, channelId);
   if (!canSeeSubscribers(channel, viewer)) throw new BadRequestError('Unable to retrieve subscribers for private channel');
   return activeSubscriberIds(channel);
+};
+
+/**
+ * GET /users/{user_id}/subscriptions/{stream_id}: whether a user of the organization (a bot too,
+ * as since feature level 458; "No such user", "User is deactivated", "Insufficient permission" for
+ * a limited guest) is subscribed to a channel whose metadata the caller may see ("Invalid channel
+ * ID"), in upstream's order: the user, then the channel.
+ */
+export const isUserSubscribed = async (realm: Realm, caller: User, userId: number, channelId: number): Promise<boolean> => {
+  const target = await accessUserToRead(realm, caller, userId, { allowBots: true });
+  const { channel } = await accessChannelMetadataById(caller, channelId);
+  return (await channelsStore.getSubscription(target.id, channel.id))?.active === true;
 };

@@ -1,7 +1,10 @@
 import { checkEmojiRequest, emojiNameToCode } from '../../emoji';
 import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
+import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
+import { toApiUserStatus } from '../../models/user-status';
+import { accessUserToRead } from '../../access/users';
 import * as userStatusStore from '../../store/user-status';
 import { lazyRealmEmoji } from '../organization/emoji';
 import { doChangeUserSettings } from './settings';
@@ -59,4 +62,16 @@ export const checkUpdateUserStatus = async (user: User, req: UserStatusRequest):
     },
     'realm',
   );
+};
+
+/**
+ * GET /users/{user_id}/status: the status a user of the organization set (upstream's
+ * get_user_status, read through access_user_by_id without for_admin: "No such user" for a bot or
+ * someone elsewhere, "User is deactivated", "Insufficient permission" for a limited guest); `{}`
+ * for one who never set one. `away` is the inverse of presence_enabled, as register's user_status.
+ */
+export const getUserStatus = async (realm: Realm, caller: User, userId: number): Promise<Record<string, unknown>> => {
+  const target = await accessUserToRead(realm, caller, userId);
+  const status = await userStatusStore.getUserStatus(realm.id, target.id);
+  return status ? toApiUserStatus(status, target.presenceEnabled) : {};
 };

@@ -1,0 +1,78 @@
+// GET /users/{user_id}/subscriptions/{stream_id}, as upstream's get_subscription_backend: the user
+// first (a bot too, since feature level 458), then the channel's metadata for the caller.
+import { handler as subscriptionStatus } from '../../../functions/channels/subscription-status';
+import { handler as unsubscribe } from '../../../functions/channels/unsubscribe';
+import { call, expectError, expectSuccess } from '../../helpers/api';
+import { limitGuestsToAccessibleUsers } from '../../helpers/guest-access';
+
+const status = (as: string, userId: number, channelId: number | string) =>
+  call(subscriptionStatus, {
+    method: 'GET',
+    path: `/users/${userId}/subscriptions/${channelId}`,
+    routeKey: 'GET /users/{user_id}/subscriptions/{stream_id}',
+    pathParameters: { user_id: String(userId), stream_id: String(channelId) },
+    as,
+  });
+const isSubscribed = async (as: string, userId: number, channelId: number) =>
+  expectSuccess(await status(as, userId, channelId)).is_subscribed as boolean;
+
+describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
+  it('answers whether the user is subscribed, for a human or a bot, and follows an unsubscription', async () => {
+    expect(await isSubscribed('othello@zulip.com', 10, 1)).toBe(true);
+    expect(await isSubscribed('othello@zulip.com', 13, 1)).toBe(false);
+    expect(await isSubscribed('othello@zulip.com', 16, 3)).toBe(true);
+    expect(await isSubscribed('othello@zulip.com', 16, 1)).toBe(false);
+    expectSuccess(
+      await call(unsubscribe, {
+        method: 'DELETE',
+        path: '/users/me/subscriptions',
+        as: 'hamlet@zulip.com',
+        params: { subscriptions: ['Denmark'] },
+      }),
+    );
+    expect(await isSubscribed('othello@zulip.com', 10, 1)).toBe(false);
+  });
+
+  it('answers about a private channel to an administrator who is not subscribed, and refuses it to others as an invalid channel', async () => {
+    // core team (6): desdemona, hamlet and iago are subscribed; othello and shiva (a moderator) are not.
+    expectSuccess(
+      await call(unsubscribe, {
+        method: 'DELETE',
+        path: '/users/me/subscriptions',
+        as: 'iago@zulip.com',
+        params: { subscriptions: ['core team'] },
+      }),
+    );
+    expect(await isSubscribed('iago@zulip.com', 10, 6)).toBe(true);
+    expect(await isSubscribed('iago@zulip.com', 11, 6)).toBe(false);
+    expectError(await status('shiva@zulip.com', 10, 6), 'Invalid channel ID');
+    expectError(await status('othello@zulip.com', 10, 6), 'Invalid channel ID');
+    expectError(await status('othello@zulip.com', 10, 999), 'Invalid channel ID');
+    expectError(await status('othello@zulip.com', 10, 10), 'Invalid channel ID');
+  });
+
+  it.each([
+    [20, 'No such user'],
+    [999, 'No such user'],
+    [18, 'User is deactivated'],
+  ])('refuses user %d before looking at the channel: %s', async (userId, message) => {
+    expectError(await status('othello@zulip.com', userId, 999), message);
+  });
+
+  describe('for a guest limited to the users it may access', () => {
+    limitGuestsToAccessibleUsers();
+
+    it('refuses one who shares no channel with it ("Insufficient permission")', async () => {
+      expect(await isSubscribed('polonius@zulip.com', 10, 3)).toBe(true);
+      expectSuccess(
+        await call(unsubscribe, {
+          method: 'DELETE',
+          path: '/users/me/subscriptions',
+          as: 'hamlet@zulip.com',
+          params: { subscriptions: ['Verona'] },
+        }),
+      );
+      expectError(await status('polonius@zulip.com', 10, 3), 'Insufficient permission');
+    });
+  });
+});
