@@ -1,8 +1,15 @@
 // Reading one channel (upstream's zerver/views/streams.py get_stream_backend, get_stream_id,
 // get_subscribers_backend, zerver/views/users.py get_subscription_backend): its fields, its id by
-// name, its subscribers, whether a user is subscribed. Access rules live in
+// name, its subscribers, whether a user is subscribed, a user's channels. Access rules live in
 // lib/access/channels.ts.
-import { accessChannelByName, accessChannelMetadataById, canSeeSubscribers } from '../../access/channels';
+import {
+  accessChannelByName,
+  accessChannelMetadataById,
+  canSeeSubscribers,
+  hasMetadataAccess,
+  type ChannelViewer,
+} from '../../access/channels';
+import { RealmGroups } from '../../access/user-groups';
 import { BadRequestError } from '../../errors';
 import { type Channel } from '../../models/channel';
 import { type Realm } from '../../models/realm';
@@ -53,4 +60,34 @@ export const isUserSubscribed = async (realm: Realm, caller: User, userId: numbe
   const target = await accessUserToRead(realm, caller, userId, { allowBots: true });
   const { channel } = await accessChannelMetadataById(caller, channelId);
   return (await channelsStore.getSubscription(target.id, channel.id))?.active === true;
+};
+
+/**
+ * GET /users/{user_id}/channels: the ids of the channels a user of the organization (a bot too,
+ * as since feature level 458) is subscribed to, of those whose metadata and subscribers the caller
+ * may see, ascending (administrators see them all). The user is read as for the subscription
+ * status; archived channels are left out.
+ */
+export const getUserChannelIds = async (realm: Realm, caller: User, userId: number): Promise<number[]> => {
+  const target = await accessUserToRead(realm, caller, userId, { allowBots: true });
+  const [theirs, channels, own, groups] = await Promise.all([
+    channelsStore.listSubscriptionsOfUser(target.id),
+    channelsStore.listChannelsOfRealm(realm.id),
+    channelsStore.listSubscriptionsOfUser(caller.id),
+    RealmGroups.load(realm.id),
+  ]);
+  const subscribed = new Set(theirs.filter((s) => s.active).map((s) => s.channelId));
+  const callerSubscribed = new Set(own.filter((s) => s.active).map((s) => s.channelId));
+  return channels
+    .filter((channel) => subscribed.has(channel.id) && !channel.isArchived)
+    .filter((channel) => {
+      const viewer: ChannelViewer = {
+        user: caller,
+        subscribed: callerSubscribed.has(channel.id),
+        inSetting: (v) => groups.isInSetting(v, caller.id),
+      };
+      return hasMetadataAccess(channel, viewer) && canSeeSubscribers(channel, viewer);
+    })
+    .map((channel) => channel.id)
+    .sort((a, b) => a - b);
 };

@@ -1,6 +1,8 @@
 // GET /users/{user_id}/subscriptions/{stream_id}, as upstream's get_subscription_backend: the user
-// first (a bot too, since feature level 458), then the channel's metadata for the caller.
+// first (a bot too, since feature level 458), then the channel's metadata for the caller; and
+// GET /users/{user_id}/channels, the user's channels that the caller may see.
 import { handler as subscriptionStatus } from '../../../functions/channels/subscription-status';
+import { handler as userChannels } from '../../../functions/channels/user-channels';
 import { handler as unsubscribe } from '../../../functions/channels/unsubscribe';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { limitGuestsToAccessibleUsers } from '../../helpers/guest-access';
@@ -13,6 +15,15 @@ const status = (as: string, userId: number, channelId: number | string) =>
     pathParameters: { user_id: String(userId), stream_id: String(channelId) },
     as,
   });
+const channelsOf = (as: string, userId: number) =>
+  call(userChannels, {
+    method: 'GET',
+    path: `/users/${userId}/channels`,
+    routeKey: 'GET /users/{user_id}/channels',
+    pathParameters: { user_id: String(userId) },
+    as,
+  });
+const channelIdsOf = async (as: string, userId: number) => expectSuccess(await channelsOf(as, userId)).subscribed_channel_ids as number[];
 const isSubscribed = async (as: string, userId: number, channelId: number) =>
   expectSuccess(await status(as, userId, channelId)).is_subscribed as boolean;
 
@@ -74,5 +85,38 @@ describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
       );
       expectError(await status('polonius@zulip.com', 10, 3), 'Insufficient permission');
     });
+  });
+});
+
+describe('GET /users/{user_id}/channels', () => {
+  it("lists the user's channels the caller may see, ascending: a private one only to its subscribers and administrators", async () => {
+    // desdemona: Verona (3), Denmark (1), Venice (4) and the private core team (6).
+    expect(await channelIdsOf('iago@zulip.com', 9)).toEqual([1, 3, 4, 6]);
+    expect(await channelIdsOf('desdemona@zulip.com', 9)).toEqual([1, 3, 4, 6]);
+    expect(await channelIdsOf('othello@zulip.com', 9)).toEqual([1, 3, 4]);
+    // A guest sees the subscribers of its own channels only.
+    expect(await channelIdsOf('polonius@zulip.com', 9)).toEqual([3]);
+    // A bot's too.
+    expect(await channelIdsOf('othello@zulip.com', 16)).toEqual([3]);
+    // An administrator unsubscribed from the private channel still sees it.
+    expectSuccess(
+      await call(unsubscribe, {
+        method: 'DELETE',
+        path: '/users/me/subscriptions',
+        as: 'iago@zulip.com',
+        params: { subscriptions: ['core team'] },
+      }),
+    );
+    expect(await channelIdsOf('iago@zulip.com', 9)).toEqual([1, 3, 4, 6]);
+    // Old Verona (7) is archived.
+    expect(await channelIdsOf('iago@zulip.com', 11)).toEqual([1, 2, 3]);
+  });
+
+  it.each([
+    [20, 'No such user'],
+    [999, 'No such user'],
+    [18, 'User is deactivated'],
+  ])('refuses user %d: %s', async (userId, message) => {
+    expectError(await channelsOf('othello@zulip.com', userId), message);
   });
 });
