@@ -142,11 +142,16 @@ const functionGroups = (resources) => {
     }
   }
   // A log group refers to nothing: it goes with the one function whose resources refer to it or depend on it.
+  const users = new Map();
+  for (const [id, r] of Object.entries(resources))
+    for (const used of new Set([...refs.get(id), ...dependsOnOf(r)])) {
+      if (!users.has(used)) users.set(used, []);
+      users.get(used).push(id);
+    }
   for (const [id, r] of Object.entries(resources)) {
     if (group.has(id) || r.Type !== 'AWS::Logs::LogGroup' || refs.get(id).size > 0) continue;
-    const users = Object.entries(resources).filter(([other, o]) => refs.get(other).has(id) || dependsOnOf(o).includes(id));
-    const groups = new Set(users.map(([other]) => group.get(other)));
-    if (users.length > 0 && groups.size === 1 && !groups.has(undefined)) group.set(id, [...groups][0]);
+    const groups = new Set((users.get(id) ?? []).map((user) => group.get(user)));
+    if (groups.size === 1 && !groups.has(undefined)) group.set(id, [...groups][0]);
   }
   return group;
 };
