@@ -19,7 +19,10 @@
 // as resource and attribute for a Fn::GetAtt (`SearchClusterDBClusterArn`); the root passes it. The
 // root refers to a nested resource through an output of its stack. A DependsOn on a resource of
 // another template becomes a DependsOn of the nested stack itself (on the root resource, or on the
-// other nested stack), so what was ordered stays ordered.
+// other nested stack), so what was ordered stays ordered. A root resource that refers to a
+// function's resource, while that function's stack refers to the root resource (directly or
+// through others), would make the two depend on each other: the split refuses it and names the
+// cycle. Build such an ARN from the function's name instead, as serverless.yml's role does.
 const crypto = require('node:crypto');
 
 /**
