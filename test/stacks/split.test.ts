@@ -182,6 +182,19 @@ describe('splitting the compiled template (stacks/index.js)', () => {
     expect(splitTemplate(many, { templateUrl }).nested.flatMap((n) => limitViolations(n.template, n.fileName))).toEqual([]);
   });
 
+  it('refuses a root resource that refers to a function whose stack refers to it: the stacks would wait for each other', () => {
+    const t = template();
+    // A reads a root parameter that names B and C (so it stays in the root): acyclic in one template,
+    // but A's stack would wait for the parameter, which would wait for B's stack, A's own.
+    t.Resources.Shared = {
+      Type: 'AWS::SSM::Parameter',
+      Properties: { Value: { 'Fn::Join': [',', [{ Ref: 'BLambdaFunction' }, { Ref: 'CLambdaFunction' }]] } },
+    };
+    t.Resources.ALambdaFunction.Properties.Environment.Variables.FUNCTIONS = { Ref: 'Shared' };
+    expect(() => split(template())).not.toThrow();
+    expect(() => split(t)).toThrow(/the root template: circular dependency/);
+  });
+
   it('refuses to move a function that uses a condition', () => {
     const t = template();
     t.Resources.ALambdaFunction.Condition = 'IsProd';
