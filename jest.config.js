@@ -26,6 +26,7 @@ const UNIT = [
   '<rootDir>/test/lib/config.test.ts',
   '<rootDir>/test/lint/**/*.test.ts',
   '<rootDir>/test/webapp/**/*.test.ts',
+  '<rootDir>/test/stacks/**/*.test.ts',
 ];
 const E2E = ['<rootDir>/test/e2e/**/*.test.ts'];
 /** The full `serverless package` check: not in `npm test` (minutes, gigabytes); `npm run test:package` (jest.package.config.js). */

@@ -358,10 +358,13 @@ const stageThrottling = async ({ resolveVariable }) => {
  * The plugins: the web app's (webapp/serverless-plugin.js) builds the browser app before anything
  * is packaged, so its files are there to package; serverless-esbuild bundles each handler into runnable JS (for `package` and
  * `deploy`; `offline` then runs the bundles too). With CHAT_BUNDLE=false (what `npm start` and
- * the e2e tests set) serverless-offline loads the TypeScript handlers itself, through tsx.
+ * the e2e tests set) serverless-offline loads the TypeScript handlers itself, through tsx. The
+ * stacks plugin (stacks/serverless-plugin.js) splits the compiled template into nested stacks at
+ * `package` and uploads them at `deploy`; it does nothing for `offline`.
  */
 const plugins = () => [
   './webapp/serverless-plugin.js',
+  './stacks/serverless-plugin.js',
   ...(process.env.CHAT_BUNDLE === 'false' ? [] : ['serverless-esbuild']),
   'serverless-offline',
 ];

@@ -4,11 +4,15 @@
 // and a packaged handler runs on plain Node (no tsx), as Lambda would run it. The default stage is
 // packaged, as a plain `npx serverless deploy` would deploy it: without the development login.
 //
+// The template is a root template and nested ones (stacks/index.js): each is checked against
+// CloudFormation's quotas and rules as CloudFormation would read it, and the checks of what is
+// deployed read all of them as one (test/helpers/cloudformation.ts flatten).
+//
 // Not part of `npm test`: bundling every function takes minutes and gigabytes. `npm run
 // test:package` runs it (jest.package.config.js), and .ci/run after the suite; `npm test` checks
 // the same configuration through `serverless print` and bundles one function of each kind
 // (test/deploy/serverless-package.test.ts).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
@@ -25,6 +29,7 @@ import {
   type Resource,
   BUCKET_ROUTES,
 } from '../helpers/serverless-cli';
+import { flatten, nestedStacks, QUOTAS, quotaViolations, references, unresolvedReferences, type Template } from '../helpers/cloudformation';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { JOBS, STREAM_CONSUMERS, loadRoutes } = require('../../functions/routes.js') as {
@@ -35,20 +40,33 @@ const { JOBS, STREAM_CONSUMERS, loadRoutes } = require('../../functions/routes.j
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
 
+const ROOT_TEMPLATE = 'cloudformation-template-update-stack.json';
+
 describe('npx serverless package', () => {
   let outDir: string;
+  /** Every resource of the root and nested templates, as one template would have it (flatten). */
   let resources: Record<string, Resource>;
+  let root: Template;
+  /** The nested templates by file name, as the root's TemplateURLs name them. */
+  let nested: Record<string, Template>;
+  /** Each template's file as written, by file name (the root's included). */
+  let files: Record<string, string>;
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'chat-package-'));
     await run(process.execPath, [SERVERLESS, 'package', '--param', `uploadUrlSecret=${UPLOAD_URL_SECRET}`, '--package', outDir], {
       cwd: ROOT,
       env: noAwsEnv(),
-      // Each function is bundled on its own: about 150 of them take 1 to 2 minutes on 2 idle cores, several under load.
-      timeout: 420000,
+      // Each function is bundled on its own: about 175 of them take 1 to 2 minutes on 2 idle cores, several under load
+      // (490 s at a load average of 15 on 2026-11-28, past the 420 s this allowed before).
+      timeout: 900000,
     });
-    resources = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
-  }, 430000);
+    const read = (file: string) => (files[file] = readFileSync(join(outDir, file), 'utf8'));
+    files = {};
+    root = JSON.parse(read(ROOT_TEMPLATE));
+    nested = Object.fromEntries(nestedStacks(root).map(({ file }) => [file, JSON.parse(read(file)) as Template]));
+    resources = flatten(root, nested);
+  }, 910000);
 
   afterAll(() => {
     rmSync(outDir, { recursive: true, force: true });
@@ -144,7 +162,11 @@ describe('npx serverless package', () => {
     expect(resources.MainTable.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
     const fn = resources.DeliveryRecoveryLambdaFunction.Properties;
     expect(fn.Handler).toBe(STREAM_CONSUMERS.deliveryRecovery.handler);
-    const mapping = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!.Properties;
+    const mapping = Object.values(resources).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' &&
+        JSON.stringify(r.Properties.FunctionName).includes('DeliveryRecoveryLambdaFunction'),
+    )!.Properties;
     expect(mapping).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': ['MainTable', 'StreamArn'] },
       StartingPosition: 'LATEST',
@@ -207,9 +229,13 @@ describe('npx serverless package', () => {
     expect(stage.Properties.RouteSettings).toEqual(
       Object.fromEntries(passwordRoutes.map((key) => [key, { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 }])),
     );
-    // Each route's setting needs the route to exist first.
-    expect(stage.DependsOn!.map((name) => resources[name]?.Properties.RouteKey).sort()).toEqual(passwordRoutes);
-    expect(stage.DependsOn!.every((name) => resources[name]?.Type === 'AWS::ApiGatewayV2::Route')).toBe(true);
+    // Each route's setting needs the route to exist first: the stage waits for the nested stack that creates it.
+    const routes = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route');
+    const holder = (routeKey: string) => {
+      const [id] = routes.find(([, r]) => r.Properties.RouteKey === routeKey)!;
+      return id in root.Resources ? id : nestedStacks(root).find((s) => id in nested[s.file].Resources)!.id;
+    };
+    expect([...new Set(passwordRoutes.map(holder))].sort()).toEqual([...stage.DependsOn!].sort());
   });
 
   it("gives the password functions the memory of OWASP's scrypt cost (128 MiB a hash) and the CPU to hash within their timeout", () => {
@@ -322,6 +348,68 @@ describe('npx serverless package', () => {
         .map((r) => `${r.name}:${r.bucket}`)
         .sort(),
     ).toEqual(BUCKET_ROUTES);
+  });
+
+  describe("the root template and its nested stacks, within CloudFormation's quotas and rules", () => {
+    const templates = (): [string, Template][] => [[ROOT_TEMPLATE, root], ...Object.entries(nested)];
+
+    it('splits the functions into nested stacks, each template within 500 resources, 200 parameters, 200 outputs and 1 MB', () => {
+      expect(Object.keys(nested).length).toBeGreaterThanOrEqual(2);
+      for (const [file, template] of templates()) {
+        // Both as written (indented) and as uploaded (osls and the stacks plugin upload it minified).
+        expect({ file, problems: quotaViolations(template, files[file]) }).toEqual({ file, problems: [] });
+        expect({ file, problems: quotaViolations(template) }).toEqual({ file, problems: [] });
+      }
+      // Every function is in a nested stack, with its log group; the root keeps none.
+      const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+      expect(functions.length).toBeGreaterThan(loadRoutes().length);
+      for (const [id] of functions) {
+        const file = Object.keys(nested).find((f) => id in nested[f].Resources);
+        expect({
+          id,
+          file: file !== undefined,
+          logGroup: file !== undefined && id.replace(/LambdaFunction$/, 'LogGroup') in nested[file].Resources,
+        }).toEqual({
+          id,
+          file: true,
+          logGroup: true,
+        });
+      }
+    });
+
+    it('publishes no numbered function versions (versionFunctions: false): nothing invokes one', () => {
+      expect(Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Version')).toEqual([]);
+      expect(Object.keys(root.Outputs ?? {}).filter((name) => /QualifiedArn/.test(name))).toEqual([]);
+    });
+
+    it('resolves every Ref, Fn::GetAtt and Fn::Sub of each template within it, every DependsOn too, with no cycle', () => {
+      for (const [file, template] of templates())
+        expect({ file, problems: unresolvedReferences(template) }).toEqual({ file, problems: [] });
+    });
+
+    it('gives each nested stack exactly the parameters its template declares, each a reference, from the template this package uploads', () => {
+      const functionKey = String(resources.GetOwnUserLambdaFunction.Properties.Code.S3Key);
+      const artifactDirectory = functionKey.slice(0, functionKey.lastIndexOf('/'));
+      for (const stack of nestedStacks(root)) {
+        const declared = Object.keys(nested[stack.file].Parameters ?? {}).sort();
+        expect({ stack: stack.id, parameters: Object.keys(stack.parameters).sort() }).toEqual({ stack: stack.id, parameters: declared });
+        for (const [name, value] of Object.entries(stack.parameters)) {
+          // A parameter is a string: a Ref or an attribute, never a literal past the 4,096 bytes a value may hold.
+          expect({ name, isReference: references(value).length === 1 && Object.keys(value as object).length === 1 }).toEqual({
+            name,
+            isReference: true,
+          });
+          expect(Buffer.byteLength(JSON.stringify(value))).toBeLessThan(QUOTAS.parameterValueBytes);
+        }
+        for (const parameter of Object.values(nested[stack.file].Parameters ?? {})) expect(parameter).toEqual({ Type: 'String' });
+        // Its template is in this package, and read from the deployment bucket's directory of this package.
+        expect(existsSync(join(outDir, stack.file))).toBe(true);
+        const url = JSON.stringify(root.Resources[stack.id].Properties.TemplateURL);
+        expect(url).toContain(JSON.stringify(artifactDirectory));
+        expect(url).toContain('{"Ref":"ServerlessDeploymentBucket"}');
+        expect(url).toContain(`"${stack.file}"`);
+      }
+    });
   });
 
   describe('the packaged POST /dev_fetch_api_key, run on plain Node as Lambda runs it', () => {
