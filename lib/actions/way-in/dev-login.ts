@@ -1,6 +1,6 @@
 import { AuthenticationFailedError, BadRequestError, ErrorCode, InvalidSubdomainError } from '../../errors';
-import { subdomainOf, type Realm } from '../../models/realm';
-import type { User } from '../../models/user';
+import { realmUrl, subdomainOf, type Realm } from '../../models/realm';
+import { isAdmin, type User } from '../../models/user';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
 import { requiring } from '../requiring';
@@ -45,3 +45,42 @@ export const fetchDevApiKey = requiring(requireDevelopmentMode, async (_: void, 
   checkLoginAccount(await realmsStore.get(user.realmId), user);
   return user;
 });
+
+type DevUser = { email: string; realm_url: string };
+
+/**
+ * GET /dev_list_users (upstream's api_dev_list_users, for the mobile app's development login):
+ * the active human accounts, administrators and the others apart, each with its organization's
+ * URL, by email. Refused outside development mode, before anything else. At a subdomain that
+ * organization's accounts ("Invalid subdomain" for none); at the bare host every active
+ * organization's, as upstream lists its server's.
+ */
+export const listDevUsers = requiring(
+  requireDevelopmentMode,
+  async (_: void, host: string | undefined): Promise<{ direct_admins: DevUser[]; direct_users: DevUser[] }> => {
+    const subdomain = subdomainOf(host);
+    let realms: Realm[];
+    if (subdomain === undefined) realms = await realmsStore.listAllForOperator();
+    else {
+      const realm = await realmsStore.getByStringId(subdomain);
+      if (!realm) throw new InvalidSubdomainError();
+      realms = [realm];
+    }
+    const accounts = (
+      await Promise.all(
+        realms
+          .filter((realm) => !realm.deactivated)
+          .map(async (realm) =>
+            (await usersStore.listOfRealm(realm.id)).filter((u) => u.isActive && !u.isBot).map((user) => ({ user, realm })),
+          ),
+      )
+    )
+      .flat()
+      .sort((a, b) => a.user.email.localeCompare(b.user.email));
+    const entry = ({ user, realm }: (typeof accounts)[number]): DevUser => ({ email: user.email, realm_url: realmUrl(realm) });
+    return {
+      direct_admins: accounts.filter(({ user }) => isAdmin(user)).map(entry),
+      direct_users: accounts.filter(({ user }) => !isAdmin(user)).map(entry),
+    };
+  },
+);
