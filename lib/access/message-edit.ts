@@ -38,13 +38,20 @@ const inChannelSetting = (channel: Channel | null, groups: RealmGroups, user: Us
  * Upstream's validate_user_can_edit_message for a content edit: the organization allows editing
  * ("Your organization has turned off message editing"), the user sent the message (nobody, not
  * even an administrator, edits someone else's words: "You don't have permission to edit this
- * message"), and the edit limit plus 20 seconds has not passed since it was sent.
+ * message"), and the edit limit plus `graceSeconds` (an edit's 20; typing in an edit's 0) has not
+ * passed since it was sent.
  */
-export const checkCanEditContent = (realm: Realm, user: User, message: Message, now: number): void => {
+export const checkCanEditContent = (
+  realm: Realm,
+  user: User,
+  message: Message,
+  now: number,
+  graceSeconds = EDIT_LIMIT_GRACE_SECONDS,
+): void => {
   const settings = messageEditSettings(realm);
   if (!settings.allowMessageEditing) throw new BadRequestError('Your organization has turned off message editing');
   if (message.senderId !== user.id) throw new BadRequestError("You don't have permission to edit this message");
-  if (!withinTimeLimit(message.dateSent, now, settings.messageContentEditLimitSeconds, EDIT_LIMIT_GRACE_SECONDS)) {
+  if (!withinTimeLimit(message.dateSent, now, settings.messageContentEditLimitSeconds, graceSeconds)) {
     throw new BadRequestError('The time limit for editing this message has passed');
   }
 };

@@ -1,9 +1,15 @@
-// Typing notifications (POST /typing), as upstream's actions/typing.py: the server keeps no typing
-// state; it checks the request and sends one `typing` event to the users who should see it.
+// Typing notifications (POST /typing, and POST /messages/{message_id}/typing for an edit), as
+// upstream's actions/typing.py: the server keeps no typing state; it checks the request and sends
+// one `typing` (or `typing_edit_message`) event to the users who should see it.
 import { accessChannelWithViewer, checkCanPostToChannel } from '../access/channels';
+import { checkCanEditContent } from '../access/message-edit';
+import { accessEditableMessage } from '../access/messages';
+import { nowSeconds } from '../clock';
+import type { Channel } from '../models/channel';
+import type { Realm } from '../models/realm';
 import { BadRequestError } from '../errors';
 import { sendEvent } from '../events/send';
-import type { TypingEvent } from '../models/event';
+import type { TypingEditMessageEvent, TypingEvent } from '../models/event';
 import { EMPTY_TOPIC_ALIASES } from '../models/message-send';
 import '../events/filters/typing';
 import type { User } from '../models/user';
@@ -17,6 +23,18 @@ const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 export type TypingOp = 'start' | 'stop';
 
 const userRef = (u: User) => ({ user_id: u.id, email: u.email });
+
+/**
+ * Who gets a channel's typing events: its active subscribers whose receives_typing_notifications is
+ * on; undefined (nobody, without reading them) when it has more than
+ * MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS subscribers.
+ */
+const channelTypingAudience = async (channel: Channel): Promise<number[] | undefined> => {
+  if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return undefined;
+  const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
+  if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return undefined;
+  return notifiable(await usersStore.getMany(channel.realmId, subscriberIds));
+};
 
 /** Active users who have not turned typing notifications off. */
 const notifiable = (users: User[]): number[] => [
@@ -70,10 +88,8 @@ export const checkSendChannelTyping = async (
     throw new BadRequestError('User has disabled typing notifications for channel messages');
   const { channel, viewer } = await accessChannelWithViewer(sender, streamId, 'Invalid channel ID');
   await checkCanPostToChannel(sender, channel, viewer.subscribed);
-  if (channel.subscriberCount > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
-  const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);
-  if (subscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
-  const users = notifiable(await usersStore.getMany(sender.realmId, subscriberIds));
+  const users = await channelTypingAudience(channel);
+  if (users === undefined) return;
   const topicName = EMPTY_TOPIC_ALIASES.includes(topic) ? '' : topic;
   const event: TypingEvent = {
     type: 'typing',
@@ -84,4 +100,36 @@ export const checkSendChannelTyping = async (
     topic: topicName,
   };
   if (users.length > 0) await sendEvent(sender.realmId, event, { users });
+};
+
+/**
+ * POST /messages/{message_id}/typing: typing in an edit of one's own message, as upstream's
+ * send_message_edit_notification_backend. Checks, in its order: the message (accessEditableMessage,
+ * as for an edit), that the caller may edit its content now (checkCanEditContent without an
+ * edit's 20 s of grace), then the sender's send_stream_typing_notifications or
+ * send_private_typing_notifications. Emits `typing_edit_message` to the channel's typing audience
+ * (channelTypingAudience) or to the conversation's active participants whose
+ * receives_typing_notifications is on, the sender included. Writes nothing.
+ */
+export const checkSendEditTyping = async (realm: Realm, sender: User, messageId: number, op: TypingOp): Promise<void> => {
+  const { message, channel } = await accessEditableMessage(sender, messageId, { modifying: true });
+  checkCanEditContent(realm, sender, message, nowSeconds(), 0);
+  const settings = settingsOfUser(sender);
+  const base = { type: 'typing_edit_message', op, sender_id: sender.id, message_id: message.id } as const;
+  if (channel) {
+    if (!settings.send_stream_typing_notifications)
+      throw new BadRequestError('User has disabled typing notifications for channel messages');
+    const users = await channelTypingAudience(channel);
+    if (users === undefined) return;
+    const event: TypingEditMessageEvent = { ...base, recipient: { type: 'channel', channel_id: channel.id, topic: message.topic } };
+    if (users.length > 0) await sendEvent(sender.realmId, event, { users });
+    return;
+  }
+  if (!settings.send_private_typing_notifications) throw new BadRequestError('User has disabled typing notifications for direct messages');
+  // The sender first, then the others, as upstream lists a one-to-one conversation's recipients.
+  const participants = [sender.id, ...message.dmUserIds.filter((id) => id !== sender.id)];
+  const users = notifiable(await usersStore.getMany(sender.realmId, participants));
+  const ordered = participants.filter((id) => users.includes(id));
+  const event: TypingEditMessageEvent = { ...base, recipient: { type: 'direct', user_ids: ordered } };
+  if (ordered.length > 0) await sendEvent(sender.realmId, event, { users: ordered });
 };

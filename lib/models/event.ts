@@ -142,6 +142,15 @@ export type TypingEvent = { type: 'typing'; op: 'start' | 'stop'; sender: { user
   | { message_type: 'stream'; stream_id: number; topic: string }
 );
 
+/** Someone is typing in an edit of their message (POST /messages/{message_id}/typing). */
+export type TypingEditMessageEvent = {
+  type: 'typing_edit_message';
+  op: 'start' | 'stop';
+  sender_id: number;
+  message_id: number;
+  recipient: { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] };
+};
+
 export type DeviceEvent =
   | { type: 'device'; op: 'add' | 'remove'; device_id: number }
   | {
@@ -355,6 +364,7 @@ export type ApiEvent =
   | UserStatusEvent
   | DeviceEvent
   | TypingEvent
+  | TypingEditMessageEvent
   | PresenceEvent
   | UserGroupEvent
   | MessageEvent
