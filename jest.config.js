@@ -39,7 +39,8 @@ const stores = {
 
 module.exports = {
   maxWorkers: 2,
-  testTimeout: 30000,
+  // A file's first test also loads the modules its handlers import (seconds on a loaded 2-core machine).
+  testTimeout: 60000,
   // The ten slowest test files, with their seconds, after every run.
   reporters: ['default', '<rootDir>/test/helpers/slowest-files-reporter.js'],
   projects: [
