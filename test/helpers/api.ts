@@ -127,6 +127,21 @@ export const call = async (handler: Handler, opts: CallOptions): Promise<ApiResu
   return result;
 };
 
+/**
+ * The options of a request to a route with path parameters, as API Gateway hands it over:
+ * `call(handler, { ...atPath('GET', '/users/{user_id}/status', { user_id: 10 }), as })`.
+ */
+export const atPath = (
+  method: string,
+  template: string,
+  values: Record<string, string | number>,
+): Pick<CallOptions, 'method' | 'path' | 'routeKey' | 'pathParameters'> => ({
+  method,
+  path: template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name])),
+  routeKey: `${method} ${template}`,
+  pathParameters: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)])),
+});
+
 /** Asserts the success envelope and returns the body. */
 export const expectSuccess = (result: ApiResult): Record<string, any> => {
   expect({ status: result.status, result: result.body.result, msg: result.body.msg }).toEqual({ status: 200, result: 'success', msg: '' });

@@ -4,20 +4,14 @@ import { handler as register } from '../../../functions/events/register';
 import { handler as create } from '../../../functions/playgrounds/create';
 import { handler as remove } from '../../../functions/playgrounds/delete';
 import * as playgroundsStore from '../../../lib/store/playgrounds';
-import { call, expectError, expectSuccess } from '../../helpers/api';
+import { atPath, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 
 const PYTHON = { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com{code}' };
 
 const add = (as: string, params: Record<string, unknown>) => call(create, { method: 'POST', path: '/realm/playgrounds', as, params });
 const del = (as: string, id: number | string) =>
-  call(remove, {
-    method: 'DELETE',
-    path: `/realm/playgrounds/${id}`,
-    routeKey: 'DELETE /realm/playgrounds/{playground_id}',
-    pathParameters: { playground_id: String(id) },
-    as,
-  });
+  call(remove, { ...atPath('DELETE', '/realm/playgrounds/{playground_id}', { playground_id: id }), as });
 const stored = (realmId = 2) => playgroundsStore.listPlaygrounds(realmId, { consistent: true });
 const registered = async (as: string) =>
   expectSuccess(await call(register, { method: 'POST', path: '/register', as, params: { fetch_event_types: ['realm_playgrounds'] } }))

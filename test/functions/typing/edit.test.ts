@@ -3,19 +3,12 @@
 import { handler } from '../../../functions/typing/edit';
 import { advanceClock } from '../../../lib/clock';
 import * as usersStore from '../../../lib/store/users';
-import { call, expectError, expectSuccess } from '../../helpers/api';
+import { atPath, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 import { sendMessageId } from '../../helpers/messages';
 
 const typing = (as: string, messageId: number | string, params: Record<string, unknown>) =>
-  call(handler, {
-    method: 'POST',
-    path: `/messages/${messageId}/typing`,
-    routeKey: 'POST /messages/{message_id}/typing',
-    pathParameters: { message_id: String(messageId) },
-    as,
-    params,
-  });
+  call(handler, { ...atPath('POST', '/messages/{message_id}/typing', { message_id: messageId }), as, params });
 const queues = async (emails: string[]) => Promise.all(emails.map((email) => openQueue(email, { eventTypes: ['typing_edit_message'] })));
 
 describe('POST /messages/{message_id}/typing', () => {

@@ -2,18 +2,12 @@
 // (access_user_by_id without for_admin).
 import { handler as getStatus } from '../../../functions/user-status/get';
 import { handler as updateStatus } from '../../../functions/user-status/update';
-import { handler as unsubscribe } from '../../../functions/channels/unsubscribe';
-import { call, expectError, expectSuccess } from '../../helpers/api';
+import { atPath, call, expectError, expectSuccess } from '../../helpers/api';
+import { setSubscribed } from '../../helpers/channels';
 import { limitGuestsToAccessibleUsers } from '../../helpers/guest-access';
 
 const get = (as: string, userId: number | string) =>
-  call(getStatus, {
-    method: 'GET',
-    path: `/users/${userId}/status`,
-    routeKey: 'GET /users/{user_id}/status',
-    pathParameters: { user_id: String(userId) },
-    as,
-  });
+  call(getStatus, { ...atPath('GET', '/users/{user_id}/status', { user_id: userId }), as });
 const setStatus = async (as: string, params: Record<string, unknown>) =>
   expectSuccess(await call(updateStatus, { method: 'POST', path: '/users/me/status', as, params }));
 
@@ -51,14 +45,7 @@ describe('GET /users/{user_id}/status', () => {
 
     it('refuses one who shares no channel with it ("Insufficient permission")', async () => {
       expectSuccess(await get('polonius@zulip.com', 10));
-      expectSuccess(
-        await call(unsubscribe, {
-          method: 'DELETE',
-          path: '/users/me/subscriptions',
-          as: 'hamlet@zulip.com',
-          params: { subscriptions: ['Verona'] },
-        }),
-      );
+      await setSubscribed(2, 10, 3, false);
       expectError(await get('polonius@zulip.com', 10), 'Insufficient permission');
     });
   });
