@@ -1,0 +1,12 @@
+// The incoming-webhook integrations this server runs, by URL name (/api/v1/external/<name>).
+// Adding one is a folder beside these and a line here.
+import { json } from './json';
+import { slackIncoming } from './slack-incoming';
+import type { Integration } from './types';
+
+export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming];
+
+const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
+
+/** The integration a URL names, if this server runs it. */
+export const integrationNamed = (name: string): Integration | undefined => BY_NAME.get(name);
