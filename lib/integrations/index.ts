@@ -1,11 +1,13 @@
 // The incoming-webhook integrations this server runs, by URL name (/api/v1/external/<name>).
 // Adding one is a folder beside these and a line here.
+import { alertmanager } from './alertmanager';
 import { github, githubSponsors } from './github';
+import { grafana } from './grafana';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
 import type { Integration } from './types';
 
-export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors];
+export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
