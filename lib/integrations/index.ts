@@ -1,13 +1,14 @@
 // The incoming-webhook integrations this server runs, by URL name (/api/v1/external/<name>).
 // Adding one is a folder beside these and a line here.
 import { alertmanager } from './alertmanager';
+import { circleci } from './circleci';
 import { github, githubSponsors } from './github';
 import { grafana } from './grafana';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
 import type { Integration } from './types';
 
-export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager];
+export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager, circleci];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
