@@ -5,10 +5,11 @@ import { circleci } from './circleci';
 import { github, githubSponsors } from './github';
 import { grafana } from './grafana';
 import { json } from './json';
+import { sentry } from './sentry';
 import { slackIncoming } from './slack-incoming';
 import type { Integration } from './types';
 
-export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager, circleci];
+export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager, circleci, sentry];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
