@@ -2,6 +2,7 @@
 // Adding one is a folder beside these and a line here.
 import { alertmanager } from './alertmanager';
 import { circleci } from './circleci';
+import { gitea } from './gitea';
 import { github, githubSponsors } from './github';
 import { grafana } from './grafana';
 import { json } from './json';
@@ -9,7 +10,17 @@ import { sentry } from './sentry';
 import { slackIncoming } from './slack-incoming';
 import type { Integration } from './types';
 
-export const INTEGRATIONS: readonly Integration[] = [json, slackIncoming, github, githubSponsors, grafana, alertmanager, circleci, sentry];
+export const INTEGRATIONS: readonly Integration[] = [
+  json,
+  slackIncoming,
+  github,
+  githubSponsors,
+  grafana,
+  alertmanager,
+  circleci,
+  sentry,
+  gitea,
+];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
