@@ -3,7 +3,7 @@
 // Markdown and topic templates of the git services (GitHub, GitLab, Gitea).
 
 /** Python's fnmatch.fnmatch on POSIX (case-sensitive): `*`, `?`, `[seq]` and `[!seq]`. */
-export const fnmatch = (name: string, pattern: string): boolean => {
+const fnmatch = (name: string, pattern: string): boolean => {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
