@@ -16,7 +16,7 @@ import {
 } from '../errors';
 import { eventWanted } from '../integrations/common';
 import { Wild, parseJsonPayload } from '../integrations/payload';
-import type { Integration, WebhookMessage } from '../integrations/types';
+import type { Integration, PeopleLookup, WebhookMessage } from '../integrations/types';
 import type { Realm } from '../models/realm';
 import { NOTIFICATION_BOT_EMAIL, type User } from '../models/user';
 import * as usersStore from '../store/users';
@@ -67,6 +67,23 @@ const missingChannelNotice = (bot: User, stream: string, byId: boolean): string 
     ? `Your bot \`${bot.email}\` tried to send a message to channel ID ${stream}, but there is no channel with that ID.`
     : `Your bot \`${bot.email}\` tried to send a message to channel #**${stream}**, but that channel does not exist. Click [here](#channels/new) to create it.`;
 
+/** The organization's people as the integrations may look them up: one indexed read each. */
+const peopleOf = (realm: Realm): PeopleLookup => ({
+  fullNameByEmail: async (email) => (await usersStore.getByEmail(realm.id, email))?.fullName,
+  fullNameByName: async (name) =>
+    (await usersStore.listByFullNames(realm.id, [name], 10)).filter((u) => u.isActive).sort((a, b) => a.id - b.id)[0]?.fullName,
+});
+
+/** Python's urllib.parse.unquote: %XX escapes decoded as UTF-8, anything malformed kept as it is. */
+const unquote = (text: string): string =>
+  text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+
 /** The integration's messages, with upstream's webhook errors named after it. */
 const messagesOf = async (realm: Realm, bot: User, integration: Integration, hook: IncomingWebhook): Promise<WebhookMessage[]> => {
   let payload = new Wild(undefined);
@@ -79,7 +96,14 @@ const messagesOf = async (realm: Realm, bot: User, integration: Integration, hoo
     payload = new Wild(parsed.value);
   }
   try {
-    return integration.receive({ payload, headers: hook.headers, param: hook.param, rawBody: hook.rawBody, contentType: hook.contentType });
+    return await integration.receive({
+      payload,
+      headers: hook.headers,
+      param: hook.param,
+      rawBody: hook.rawBody,
+      contentType: hook.contentType,
+      people: peopleOf(realm),
+    });
   } catch (error) {
     if (error instanceof UnsupportedWebhookEventTypeError)
       throw new UnsupportedWebhookEventTypeError(error.eventType, integration.clientName);
@@ -99,6 +123,8 @@ const messagesOf = async (realm: Realm, bot: User, integration: Integration, hoo
  */
 export const receiveIncomingWebhook = async (realm: Realm, bot: User, integration: Integration, hook: IncomingWebhook): Promise<void> => {
   const messages = await messagesOf(realm, bot, integration, hook);
+  const stream = hook.stream !== undefined && integration.unquoteUrlParameters ? unquote(hook.stream) : hook.stream;
+  const topic = hook.topic !== undefined && integration.unquoteUrlParameters ? unquote(hook.topic) : hook.topic;
   const client = `Zulip${integration.clientName}Webhook`;
   for (const message of messages) {
     if (message.eventType !== undefined && !eventWanted(message.eventType, hook.onlyEvents, hook.excludeEvents)) continue;
@@ -111,22 +137,22 @@ export const receiveIncomingWebhook = async (realm: Realm, bot: User, integratio
       forged: undefined,
       sender: undefined,
     };
-    if (hook.stream === undefined) {
+    if (stream === undefined) {
       // Upstream's check_send_private_message to the bot's owner; an account without one (a person's key) writes to itself.
       await sendMessage(bot, realm, { ...base, type: 'private', to: JSON.stringify([bot.botOwnerId ?? bot.id]), topic: undefined });
       continue;
     }
-    const byId = /^\d+$/.test(hook.stream);
+    const byId = /^\d+$/.test(stream);
     try {
       await sendMessage(bot, realm, {
         ...base,
         type: 'stream',
-        to: byId ? hook.stream : JSON.stringify(hook.stream),
-        topic: hook.topic ?? message.topic,
+        to: byId ? stream : JSON.stringify(stream),
+        topic: topic ?? message.topic,
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== ErrorCode.STREAM_DOES_NOT_EXIST) throw error;
-      await notifyBotOwner(realm, bot, missingChannelNotice(bot, hook.stream, byId));
+      await notifyBotOwner(realm, bot, missingChannelNotice(bot, stream, byId));
     }
   }
 };

@@ -5,6 +5,7 @@ import { circleci } from './circleci';
 import { gitea } from './gitea';
 import { github, githubSponsors } from './github';
 import { grafana } from './grafana';
+import { jira } from './jira';
 import { json } from './json';
 import { sentry } from './sentry';
 import { slackIncoming } from './slack-incoming';
@@ -20,6 +21,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   circleci,
   sentry,
   gitea,
+  jira,
 ];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));

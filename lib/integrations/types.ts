@@ -14,6 +14,16 @@ export type WebhookRequest = {
   rawBody: string;
   /** The media type of the body, lower-cased, without parameters. */
   contentType: string;
+  /** The organization's people, for the integrations that name them (upstream's user-name mapping). */
+  people: PeopleLookup;
+};
+
+/** Reads of the organization's users an integration may make: each one indexed read. */
+export type PeopleLookup = {
+  /** The full name of the account with this email, if any (upstream's get_user_by_delivery_email). */
+  fullNameByEmail: (email: string) => Promise<string | undefined>;
+  /** The full name of an active account of this full name, ignoring case, if any. */
+  fullNameByName: (name: string) => Promise<string | undefined>;
 };
 
 /** One message to post: its topic and Markdown; `eventType` is what only_events and exclude_events match. */
@@ -29,5 +39,7 @@ export type Integration = {
   /** 'json': the body must be JSON (else 400 "Malformed JSON" and a notice to the bot's owner); 'custom': the integration reads the body itself. */
   body: 'json' | 'custom';
   /** The messages the request posts (none: the event is ignored, as upstream's tests that expect nothing). */
-  receive: (req: WebhookRequest) => WebhookMessage[];
+  receive: (req: WebhookRequest) => WebhookMessage[] | Promise<WebhookMessage[]>;
+  /** Upstream's unquote_url_parameters: `stream` and `topic` are percent-decoded once more (Jira double-encodes them). */
+  unquoteUrlParameters?: boolean;
 };
