@@ -4,6 +4,7 @@ import { alertmanager } from './alertmanager';
 import { circleci } from './circleci';
 import { gitea } from './gitea';
 import { github, githubSponsors } from './github';
+import { gitlab } from './gitlab';
 import { grafana } from './grafana';
 import { jira } from './jira';
 import { json } from './json';
@@ -22,6 +23,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   sentry,
   gitea,
   jira,
+  gitlab,
 ];
 
 const BY_NAME = new Map(INTEGRATIONS.map((i) => [i.name, i]));
