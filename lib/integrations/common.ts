@@ -1,6 +1,7 @@
 // What the integrations share, as upstream's zerver/lib/webhooks/common.py and git.py have it:
-// event-type matching for only_events / exclude_events, Python's JSON text, truncation, and the
-// Markdown and topic templates of the git services (GitHub, GitLab, Gitea).
+// event-type matching for only_events / exclude_events, Python's JSON text and string rules, and
+// the Markdown and topic templates of the git services (GitHub, GitLab, Gitea). Topics and
+// messages too long are truncated where every message is, by the send (upstream's check_message).
 
 /** Python's fnmatch.fnmatch on POSIX (case-sensitive): `*`, `?`, `[seq]` and `[!seq]`. */
 const fnmatch = (name: string, pattern: string): boolean => {
@@ -51,13 +52,6 @@ export const strip = (text: string): string => {
   return text.slice(start, end);
 };
 
-/** Upstream's truncate: at most `maxLength` characters, the cut marked with `suffix` (code points, as Python counts). */
-export const truncate = (text: string, maxLength: number, suffix = '...'): string => {
-  const chars = [...text];
-  if (chars.length <= maxLength) return text;
-  return chars.slice(0, maxLength - [...suffix].length).join('') + suffix;
-};
-
 /** Python's string.punctuation. */
 const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 /** Whether the text ends with punctuation (upstream's `title[-1] in string.punctuation`). */
@@ -89,7 +83,7 @@ export type CommitData = { name: string; sha: string; url: string | undefined; m
 const rstrip = (text: string): string => text.replace(/\s+$/, '');
 
 /** The Markdown list of commits: the first 20, then how many more. */
-export const commitsContent = (commits: CommitData[], isTruncated = false): string => {
+const commitsContent = (commits: CommitData[], isTruncated = false): string => {
   let content = '';
   for (const c of commits.slice(0, COMMITS_LIMIT)) content += `* ${c.message.split('\n')[0]} ([${shortSha(c.sha)}](${py(c.url)}))\n`;
   if (commits.length > COMMITS_LIMIT) content += `[and ${commits.length - COMMITS_LIMIT} more commit(s)]`;
@@ -146,9 +140,6 @@ export const pushCommitsMessage = (p: {
   }
   return rstrip(`${base} Commits by ${details}.\n\n${list}\n`);
 };
-
-export const forcePushMessage = (userName: string, url: string, branch: string, head: string): string =>
-  `${userName} [force pushed](${url}) to branch ${branch}. Head is now ${head}.`;
 
 export const createBranchMessage = (userName: string, url: string | undefined, branch: string): string =>
   url === undefined ? `${userName} created ${branch} branch.` : `${userName} created [${branch}](${url}) branch.`;
