@@ -32,6 +32,11 @@ export const ErrorCode = {
   REACTION_DOES_NOT_EXIST: 'REACTION_DOES_NOT_EXIST',
   INVITATION_FAILED: 'INVITATION_FAILED',
   CSRF_FAILED: 'CSRF_FAILED',
+  INVALID_API_KEY: 'INVALID_API_KEY',
+  INVALID_JSON: 'INVALID_JSON',
+  UNSUPPORTED_WEBHOOK_EVENT_TYPE: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
+  MISSING_HTTP_EVENT_HEADER: 'MISSING_HTTP_EVENT_HEADER',
+  ANOMALOUS_WEBHOOK_PAYLOAD: 'ANOMALOUS_WEBHOOK_PAYLOAD',
   /** Ours, not upstream's: the search database is resuming from its pause (lib/search/client.ts). */
   SEARCH_UNAVAILABLE: 'SEARCH_UNAVAILABLE',
 } as const;
@@ -209,5 +214,51 @@ export class InvalidSubdomainError extends ApiError {
   constructor() {
     super('Invalid subdomain', { statusCode: 404, code: ErrorCode.NONEXISTENT_SUBDOMAIN });
     this.name = 'InvalidSubdomainError';
+  }
+}
+
+/**
+ * Upstream's UnsupportedWebhookEventTypeError: an event the service sends that the integration
+ * does not post. Its status is 200, as upstream's (the service should not retry it), with the
+ * error envelope; `webhookName` is filled in by the webhook action, as upstream's webhook_view does.
+ */
+export class UnsupportedWebhookEventTypeError extends ApiError {
+  constructor(
+    readonly eventType: string,
+    webhookName = '(unknown)',
+  ) {
+    super(`The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, {
+      statusCode: 200,
+      code: ErrorCode.UNSUPPORTED_WEBHOOK_EVENT_TYPE,
+      data: { webhook_name: webhookName, event_type: eventType },
+    });
+    this.name = 'UnsupportedWebhookEventTypeError';
+  }
+}
+
+/** Upstream's MissingHTTPEventHeaderError: the header that names the event type is absent (400). */
+export class MissingHttpEventHeaderError extends ApiError {
+  constructor(readonly header: string) {
+    super(`Missing the HTTP event header '${header}'`, { code: ErrorCode.MISSING_HTTP_EVENT_HEADER, data: { header } });
+    this.name = 'MissingHttpEventHeaderError';
+  }
+}
+
+/** Upstream's AnomalousWebhookPayloadError: a payload the integration cannot recognize as its service's (400). */
+export class AnomalousWebhookPayloadError extends ApiError {
+  constructor(webhookName = '(unknown)') {
+    super(`Unable to parse request: Did ${webhookName} generate this event?`, {
+      code: ErrorCode.ANOMALOUS_WEBHOOK_PAYLOAD,
+      data: { webhook_name: webhookName },
+    });
+    this.name = 'AnomalousWebhookPayloadError';
+  }
+}
+
+/** Upstream's InvalidJSONError: a body that should be JSON and is not (400 INVALID_JSON). */
+export class InvalidJsonError extends ApiError {
+  constructor(message = 'Malformed JSON') {
+    super(message, { code: ErrorCode.INVALID_JSON });
+    this.name = 'InvalidJsonError';
   }
 }

@@ -19,7 +19,7 @@ import { RequestParams, type ParamSpec, type Values } from './params';
 import { requestIdOf } from './request-id';
 import { compressIfAccepted, jsonSuccess, type HttpResponse } from './response';
 
-type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; uploadedFiles?: UploadedFile[] };
+type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; rawBody?: string; uploadedFiles?: UploadedFile[] };
 
 type BaseContext = {
   event: Event;
@@ -88,7 +88,10 @@ const logLine = (event: Event, context: Context | undefined, status: number, sta
   );
 };
 
-const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => {
+/** `allowWebhookBots`: incoming-webhook bots may call the route (upstream's allow_incoming_webhooks views: POST /messages). */
+type Options = { allowWebhookBots?: boolean };
+
+const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opts: Options = {}) => {
   const principalOf = new WeakMap<object, number>();
   const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
@@ -109,7 +112,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
         ({ user, realm } = await authenticateJsonRequest(event, mode === 'required'));
         if (user) principalOf.set(context, user.id);
       } else if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {
-        ({ user, realm } = await authenticate(headers.authorization, headers.host));
+        ({ user, realm } = await authenticate(headers.authorization, headers.host, opts));
         principalOf.set(context, user.id);
       } else if (mode === 'optional') {
         realm = await realmForHost(headers.host);
@@ -154,7 +157,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>) => 
 };
 
 /** An endpoint that requires HTTP Basic authentication (at /json/, the session: lib/http/session.ts). */
-export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>) => build('required', fn as never);
+export const apiHandler = (fn: (ctx: AuthedContext) => Promise<Result>, opts: Options = {}) => build('required', fn as never, opts);
 /** An endpoint that authenticates when credentials are sent, else serves the host's organization. */
 export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<Result>) => build('optional', fn);
 /**

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { nowMs } from '../clock';
 import { config } from '../config';
-import { BadRequestError, ErrorCode, UnauthorizedError } from '../errors';
+import { ApiError, BadRequestError, ErrorCode, MissingArgumentError, UnauthorizedError } from '../errors';
 import { subdomainOf, type Realm } from '../models/realm';
 import type { User } from '../models/user';
 import type { QueueState } from '../store/event-queues';
@@ -42,16 +42,53 @@ const checkAccount = (user: User, realm: Realm | undefined, host: string | undef
   return realm;
 };
 
-/** Authenticates an Authorization header value; `host` is the Host header (for the subdomain check). */
-export const authenticate = async (header: string | undefined, host: string | undefined): Promise<Principal> => {
+/**
+ * Authenticates an Authorization header value; `host` is the Host header (for the subdomain check).
+ * `allowWebhookBots`: upstream's allow_webhook_access (the incoming-webhook routes and POST /messages).
+ */
+export const authenticate = async (
+  header: string | undefined,
+  host: string | undefined,
+  opts: { allowWebhookBots?: boolean } = {},
+): Promise<Principal> => {
   if (header === undefined || header === '') throw new UnauthorizedError();
   const { email, apiKey } = parseBasicAuth(header);
   if (!API_KEY_PATTERN.test(apiKey)) throw new UnauthorizedError('Malformed API key');
   const user = await usersStore.getByApiKey(apiKey);
   if (!user || user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError('Invalid API key');
   const realm = checkAccount(user, await realmsStore.get(user.realmId), host);
-  if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT)
+  if (user.isBot && user.botType === INCOMING_WEBHOOK_BOT && opts.allowWebhookBots !== true)
     throw new UnauthorizedError('This API is not available to incoming webhook bots.');
+  return { user, realm };
+};
+
+/** An API-key failure of an incoming webhook's `api_key` parameter: upstream raises these as they are, without the Basic challenge. */
+const webhookKeyError = (message: string, code: ErrorCode): ApiError => new ApiError(message, { statusCode: 401, code });
+
+/**
+ * Authenticates an incoming webhook as upstream's webhook_view: the `api_key` parameter (query
+ * string or form body, stripped of whitespace), else HTTP Basic credentials (then with
+ * `authenticate`'s answers). Any active account of an active organization may post, as upstream's
+ * allow_webhook_access lets it; incoming-webhook bots are what the integrations are made for.
+ */
+export const authenticateWebhook = async (
+  apiKey: string | undefined,
+  header: string | undefined,
+  host: string | undefined,
+): Promise<Principal> => {
+  if (apiKey === undefined) {
+    if (header === undefined || header === '') throw new MissingArgumentError('api_key');
+    return authenticate(header, host, { allowWebhookBots: true });
+  }
+  const key = apiKey.trim();
+  if (!API_KEY_PATTERN.test(key)) throw webhookKeyError('Malformed API key', ErrorCode.INVALID_API_KEY);
+  const user = await usersStore.getByApiKey(key);
+  if (!user) throw webhookKeyError('Invalid API key', ErrorCode.INVALID_API_KEY);
+  const realm = await realmsStore.get(user.realmId);
+  if (!realm || realm.deactivated) throw webhookKeyError('This organization has been deactivated', ErrorCode.REALM_DEACTIVATED);
+  if (!user.isActive) throw webhookKeyError('Account is deactivated', ErrorCode.USER_DEACTIVATED);
+  const sub = subdomainOf(host);
+  if (sub !== undefined && sub !== realm.stringId) throw new BadRequestError('Account is not associated with this subdomain');
   return { user, realm };
 };
 

@@ -41,6 +41,8 @@ export type User = {
   mutedBy?: number[];
   /** How many users this user has muted (kept with the mute items; bounds MAX_MUTED_USERS). */
   mutedCount?: number;
+  /** A bot's: when (epoch seconds) its owner was last told of a misconfigured integration (upstream's last_reminder). */
+  lastReminder?: number;
 };
 
 /**

@@ -235,6 +235,22 @@ export const setIf = async <K extends 'role' | 'isActive' | 'botOwnerId'>(
   );
 
 /**
+ * Records that a bot's owner is told of a problem now, only if the last such notice is older
+ * than `waitSeconds` (upstream's last_reminder, BOT_OWNER_STREAM_ALERT_WAITPERIOD): false when
+ * one went out within the wait, so of two concurrent notices one is sent.
+ */
+export const claimBotReminder = async (realmId: number, botId: number, now: number, waitSeconds: number): Promise<boolean> =>
+  sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: keys.user(realmId, botId),
+      UpdateExpression: 'SET lastReminder = :now',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastReminder) OR lastReminder < :cutoff)',
+      ExpressionAttributeValues: { ':now': now, ':cutoff': now - waitSeconds },
+    }),
+  );
+
+/**
  * Changes a user's full name and its name index key (gsi3, mentions by name) together, if the
  * name is still `from`: the index then finds the user under the new name only.
  */

@@ -9,8 +9,12 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { BadRequestError } from '../../errors';
 import type { UploadedFile } from '../../models/attachment';
 
-/** `uploadedFiles`: the file parts of a multipart body, apart from the parameters (upstream's request.FILES). */
-type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; uploadedFiles?: UploadedFile[] };
+/**
+ * `uploadedFiles`: the file parts of a multipart body, apart from the parameters (upstream's
+ * request.FILES). `rawBody`: the body as sent, as UTF-8 text, for the routes that read a body of
+ * another type (the incoming webhooks' JSON).
+ */
+type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; rawBody?: string; uploadedFiles?: UploadedFile[] };
 
 const urlencoded = httpUrlencodeBodyParser({ disableContentTypeError: true });
 const multipart = httpMultipartBodyParser({ disableContentTypeError: true });
@@ -84,10 +88,12 @@ export const bodyParser = (): MiddlewareObj<ParsedEvent> => {
     const mediaType = contentType.split(';')[0].trim().toLowerCase();
     if (isEmpty(event.body, event.isBase64Encoded)) {
       event.body = {};
+      event.rawBody = '';
       event.uploadedFiles = [];
       return;
     }
     event.uploadedFiles = [];
+    event.rawBody = event.isBase64Encoded ? Buffer.from(String(event.body), 'base64').toString('utf8') : String(event.body);
     try {
       if (mediaType === 'application/x-www-form-urlencoded') {
         event.headers = { ...event.headers, 'content-type': mediaType };
