@@ -17,6 +17,17 @@ export const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
   direct: 'private',
 };
 
+/** The `type` parameter of a send or a scheduled message: one of MESSAGE_TYPES, else upstream's "Invalid type". */
+export const messageType = (value: unknown): 'stream' | 'private' => {
+  const type = MESSAGE_TYPES[String(value)];
+  if (!type) throw new BadRequestError('Invalid type');
+  return type;
+};
+
+/** The User-Agent header of a request, whatever its case (parse_client reads it). */
+export const userAgentOf = (headers: Record<string, string | undefined> | undefined): string | undefined =>
+  Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+
 const tryJson = (text: string): unknown => {
   try {
     return JSON.parse(text);

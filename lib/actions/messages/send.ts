@@ -72,6 +72,9 @@ const checkTopic = (topic: string | undefined): string => {
   return name;
 };
 
+/** A channel message's topic as a send stores it (checkTopic, then the length limit): an edited scheduled message's topic. */
+export const checkTopicName = (topic: string, realm: Realm): string => normalizeTopic(checkTopic(topic), realm.limits.max_topic_length);
+
 /** The channel `to` names (upstream's validate_stream_name / access by id), archived ones included. */
 const findChannel = async (realm: Realm, indicator: ChannelIndicator): Promise<Channel> => {
   if ('id' in indicator) {
@@ -162,7 +165,17 @@ const checkWidgetContent = (text: string): Widget => {
  * Sends a message: checks in upstream's order, then writes it and delivers one event per
  * recipient. Returns the new message id.
  */
-export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<SendMessageResult> => {
+export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<SendMessageResult> =>
+  sendCheckedMessage(realm, sender, await checkMessage(sender, realm, req));
+
+/** A send that passed every check (checkMessage), to write now (sendMessage) or later (scheduled messages). */
+export type CheckedMessage = { groups: RealmGroups; send: CheckedSend };
+
+/**
+ * Upstream's check_message: every check of a send, in upstream's order, and the rendering; reads
+ * only. Throws the send's 4xx; returns what sendCheckedMessage writes.
+ */
+export const checkMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<CheckedMessage> => {
   // 1. `to`, then forging and mirroring.
   const indicator = req.type === 'stream' && req.to !== undefined ? parseChannelIndicator(req.to) : undefined;
   const directTo = req.type === 'private' ? parseDirectRecipients(req.to) : undefined;
@@ -222,7 +235,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     checkCanMentionTopicWildcard(realm, groups, sender, participantsOfTopic.size);
   }
   checkCanMentionGroups(groups, sender, rendered.mentionedGroupIds);
-  return writeAndDeliver(realm, sender, groups, {
+  const send: CheckedSend = {
     channel,
     topic,
     participants,
@@ -235,8 +248,20 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     readBy: (userId) => userId === sender.id && readBySender,
     req,
     widget,
-  });
+  };
+  return { groups, send };
 };
+
+/**
+ * Writes and delivers a checked send (writeAndDeliver). `messageId`: the id to store it under, one
+ * the caller allocated (a scheduled message's delivery, so that a retry finds what it wrote).
+ */
+export const sendCheckedMessage = async (
+  realm: Realm,
+  sender: User,
+  checked: CheckedMessage,
+  opts: { messageId?: number } = {},
+): Promise<SendMessageResult> => writeAndDeliver(realm, sender, checked.groups, { ...checked.send, ...opts });
 
 /** A checked send: what it goes to, what it says, who receives it and who has read it already. */
 type CheckedSend = {
@@ -256,6 +281,8 @@ type CheckedSend = {
   req: SendMessageRequest;
   /** The widget a send's widget_content gives the message (else the content's, if any). */
   widget?: Widget;
+  /** The message's id when the caller allocated it (sendCheckedMessage). */
+  messageId?: number;
 };
 
 /** The flags of each recipient, then one write (message, recipients record, summaries) and the delivery. Returns the id. */
@@ -276,7 +303,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     return { userId, flags };
   });
   // 6. Write, then deliver.
-  const id = await messagesStore.allocateMessageId(realm.id);
+  const id = send.messageId ?? (await messagesStore.allocateMessageId(realm.id));
   const message: Message = {
     id,
     realmId: realm.id,
@@ -338,7 +365,8 @@ export type InternalMessageTarget = { channel: Channel; topic: string; subscribe
  * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
  * post anywhere in the organization, so none of a user's send checks apply; the content is
  * rendered and delivered as any message. `markAsReadFor`: recipients who caused the notice and
- * have it read already (upstream's mark_as_read; 'all': everyone). Writes the message; emits its `message` events.
+ * have it read already (upstream's mark_as_read; 'all': everyone); `opts.messageId` as in
+ * sendCheckedMessage. Writes the message; emits its `message` events.
  */
 export const sendInternalMessage = async (
   realm: Realm,
@@ -346,6 +374,7 @@ export const sendInternalMessage = async (
   target: InternalMessageTarget,
   content: string,
   markAsReadFor: number[] | 'all' = [],
+  opts: { messageId?: number } = {},
 ): Promise<number> => {
   const groups = await RealmGroups.load(realm.id);
   const channel = 'channel' in target ? target.channel : undefined;
@@ -377,6 +406,7 @@ export const sendInternalMessage = async (
     participantsOfTopic: new Set(),
     topicFacts: undefined,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),
+    messageId: opts.messageId,
     req: {
       type: channel ? 'stream' : 'private',
       to: undefined,
