@@ -146,13 +146,13 @@ export const config = {
    * it assumes to invoke the job's function (SCHEDULER_ROLE_ARN), the schedule group
    * (SCHEDULE_GROUP, else `default`), the ARN prefix of the functions (FUNCTION_ARN_PREFIX, the
    * function's name follows) and an endpoint (SCHEDULER_ENDPOINT: the local runner's stand-in).
-   * Unset role: this process keeps the schedules and starts their jobs itself (the handler tests).
+   * Neither role nor endpoint: this process keeps the schedules and starts their jobs itself (the handler tests).
    */
   scheduler: (): { roleArn: string; group: string; functionArnPrefix: string; endpoint: string | undefined } | undefined => {
     const roleArn = process.env.SCHEDULER_ROLE_ARN;
-    if (!roleArn) return undefined;
+    if (!roleArn && !process.env.SCHEDULER_ENDPOINT) return undefined;
     return {
-      roleArn,
+      roleArn: roleArn || 'arn:aws:iam::000000000000:role/local-scheduler',
       group: process.env.SCHEDULE_GROUP || 'default',
       functionArnPrefix: process.env.FUNCTION_ARN_PREFIX || '',
       endpoint: process.env.SCHEDULER_ENDPOINT || undefined,
