@@ -41,7 +41,9 @@ import * as linkifiersStore from '../../store/linkifiers';
 import * as messagesStore from '../../store/messages';
 import * as topicsStore from '../../store/topics';
 import * as submessagesStore from '../../store/submessages';
+import * as userDataStore from '../../store/user-data';
 import * as usersStore from '../../store/users';
+import { usersAlertedBy } from '../../render/alert-words';
 import { escapeHtml } from '../../models/html';
 
 export type SendMessageRequest = {
@@ -185,6 +187,7 @@ export const checkMessage = async (sender: User, realm: Realm, req: SendMessageR
   // Reads most sends need, started now: a check that fails first only wastes them.
   const groupsRead = prefetch(RealmGroups.load(realm.id));
   const linkifiersRead = prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id));
+  const alertWordsRead = prefetch(userDataStore.getRealmAlertWords(realm.id));
   // 2. The addressee.
   let topic = '';
   let dmRecipients: User[] = [];
@@ -235,6 +238,7 @@ export const checkMessage = async (sender: User, realm: Realm, req: SendMessageR
     checkCanMentionTopicWildcard(realm, groups, sender, participantsOfTopic.size);
   }
   checkCanMentionGroups(groups, sender, rendered.mentionedGroupIds);
+  const alerted = usersAlertedBy(content, await alertWordsRead);
   const send: CheckedSend = {
     channel,
     topic,
@@ -248,6 +252,7 @@ export const checkMessage = async (sender: User, realm: Realm, req: SendMessageR
     readBy: (userId) => userId === sender.id && readBySender,
     req,
     widget,
+    alerted,
   };
   return { groups, send };
 };
@@ -283,6 +288,8 @@ type CheckedSend = {
   widget?: Widget;
   /** The message's id when the caller allocated it (sendCheckedMessage). */
   messageId?: number;
+  /** The users with an alert word in the message (lib/render/alert-words.ts): has_alert_word. */
+  alerted: Set<number>;
 };
 
 /** The flags of each recipient, then one write (message, recipients record, summaries) and the delivery. Returns the id. */
@@ -300,6 +307,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     if (mentioned.has(userId)) flags.push('mentioned');
     if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
       flags.push('wildcard_mentioned');
+    if (send.alerted.has(userId)) flags.push('has_alert_word');
     return { userId, flags };
   });
   // 6. Write, then deliver.
@@ -393,6 +401,7 @@ export const sendInternalMessage = async (
         ? { ids: target.subscriberIds, pushOn: [] }
         : await channelsStore.listSubscribersForSend(target.channel.id)
       : { ids: participants.map((u) => u.id), pushOn: [] };
+  const alerted = usersAlertedBy(text, await userDataStore.getRealmAlertWords(realm.id));
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
   const { id } = await writeAndDeliver(realm, bot, groups, {
@@ -405,6 +414,7 @@ export const sendInternalMessage = async (
     channelPushOn: subscribers.pushOn,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
+    alerted,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),
     messageId: opts.messageId,
     req: {
