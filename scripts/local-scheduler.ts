@@ -67,7 +67,8 @@ export const startLocalScheduler = async (opts: { invokerEndpoint: string; log: 
         return reply(res, 200, {});
       }
       if (req.method !== 'POST' && req.method !== 'PUT') return reply(res, 405, { Message: 'Method not allowed' }, 'ValidationException');
-      if (req.method === 'POST' && timers.has(name)) return reply(res, 409, { Message: `Schedule ${name} already exists.` }, 'ConflictException');
+      if (req.method === 'POST' && timers.has(name))
+        return reply(res, 409, { Message: `Schedule ${name} already exists.` }, 'ConflictException');
       const input = JSON.parse((await readBody(req)).toString('utf8') || '{}') as ScheduleInput;
       const at = AT.exec(input.ScheduleExpression ?? '');
       if (!at || !input.Target) return reply(res, 400, { Message: 'Only one-time at() schedules are served here' }, 'ValidationException');

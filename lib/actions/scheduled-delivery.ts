@@ -156,7 +156,11 @@ export const doDeliverScheduledMessage = async (job: ScheduledDeliveryJob): Prom
     if (m.kind === 'reminder' || !error.notifySender || !realm || !sender) return;
     const failed: ScheduledMessage = { ...m, failed: true, failureMessage: error.message };
     delete failed.deliveryMessageId;
-    await sendEvent(m.realmId, { type: 'scheduled_messages', op: 'update', scheduled_message: toApiScheduledMessage(failed, renderPlainMarkdown) }, { users: [m.senderId] });
+    await sendEvent(
+      m.realmId,
+      { type: 'scheduled_messages', op: 'update', scheduled_message: toApiScheduledMessage(failed, renderPlainMarkdown) },
+      { users: [m.senderId] },
+    );
     await notifyFailure(m, realm, sender, error.message);
   }
 };

@@ -46,7 +46,10 @@ const addresseeOf = (type: 'stream' | 'private', to: ScheduledTo): number | numb
 };
 
 /** What a checked send makes of a scheduled message: its addressee (upstream's get_recipient_ids), topic and content. */
-const fieldsOf = (sender: User, { send }: CheckedMessage): Pick<ScheduledMessage, 'to' | 'streamId' | 'topic' | 'content' | 'renderedContent'> => {
+const fieldsOf = (
+  sender: User,
+  { send }: CheckedMessage,
+): Pick<ScheduledMessage, 'to' | 'streamId' | 'topic' | 'content' | 'renderedContent'> => {
   const others = send.participants.map((u) => u.id).filter((id) => id !== sender.id);
   return {
     to: send.channel ? [] : others.length > 0 ? others : [sender.id],
@@ -114,7 +117,8 @@ const checkEditRequest = (req: EditScheduledMessageRequest): void => {
   const { type, to, topic, content, scheduledDeliveryTimestamp } = req;
   if ([type, to, topic, content, scheduledDeliveryTimestamp].every((v) => v === undefined)) throw new BadRequestError('Nothing to change');
   if (type !== undefined && to === undefined) throw new BadRequestError('Recipient required when updating type of scheduled message.');
-  if (type === 'stream' && topic === undefined) throw new BadRequestError('Topic required when updating scheduled message type to channel.');
+  if (type === 'stream' && topic === undefined)
+    throw new BadRequestError('Topic required when updating scheduled message type to channel.');
   if (scheduledDeliveryTimestamp !== undefined) checkInFuture(scheduledDeliveryTimestamp);
 };
 
@@ -129,8 +133,10 @@ const checkEditRequest = (req: EditScheduledMessageRequest): void => {
 export const checkEditScheduledMessage = async (user: User, realm: Realm, id: number, req: EditScheduledMessageRequest): Promise<void> => {
   checkEditRequest(req);
   const existing = await accessScheduledMessage(user, id, { consistent: true });
-  if (existing.delivered === true || existing.deliveryMessageId !== undefined) throw new BadRequestError('Scheduled message was already sent');
-  if (existing.failed && req.scheduledDeliveryTimestamp === undefined) throw new BadRequestError('Scheduled delivery time must be in the future.');
+  if (existing.delivered === true || existing.deliveryMessageId !== undefined)
+    throw new BadRequestError('Scheduled message was already sent');
+  if (existing.failed && req.scheduledDeliveryTimestamp === undefined)
+    throw new BadRequestError('Scheduled delivery time must be in the future.');
   const existingType = existing.streamId === null ? 'private' : 'stream';
   let updated: ScheduledMessage = { ...existing, sendingClient: req.client, failed: false };
   delete updated.failureMessage;
@@ -145,7 +151,8 @@ export const checkEditScheduledMessage = async (user: User, realm: Realm, id: nu
       client: req.client,
     });
     const fields = fieldsOf(user, checked);
-    if (req.type !== undefined || req.to !== undefined) updated = { ...updated, to: fields.to, streamId: fields.streamId, topic: fields.topic };
+    if (req.type !== undefined || req.to !== undefined)
+      updated = { ...updated, to: fields.to, streamId: fields.streamId, topic: fields.topic };
     else if (req.topic !== undefined && existingType === 'stream') updated.topic = checkTopicName(req.topic, realm);
     if (req.content !== undefined) updated = { ...updated, content: fields.content, renderedContent: fields.renderedContent };
   } else if (req.topic !== undefined && existingType === 'stream') {

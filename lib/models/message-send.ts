@@ -10,7 +10,7 @@ export type ChannelIndicator = { id: number } | { name: string };
 export type DirectRecipients = { emails: string[] } | { ids: number[] };
 
 /** The message types upstream accepts, by its internal name. */
-export const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
+const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
   stream: 'stream',
   channel: 'stream',
   private: 'private',

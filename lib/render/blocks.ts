@@ -259,7 +259,7 @@ const indentedBody = (lines: string[], start: number, baseIndent: number, inline
 
 /** The HTML blocks of a text. */
 /** What a fenced code block leaves of a message's text before its alert words are looked for. */
-export const CODE_BLOCK_PLACEHOLDER = '\u0002code\u0003';
+const CODE_BLOCK_PLACEHOLDER = '\u0002code\u0003';
 
 /**
  * The lines of a message with each fenced code block (every fence but a quote or spoiler fence,
@@ -268,7 +268,7 @@ export const CODE_BLOCK_PLACEHOLDER = '\u0002code\u0003';
  */
 export const stashCodeBlocks = (lines: string[]): string[] => {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const fence = FENCE.exec(lines[i]);
     if (fence && !CONTAINERS.has(fence[2])) {
       out.push(CODE_BLOCK_PLACEHOLDER);

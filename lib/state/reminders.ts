@@ -12,6 +12,7 @@ export const remindersState: StateBuilder = async ({ realm, user, want }) => {
   if (!want('reminders') && !want('scheduled_messages')) return state;
   const all = user ? await scheduledStore.listScheduledMessagesOfUser(user.id) : [];
   if (want('reminders')) state.reminders = pendingReminders(all).map((r) => toApiReminder(r, renderPlainMarkdown));
-  if (want('scheduled_messages')) state.scheduled_messages = pendingScheduledMessages(all).map((m) => toApiScheduledMessage(m, renderPlainMarkdown));
+  if (want('scheduled_messages'))
+    state.scheduled_messages = pendingScheduledMessages(all).map((m) => toApiScheduledMessage(m, renderPlainMarkdown));
   return state;
 };

@@ -18,7 +18,11 @@ export const getScheduledMessageOfUser = async (
   opts: { consistent?: boolean } = {},
 ): Promise<ScheduledMessage | undefined> => {
   const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('main'), Key: entityKeys.scheduledMessage(userId, id), ConsistentRead: opts.consistent ?? false }),
+    new GetCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.scheduledMessage(userId, id),
+      ConsistentRead: opts.consistent ?? false,
+    }),
   );
   return out.Item ? toScheduled(out.Item) : undefined;
 };

@@ -26,7 +26,7 @@ export type OneTimeSchedule = { name: string; atSeconds: number; job: JobName; p
 const SCHEDULER_RETRIES = 3;
 
 /** Scheduler's `at()` expression: the UTC time to the second, without a zone. */
-export const atExpression = (atSeconds: number): string => `at(${new Date(atSeconds * 1000).toISOString().slice(0, 19)})`;
+const atExpression = (atSeconds: number): string => `at(${new Date(atSeconds * 1000).toISOString().slice(0, 19)})`;
 
 /** The CreateSchedule (and UpdateSchedule) input for a schedule. */
 export const buildScheduleInput = (

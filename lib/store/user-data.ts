@@ -21,7 +21,11 @@ export const getAlertWords = async (userId: number): Promise<string[]> =>
  */
 export const getRealmAlertWords = async (realmId: number): Promise<Map<number, string[]>> => {
   const users = ((await getItem(entityKeys.realmAlertWords(realmId)))?.users ?? {}) as Record<string, string[]>;
-  return new Map(Object.entries(users).filter(([, words]) => words.length > 0).map(([id, words]) => [Number(id), words]));
+  return new Map(
+    Object.entries(users)
+      .filter(([, words]) => words.length > 0)
+      .map(([id, words]) => [Number(id), words]),
+  );
 };
 
 /**

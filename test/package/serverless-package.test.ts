@@ -156,7 +156,9 @@ describe('npx serverless package', () => {
     expect(granted[0].Action).toBe('lambda:InvokeFunction');
     expect(JSON.stringify(granted[0].Resource)).toContain(`"function","chat-${STAGE}-scheduledDelivery"`);
     const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
-    const scheduling = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('scheduler:') || a === 'iam:PassRole'));
+    const scheduling = statements.filter((s: any) =>
+      [s.Action].flat().some((a: string) => a.startsWith('scheduler:') || a === 'iam:PassRole'),
+    );
     expect(scheduling.map((s: any) => s.Action)).toEqual([
       ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
       'iam:PassRole',

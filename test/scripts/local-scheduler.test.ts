@@ -18,13 +18,24 @@ beforeAll(async () => {
   invoker = createServer((req, res) => {
     void readBody(req).then((body) => {
       const functionName = decodeURIComponent(/functions\/([^/]+)\/invocations/.exec(req.url ?? '')?.[1] ?? '');
-      invocations.push({ functionName, type: req.headers['x-amz-invocation-type'] as string | undefined, body: JSON.parse(body.toString()) });
+      invocations.push({
+        functionName,
+        type: req.headers['x-amz-invocation-type'] as string | undefined,
+        body: JSON.parse(body.toString()),
+      });
       res.writeHead(202).end();
     });
   });
   await new Promise<void>((resolve) => invoker.listen(0, '127.0.0.1', resolve));
-  scheduler = await startLocalScheduler({ invokerEndpoint: `http://127.0.0.1:${(invoker.address() as AddressInfo).port}`, log: () => undefined });
-  Object.assign(process.env, { SCHEDULER_ENDPOINT: scheduler.endpoint, SCHEDULED_DELIVERY_FUNCTION: 'chat-local-scheduledDelivery', FUNCTION_ARN_PREFIX: '' });
+  scheduler = await startLocalScheduler({
+    invokerEndpoint: `http://127.0.0.1:${(invoker.address() as AddressInfo).port}`,
+    log: () => undefined,
+  });
+  Object.assign(process.env, {
+    SCHEDULER_ENDPOINT: scheduler.endpoint,
+    SCHEDULED_DELIVERY_FUNCTION: 'chat-local-scheduledDelivery',
+    FUNCTION_ARN_PREFIX: '',
+  });
 });
 
 afterAll(async () => {
@@ -34,7 +45,7 @@ afterAll(async () => {
 });
 
 const waitFor = async (check: () => boolean, ms: number): Promise<void> => {
-  for (const until = Date.now() + ms; !check() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+  for (const until = Date.now() + ms; !check() && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
 };
 
 describe('the local EventBridge Scheduler', () => {
@@ -51,7 +62,12 @@ describe('the local EventBridge Scheduler', () => {
 
   it('invokes nothing for a schedule deleted before its time', async () => {
     invocations.length = 0;
-    await putSchedule({ name: 'scheduled-2-10-2', atSeconds: Math.floor(Date.now() / 1000) + 1, job: 'scheduledDelivery', payload: { id: 2 } });
+    await putSchedule({
+      name: 'scheduled-2-10-2',
+      atSeconds: Math.floor(Date.now() / 1000) + 1,
+      job: 'scheduledDelivery',
+      payload: { id: 2 },
+    });
     await deleteSchedule('scheduled-2-10-2');
     await new Promise((r) => setTimeout(r, 2500));
     expect(invocations).toEqual([]);

@@ -9,18 +9,18 @@ import * as userDataStore from '../../store/user-data';
 import { LostRaceError, retryLostRaces } from '../retry';
 
 /** Upstream's StringConstraints(max_length=100) on each added word. */
-export const MAX_ALERT_WORD_LENGTH = 100;
+const MAX_ALERT_WORD_LENGTH = 100;
 /**
  * How many alert words one user keeps: not an upstream limit (it has none), but what one item
  * holds (words of up to 100 characters, up to 400 bytes each, in DynamoDB's 400 KB item).
  */
-export const MAX_ALERT_WORDS = 500;
+const MAX_ALERT_WORDS = 500;
 
 /** GET /users/me/alert_words and register's `alert_words`. */
 export const listAlertWords = (user: User): Promise<string[]> => userDataStore.getAlertWords(user.id);
 
 /** Upstream's check of the added words: each at most 100 characters (counted as Python counts them). */
-export const checkAlertWordLengths = (words: string[]): void => {
+const checkAlertWordLengths = (words: string[]): void => {
   const long = words.findIndex((w) => [...w].length > MAX_ALERT_WORD_LENGTH);
   if (long >= 0) throw new BadRequestError(`alert_words[${long}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
 };

@@ -53,7 +53,12 @@ describe('POST /users/me/alert_words', () => {
   });
 
   it('refuses a missing alert_words', async () => {
-    expectError(await call(add, { method: 'POST', path: route, as: 'hamlet@zulip.com', params: {} }), "Missing 'alert_words' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    expectError(
+      await call(add, { method: 'POST', path: route, as: 'hamlet@zulip.com', params: {} }),
+      "Missing 'alert_words' argument",
+      400,
+      'REQUEST_VARIABLE_MISSING',
+    );
   });
 });
 
@@ -69,20 +74,36 @@ describe('DELETE /users/me/alert_words', () => {
 describe('register alert_words', () => {
   it('is the list as changed', async () => {
     expectSuccess(await post('desdemona@zulip.com', ['handkerchief']));
-    const body = expectSuccess(await call(register, { method: 'POST', path: '/register', as: 'desdemona@zulip.com', params: { fetch_event_types: ['alert_words'] } }));
+    const body = expectSuccess(
+      await call(register, {
+        method: 'POST',
+        path: '/register',
+        as: 'desdemona@zulip.com',
+        params: { fetch_event_types: ['alert_words'] },
+      }),
+    );
     expect(body.alert_words).toEqual(['handkerchief']);
   });
 });
 
 describe('has_alert_word on delivery, and is:alerted', () => {
-  it("flags the message for a recipient whose word it holds, not for the others; is:alerted finds it", async () => {
+  it('flags the message for a recipient whose word it holds, not for the others; is:alerted finds it', async () => {
     const [hamlet, iago] = [await openQueue('hamlet@zulip.com'), await openQueue('iago@zulip.com')];
-    const id = await sendMessageId('othello@zulip.com', { type: 'direct', to: JSON.stringify([HAMLET, IAGO]), content: 'I saw the Ghost, on the walls.' });
+    const id = await sendMessageId('othello@zulip.com', {
+      type: 'direct',
+      to: JSON.stringify([HAMLET, IAGO]),
+      content: 'I saw the Ghost, on the walls.',
+    });
     const flagsOf = async (queue: typeof hamlet) => (await queue.drain()).find((e) => e.type === 'message')!.flags;
     expect(await flagsOf(hamlet)).toContain('has_alert_word');
     expect(await flagsOf(iago)).not.toContain('has_alert_word');
     const alerted = expectSuccess(
-      await call(listMessages, { method: 'GET', path: '/messages', as: 'hamlet@zulip.com', params: { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'alerted' }] } }),
+      await call(listMessages, {
+        method: 'GET',
+        path: '/messages',
+        as: 'hamlet@zulip.com',
+        params: { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'alerted' }] },
+      }),
     ).messages;
     expect(alerted.map((m: { id: number }) => m.id)).toContain(id);
     expect(alerted.find((m: { id: number }) => m.id === id).flags).toContain('has_alert_word');

@@ -44,6 +44,8 @@ export const storedOf = (userId: number) => scheduledStore.listScheduledMessages
 export const warmUp = (): void =>
   beforeAll(async () => {
     await openQueue('desdemona@zulip.com');
-    expectSuccess(await schedule('desdemona@zulip.com', { type: 'direct', to: [9], content: '**warm**', scheduled_delivery_timestamp: FUTURE }));
+    expectSuccess(
+      await schedule('desdemona@zulip.com', { type: 'direct', to: [9], content: '**warm**', scheduled_delivery_timestamp: FUTURE }),
+    );
     clearInProcessSchedules();
   }, 120_000);

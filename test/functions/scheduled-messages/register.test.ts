@@ -11,7 +11,12 @@ afterEach(clearInProcessSchedules);
 
 describe('POST /register: scheduled_messages', () => {
   it("lists the caller's undelivered send-later messages by delivery time, not reminders", async () => {
-    const early = await scheduleId('iago@zulip.com', { type: 'direct', to: [12], content: 'early', scheduled_delivery_timestamp: FUTURE - 10 });
+    const early = await scheduleId('iago@zulip.com', {
+      type: 'direct',
+      to: [12],
+      content: 'early',
+      scheduled_delivery_timestamp: FUTURE - 10,
+    });
     const body = await fetchState('iago@zulip.com', { fetch_event_types: ['scheduled_messages'] });
     expect(body.scheduled_messages).toEqual([
       expect.objectContaining({ scheduled_message_id: early, type: 'private', to: [12], content: 'early', failed: false }),
