@@ -10,14 +10,13 @@ import { ApiError } from '../errors';
 import { sendEvent } from '../events/send';
 import { renderPlainMarkdown } from '../render';
 import type { Realm } from '../models/realm';
-import { SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS, type ScheduledMessage } from '../models/scheduled-message';
+import { SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS, toApiScheduledMessage, type ScheduledMessage } from '../models/scheduled-message';
 import { NOTIFICATION_BOT_EMAIL, type User } from '../models/user';
 import * as messagesStore from '../store/messages';
 import * as realmsStore from '../store/realms';
 import * as scheduledStore from '../store/scheduled-messages';
 import { deleteSchedule, putSchedule } from '../store/schedules';
 import * as usersStore from '../store/users';
-import { toApiScheduledMessage } from '../models/scheduled-message';
 import { checkMessage, sendCheckedMessage, sendInternalMessage, type CheckedMessage } from './messages/send';
 
 /** What the scheduledDelivery job is given: the scheduled message's key. */
@@ -78,13 +77,24 @@ const claimMessageId = async (m: ScheduledMessage, realmId: number): Promise<num
   return now && !now.failed && !now.delivered ? now.deliveryMessageId : undefined;
 };
 
-/** Writes the message of a claimed delivery unless a run before this one did, then marks it delivered. Returns false when nothing was claimed. */
-const sendOnce = async (m: ScheduledMessage, realm: Realm, write: (messageId: number) => Promise<unknown>): Promise<boolean> => {
-  const messageId = await claimMessageId(m, realm.id);
-  if (messageId === undefined) return false;
-  if (!(await messagesStore.getMessage(realm.id, messageId, { consistent: true }))) await write(messageId);
+/** Marks a delivery done and tells the sender's clients it is no longer pending (`scheduled_messages` or `reminders` remove). */
+const finishDelivery = async (m: ScheduledMessage, messageId: number): Promise<void> => {
   await scheduledStore.markDelivered(m, messageId);
-  return true;
+  await sendEvent(
+    m.realmId,
+    m.kind === 'reminder'
+      ? { type: 'reminders', op: 'remove', reminder_id: m.id }
+      : { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id },
+    { users: [m.senderId] },
+  );
+};
+
+/** Writes the message of a claimed delivery unless a run before this one did, then finishes it. Nothing when nothing was claimed. */
+const sendOnce = async (m: ScheduledMessage, realm: Realm, write: (messageId: number) => Promise<unknown>): Promise<void> => {
+  const messageId = await claimMessageId(m, realm.id);
+  if (messageId === undefined) return;
+  if (!(await messagesStore.getMessage(realm.id, messageId, { consistent: true }))) await write(messageId);
+  await finishDelivery(m, messageId);
 };
 
 /** Upstream's send_scheduled_message for a send-later message: checked again as a send, as its sender, now. */
@@ -104,16 +114,14 @@ const deliverSendLater = async (m: ScheduledMessage, realm: Realm, sender: User)
   });
   const readBy = checked.send.readBy;
   checked.send.readBy = (userId) => (userId === sender.id ? m.readBySender === true : readBy(userId));
-  if (await sendOnce(m, realm, (messageId) => sendCheckedMessage(realm, sender, checked, { messageId })))
-    await sendEvent(realm.id, { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, { users: [m.senderId] });
+  await sendOnce(m, realm, (messageId) => sendCheckedMessage(realm, sender, checked, { messageId }));
 };
 
 /** Upstream's send_reminder: Notification Bot's direct message to the reminder's owner, with its stored content. */
 const deliverReminder = async (m: ScheduledMessage, realm: Realm, owner: User): Promise<void> => {
   const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
   if (!bot) throw new DeliveryFailure('Reminder could not be sent.', false);
-  if (await sendOnce(m, realm, (messageId) => sendInternalMessage(realm, bot, { user: owner }, m.content, [], { messageId })))
-    await sendEvent(realm.id, { type: 'reminders', op: 'remove', reminder_id: m.id }, { users: [m.senderId] });
+  await sendOnce(m, realm, (messageId) => sendInternalMessage(realm, bot, { user: owner }, m.content, [], { messageId }));
 };
 
 /** Upstream's datetime_to_global_time: a global time the renderer shows in each reader's zone. */
@@ -143,6 +151,9 @@ export const doDeliverScheduledMessage = async (job: ScheduledDeliveryJob): Prom
   const m = await scheduledStore.getScheduledMessageOfUser(job.userId, job.id, { consistent: true });
   if (!m || m.realmId !== job.realmId || m.delivered === true || m.failed) return;
   if (m.scheduledDeliveryTimestamp * 1000 > nowMs()) return;
+  // A run before this one wrote the message and stopped before marking it: sent, whatever has changed since.
+  if (m.deliveryMessageId !== undefined && (await messagesStore.getMessage(m.realmId, m.deliveryMessageId, { consistent: true })))
+    return finishDelivery(m, m.deliveryMessageId);
   const [realm, sender] = await Promise.all([realmsStore.get(m.realmId), usersStore.get(m.realmId, m.senderId)]);
   try {
     if (!realm || realm.deactivated) throw new DeliveryFailure('This organization has been deactivated', false);

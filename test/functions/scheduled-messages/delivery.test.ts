@@ -11,6 +11,7 @@ import * as scheduledStore from '../../../lib/store/scheduled-messages';
 import { clearInProcessSchedules, fireDueSchedules, listInProcessSchedules } from '../../../lib/store/schedules';
 import * as usersStore from '../../../lib/store/users';
 import { call, expectError, expectSuccess } from '../../helpers/api';
+import { aroundDynamoCalls } from '../../helpers/dynamo-calls';
 import { openQueue } from '../../helpers/events';
 import { editScheduled, listScheduled, scheduleId, warmUp } from './helpers';
 
@@ -132,6 +133,39 @@ describe('delivery of a scheduled message at its time', () => {
     await doDeliverScheduledMessage(key(id));
     await settleJobs();
     expect((await newest('hamlet@zulip.com', [{ operator: 'topic', operand: 'claimed' }])).map((m) => m.id)).toEqual([claimed]);
+  });
+
+  it('a retry after a run that wrote the message and failed to mark it marks it delivered, even if it could no longer be sent', async () => {
+    const at = nowSeconds() + 10;
+    const id = await scheduleId('iago@zulip.com', {
+      type: 'stream',
+      to: 2,
+      topic: 'crash',
+      content: 'written once',
+      scheduled_delivery_timestamp: at,
+    });
+    clearInProcessSchedules();
+    advanceClock(10_000);
+    let failMark = true;
+    const restore = aroundDynamoCalls(async (command, send) => {
+      if (failMark && (command.input as { UpdateExpression?: string }).UpdateExpression === 'SET delivered = :true') {
+        failMark = false;
+        throw new Error('the run stopped here');
+      }
+      return send(command);
+    });
+    try {
+      await expect(doDeliverScheduledMessage(key(id, IAGO))).rejects.toThrow('the run stopped here');
+    } finally {
+      restore();
+    }
+    const [realm, iago] = await Promise.all([realmsStore.get(REALM), usersStore.get(REALM, IAGO)]);
+    await checkArchiveChannel(realm!, iago!, 2);
+    await doDeliverScheduledMessage(key(id, IAGO));
+    await settleJobs();
+    const stored = (await scheduledStore.getScheduledMessageOfUser(IAGO, id))!;
+    expect(stored).toMatchObject({ delivered: true, failed: false });
+    expect((await messagesStore.getMessage(REALM, stored.deliveryMessageId!))!.content).toBe('written once');
   });
 
   it('an edit of the time moves the delivery: the old time sends nothing', async () => {
