@@ -6,7 +6,8 @@ import { handler as register } from '../../../functions/events/register';
 import * as userDataStore from '../../../lib/store/user-data';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
-import { sendMessageId } from '../../helpers/messages';
+import { editMessage, sendMessageId } from '../../helpers/messages';
+import * as messagesStore from '../../../lib/store/messages';
 
 const [HAMLET, IAGO] = [10, 11];
 const route = '/users/me/alert_words';
@@ -113,6 +114,16 @@ describe('has_alert_word on delivery, and is:alerted', () => {
     const hamlet = await openQueue('hamlet@zulip.com');
     await sendMessageId('othello@zulip.com', { type: 'direct', to: JSON.stringify([HAMLET]), content: 'ghostly\n```\nghost\n```' });
     expect((await hamlet.drain()).find((e) => e.type === 'message')!.flags).not.toContain('has_alert_word');
+  });
+
+  it('is set again when the content is edited: gained by a new word, lost when it goes, other flags kept', async () => {
+    const id = await sendMessageId('othello@zulip.com', { type: 'direct', to: JSON.stringify([HAMLET]), content: 'nothing here' });
+    const flags = async () => (await messagesStore.getUserMessage(HAMLET, id))!.flags;
+    expect(await flags()).not.toContain('has_alert_word');
+    expectSuccess(await editMessage('othello@zulip.com', id, { content: 'a ghost here' }));
+    expect(await flags()).toContain('has_alert_word');
+    expectSuccess(await editMessage('othello@zulip.com', id, { content: 'gone again' }));
+    expect(await flags()).not.toContain('has_alert_word');
   });
 
   it('follows a change of alert words at once', async () => {
