@@ -19,6 +19,9 @@ import { deleteSchedule, putSchedule } from '../store/schedules';
 import * as usersStore from '../store/users';
 import { checkMessage, sendCheckedMessage, sendInternalMessage, type CheckedMessage } from './messages/send';
 
+/** How early a run still delivers: the scheduler's clock and this function's may differ a little. */
+const CLOCK_SKEW_MS = 5_000;
+
 /** What the scheduledDelivery job is given: the scheduled message's key. */
 export type ScheduledDeliveryJob = { realmId: number; userId: number; id: number };
 
@@ -139,7 +142,7 @@ const notifyFailure = async (m: ScheduledMessage, realm: Realm, sender: User, wh
 
 /**
  * The scheduledDelivery job: delivers one scheduled message whose time has come. Nothing when it
- * is gone, delivered, failed, or not yet due (the schedule of a time since edited). A send-later
+ * is gone, delivered or failed; when it is not yet due, its schedule is put again for its time. A send-later
  * message is checked again as a send by its sender (the organization or the account deactivated,
  * the channel archived, permissions lost, more than 10 minutes late: upstream's failures), then
  * sent once; a reminder is Notification Bot's direct message. Emits `scheduled_messages` (or
@@ -150,7 +153,9 @@ const notifyFailure = async (m: ScheduledMessage, realm: Realm, sender: User, wh
 export const doDeliverScheduledMessage = async (job: ScheduledDeliveryJob): Promise<void> => {
   const m = await scheduledStore.getScheduledMessageOfUser(job.userId, job.id, { consistent: true });
   if (!m || m.realmId !== job.realmId || m.delivered === true || m.failed) return;
-  if (m.scheduledDeliveryTimestamp * 1000 > nowMs()) return;
+  // Early (a schedule that fired before a clock that lags, or of a time since moved): its schedule
+  // is put again for the time it has, the same one when nothing changed.
+  if (m.scheduledDeliveryTimestamp * 1000 > nowMs() + CLOCK_SKEW_MS) return deliverySchedule(m);
   // A run before this one wrote the message and stopped before marking it: sent, whatever has changed since.
   if (m.deliveryMessageId !== undefined && (await messagesStore.getMessage(m.realmId, m.deliveryMessageId, { consistent: true })))
     return finishDelivery(m, m.deliveryMessageId);

@@ -105,6 +105,8 @@ describe('delivery of a scheduled message at its time', () => {
       scheduled_delivery_timestamp: nowSeconds() + 30,
     });
     await doDeliverScheduledMessage(key(id));
+    // Early: nothing sent, and its schedule is still there for its time.
+    expect(listInProcessSchedules().filter((sch) => sch.name === `scheduled-2-${HAMLET}-${id}`)).toHaveLength(1);
     expect(await newest('hamlet@zulip.com', [{ operator: 'topic', operand: 'once' }])).toEqual([]);
     await passTime(30);
     await doDeliverScheduledMessage(key(id));
