@@ -110,6 +110,14 @@ describe('DELETE /scheduled_messages/{scheduled_message_id}', () => {
     expect(listInProcessSchedules().filter((s) => s.name.endsWith(`-${id}`))).toEqual([]);
   });
 
+  it('deletes it once when five requests delete it at once: one success, four 404s, one event', async () => {
+    const id = await channelMessage();
+    const queue = await openQueue('hamlet@zulip.com');
+    const results = await Promise.all(Array.from({ length: 5 }, () => deleteScheduled('hamlet@zulip.com', id)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
+    expect(await queue.drain()).toEqual([{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }]);
+  });
+
   it('answers 404 on a second delete and sends nothing', async () => {
     const id = await channelMessage();
     expectSuccess(await deleteScheduled('hamlet@zulip.com', id));
