@@ -161,7 +161,7 @@ describe('npx serverless package', () => {
     );
     expect(scheduling.map((s: any) => s.Action)).toEqual([
       ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
-      'iam:PassRole',
+      ['iam:PassRole'],
     ]);
   });
 
