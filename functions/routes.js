@@ -141,6 +141,13 @@ const JOBS = {
     timeout: 60,
     maximumRetryAttempts: 2,
   },
+  // Started by a scheduled message's one-time EventBridge Scheduler schedule (lib/store/schedules.ts):
+  // checks and sends one message, as a send does.
+  scheduledDelivery: {
+    handler: 'functions/jobs/scheduled-delivery.handler',
+    timeout: 30,
+    maximumRetryAttempts: 2,
+  },
 };
 
 /**

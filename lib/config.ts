@@ -140,12 +140,30 @@ export const config = {
    * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
    * handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout' | 'messageMove' | 'push'): string | undefined =>
+  jobFunction: (name: 'messageFanout' | 'messageMove' | 'push' | 'scheduledDelivery'): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
       messageMove: process.env.MESSAGE_MOVE_FUNCTION,
       push: process.env.PUSH_FUNCTION,
+      scheduledDelivery: process.env.SCHEDULED_DELIVERY_FUNCTION,
     })[name] || undefined,
+  /**
+   * EventBridge Scheduler, which starts a job at a stated time (lib/store/schedules.ts): the role
+   * it assumes to invoke the job's function (SCHEDULER_ROLE_ARN), the schedule group
+   * (SCHEDULE_GROUP, else `default`), the ARN prefix of the functions (FUNCTION_ARN_PREFIX, the
+   * function's name follows) and an endpoint (SCHEDULER_ENDPOINT: the local runner's stand-in).
+   * Neither role nor endpoint: this process keeps the schedules and starts their jobs itself (the handler tests).
+   */
+  scheduler: (): { roleArn: string; group: string; functionArnPrefix: string; endpoint: string | undefined } | undefined => {
+    const roleArn = process.env.SCHEDULER_ROLE_ARN;
+    if (!roleArn && !process.env.SCHEDULER_ENDPOINT) return undefined;
+    return {
+      roleArn: roleArn || 'arn:aws:iam::000000000000:role/local-scheduler',
+      group: process.env.SCHEDULE_GROUP || 'default',
+      functionArnPrefix: process.env.FUNCTION_ARN_PREFIX || '',
+      endpoint: process.env.SCHEDULER_ENDPOINT || undefined,
+    };
+  },
   /**
    * The mobile push notification service (upstream's push bouncer, its ZULIP_SERVICES_URL, and this
    * server's registration there, ZULIP_ORG_ID and ZULIP_ORG_KEY): push notifications are configured

@@ -21,6 +21,7 @@ import { startLocalS3, type LocalS3 } from './local-s3';
 import { startLocalSes, type LocalSes } from './local-ses';
 import { seedDevRealm } from './seed';
 import { startLocalSearch, type LocalSearch } from './local-search';
+import { startLocalScheduler } from './local-scheduler';
 import { doReindexRealm } from '../lib/actions/messages/search-index';
 import { listAllForOperator } from '../lib/store/realms';
 
@@ -188,12 +189,21 @@ export const startOffline = async (
   const log = opts.log ?? (() => undefined);
   // Jobs are invoked asynchronously through it, as Lambda would (local-lambda.ts): serverless-offline's
   // own Event invocations do not await the handler, and a failed job would end its process.
-  const invoker = await startAsyncInvoker({
+  const lambda = await startAsyncInvoker({
     target: `http://localhost:${lambdaPort}`,
     deadLettered: new Set(Object.entries(JOBS).flatMap(([name, job]) => (job.destinations?.onFailure ? [localFunctionName(name)] : []))),
     deadLetterFile: opts.deadLetterFile,
     log,
   });
+  const scheduler = await startLocalScheduler({ invokerEndpoint: lambda.endpoint, log });
+  // Stopping the invoker stops the scheduler in front of it first.
+  const invoker: AsyncInvoker = {
+    endpoint: lambda.endpoint,
+    stop: async () => {
+      await scheduler.stop();
+      await lambda.stop();
+    },
+  };
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...opts.env,
@@ -211,6 +221,11 @@ export const startOffline = async (
     // Background jobs are asynchronous invocations of their functions, as deployed (serverless.yml
     // names the functions), through the local asynchronous invoker.
     LAMBDA_ENDPOINT: invoker.endpoint,
+    // One-time schedules (scheduled messages, reminders) through the local Scheduler, which
+    // invokes their job through the same invoker at their time (scripts/local-scheduler.ts).
+    SCHEDULER_ENDPOINT: scheduler.endpoint,
+    SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
+    FUNCTION_ARN_PREFIX: '',
     SLS_TELEMETRY_DISABLED: '1',
   };
   // serverless.yml sets these for the handlers; --param passes this process's values through.

@@ -190,8 +190,19 @@ export const inviteItems = (): Item[] =>
     };
   });
 
+/** Each organization's index of its users' alert words (lib/store/user-data.ts getRealmAlertWords). */
+const realmAlertWordItems = (): Item[] => {
+  const byRealm = new Map<number, Record<string, string[]>>();
+  for (const [uid, words] of Object.entries(fixture.alert_words)) {
+    const realmId = fixture.users.find((u) => u.user_id === Number(uid))!.realm_id;
+    byRealm.set(realmId, { ...(byRealm.get(realmId) ?? {}), [uid]: words });
+  }
+  return [...byRealm].map(([realmId, users]) => ({ ...ek.realmAlertWords(realmId), users }));
+};
+
 export const perUserItems = (): Item[] => [
   ...Object.entries(fixture.alert_words).map(([uid, words]) => ({ ...ek.alertWords(Number(uid)), userId: Number(uid), words })),
+  ...realmAlertWordItems(),
   ...fixture.users.map((u) => ({ ...ek.onboardingSteps(u.user_id), userId: u.user_id, steps: fixture.onboarding_steps.default })),
   ...fixture.saved_snippets.map((s) => ({
     ...ek.savedSnippet(s.user_id, s.id),

@@ -1,16 +1,9 @@
 // POST /messages: send a channel message or a direct message.
 import { sendMessage } from '../../lib/actions/messages/send';
-import { BadRequestError } from '../../lib/errors';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { MESSAGE_TYPES, clientName } from '../../lib/models/message-send';
-import { bool, float, type Validator } from '../../lib/validation/validators';
-
-const messageType: Validator<'stream' | 'private'> = (value) => {
-  const type = MESSAGE_TYPES[String(value)];
-  if (!type) throw new BadRequestError('Invalid type');
-  return type;
-};
+import { clientName, messageType, userAgentOf } from '../../lib/models/message-send';
+import { bool, float } from '../../lib/validation/validators';
 
 // Incoming-webhook bots may send through POST /messages, as upstream's allow_incoming_webhooks lets them.
 export const handler = apiHandler(
@@ -30,9 +23,7 @@ export const handler = apiHandler(
       widget_content: rawString().optional(),
       client: rawString().optional(),
     });
-    const headers = event.headers ?? {};
-    const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
-    const client = clientName(p.client, userAgent);
+    const client = clientName(p.client, userAgentOf(event.headers));
     return sendMessage(user, realm, {
       type: p.type,
       to: p.to,

@@ -16,15 +16,18 @@ import { allocateIds } from '../store/common';
 import * as scheduledStore from '../store/scheduled-messages';
 import { messageLink, unusedFence } from '../render/message-links';
 import * as usersStore from '../store/users';
+import { deliverySchedule, dropDeliverySchedule } from './scheduled-delivery';
 
 /**
  * DELETE /reminders/{id}: one of the caller's own reminders (accessReminder: anything else is
  * "Reminder does not exist"), deleted on condition that it is still there (the loser of two
- * concurrent deletes gets the same 404), then sends `reminders` remove to the owner's queues.
+ * concurrent deletes gets the same 404), drops its delivery schedule, then sends `reminders`
+ * remove to the owner's queues.
  */
 export const doDeleteReminder = async (user: User, reminderId: number): Promise<void> => {
   const reminder = await accessReminder(user, reminderId);
   if (!(await scheduledStore.deleteReminder(user.id, reminder.id))) throw new ResourceNotFoundError('Reminder does not exist');
+  await dropDeliverySchedule(reminder);
   await sendEvent(user.realmId, { type: 'reminders', op: 'remove', reminder_id: reminder.id }, { users: [user.id] });
 };
 
@@ -69,8 +72,8 @@ export type CreateReminderRequest = { messageId: number; scheduledDeliveryTimest
 /**
  * POST /reminders. Checks, in upstream's order: the delivery time is in the future, the message
  * is one the caller can read ("Invalid message(s)"), the note fits the organization's
- * max_reminder_note_length. Writes the reminder in the caller's partition and sends `reminders`
- * add to the caller's queues. `realmUrl` is where the organization is served, for the message link.
+ * max_reminder_note_length. Writes the reminder in the caller's partition, schedules its delivery
+ * (lib/actions/scheduled-delivery.ts) and sends `reminders` add to the caller's queues. `realmUrl` is where the organization is served, for the message link.
  */
 export const checkCreateReminder = async (
   user: User,
@@ -99,6 +102,7 @@ export const checkCreateReminder = async (
     delivered: false,
   };
   await scheduledStore.putScheduledMessage(reminder);
+  await deliverySchedule(reminder);
   await sendEvent(
     realm.id,
     { type: 'reminders', op: 'add', reminders: [toApiReminder(reminder, renderPlainMarkdown)] },

@@ -36,6 +36,10 @@ export type AttachmentEvent =
   | { type: 'attachment'; op: 'add' | 'update'; attachment: ApiAttachment; upload_space_used: number }
   | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
 
+export type ScheduledMessagesEvent =
+  | { type: 'scheduled_messages'; op: 'add'; scheduled_messages: ApiObject[] }
+  | { type: 'scheduled_messages'; op: 'update'; scheduled_message: ApiObject }
+  | { type: 'scheduled_messages'; op: 'remove'; scheduled_message_id: number };
 export type RemindersEvent =
   { type: 'reminders'; op: 'add'; reminders: ApiObject[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
 
@@ -348,6 +352,7 @@ export type ApiEvent =
   | NavigationViewEvent
   | AttachmentEvent
   | RemindersEvent
+  | ScheduledMessagesEvent
   | InvitesChangedEvent
   | RealmEvent
   | RealmUserSettingsDefaultsEvent

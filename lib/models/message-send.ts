@@ -10,12 +10,23 @@ export type ChannelIndicator = { id: number } | { name: string };
 export type DirectRecipients = { emails: string[] } | { ids: number[] };
 
 /** The message types upstream accepts, by its internal name. */
-export const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
+const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
   stream: 'stream',
   channel: 'stream',
   private: 'private',
   direct: 'private',
 };
+
+/** The `type` parameter of a send or a scheduled message: one of MESSAGE_TYPES, else upstream's "Invalid type". */
+export const messageType = (value: unknown): 'stream' | 'private' => {
+  const type = MESSAGE_TYPES[String(value)];
+  if (!type) throw new BadRequestError('Invalid type');
+  return type;
+};
+
+/** The User-Agent header of a request, whatever its case (parse_client reads it). */
+export const userAgentOf = (headers: Record<string, string | undefined> | undefined): string | undefined =>
+  Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
 
 const tryJson = (text: string): unknown => {
   try {

@@ -76,6 +76,9 @@ export type TopicSummary = { channelId: number; topic: string; maxMessageId: num
 /** The flags this server stores on a row for a mention: they put the row in the user's mentioned index. */
 export const MENTION_FLAGS: readonly string[] = ['mentioned', 'wildcard_mentioned'];
 
+/** The flags a row gets from its message's content, which a content edit sets again: the mentions and has_alert_word. */
+export const CONTENT_FLAGS: readonly string[] = [...MENTION_FLAGS, 'has_alert_word'];
+
 /** Upstream's wildcard mention flags: the deprecated wildcard_mentioned (stored here) and its channel and topic forms. */
 export const WILDCARD_MENTION_FLAGS: readonly string[] = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 

@@ -258,6 +258,26 @@ const indentedBody = (lines: string[], start: number, baseIndent: number, inline
 };
 
 /** The HTML blocks of a text. */
+/** What a fenced code block leaves of a message's text before its alert words are looked for. */
+const CODE_BLOCK_PLACEHOLDER = '\u0002code\u0003';
+
+/**
+ * The lines of a message with each fenced code block (every fence but a quote or spoiler fence,
+ * whose content is Markdown) replaced by one placeholder line, as upstream's fenced-code
+ * preprocessor stashes them before its alert-word preprocessor reads the text.
+ */
+export const stashCodeBlocks = (lines: string[]): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const fence = FENCE.exec(lines[i]);
+    if (fence && !CONTAINERS.has(fence[2])) {
+      out.push(CODE_BLOCK_PLACEHOLDER);
+      i = fenceEnd(lines, i + 1, fence[1], false) + 1;
+    } else out.push(lines[i++]);
+  }
+  return out;
+};
+
 export const renderBlocks = (lines: string[], inline: InlineRenderer): string[] => {
   const out: string[] = [];
   let i = 0;

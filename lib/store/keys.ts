@@ -66,6 +66,7 @@
 // | a navigation view / its name | main       | USER#<uid>              | = NAVVIEW#<sha256 of fragment> / = NAVNAME#<sha256 of name> |
 // | nav view count of a user    | main        | USER#<uid>              | = NAVVIEWCOUNT              |
 // | alert words / onboarding    | main        | USER#<uid>              | = ALERTWORDS / = ONBOARDING |
+// | alert words of a realm      | main        | REALM#<rid>             | = ALERTWORDS                |
 // | profile values of a realm   | main.gsi1   | PROFILEVALUES#<rid>     | (all: register's user list) |
 // | presence row + sequence     | main        | REALM#<rid>             | = PRESENCE#<uid>, = PRESENCESEQ (consistent batch get) |
 // | presence changed since id   | main.gsi1   | PRESENCE#<rid>          | > <last_update_id>          |
@@ -269,6 +270,7 @@ export const entityKeys = {
   sentLocalId: (userId: number, queueId: string, localId: string): Key =>
     fitted('queue id', { pk: `USER#${userId}`, sk: `SENTLOCAL#${queueId.length}#${queueId}#${localId}` }),
   alertWords: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ALERTWORDS' }),
+  realmAlertWords: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'ALERTWORDS' }),
   onboardingSteps: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ONBOARDING' }),
   savedSnippet: (userId: number, snippetId: number): Key => ({ pk: `USER#${userId}`, sk: `SNIPPET#${pad(snippetId)}` }),
   /** How many saved snippets the user keeps (`count`), changed in the transaction of each create and delete. */

@@ -3,7 +3,7 @@
 // summary, the direct-message conversation items, the channel's first message id). The layout and
 // the send's writer are lib/store/messages.ts; this module only changes what it wrote.
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MENTION_FLAGS, type Message } from '../models/message';
+import { CONTENT_FLAGS, MENTION_FLAGS, type Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
 import { buildUserMessageItem, MAX_RECIPIENT_PARTS, recordRowHolders } from './messages';
@@ -141,11 +141,13 @@ export const addReadRows = async (m: Message, userIds: number[]): Promise<void> 
 };
 
 /**
- * Replaces the mention flags of a row (after a content edit), keeping its other flags, and keeps
- * the row in the mentioned index exactly while a mention flag is set. Conditional on the flags
- * read, so a concurrent read or star is never lost: on a lost race it reads the row again.
+ * Replaces the flags a row has from its message's content (CONTENT_FLAGS: mentions and
+ * has_alert_word, after a content edit), keeping its other flags, and keeps the row in the
+ * mentioned index exactly while a mention flag is set. Conditional on the flags read, so a
+ * concurrent read or star is never lost: on a lost race it reads the row again.
  */
-export const setMentionFlagsOfRow = async (userId: number, messageId: number, mentionFlags: string[]): Promise<string[] | undefined> => {
+export const setMentionFlagsOfRow = async (userId: number, messageId: number, contentFlags: string[]): Promise<string[] | undefined> => {
+  const mentionFlags = contentFlags.filter((f) => MENTION_FLAGS.includes(f));
   for (;;) {
     const out = await documentClient().send(
       new GetCommand({ TableName: tableName('main'), Key: entityKeys.userMessage(userId, messageId), ConsistentRead: true }),
@@ -153,7 +155,7 @@ export const setMentionFlagsOfRow = async (userId: number, messageId: number, me
     const row = out.Item;
     if (!row) return undefined;
     const before = ((row.flags as string[] | undefined) ?? []).map(String);
-    const after = [...before.filter((f) => !MENTION_FLAGS.includes(f)), ...mentionFlags];
+    const after = [...before.filter((f) => !CONTENT_FLAGS.includes(f)), ...contentFlags];
     if (after.length === before.length && after.every((f) => before.includes(f))) return before;
     const mentioned = entityKeys.mentionedMessage(userId, messageId);
     const written = await sendConditional(

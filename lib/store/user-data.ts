@@ -15,6 +15,57 @@ const getItem = async (key: Key): Promise<Item | undefined> =>
 export const getAlertWords = async (userId: number): Promise<string[]> =>
   ((await getItem(entityKeys.alertWords(userId)))?.words as string[] | undefined) ?? [];
 
+/**
+ * Every user's alert words in an organization, by user id: the index a send reads in one request
+ * (upstream's alert_words_in_realm), kept with each user's own item by setAlertWords.
+ */
+export const getRealmAlertWords = async (realmId: number): Promise<Map<number, string[]>> => {
+  const users = ((await getItem(entityKeys.realmAlertWords(realmId)))?.users ?? {}) as Record<string, string[]>;
+  return new Map(
+    Object.entries(users)
+      .filter(([, words]) => words.length > 0)
+      .map(([id, words]) => [Number(id), words]),
+  );
+};
+
+/**
+ * Replaces a user's alert words, on condition that they are still `previous` (a concurrent
+ * change refuses it: false, nothing written), together with the organization's index.
+ */
+export const setAlertWords = async (realmId: number, userId: number, words: string[], previous: string[]): Promise<boolean> => {
+  const index = entityKeys.realmAlertWords(realmId);
+  // The index's map must exist before one user's entry in it can be set.
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: index,
+      UpdateExpression: 'SET #users = if_not_exists(#users, :empty)',
+      ExpressionAttributeNames: { '#users': 'users' },
+      ExpressionAttributeValues: { ':empty': {} },
+    }),
+  );
+  const loss = await sendTransaction([
+    {
+      Put: {
+        TableName: tableName('main'),
+        Item: { ...entityKeys.alertWords(userId), userId, words },
+        ConditionExpression: previous.length === 0 ? 'attribute_not_exists(pk) OR size(words) = :zero' : 'words = :previous',
+        ExpressionAttributeValues: previous.length === 0 ? { ':zero': 0 } : { ':previous': previous },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName('main'),
+        Key: index,
+        UpdateExpression: 'SET #users.#user = :words',
+        ExpressionAttributeNames: { '#users': 'users', '#user': String(userId) },
+        ExpressionAttributeValues: { ':words': words },
+      },
+    },
+  ]);
+  return loss === undefined;
+};
+
 /** The onboarding steps the user has not completed yet ([] when none are pending). */
 export const getPendingOnboardingSteps = async (userId: number): Promise<OnboardingStep[]> =>
   ((await getItem(entityKeys.onboardingSteps(userId)))?.steps as OnboardingStep[] | undefined) ?? [];

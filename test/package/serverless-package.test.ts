@@ -109,7 +109,7 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push', 'scheduledDelivery']);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
@@ -124,12 +124,13 @@ describe('npx serverless package', () => {
     // Push notifications are configuration: not configured unless the stage's parameters say so.
     expect(push.Environment.Variables).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
     const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfigs).toHaveLength(3);
+    expect(invokeConfigs).toHaveLength(4);
     for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
     const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
     expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
     expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
     expect(routeTargets).not.toContain('PushLambdaFunction');
+    expect(routeTargets).not.toContain('ScheduledDeliveryLambdaFunction');
     const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
     const arnParts = [
@@ -156,6 +157,29 @@ describe('npx serverless package', () => {
     ]);
     // The role may not refer to any function: every function refers to the role (a CloudFormation cycle).
     expect(JSON.stringify(resources.IamRoleLambdaExecution)).not.toMatch(/LambdaFunction/);
+  });
+
+  it('starts scheduledDelivery from EventBridge Scheduler schedules through a role that may invoke only it', () => {
+    const fn = resources.ScheduledDeliveryLambdaFunction.Properties;
+    expect(fn.Handler).toBe(JOBS.scheduledDelivery.handler);
+    expect(fn.Environment.Variables).toMatchObject({
+      SCHEDULED_DELIVERY_FUNCTION: `chat-${STAGE}-scheduledDelivery`,
+      SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': ['ScheduledDeliveryRole', 'Arn'] },
+    });
+    const role = resources.ScheduledDeliveryRole.Properties;
+    expect(role.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'scheduler.amazonaws.com' });
+    const granted = role.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    expect(granted).toHaveLength(1);
+    expect(granted[0].Action).toBe('lambda:InvokeFunction');
+    expect(JSON.stringify(granted[0].Resource)).toContain(`"function","chat-${STAGE}-scheduledDelivery"`);
+    const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    const scheduling = statements.filter((s: any) =>
+      [s.Action].flat().some((a: string) => a.startsWith('scheduler:') || a === 'iam:PassRole'),
+    );
+    expect(scheduling.map((s: any) => s.Action)).toEqual([
+      ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+      ['iam:PassRole'],
+    ]);
   });
 
   it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {

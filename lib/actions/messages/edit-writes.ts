@@ -20,10 +20,11 @@ export type MovedFields = {
   propagateMode: PropagateMode;
 };
 
-/** What the content of an edit renders to, and which rows it mentions. */
+/** What the content of an edit renders to, and which rows it mentions or alerts. */
 export type RenderedEdit = {
   content: string;
   html: string;
+  /** A row's flags from the new content (CONTENT_FLAGS: mentions and has_alert_word). */
   mentionFlagsOf: (userId: number) => string[];
   isMeMessage: boolean;
   hasLink: boolean;

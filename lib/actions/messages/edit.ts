@@ -21,6 +21,8 @@ import { renderContent } from './render';
 import { checkNewTopic, checkTopicPolicy } from './send';
 import { rowHolderCandidates } from '../../access/messages';
 import * as linkifiersStore from '../../store/linkifiers';
+import * as userDataStore from '../../store/user-data';
+import { usersAlertedBy } from '../../render/alert-words';
 import * as editsStore from '../../store/message-edits';
 import * as messagesStore from '../../store/messages';
 import { accessEditableMessage } from '../../access/messages';
@@ -43,7 +45,8 @@ export type MessageEditRequest = {
  * channels it names, and the organization's linkifiers), and says which mention flags each
  * recipient's row gets: `mentioned` for a user mentioned by name or through a mentioned group,
  * `wildcard_mentioned` for everyone on a channel wildcard (@**all**, @**everyone**, @**channel**,
- * @**stream**) or a topic wildcard (@**topic**).
+ * @**stream**) or a topic wildcard (@**topic**); and `has_alert_word` for a user whose alert word
+ * the new content holds (lib/render/alert-words.ts), as upstream's edit renders them again.
  */
 const renderEdit = async (realm: Realm, content: string, topic: string, editor: User): Promise<RenderedEdit> => {
   const result = await renderContent(realm, content, topic, {
@@ -52,6 +55,7 @@ const renderEdit = async (realm: Realm, content: string, topic: string, editor: 
     translateEmoticons: settingsOfUser(editor).translate_emoticons,
   });
   const wildcard = result.channelWildcardMentioned || result.topicWildcardMentioned;
+  const alerted = usersAlertedBy(content, await userDataStore.getRealmAlertWords(realm.id));
   return {
     content,
     html: result.html,
@@ -62,6 +66,7 @@ const renderEdit = async (realm: Realm, content: string, topic: string, editor: 
         ? ['mentioned']
         : []),
       ...(wildcard ? ['wildcard_mentioned'] : []),
+      ...(alerted.has(userId) ? ['has_alert_word'] : []),
     ],
   };
 };

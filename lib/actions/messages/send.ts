@@ -41,7 +41,9 @@ import * as linkifiersStore from '../../store/linkifiers';
 import * as messagesStore from '../../store/messages';
 import * as topicsStore from '../../store/topics';
 import * as submessagesStore from '../../store/submessages';
+import * as userDataStore from '../../store/user-data';
 import * as usersStore from '../../store/users';
+import { usersAlertedBy } from '../../render/alert-words';
 import { escapeHtml } from '../../models/html';
 
 export type SendMessageRequest = {
@@ -71,6 +73,9 @@ const checkTopic = (topic: string | undefined): string => {
   if (bad !== undefined) throw new BadRequestError(`Invalid character in topic, at position ${bad}!`);
   return name;
 };
+
+/** A channel message's topic as a send stores it (checkTopic, then the length limit): an edited scheduled message's topic. */
+export const checkTopicName = (topic: string, realm: Realm): string => normalizeTopic(checkTopic(topic), realm.limits.max_topic_length);
 
 /** The channel `to` names (upstream's validate_stream_name / access by id), archived ones included. */
 const findChannel = async (realm: Realm, indicator: ChannelIndicator): Promise<Channel> => {
@@ -162,7 +167,17 @@ const checkWidgetContent = (text: string): Widget => {
  * Sends a message: checks in upstream's order, then writes it and delivers one event per
  * recipient. Returns the new message id.
  */
-export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<SendMessageResult> => {
+export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<SendMessageResult> =>
+  sendCheckedMessage(realm, sender, await checkMessage(sender, realm, req));
+
+/** A send that passed every check (checkMessage), to write now (sendMessage) or later (scheduled messages). */
+export type CheckedMessage = { groups: RealmGroups; send: CheckedSend };
+
+/**
+ * Upstream's check_message: every check of a send, in upstream's order, and the rendering; reads
+ * only. Throws the send's 4xx; returns what sendCheckedMessage writes.
+ */
+export const checkMessage = async (sender: User, realm: Realm, req: SendMessageRequest): Promise<CheckedMessage> => {
   // 1. `to`, then forging and mirroring.
   const indicator = req.type === 'stream' && req.to !== undefined ? parseChannelIndicator(req.to) : undefined;
   const directTo = req.type === 'private' ? parseDirectRecipients(req.to) : undefined;
@@ -172,6 +187,7 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
   // Reads most sends need, started now: a check that fails first only wastes them.
   const groupsRead = prefetch(RealmGroups.load(realm.id));
   const linkifiersRead = prefetch(linkifiersStore.listLinkifiersOfRealm(realm.id));
+  const alertWordsRead = prefetch(userDataStore.getRealmAlertWords(realm.id));
   // 2. The addressee.
   let topic = '';
   let dmRecipients: User[] = [];
@@ -222,7 +238,8 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     checkCanMentionTopicWildcard(realm, groups, sender, participantsOfTopic.size);
   }
   checkCanMentionGroups(groups, sender, rendered.mentionedGroupIds);
-  return writeAndDeliver(realm, sender, groups, {
+  const alerted = usersAlertedBy(content, await alertWordsRead);
+  const send: CheckedSend = {
     channel,
     topic,
     participants,
@@ -235,8 +252,21 @@ export const sendMessage = async (sender: User, realm: Realm, req: SendMessageRe
     readBy: (userId) => userId === sender.id && readBySender,
     req,
     widget,
-  });
+    alerted,
+  };
+  return { groups, send };
 };
+
+/**
+ * Writes and delivers a checked send (writeAndDeliver). `messageId`: the id to store it under, one
+ * the caller allocated (a scheduled message's delivery, so that a retry finds what it wrote).
+ */
+export const sendCheckedMessage = async (
+  realm: Realm,
+  sender: User,
+  checked: CheckedMessage,
+  opts: { messageId?: number } = {},
+): Promise<SendMessageResult> => writeAndDeliver(realm, sender, checked.groups, { ...checked.send, ...opts });
 
 /** A checked send: what it goes to, what it says, who receives it and who has read it already. */
 type CheckedSend = {
@@ -256,6 +286,10 @@ type CheckedSend = {
   req: SendMessageRequest;
   /** The widget a send's widget_content gives the message (else the content's, if any). */
   widget?: Widget;
+  /** The message's id when the caller allocated it (sendCheckedMessage). */
+  messageId?: number;
+  /** The users with an alert word in the message (lib/render/alert-words.ts): has_alert_word. */
+  alerted: Set<number>;
 };
 
 /** The flags of each recipient, then one write (message, recipients record, summaries) and the delivery. Returns the id. */
@@ -273,10 +307,11 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
     if (mentioned.has(userId)) flags.push('mentioned');
     if (rendered.channelWildcardMentioned || (rendered.topicWildcardMentioned && participantsOfTopic.has(userId)))
       flags.push('wildcard_mentioned');
+    if (send.alerted.has(userId)) flags.push('has_alert_word');
     return { userId, flags };
   });
   // 6. Write, then deliver.
-  const id = await messagesStore.allocateMessageId(realm.id);
+  const id = send.messageId ?? (await messagesStore.allocateMessageId(realm.id));
   const message: Message = {
     id,
     realmId: realm.id,
@@ -338,7 +373,8 @@ export type InternalMessageTarget = { channel: Channel; topic: string; subscribe
  * A notice from a system bot (upstream's internal_send_* through do_send_messages): the bot may
  * post anywhere in the organization, so none of a user's send checks apply; the content is
  * rendered and delivered as any message. `markAsReadFor`: recipients who caused the notice and
- * have it read already (upstream's mark_as_read; 'all': everyone). Writes the message; emits its `message` events.
+ * have it read already (upstream's mark_as_read; 'all': everyone); `opts.messageId` as in
+ * sendCheckedMessage. Writes the message; emits its `message` events.
  */
 export const sendInternalMessage = async (
   realm: Realm,
@@ -346,6 +382,7 @@ export const sendInternalMessage = async (
   target: InternalMessageTarget,
   content: string,
   markAsReadFor: number[] | 'all' = [],
+  opts: { messageId?: number } = {},
 ): Promise<number> => {
   const groups = await RealmGroups.load(realm.id);
   const channel = 'channel' in target ? target.channel : undefined;
@@ -364,6 +401,7 @@ export const sendInternalMessage = async (
         ? { ids: target.subscriberIds, pushOn: [] }
         : await channelsStore.listSubscribersForSend(target.channel.id)
       : { ids: participants.map((u) => u.id), pushOn: [] };
+  const alerted = usersAlertedBy(text, await userDataStore.getRealmAlertWords(realm.id));
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
   const { id } = await writeAndDeliver(realm, bot, groups, {
@@ -376,7 +414,9 @@ export const sendInternalMessage = async (
     channelPushOn: subscribers.pushOn,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
+    alerted,
     readBy: (userId) => (userId === bot.id && readBySender) || markAsReadFor === 'all' || markAsReadFor.includes(userId),
+    messageId: opts.messageId,
     req: {
       type: channel ? 'stream' : 'private',
       to: undefined,

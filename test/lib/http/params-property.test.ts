@@ -233,6 +233,10 @@ const validParams = async (): Promise<Record<string, Record<string, string>>> =>
     'PATCH /users/me/profile_data': { data: JSON.stringify([{ id: 1, value: 'x' }]) },
     'DELETE /users/me/profile_data': { data: '[1]' },
     'POST /reminders': { message_id: '1', scheduled_delivery_timestamp: '4102444800' },
+    'POST /scheduled_messages': { type: 'direct', to: '[12]', content: 'x', scheduled_delivery_timestamp: '4102444800' },
+    'PATCH /scheduled_messages/{scheduled_message_id}': { content: 'x' },
+    'POST /users/me/alert_words': { alert_words: '["fuzz"]' },
+    'DELETE /users/me/alert_words': { alert_words: '["fuzz"]' },
     'POST /user_groups/create': { name: 'fuzz', description: '', members: '[]' },
     'PATCH /user_groups/{user_group_id}': { description: 'fuzz' },
     'POST /user_topics': { stream_id: '3', topic: 'fuzz', visibility_policy: '1' },
@@ -245,6 +249,7 @@ const PATH_IDS: Record<string, string> = {
   filter_id: '1',
   invite_id: '1',
   reminder_id: '1',
+  scheduled_message_id: '3',
   user_group_id: '9',
   user_id_or_email: '10',
 };
