@@ -86,6 +86,12 @@ export type TestBrowser = {
   screenshot: (page: Page, name: string) => Promise<string>;
 };
 
+/**
+ * How long a page action or navigation may take (Playwright's default is 30 s): a page load that
+ * first loads its functions under serverless-offline took longer on a loaded 2-core machine.
+ */
+const PAGE_TIMEOUT_MS = 60_000;
+
 export const useBrowser = (): TestBrowser => {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -97,6 +103,7 @@ export const useBrowser = (): TestBrowser => {
       const { wsEndpoint } = await workerBrowser();
       browser = await chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS });
       context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1000, height: 760 } });
+      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
     },
     LAUNCH_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 20_000,
   );
@@ -118,6 +125,7 @@ export const useBrowser = (): TestBrowser => {
     newPersonPage: async () => {
       if (!browser) throw new Error('the browser is not running (did its beforeAll fail?)');
       const other = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+      other.setDefaultTimeout(PAGE_TIMEOUT_MS);
       others.push(other);
       return other.newPage();
     },
