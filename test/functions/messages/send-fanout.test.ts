@@ -125,7 +125,8 @@ describe('POST /messages to many recipients', () => {
     const after = await streams.getHeads(shardStreams, { consistent: true });
     expect(shardStreams.map((s) => after.get(s)!.seq - before.get(s)!.seq)).toEqual([1, 1, 1, 1]);
     const [stored] = await streams.readAfter(shardStreams[0], before.get(shardStreams[0])!.seq, 10);
-    const expected = (userId: number) => (userId === 11 ? ['read'] : userId === 12 ? ['mentioned'] : []);
+    // Iago's seeded alert words include "Othello": the sender's own row gets has_alert_word too, as upstream's.
+    const expected = (userId: number) => (userId === 11 ? ['read', 'has_alert_word'] : userId === 12 ? ['mentioned'] : []);
     for (const userId of subscribers) {
       const version = eventForQueue(queueDescriptor({ userId }), stored.event!) as MessageEvent;
       expect([userId, version.message.id, version.flags]).toEqual([userId, body.id, expected(userId)]);
