@@ -141,7 +141,7 @@ export const useLocalService = (opts: { env?: Record<string, string> } = {}): E2
         offlinePort = offline.port;
       } else {
         const worker = await workerOffline();
-        await freshTables(worker.tablePrefix);
+        await freshTables(worker.tablePrefix, { keepEvents: true });
         sharedLog = { file: worker.logFile, offset: existsSync(worker.logFile) ? statSync(worker.logFile).size : 0 };
         offlinePort = worker.port;
       }

@@ -12,11 +12,11 @@ import { seedDevRealm } from '../../scripts/seed';
 
 const TABLES = ['main', 'events'] as const;
 
-/** Deletes the tables under `tablePrefix`, if they exist, and waits until they are gone. */
-export const dropTables = async (tablePrefix: string): Promise<void> => {
+/** Deletes the tables under `tablePrefix` (or only those named), if they exist, and waits until they are gone. */
+export const dropTables = async (tablePrefix: string, tables: readonly (typeof TABLES)[number][] = TABLES): Promise<void> => {
   const client = documentClient();
   await Promise.all(
-    TABLES.map(async (t) => {
+    tables.map(async (t) => {
       const TableName = `${tablePrefix}${t}`;
       try {
         await client.send(new DeleteTableCommand({ TableName }));
@@ -31,9 +31,12 @@ export const dropTables = async (tablePrefix: string): Promise<void> => {
 /**
  * Points this process at `tablePrefix` and gives it fresh tables with the development data set;
  * with `streams`, with the tables' streams (scripts/local-dynamo.ts createTables), for a file
- * that reads them.
+ * that reads them. With `keepEvents`, the events table stays (created if missing): a long-lived
+ * service on these tables (an e2e worker's serverless-offline) remembers readings of its event
+ * streams' heads, and a recreated table would start those streams again below what it remembers,
+ * so its polls would skip the new events as already read.
  */
-export const freshTables = async (tablePrefix: string, opts: { streams?: boolean } = {}): Promise<void> => {
+export const freshTables = async (tablePrefix: string, opts: { streams?: boolean; keepEvents?: boolean } = {}): Promise<void> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint))
     throw new Error(`tests refuse a non-local DynamoDB endpoint: ${endpoint}`);
@@ -43,7 +46,7 @@ export const freshTables = async (tablePrefix: string, opts: { streams?: boolean
   delete process.env.TABLE_MAIN;
   delete process.env.TABLE_EVENTS;
   closeClients();
-  await dropTables(tablePrefix);
+  await dropTables(tablePrefix, opts.keepEvents ? ['main'] : TABLES);
   await createTables({ streams: opts.streams ?? false });
   await seedDevRealm({ fresh: true });
 };
