@@ -199,9 +199,11 @@ describe('npx serverless package', () => {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
     });
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toMatchObject({ eventName: ['INSERT'] });
-    // Every delivery job's; a push notification that failed every attempt is stale, and dropped.
+    // The message jobs' (fan-out and move); a push notification that failed every attempt is stale,
+    // and dropped, and a scheduled delivery marks its message failed itself.
     const deliveryJobs = Object.values(resources).filter(
-      (r) => r.Type === 'AWS::Lambda::EventInvokeConfig' && !JSON.stringify(r.Properties.FunctionName).includes('Push'),
+      (r) =>
+        r.Type === 'AWS::Lambda::EventInvokeConfig' && /Message(Fanout|Move)LambdaFunction/.test(JSON.stringify(r.Properties.FunctionName)),
     );
     expect(deliveryJobs).toHaveLength(2);
     for (const invokeConfig of deliveryJobs) {
