@@ -3,7 +3,8 @@
 // one writes all three in one transaction.
 import type { Playground } from '../models/playground';
 import { countStep, queryPrefix, sendTransaction, stripKeys, type TransactItem } from './common';
-import { tableName } from './client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client';
 import { entityKeys } from './keys';
 import { MAX_ORGANIZATION_SETTINGS_OBJECTS } from './limits';
 
@@ -13,6 +14,14 @@ export const listPlaygrounds = async (realmId: number, opts: { consistent?: bool
   return (await queryPrefix('main', k.pk, k.skPrefix, { ...opts, max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(
     (item) => stripKeys(item) as Playground,
   );
+};
+
+/** One playground of the organization, read consistently, or undefined. */
+export const getPlayground = async (realmId: number, playgroundId: number): Promise<Playground | undefined> => {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('main'), Key: entityKeys.playground(realmId, playgroundId), ConsistentRead: true }),
+  );
+  return out.Item ? (stripKeys(out.Item) as Playground) : undefined;
 };
 
 const nameClaim = (p: Playground): TransactItem => ({

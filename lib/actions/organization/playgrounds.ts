@@ -81,7 +81,7 @@ export const checkAddPlayground = forAdministrators(
 /** DELETE /realm/playgrounds/{playground_id}: "Invalid playground" unless it is the organization's. */
 export const checkRemovePlayground = forAdministrators(async (user: User, playgroundId: number): Promise<void> => {
   await retryLostRaces(async () => {
-    const playground = (await playgroundsStore.listPlaygrounds(user.realmId, { consistent: true })).find((p) => p.id === playgroundId);
+    const playground = await playgroundsStore.getPlayground(user.realmId, playgroundId);
     if (!playground) throw new BadRequestError('Invalid playground');
     const outcome = await playgroundsStore.deletePlayground(playground);
     if (outcome === 'gone') throw new BadRequestError('Invalid playground');
