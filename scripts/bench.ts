@@ -15,6 +15,7 @@ import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
 import { benchSearch } from './bench-search';
+import { benchSearchLag } from './bench-search-lag';
 import { benchTopics } from './bench-topics';
 import { benchWeb } from './bench-web';
 import { benchSubscriptions } from './bench-subscriptions';
@@ -41,6 +42,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   admin: benchAdmin,
   push: benchPush,
   web: benchWeb,
+  'search-lag': benchSearchLag,
   search: benchSearch,
 };
 
