@@ -46,7 +46,12 @@ export const notifyOfMessage = (event: Extract<ServerEvent, { type: 'message' }>
   const mentioned = flags.some((flag) => MENTION_FLAGS.includes(flag));
   if (message.type !== 'private' && !mentioned) return;
   const where = message.type === 'stream' ? ` (#${String(message.display_recipient)} > ${message.subject})` : '';
-  const note = { title: `${message.sender_full_name}${where}`, body: plainText(message.content), tag: String(message.id), icon: message.avatar_url ?? undefined };
+  const note = {
+    title: `${message.sender_full_name}${where}`,
+    body: plainText(message.content),
+    tag: String(message.id),
+    icon: message.avatar_url ?? undefined,
+  };
   const notify = bridge()?.new_notification;
   if (notify) notify(note.title, { body: note.body, tag: note.tag, icon: note.icon }, () => true);
   else browserNotify({ ...note, isDirect: message.type === 'private' }, state.settings.user);

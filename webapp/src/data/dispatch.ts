@@ -76,7 +76,8 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'realm': {
       const next = { ...state, settings: applySettingsEvent(state.settings, event) };
       if (event.op === 'update' && event.property === 'name') return { ...next, realm: { ...state.realm, name: String(event.value) } };
-      if (event.op === 'update_dict' && typeof event.data.name === 'string') return { ...next, realm: { ...state.realm, name: event.data.name } };
+      if (event.op === 'update_dict' && typeof event.data.name === 'string')
+        return { ...next, realm: { ...state.realm, name: event.data.name } };
       return next;
     }
     case 'heartbeat':

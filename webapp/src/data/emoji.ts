@@ -36,7 +36,13 @@ export const searchEmoji = (
     return [...popular, ...custom, ...rest].slice(0, limit).map(({ name, code, type, url }) => ({ name, code, type, url }));
   }
   const rank = (names: readonly string[]): number =>
-    names.some((n) => n.startsWith(q)) ? 0 : names.some((n) => n.split('_').some((w) => w.startsWith(q))) ? 1 : names.some((n) => n.includes(q)) ? 2 : 3;
+    names.some((n) => n.startsWith(q))
+      ? 0
+      : names.some((n) => n.split('_').some((w) => w.startsWith(q)))
+        ? 1
+        : names.some((n) => n.includes(q))
+          ? 2
+          : 3;
   const ranked = [...custom.map((e) => ({ e, r: rank([e.name]) })), ...unicode.map((e) => ({ e, r: rank(e.names) }))]
     .filter(({ r }) => r < 3)
     .sort((a, b) => a.r - b.r);

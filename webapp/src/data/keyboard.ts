@@ -26,9 +26,12 @@ export const nextUnreadTopic = (unread: Unread, channels: Channels, currentTopic
   }
   const sorted = [...topics.values()].sort((a, b) => order.get(a.streamId)! - order.get(b.streamId)! || a.first - b.first);
   if (sorted.length === 0) return undefined;
-  const here = currentTopic ? sorted.findIndex((t) => topicKey(t.streamId, t.topic) === topicKey(currentTopic.streamId, currentTopic.topic)) : -1;
+  const here = currentTopic
+    ? sorted.findIndex((t) => topicKey(t.streamId, t.topic) === topicKey(currentTopic.streamId, currentTopic.topic))
+    : -1;
   if (here >= 0 && sorted.length === 1) return undefined;
-  const later = currentTopic && here < 0 ? sorted.find((t) => order.get(t.streamId)! > (order.get(currentTopic.streamId) ?? -1)) : undefined;
+  const later =
+    currentTopic && here < 0 ? sorted.find((t) => order.get(t.streamId)! >= (order.get(currentTopic.streamId) ?? -1)) : undefined;
   const next = here >= 0 ? sorted[(here + 1) % sorted.length]! : (later ?? sorted[0]!);
   return { streamId: next.streamId, topic: next.topic };
 };

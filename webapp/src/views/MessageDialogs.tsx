@@ -98,7 +98,9 @@ export const ReadReceiptsDialog = ({ messageId }: { messageId: number }) => {
       {ids === null && !error && <p>Loading…</p>}
       {ids !== null && (
         <>
-          <p class="read_receipts_count">{ids.length === 1 ? 'This message has been read by 1 person:' : `This message has been read by ${ids.length} people:`}</p>
+          <p class="read_receipts_count">
+            {ids.length === 1 ? 'This message has been read by 1 person:' : `This message has been read by ${ids.length} people:`}
+          </p>
           <ul class="read_receipts_list">
             {ids.map((id) => (
               <li key={id} data-user-id={id}>

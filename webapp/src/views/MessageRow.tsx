@@ -22,7 +22,11 @@ const day = (timestamp: number): string =>
 const EmojiOf = ({ reaction }: { reaction: Reaction }) => {
   if (reaction.reaction_type === 'unicode_emoji') return <span class="emoji">{emojiChar(reaction.emoji_code)}</span>;
   const custom = settings.value.realmEmoji[reaction.emoji_code];
-  return custom ? <img class="emoji" src={custom.source_url} alt={`:${reaction.emoji_name}:`} /> : <span class="emoji">{`:${reaction.emoji_name}:`}</span>;
+  return custom ? (
+    <img class="emoji" src={custom.source_url} alt={`:${reaction.emoji_name}:`} />
+  ) : (
+    <span class="emoji">{`:${reaction.emoji_name}:`}</span>
+  );
 };
 
 /** Reactions by emoji, each a button that adds or removes mine. */
@@ -94,7 +98,13 @@ const RecipientBar = ({
             aria-label="Topic actions"
             aria-haspopup="menu"
             onClick={(e) =>
-              (popover.value = { kind: 'topic-actions', streamId, topic: message.subject, messageId: message.id, at: anchorOf(e.currentTarget) })
+              (popover.value = {
+                kind: 'topic-actions',
+                streamId,
+                topic: message.subject,
+                messageId: message.id,
+                at: anchorOf(e.currentTarget),
+              })
             }
           >
             ⋮

@@ -21,7 +21,14 @@ export const PopoverFrame = ({ at, label, role, ...props }: FrameProps & { at: A
   const top = Math.max(8, Math.min(at.y, window.innerHeight - 340));
   return (
     <div class="popover-backdrop" onClick={(e) => e.target === e.currentTarget && closePopover()}>
-      <div ref={box} id={props.id} class={`popover ${props.class}`} role={role} aria-label={label} style={{ left: `${left}px`, top: `${top}px` }}>
+      <div
+        ref={box}
+        id={props.id}
+        class={`popover ${props.class}`}
+        role={role}
+        aria-label={label}
+        style={{ left: `${left}px`, top: `${top}px` }}
+      >
         {props.children}
       </div>
     </div>

@@ -34,7 +34,11 @@ export const TopicActions = ({ streamId, topic, messageId, at }: TopicProps & { 
   return (
     <PopoverFrame at={at} role="menu" label="Topic actions" class="topic-actions-menu" id="topic-actions-menu">
       <MenuItem label="Mark all messages as read" onSelect={() => void markTopicRead(streamId, topic).catch(() => undefined)} />
-      {policy === FOLLOWED ? <MenuItem label="Unfollow topic" onSelect={() => set(0)} /> : <MenuItem label="Follow topic" onSelect={() => set(FOLLOWED)} />}
+      {policy === FOLLOWED ? (
+        <MenuItem label="Unfollow topic" onSelect={() => set(0)} />
+      ) : (
+        <MenuItem label="Follow topic" onSelect={() => set(FOLLOWED)} />
+      )}
       {muted ? (
         <MenuItem label="Unmute topic" onSelect={() => set(channelMuted ? UNMUTED : 0)} />
       ) : (
@@ -106,11 +110,21 @@ export const MoveTopicDialog = ({ streamId, topic, messageId }: TopicProps) => {
           <input id="move_topic_name" type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <label class="dialog_check">
-          <input type="checkbox" name="send_notification_to_old_thread" checked={notifyOld} onChange={(e) => setNotifyOld(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            name="send_notification_to_old_thread"
+            checked={notifyOld}
+            onChange={(e) => setNotifyOld(e.currentTarget.checked)}
+          />
           Send automated notice to old topic
         </label>
         <label class="dialog_check">
-          <input type="checkbox" name="send_notification_to_new_thread" checked={notifyNew} onChange={(e) => setNotifyNew(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            name="send_notification_to_new_thread"
+            checked={notifyNew}
+            onChange={(e) => setNotifyNew(e.currentTarget.checked)}
+          />
           Send automated notice to new topic
         </label>
         {error && (

@@ -54,15 +54,15 @@ export const UserCard = ({ userId, at }: { userId: number; at: Anchor }) => {
         </dd>
       </dl>
       <button
-          type="button"
-          class="user_card_send_dm"
+        type="button"
+        class="user_card_send_dm"
         onClick={() => {
           closePopover();
           goTo({ kind: 'dm', userIds: [userId] });
         }}
       >
-          {userId === me.value.userId ? 'View messages with yourself' : 'Send direct message'}
-        </button>
+        {userId === me.value.userId ? 'View messages with yourself' : 'Send direct message'}
+      </button>
     </PopoverFrame>
   );
 };
