@@ -26,7 +26,10 @@ const hashedName = (file: string, content: Buffer): string => {
 const emojiNamesPlugin: Plugin = {
   name: 'emoji-names',
   setup(b) {
-    b.onResolve({ filter: /^virtual:emoji-names$/ }, () => ({ path: join(ROOT, '..', 'lib', 'emoji', 'emoji-names.json'), namespace: 'file' }));
+    b.onResolve({ filter: /^virtual:emoji-names$/ }, () => ({
+      path: join(ROOT, '..', 'lib', 'emoji', 'emoji-names.json'),
+      namespace: 'file',
+    }));
   },
 };
 
