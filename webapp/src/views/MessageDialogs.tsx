@@ -7,7 +7,7 @@ import { namesOf } from '../data/people';
 import { deleteMessage, editMessage, rawContent, readReceipts } from '../message-actions';
 import { people } from '../store';
 import { closePopover } from '../ui';
-import { DialogFrame } from './Popover';
+import { CloseButton, DialogFrame, ErrorLine } from './Popover';
 
 const messageOf = (error: unknown): string => (error instanceof ApiError ? error.message : 'The server could not be reached.');
 
@@ -24,13 +24,6 @@ const useSubmit = () => {
   };
   return { error, busy, submit, setError };
 };
-
-const ErrorLine = ({ error }: { error: string | null }) =>
-  error ? (
-    <p class="dialog_error" role="alert">
-      {error}
-    </p>
-  ) : null;
 
 export const EditDialog = ({ messageId }: { messageId: number }) => {
   const [content, setContent] = useState<string | null>(null);
@@ -56,9 +49,7 @@ export const EditDialog = ({ messageId }: { messageId: number }) => {
         />
         <ErrorLine error={error} />
         <div class="dialog_buttons">
-          <button type="button" class="dialog_cancel" onClick={closePopover}>
-            Cancel
-          </button>
+          <CloseButton label="Cancel" />
           <button type="submit" class="dialog_submit message_edit_save" disabled={busy || content === null}>
             Save
           </button>
@@ -75,9 +66,7 @@ export const DeleteDialog = ({ messageId }: { messageId: number }) => {
       <p>Deleting a message permanently removes it for everyone.</p>
       <ErrorLine error={error} />
       <div class="dialog_buttons">
-        <button type="button" class="dialog_cancel" onClick={closePopover}>
-          Cancel
-        </button>
+        <CloseButton label="Cancel" />
         <button type="button" class="dialog_submit danger" disabled={busy} onClick={() => submit(() => deleteMessage(messageId))}>
           Confirm
         </button>
@@ -111,9 +100,7 @@ export const ReadReceiptsDialog = ({ messageId }: { messageId: number }) => {
         </>
       )}
       <div class="dialog_buttons">
-        <button type="button" class="dialog_cancel" onClick={closePopover}>
-          Close
-        </button>
+        <CloseButton label="Close" />
       </div>
     </DialogFrame>
   );

@@ -61,6 +61,20 @@ const Reactions = ({ message, me }: { message: Message; me: number }) => {
   );
 };
 
+/** A control on a message's line that opens its emoji picker or its menu. */
+const Control = (props: { messageId: number; kind: 'emoji-picker' | 'message-actions'; class: string; label: string; text: string }) => (
+  <button
+    type="button"
+    class={props.class}
+    title={props.label}
+    aria-label={props.label}
+    aria-haspopup={props.kind === 'message-actions' ? 'menu' : 'dialog'}
+    onClick={(e) => (popover.value = { kind: props.kind, messageId: props.messageId, at: anchorOf(e.currentTarget) })}
+  >
+    {props.text}
+  </button>
+);
+
 type Props = {
   row: FeedRow;
   me: number;
@@ -186,26 +200,20 @@ export class MessageRow extends Component<Props> {
               )}
               {!row.local && (
                 <span class="message_controls">
-                  <button
-                    type="button"
+                  <Control
+                    messageId={message.id}
+                    kind="emoji-picker"
                     class="emoji-message-control-button"
-                    title="Add emoji reaction"
-                    aria-label="Add emoji reaction"
-                    aria-haspopup="dialog"
-                    onClick={(e) => (popover.value = { kind: 'emoji-picker', messageId: message.id, at: anchorOf(e.currentTarget) })}
-                  >
-                    ☺
-                  </button>
-                  <button
-                    type="button"
+                    label="Add emoji reaction"
+                    text="☺"
+                  />
+                  <Control
+                    messageId={message.id}
+                    kind="message-actions"
                     class="message-actions-menu-button"
-                    title="Message actions"
-                    aria-label="Message actions"
-                    aria-haspopup="menu"
-                    onClick={(e) => (popover.value = { kind: 'message-actions', messageId: message.id, at: anchorOf(e.currentTarget) })}
-                  >
-                    ⋮
-                  </button>
+                    label="Message actions"
+                    text="⋮"
+                  />
                 </span>
               )}
             </div>

@@ -61,3 +61,18 @@ export const MenuItem = ({ label, onSelect, class: cls }: { label: string; onSel
     {label}
   </button>
 );
+
+/** A dialog's button that closes it (Cancel, Close). */
+export const CloseButton = ({ label }: { label: string }) => (
+  <button type="button" class="dialog_cancel" onClick={closePopover}>
+    {label}
+  </button>
+);
+
+/** The server's refusal, in a dialog that stays open. */
+export const ErrorLine = ({ error }: { error: string | null }) =>
+  error ? (
+    <p class="dialog_error" role="alert">
+      {error}
+    </p>
+  ) : null;

@@ -1,6 +1,5 @@
 // The list of keyboard shortcuts (upstream's ? overlay), the ones keyboard.ts handles.
-import { closePopover } from '../ui';
-import { DialogFrame } from './Popover';
+import { CloseButton, DialogFrame } from './Popover';
 
 const SHORTCUTS: [string, string][] = [
   ['j / k', 'Next / previous message'],
@@ -28,9 +27,7 @@ export const ShortcutsDialog = () => (
       </tbody>
     </table>
     <div class="dialog_buttons">
-      <button type="button" class="dialog_cancel" onClick={closePopover}>
-        Close
-      </button>
+      <CloseButton label="Close" />
     </div>
   </DialogFrame>
 );

@@ -11,7 +11,7 @@ import { isResolved, toggledResolution } from '../data/topics';
 import { markTopicRead, moveTopic, setTopicPolicy } from '../message-actions';
 import { channels, narrow } from '../store';
 import { closePopover, popover, type Anchor } from '../ui';
-import { DialogFrame, MenuItem, PopoverFrame } from './Popover';
+import { CloseButton, DialogFrame, ErrorLine, MenuItem, PopoverFrame } from './Popover';
 
 type TopicProps = { streamId: number; topic: string; messageId: number };
 
@@ -58,6 +58,13 @@ export const TopicActions = ({ streamId, topic, messageId, at }: TopicProps & { 
     </PopoverFrame>
   );
 };
+
+const Check = ({ name, label, value, set }: { name: string; label: string; value: boolean; set: (on: boolean) => void }) => (
+  <label class="dialog_check">
+    <input type="checkbox" name={name} checked={value} onChange={(e) => set(e.currentTarget.checked)} />
+    {label}
+  </label>
+);
 
 export const MoveTopicDialog = ({ streamId, topic, messageId }: TopicProps) => {
   const [name, setName] = useState(topic);
@@ -109,33 +116,11 @@ export const MoveTopicDialog = ({ streamId, topic, messageId }: TopicProps) => {
           Topic
           <input id="move_topic_name" type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
-        <label class="dialog_check">
-          <input
-            type="checkbox"
-            name="send_notification_to_old_thread"
-            checked={notifyOld}
-            onChange={(e) => setNotifyOld(e.currentTarget.checked)}
-          />
-          Send automated notice to old topic
-        </label>
-        <label class="dialog_check">
-          <input
-            type="checkbox"
-            name="send_notification_to_new_thread"
-            checked={notifyNew}
-            onChange={(e) => setNotifyNew(e.currentTarget.checked)}
-          />
-          Send automated notice to new topic
-        </label>
-        {error && (
-          <p class="dialog_error" role="alert">
-            {error}
-          </p>
-        )}
+        <Check name="send_notification_to_old_thread" label="Send automated notice to old topic" value={notifyOld} set={setNotifyOld} />
+        <Check name="send_notification_to_new_thread" label="Send automated notice to new topic" value={notifyNew} set={setNotifyNew} />
+        <ErrorLine error={error} />
         <div class="dialog_buttons">
-          <button type="button" class="dialog_cancel" onClick={closePopover}>
-            Cancel
-          </button>
+          <CloseButton label="Cancel" />
           <button type="submit" class="dialog_submit" disabled={busy}>
             Confirm
           </button>
