@@ -1,11 +1,12 @@
 // Builds the browser app (webapp/src) into content-hashed files the server serves at /static/:
-// app-[hash].js (an IIFE for a classic deferred script), app-[hash].css (KaTeX's CSS and fonts
+// app-[hash].js (an ES module; what the first screen does not need, the emoji picker and its
+// names, is split into chunk-[hash].js files it imports on demand), app-[hash].css (KaTeX's CSS and fonts
 // included, hashed too), each file of webapp/public hashed, and manifest.json naming them.
 // `npm run build:webapp` runs it; the server's build calls buildWebapp().
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 export type WebappManifest = { js: string; css: string; favicon: string };
 
@@ -17,6 +18,21 @@ const hashedName = (file: string, content: Buffer): string => {
   return `${basename(file, extname(file))}-${hash}${extname(file)}`;
 };
 
+/**
+ * `virtual:emoji-names`: upstream's emoji names, the table the server validates reactions with
+ * (lib/emoji/emoji-names.json), read at build time so the one table serves both; only the emoji
+ * picker's lazily loaded chunk imports it.
+ */
+const emojiNamesPlugin: Plugin = {
+  name: 'emoji-names',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:emoji-names$/ }, () => ({
+      path: join(ROOT, '..', 'lib', 'emoji', 'emoji-names.json'),
+      namespace: 'file',
+    }));
+  },
+};
+
 export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = {}): Promise<WebappManifest> => {
   const outdir = opts.outdir ?? join(ROOT, 'dist');
   rmSync(outdir, { recursive: true, force: true });
@@ -24,7 +40,9 @@ export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = 
   const result = await build({
     entryPoints: { app: join(ROOT, 'src', 'main.tsx') },
     bundle: true,
-    format: 'iife',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     outdir,
@@ -35,6 +53,7 @@ export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = 
     jsx: 'automatic',
     jsxImportSource: 'preact',
     tsconfig: join(ROOT, 'tsconfig.json'),
+    plugins: [emojiNamesPlugin],
     loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.svg': 'file', '.png': 'file' },
     metafile: true,
     logLevel: 'silent',

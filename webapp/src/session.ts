@@ -23,6 +23,8 @@ const EVENT_TYPES = [
   'user_status',
   'typing',
   'realm',
+  'realm_emoji',
+  'user_settings',
   'recent_private_conversations',
 ];
 

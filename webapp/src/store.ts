@@ -27,6 +27,7 @@ const slice = <K extends keyof AppState>(key: K) => computed(() => appState.valu
 
 export const me = slice('me');
 export const realm = slice('realm');
+export const settings = slice('settings');
 export const people = slice('people');
 export const channels = slice('channels');
 export const messages = slice('messages');

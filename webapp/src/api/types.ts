@@ -43,6 +43,18 @@ export type User = {
   is_bot: boolean;
   is_active: boolean;
   role?: number;
+  delivery_email?: string | null;
+  timezone?: string;
+};
+
+export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean };
+
+/** The part of register's user_settings the app applies (desktop notifications and their sound). */
+export type UserSettings = {
+  enable_desktop_notifications?: boolean;
+  enable_sounds?: boolean;
+  pm_content_in_desktop_notifications?: boolean;
+  notification_sound?: string;
 };
 
 export type PresenceTimes = { active_timestamp?: number; idle_timestamp?: number };
@@ -79,6 +91,14 @@ export type RegisterResponse = {
   user_topics?: UserTopic[];
   recent_private_conversations?: { max_message_id: number; user_ids: number[] }[];
   server_timestamp?: number;
+  realm_allow_message_editing?: boolean;
+  realm_message_content_edit_limit_seconds?: number | null;
+  realm_message_content_delete_limit_seconds?: number | null;
+  realm_move_messages_within_stream_limit_seconds?: number | null;
+  realm_move_messages_between_streams_limit_seconds?: number | null;
+  realm_enable_read_receipts?: boolean;
+  realm_emoji?: Record<string, RealmEmoji>;
+  user_settings?: UserSettings;
 };
 
 /** A message's recipient in update_message_flags' message_details (removing `read`). */
@@ -143,4 +163,6 @@ export type ServerEvent = { id: number } & (
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> }
+  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, RealmEmoji> }
+  | { type: 'user_settings'; op: 'update'; property: string; value: unknown }
 );

@@ -7,6 +7,7 @@ import { appendLive, refilter, removeFromList } from './message-list';
 import { addMessages, applyFlag, applyReaction, applyUpdateMessage, moveDestination, removeMessages } from './messages';
 import { confirmLocal } from './outbox';
 import { applyPeopleEvent } from './people';
+import { applySettingsEvent } from './settings';
 import type { AppState } from './state';
 import { applyTyping, stopTypingOf } from './typing';
 import { addUnreadMessage, markRead, markUnread, moveUnread } from './unread';
@@ -69,11 +70,16 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
       return { ...state, people: applyPeopleEvent(state.people, event) };
     case 'typing':
       return event.sender.user_id === me ? state : { ...state, typing: applyTyping(state.typing, event, me, now) };
-    case 'realm':
-      if (event.op === 'update' && event.property === 'name') return { ...state, realm: { ...state.realm, name: String(event.value) } };
+    case 'realm_emoji':
+    case 'user_settings':
+      return { ...state, settings: applySettingsEvent(state.settings, event) };
+    case 'realm': {
+      const next = { ...state, settings: applySettingsEvent(state.settings, event) };
+      if (event.op === 'update' && event.property === 'name') return { ...next, realm: { ...state.realm, name: String(event.value) } };
       if (event.op === 'update_dict' && typeof event.data.name === 'string')
-        return { ...state, realm: { ...state.realm, name: event.data.name } };
-      return state;
+        return { ...next, realm: { ...state.realm, name: event.data.name } };
+      return next;
+    }
     case 'heartbeat':
       return state;
   }

@@ -7,6 +7,7 @@ import type { Messages } from './messages';
 import type { OutboxMessage } from './outbox';
 import { dmConversationsFromRegister, type DmConversations } from './dm-conversations';
 import { peopleFromRegister, type People } from './people';
+import { settingsFromRegister, type Settings } from './settings';
 import type { Typist } from './typing';
 import { unreadFromRegister, type Unread } from './unread';
 
@@ -15,6 +16,7 @@ export type Me = { userId: number; email: string; fullName: string };
 export type AppState = {
   me: Me;
   realm: { name: string };
+  settings: Settings;
   people: People;
   channels: Channels;
   messages: Messages;
@@ -28,6 +30,7 @@ export type AppState = {
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
   me: { userId: register.user_id, email: register.email, fullName: register.full_name },
   realm: { name: register.realm_name },
+  settings: settingsFromRegister(register),
   people: peopleFromRegister(register),
   channels: channelsFromRegister(register),
   messages: new Map(),

@@ -6,6 +6,7 @@ import { Feed } from './Feed';
 import { Inbox } from './Inbox';
 import { LeftSidebar } from './LeftSidebar';
 import { Navbar } from './Navbar';
+import { Popovers } from './Popovers';
 import { RightSidebar } from './RightSidebar';
 
 const Banner = () =>
@@ -38,6 +39,7 @@ export const App = () => {
         </main>
         <RightSidebar />
       </div>
+      <Popovers />
     </div>
   );
 };
