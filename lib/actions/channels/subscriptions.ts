@@ -131,6 +131,28 @@ export const SUBSCRIBE_ATTEMPTS = 10;
 export const doSubscribe = (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> =>
   retryLostRaces(() => subscribeOnce(realm, caller, req));
 
+/**
+ * The caller subscribes themselves to these channels (creating missing ones as public channels)
+ * with POST /users/me/subscriptions' defaults and no notices sent: what a new organization's owner
+ * and PATCH /users/me/subscriptions' `add` do. Checks, writes and emits as doSubscribe.
+ */
+export const doSubscribeSelf = (
+  realm: Realm,
+  caller: User,
+  channels: SubscribeRequest['channels'],
+  beforeWrites?: SubscribeRequest['beforeWrites'],
+): Promise<Record<string, unknown>> =>
+  doSubscribe(realm, caller, {
+    channels,
+    principals: undefined,
+    authorizationErrorsFatal: true,
+    inviteOnly: false,
+    historyPublicToSubscribers: undefined,
+    announce: false,
+    sendNewSubscriptionMessages: false,
+    beforeWrites,
+  });
+
 const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
   // Only the channels the request names (their name locks), read consistently: a lost race reads again.
   const [channels, groups] = await Promise.all([

@@ -4,7 +4,7 @@ import { RealmGroups } from '../../access/user-groups';
 import { BadRequestError } from '../../errors';
 import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
-import { doSubscribe } from './subscriptions';
+import { doSubscribeSelf } from './subscriptions';
 import { accessChannelsToLeave, doUnsubscribe } from './unsubscribe';
 
 /**
@@ -28,16 +28,7 @@ export const doUpdateSubscriptions = async (
   };
   const added =
     add.length > 0
-      ? await doSubscribe(realm, caller, {
-          channels: add,
-          principals: undefined,
-          authorizationErrorsFatal: true,
-          inviteOnly: false,
-          historyPublicToSubscribers: undefined,
-          announce: false,
-          sendNewSubscriptionMessages: false,
-          beforeWrites: checkDelete,
-        })
+      ? await doSubscribeSelf(realm, caller, add, checkDelete)
       : (await checkDelete([]), { subscribed: {}, already_subscribed: {} });
   const removed = await doUnsubscribe(caller, remove, undefined);
   return { ...added, ...removed };
