@@ -50,7 +50,7 @@ export const updateRealmExport = async (
   },
 ): Promise<boolean> => {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
-  const names: Record<string, string> = { '#status': 'status', '#runs': 'runs' };
+  const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':from': from.status };
   entries.forEach(([name, value], i) => {
     names[`#f${i}`] = name;
@@ -59,6 +59,7 @@ export const updateRealmExport = async (
   let condition = '#status = :from';
   if (from.runs !== undefined) {
     values[':runs'] = from.runs;
+    names['#runs'] = 'runs';
     condition += from.runs === 0 ? ' AND (attribute_not_exists(#runs) OR #runs = :runs)' : ' AND #runs = :runs';
   }
   return sendConditional(
