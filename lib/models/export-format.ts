@@ -49,7 +49,7 @@ export const flagsOfMask = (mask: number): string[] => FLAG_BITS.filter((_, bit)
  * (`C<cid>`), one user (`P<uid>`: a one-to-one or self conversation, the other participant), or a
  * group of three or more (`G<ids ascending>`).
  */
-export const recipientKeyOf = (m: Pick<Message, 'streamId' | 'dmUserIds' | 'senderId'>): string => {
+const recipientKeyOf = (m: Pick<Message, 'streamId' | 'dmUserIds' | 'senderId'>): string => {
   if (m.streamId !== null) return `C${m.streamId}`;
   if (m.dmUserIds.length <= 2) return `P${m.dmUserIds.find((id) => id !== m.senderId) ?? m.senderId}`;
   return `G${m.dmUserIds.join(',')}`;

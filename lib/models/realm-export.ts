@@ -56,7 +56,7 @@ export type ApiRealmExport = {
 export const exportFolderName = (e: Pick<RealmExport, 'token'>): string => `zulip-export-${e.token.slice(0, 8).toLowerCase()}`;
 
 /** Where the archive is downloaded: under the organization's URL, as upstream's local backend serves it. */
-export const exportUrlPath = (e: Pick<RealmExport, 'realmId' | 'token'>): string =>
+const exportUrlPath = (e: Pick<RealmExport, 'realmId' | 'token'>): string =>
   `/user_avatars/exports/${e.realmId}/${e.token}/${exportFolderName(e)}.tar.gz`;
 
 export const toApiRealmExport = (e: RealmExport, realmUrl: string): ApiRealmExport => ({

@@ -33,21 +33,21 @@ import { writeExportArchive } from './export-archive';
 export type ExportJob = { realmId: number; exportId: number };
 
 /** Messages to a file (upstream's MESSAGE_BATCH_CHUNK_SIZE). */
-export const EXPORT_FILE_MESSAGES = 1000;
+const EXPORT_FILE_MESSAGES = 1000;
 /** Part of the function's time limit (300 s) a run spends reading before it checkpoints. */
 const RUN_BUDGET_MS = 150_000;
 /** Users whose rows are read at once. */
 const ROW_READ_CONCURRENCY = 16;
 
 /** The S3 key of one of an export's staged files. */
-export const stagedKey = (e: Pick<RealmExport, 'realmId' | 'token'>, name: string): string =>
+const stagedKey = (e: Pick<RealmExport, 'realmId' | 'token'>, name: string): string =>
   `exports/${e.realmId}/${e.token}/staging/${name}`;
 export const stagedMessageFile = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;
 
 /** What every file of a run needs: who consented, which channels are public. */
 export type ExportScope = { users: User[]; consenting: Set<number>; publicChannels: Set<number>; channels: Channel[] };
 
-export const readScope = async (e: RealmExport): Promise<ExportScope> => {
+const readScope = async (e: RealmExport): Promise<ExportScope> => {
   const users = (await usersStore.listOfRealm(e.realmId)).sort((a, b) => a.id - b.id);
   const channels = (await listChannelsOfRealm(e.realmId)).sort((a, b) => a.id - b.id);
   const consenting = new Set(
@@ -74,7 +74,7 @@ const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Prom
  * One message file: the messages with ids `fromId`..`toId` the export takes, their rows and their
  * reactions (reaction ids from `firstReactionId`). Returns the file's JSON and its counts.
  */
-export const buildMessageFile = async (
+const buildMessageFile = async (
   e: RealmExport,
   scope: ExportScope,
   fromId: number,
