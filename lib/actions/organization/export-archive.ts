@@ -24,8 +24,14 @@ import { getAttachmentWithClaims, listUploadsOfUser } from '../../store/attachme
 import { listSubscriptionsOfUser } from '../../store/channels';
 import { getFile, putFile } from '../../store/files';
 import * as realmsStore from '../../store/realms';
-import type { ExportScope } from './export-job';
-import { stagedMessageFile } from './export-job';
+import type { Channel } from '../../models/channel';
+import type { User } from '../../models/user';
+
+/** A staged or archived message file's name (upstream's `messages-000001.json`). */
+export const stagedMessageFile = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;
+
+/** What every file of a run needs: who consented, which channels are public. */
+export type ExportScope = { users: User[]; consenting: Set<number>; publicChannels: Set<number>; channels: Channel[] };
 
 type Entry = { name: string; body: Buffer };
 

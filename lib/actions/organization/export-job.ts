@@ -16,10 +16,8 @@
 import { nowMs } from '../../clock';
 import { config } from '../../config';
 import { flagsMask, messageRecord, reactionRecords, type ExportRecord } from '../../models/export-format';
-import type { Channel } from '../../models/channel';
 import type { Message } from '../../models/message';
 import type { RealmExport } from '../../models/realm-export';
-import type { User } from '../../models/user';
 import { settingsOfUser } from '../../models/user-settings';
 import { getMessagesByIds } from '../../store/messages';
 import { listChannelsOfRealm } from '../../store/channels';
@@ -28,7 +26,7 @@ import { startJob } from '../../store/jobs';
 import * as exportsStore from '../../store/realm-exports';
 import * as usersStore from '../../store/users';
 import { notifyRealmExport } from './exports';
-import { writeExportArchive } from './export-archive';
+import { stagedMessageFile, writeExportArchive, type ExportScope } from './export-archive';
 
 export type ExportJob = { realmId: number; exportId: number };
 
@@ -40,12 +38,7 @@ const RUN_BUDGET_MS = 150_000;
 const ROW_READ_CONCURRENCY = 16;
 
 /** The S3 key of one of an export's staged files. */
-const stagedKey = (e: Pick<RealmExport, 'realmId' | 'token'>, name: string): string =>
-  `exports/${e.realmId}/${e.token}/staging/${name}`;
-export const stagedMessageFile = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;
-
-/** What every file of a run needs: who consented, which channels are public. */
-export type ExportScope = { users: User[]; consenting: Set<number>; publicChannels: Set<number>; channels: Channel[] };
+const stagedKey = (e: Pick<RealmExport, 'realmId' | 'token'>, name: string): string => `exports/${e.realmId}/${e.token}/staging/${name}`;
 
 const readScope = async (e: RealmExport): Promise<ExportScope> => {
   const users = (await usersStore.listOfRealm(e.realmId)).sort((a, b) => a.id - b.id);
