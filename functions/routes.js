@@ -141,6 +141,16 @@ const JOBS = {
     timeout: 60,
     maximumRetryAttempts: 2,
   },
+  // Writes an organization's data export (lib/actions/organization/export-job.ts): each run reads
+  // EXPORT_RUN_MESSAGES messages, keeps its files in S3 and starts the next run; the last writes the
+  // archive. A run that failed every attempt marks the export failed (upstream's "failed" status).
+  realmExport: {
+    handler: 'functions/jobs/realm-export.handler',
+    timeout: 300,
+    memorySize: 1024,
+    role: 'UploadsExportRole',
+    maximumRetryAttempts: 2,
+  },
   // Started by a scheduled message's one-time EventBridge Scheduler schedule (lib/store/schedules.ts):
   // checks and sends one message, as a send does.
   scheduledDelivery: {

@@ -7,6 +7,7 @@ import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
+import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
@@ -44,6 +45,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   web: benchWeb,
   'search-lag': benchSearchLag,
   search: benchSearch,
+  export: benchExport,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -65,6 +65,8 @@ export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers:
 
 /** The organization's code playgrounds changed: every playground. */
 export type RealmPlaygroundsEvent = { type: 'realm_playgrounds'; realm_playgrounds: ApiObject[] };
+/** The organization's data exports (lib/models/realm-export.ts ApiRealmExport), to its administrators. */
+export type RealmExportEvent = { type: 'realm_export'; exports: ApiObject[] };
 
 /** The organization's custom profile fields changed: every field, in display order. */
 export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: ApiObject[] };
@@ -358,6 +360,7 @@ export type ApiEvent =
   | RealmUserSettingsDefaultsEvent
   | RealmLinkifiersEvent
   | RealmPlaygroundsEvent
+  | RealmExportEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent
   | RealmEmojiEvent
