@@ -8,6 +8,7 @@ import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
 import { benchGap } from './bench-gap';
+import { benchIntegrations } from './bench-integrations';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
@@ -42,6 +43,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   push: benchPush,
   web: benchWeb,
   search: benchSearch,
+  integrations: benchIntegrations,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

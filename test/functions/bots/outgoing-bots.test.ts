@@ -74,8 +74,8 @@ describe('POST /bots with bot_type 3', () => {
     ['a third interface', { interface_type: 3 }, 'Invalid interface type'],
   ])('refuses %s and creates nothing', async (_what, extra, msg) => {
     const before = await usersOfZulip();
-    const params = outgoing('refused', extra);
-    if (extra.payload_url === undefined) delete params.payload_url;
+    const params: Record<string, unknown> = outgoing('refused', extra);
+    if ('payload_url' in extra && extra.payload_url === undefined) delete params.payload_url;
     const result = await create(params);
     if (msg.startsWith("Missing '")) expectError(result, msg, 400, 'REQUEST_VARIABLE_MISSING');
     else expectError(result, msg);
