@@ -7,7 +7,7 @@
 import { config } from '../config';
 
 /** The most of a service's answer read (a reply is at most a message, 10,000 characters). */
-export const MAX_RESPONSE_BYTES = 256 * 1024;
+const MAX_RESPONSE_BYTES = 256 * 1024;
 
 /** The service did not answer in time (upstream's requests.exceptions.Timeout): retried. */
 export class ServiceTimeoutError extends Error {

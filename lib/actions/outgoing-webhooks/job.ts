@@ -29,7 +29,7 @@ import { failWithMessage, notifyBotOwner, sendReply, type Triggered } from './no
 import type { OutgoingWebhookJob } from './triggers';
 
 /** Upstream's MAX_REQUEST_RETRIES: a request that times out or cannot connect is tried this many more times. */
-export const MAX_REQUEST_RETRIES = 3;
+const MAX_REQUEST_RETRIES = 3;
 
 /** The User-Agent of the requests, as upstream's (ZulipOutgoingWebhook/<version>). */
 const USER_AGENT = `ZulipOutgoingWebhook/${SERVICE_VERSION.version}`;

@@ -60,7 +60,7 @@ export const failWithMessage = async (t: Triggered, failure: string): Promise<vo
 export type OwnerNotice = { exception?: Error; failureMessage?: string; statusCode?: number; responseContent?: string };
 
 /** Upstream's notify_bot_owner text. */
-export const ownerNoticeText = (t: Pick<Triggered, 'realm' | 'bot' | 'message' | 'channel'>, n: OwnerNotice): string => {
+const ownerNoticeText = (t: Pick<Triggered, 'realm' | 'bot' | 'message' | 'channel'>, n: OwnerNotice): string => {
   const url = messageLink(realmUrl(t.realm), t.message, t.channel, t.bot.id);
   let text = `[A message](${url}) to your bot @_**${t.bot.fullName}** triggered an outgoing webhook.`;
   if (n.exception) {

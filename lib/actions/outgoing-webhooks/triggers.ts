@@ -17,7 +17,7 @@ const isServiceBot = (user: User): boolean => user.isActive && user.botType === 
  * service bots it mentions (`mention`), a direct message the service bots among its participants
  * (`direct_message`).
  */
-export const serviceBotTriggers = (
+const serviceBotTriggers = (
   sender: User,
   message: Pick<Message, 'streamId'>,
   mentioned: User[],

@@ -35,7 +35,7 @@ export type CreateBotParams = { fullName: string; shortName: string; botType: nu
  * Upstream's check_url on payload_url and service_payload_url (Django's URLValidator, "{name} is
  * not a URL"), narrowed to http and https: this server posts to nothing else.
  */
-export const checkPayloadUrl = (url: string, name: string): string => {
+const checkPayloadUrl = (url: string, name: string): string => {
   if (!isValidUrl(url) || !/^https?:/i.test(url)) throw new BadRequestError(`${name} is not a URL`);
   return url;
 };

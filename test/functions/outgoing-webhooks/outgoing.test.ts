@@ -2,6 +2,7 @@
 // an outgoing webhook bot, or a direct message to it, is posted to the bot's service (a real HTTP
 // server of the test's), and the answer comes back as the bot; failures say "Failure! ..." where
 // the bot was triggered and tell its owner (hamlet 10). iago 11 writes; both are in `robots`.
+import { doOutgoingWebhook } from '../../../lib/actions/outgoing-webhooks/job';
 import * as usersStore from '../../../lib/store/users';
 import { expectSuccess } from '../../helpers/api';
 import { sendMessage, sendMessageId } from '../../helpers/messages';
@@ -92,6 +93,15 @@ describe('a mention in a channel', () => {
     const own = await sendMessage('echo-bot@localhost', { type: 'stream', to: 'robots', topic: 'checks', content: '@**Echo Bot** me' });
     expectSuccess(own);
     expect(bot.isBot).toBe(true);
+    expect(service.requests).toHaveLength(0);
+  });
+});
+
+describe('a run of the job', () => {
+  it('posts nothing for a message that no longer exists, or a bot that is not an outgoing webhook bot', async () => {
+    await doOutgoingWebhook({ realmId: 2, messageId: 999_999, botId, trigger: 'mention', failedTries: 0 });
+    const id = await sendMessageId('iago@zulip.com', { type: 'stream', to: 'robots', topic: 'checks', content: 'plain' });
+    await doOutgoingWebhook({ realmId: 2, messageId: id, botId: 16, trigger: 'mention', failedTries: 0 });
     expect(service.requests).toHaveLength(0);
   });
 });
