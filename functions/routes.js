@@ -134,6 +134,13 @@ const JOBS = {
     // A run that failed every attempt leaves the rest of a topic unmoved: kept for `npm run replay-deliveries`, and alarmed.
     destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
   },
+  // Posts a message to an outgoing webhook bot's service (one request, up to
+  // OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10) and sends its answer; a try again is a new invocation.
+  outgoingWebhook: {
+    handler: 'functions/jobs/outgoing-webhook.handler',
+    timeout: 30,
+    maximumRetryAttempts: 2,
+  },
   // Talks to the push bouncer (its requests wait up to 15 s each); a notification that failed
   // every attempt is stale by then, so it is dropped (logged), as upstream's worker drops it.
   push: {

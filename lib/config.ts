@@ -140,14 +140,22 @@ export const config = {
    * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
    * handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout' | 'messageMove' | 'push' | 'scheduledDelivery' | 'realmExport'): string | undefined =>
+  jobFunction: (
+    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport',
+  ): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
       messageMove: process.env.MESSAGE_MOVE_FUNCTION,
+      outgoingWebhook: process.env.OUTGOING_WEBHOOK_FUNCTION,
       push: process.env.PUSH_FUNCTION,
       scheduledDelivery: process.env.SCHEDULED_DELIVERY_FUNCTION,
       realmExport: process.env.REALM_EXPORT_FUNCTION,
     })[name] || undefined,
+  /**
+   * How long an outgoing webhook's request to its bot's service may take, answer included
+   * (OUTGOING_WEBHOOK_TIMEOUT_SECONDS; upstream's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10).
+   */
+  outgoingWebhookTimeoutSeconds: (): number => Number(process.env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS) || 10,
   /**
    * EventBridge Scheduler, which starts a job at a stated time (lib/store/schedules.ts): the role
    * it assumes to invoke the job's function (SCHEDULER_ROLE_ARN), the schedule group

@@ -9,6 +9,7 @@ import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
 import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
+import { benchIntegrations } from './bench-integrations';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
@@ -46,6 +47,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   'search-lag': benchSearchLag,
   search: benchSearch,
   export: benchExport,
+  integrations: benchIntegrations,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

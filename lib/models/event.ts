@@ -106,7 +106,8 @@ export type RealmUserUpdateEvent = {
 
 /**
  * Bots for those who administer them (feature level 474): `add` when a bot is created or comes
- * into a non-administrator's care, `delete` when it leaves it (a new owner).
+ * into a non-administrator's care, `delete` when it leaves it (a new owner), `update` when an
+ * outgoing webhook bot's service changes.
  */
 export type RealmBotEvent =
   | {
@@ -117,10 +118,14 @@ export type RealmBotEvent =
         default_sending_stream: string | null;
         default_events_register_stream: string | null;
         default_all_public_streams: boolean;
-        services: never[];
+        services: BotServiceObject[];
       };
     }
+  | { type: 'realm_bot'; op: 'update'; bot: { user_id: number; services: BotServiceObject[] } }
   | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } };
+
+/** An outgoing webhook bot's service as events and register show it. */
+type BotServiceObject = { base_url: string; interface: number; token: string };
 
 /** A new user (upstream's notify_created_user): the user object as realm_users shapes it. */
 export type RealmUserAddEvent = { type: 'realm_user'; op: 'add'; person: ApiObject };
