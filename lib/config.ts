@@ -157,6 +157,13 @@ export const config = {
    */
   outgoingWebhookTimeoutSeconds: (): number => Number(process.env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS) || 10,
   /**
+   * Whether outgoing webhooks may reach loopback, private and link-local addresses
+   * (OUTGOING_WEBHOOK_PRIVATE_NETWORKS=allow): never in a deployment, where they would reach the
+   * function's own runtime and the account's internal services; `npm start` and the tests allow
+   * them, their bots running on the same machine.
+   */
+  outgoingWebhookPrivateNetworks: (): boolean => process.env.OUTGOING_WEBHOOK_PRIVATE_NETWORKS === 'allow',
+  /**
    * EventBridge Scheduler, which starts a job at a stated time (lib/store/schedules.ts): the role
    * it assumes to invoke the job's function (SCHEDULER_ROLE_ARN), the schedule group
    * (SCHEDULE_GROUP, else `default`), the ARN prefix of the functions (FUNCTION_ARN_PREFIX, the

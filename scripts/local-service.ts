@@ -227,6 +227,9 @@ export const startOffline = async (
     SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
     FUNCTION_ARN_PREFIX: '',
     SLS_TELEMETRY_DISABLED: '1',
+    // Outgoing webhook bots run on this machine while developing (lib/store/outgoing-webhooks.ts);
+    // a deployment never allows internal addresses.
+    OUTGOING_WEBHOOK_PRIVATE_NETWORKS: process.env.OUTGOING_WEBHOOK_PRIVATE_NETWORKS ?? 'allow',
   };
   // serverless.yml sets these for the handlers; --param passes this process's values through.
   // A stage must have its own upload URL secret (settings/index.js): a fresh one per start,

@@ -17,7 +17,9 @@ export type TestService = {
   close: () => Promise<void>;
 };
 
+/** Starts the service on 127.0.0.1, which outgoing webhooks may reach only where the operator allows internal addresses, as here. */
 export const startService = async (): Promise<TestService> => {
+  process.env.OUTGOING_WEBHOOK_PRIVATE_NETWORKS = 'allow';
   const requests: ServiceRequest[] = [];
   let respond: (request: ServiceRequest) => ServiceAnswer | Promise<ServiceAnswer> = () => ({ body: '{}' });
   const server = createServer((req, res) => {
