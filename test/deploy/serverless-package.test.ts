@@ -83,13 +83,14 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery']);
     const env = printed.provider.environment;
     for (const [name, variable] of [
       ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],
       ['messageMove', 'MESSAGE_MOVE_FUNCTION'],
       ['outgoingWebhook', 'OUTGOING_WEBHOOK_FUNCTION'],
       ['push', 'PUSH_FUNCTION'],
+      ['realmExport', 'REALM_EXPORT_FUNCTION'],
       ['scheduledDelivery', 'SCHEDULED_DELIVERY_FUNCTION'],
     ]) {
       expect({ name, handler: fn(name).handler, events: fn(name).events, retries: fn(name).maximumRetryAttempts }).toEqual({

@@ -17,6 +17,7 @@ export const UPLOAD_URL_SECRET = 'f'.repeat(64);
 
 /** The routes that use the uploads bucket, with their role (routes.json `bucket`), as both deploy checks expect them. */
 export const BUCKET_ROUTES = [
+  'deleteRealmExport:delete',
   'removeAttachment:delete',
   'serveRealmEmojiImage:read',
   'serveUploadedFile:read',

@@ -109,7 +109,7 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery']);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
@@ -124,7 +124,8 @@ describe('npx serverless package', () => {
     // Push notifications are configuration: not configured unless the stage's parameters say so.
     expect(push.Environment.Variables).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
     const invokeConfigs = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfigs).toHaveLength(4);
+    // Every job's (fanout, move, outgoing webhook, push, export, scheduled delivery).
+    expect(invokeConfigs).toHaveLength(6);
     for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
     const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
     expect(routeTargets).not.toContain('MessageFanoutLambdaFunction');
@@ -149,6 +150,7 @@ describe('npx serverless package', () => {
         Resource: [
           { 'Fn::Join': [':', arnParts] },
           { 'Fn::Join': [':', [...arnParts.slice(0, -1), move.FunctionName]] },
+          { 'Fn::Join': [':', [...arnParts.slice(0, -1), `chat-${STAGE}-outgoingWebhook`]] },
           { 'Fn::Join': [':', [...arnParts.slice(0, -1), push.FunctionName]] },
         ],
       },
