@@ -15,6 +15,6 @@ export const JOBS = {
   messageMove: { load: async () => (require('./messages/move') as typeof import('./messages/move')).doMessageMove },
   push: { load: async () => (require('./push/job') as typeof import('./push/job')).doPushJob },
   scheduledDelivery: {
-    load: async () => (require('./scheduled-delivery') as typeof import('./scheduled-delivery')).doDeliverScheduledMessage,
+    load: async () => (require('./scheduled-jobs') as typeof import('./scheduled-jobs')).doScheduledJob,
   },
 } satisfies { [N in JobName]: JobEntry<never> };

@@ -159,7 +159,7 @@ export type PushTrigger = 'direct' | 'mentioned' | 'wildcardMentioned' | 'follow
  * topic the user has not unmuted, notifies nothing; else the subscription's own setting, or when
  * it has none (null) the user's.
  */
-const allowsInTopic = (isMuted: boolean, policy: number, channelSetting: boolean | null, userSetting: boolean): boolean => {
+export const allowsInTopic = (isMuted: boolean, policy: number, channelSetting: boolean | null, userSetting: boolean): boolean => {
   if (isMuted && policy !== VisibilityPolicy.UNMUTED) return false;
   if (policy === VisibilityPolicy.MUTED) return false;
   return channelSetting ?? userSetting;
