@@ -45,13 +45,53 @@ const role = (s3Action) => ({
   },
 });
 
-/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its three roles. */
-const resources = ({ resolveVariable }) =>
-  resolveVariable('self:provider.environment.UPLOADS_BUCKET').then((name) => ({
+/**
+ * The email gateway's function (receiveEmail, functions/routes.js EMAIL_GATEWAY): the tables, the
+ * stored emails under incoming/ of the incoming-email bucket (serverless.yml IncomingEmailBucket),
+ * and invoking this stage's functions (a posted reply starts the send's jobs), nothing else.
+ */
+const incomingEmailRole = (incomingBucket, functionPrefix) => ({
+  Type: 'AWS::IAM::Role',
+  Properties: {
+    AssumeRolePolicyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+    },
+    ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole' }],
+    Policies: [
+      {
+        PolicyName: 'tables-and-incoming-email',
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() },
+            { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${incomingBucket}/incoming/*`] },
+            {
+              Effect: 'Allow',
+              Action: ['lambda:InvokeFunction'],
+              Resource: [{ 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionPrefix}*` }],
+            },
+          ],
+        },
+      },
+    ],
+  },
+});
+
+/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its three roles; the email gateway's role. */
+const resources = async ({ resolveVariable }) => {
+  const [name, incoming, prefix] = await Promise.all([
+    resolveVariable('self:provider.environment.UPLOADS_BUCKET'),
+    resolveVariable('self:provider.environment.INCOMING_EMAIL_BUCKET'),
+    resolveVariable('self:provider.environment.FUNCTION_PREFIX'),
+  ]);
+  return {
     [BUCKET]: bucket(name),
     UploadsReadRole: role('s3:GetObject'),
     UploadsWriteRole: role('s3:PutObject'),
     UploadsDeleteRole: role('s3:DeleteObject'),
-  }));
+    IncomingEmailRole: incomingEmailRole(incoming, prefix),
+  };
+};
 
 module.exports = { BUCKET, resources };

@@ -440,6 +440,8 @@ export const entityKeys = {
   missedEmailsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MISSEDEMAIL#' }),
   /** A user's pending missed-message email batch: when its delivery check is scheduled (TTL `expiresAt`). */
   missedEmailBatch: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'MISSEDEMAILBATCH' }),
+  /** A missed-message email's reply address (upstream's MissedMessageEmailAddress), by its token (TTL `expiresAt`). */
+  replyAddress: (token: string): Key => ({ pk: `REPLYADDRESS#${token}`, sk: 'REPLYADDRESS' }),
   /** A one-click unsubscribe link's token (upstream's /accounts/unsubscribe/<type>/<token>), by its sha256. */
   unsubscribeToken: (tokenHash: string): Key => ({ pk: `UNSUBSCRIBE#${tokenHash}`, sk: 'UNSUBSCRIBE' }),
   /**

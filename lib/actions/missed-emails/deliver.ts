@@ -29,6 +29,7 @@ import * as realmsStore from '../../store/realms';
 import * as userGroupsStore from '../../store/user-groups';
 import * as usersStore from '../../store/users';
 import type { MissedEmailJob } from './enqueue';
+import { replyAddressOf } from './reply-by-email';
 
 /** Upstream's get_context_for_message: up to 5 earlier messages of the topic, sent within 15 minutes before. */
 const CONTEXT_MESSAGES = 5;
@@ -89,7 +90,7 @@ const sendConversationEmail = async (
   const url = realmUrl(realm);
   const token = await missedEmailsStore.createUnsubscribeToken(realm.id, user.id, 'missed_messages');
   const content: MissedEmailFacts['content'] = byRealm || byUser ? { allowed: false, byRealm, byUser } : { allowed: true };
-  const replyTo: string | undefined = undefined;
+  const replyTo = content.allowed ? await replyAddressOf(user, first) : undefined;
   const facts: MissedEmailFacts = {
     conversation,
     messages: all.map((m): EmailMessage => ({
