@@ -21,62 +21,43 @@ const bucket = (name) => ({
   },
 });
 
-const role = (s3Action) => ({
+/** A role Lambda functions assume: CloudWatch Logs, as every function's, and the tables as the default role, plus `statements`. */
+const lambdaRole = (policyName, statements) => ({
   Type: 'AWS::IAM::Role',
   Properties: {
     AssumeRolePolicyDocument: {
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
     },
-    // CloudWatch Logs, as every function's.
     ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole' }],
     Policies: [
       {
-        PolicyName: 'tables-and-uploads',
+        PolicyName: policyName,
         PolicyDocument: {
           Version: '2012-10-17',
-          Statement: [
-            { Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() },
-            { Effect: 'Allow', Action: [s3Action], Resource: [objectsArn] },
-          ],
+          Statement: [{ Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() }, ...statements],
         },
       },
     ],
   },
 });
 
+const role = (s3Action) => lambdaRole('tables-and-uploads', [{ Effect: 'Allow', Action: [s3Action], Resource: [objectsArn] }]);
+
 /**
- * The email gateway's function (receiveEmail, functions/routes.js EMAIL_GATEWAY): the tables, the
- * stored emails under incoming/ of the incoming-email bucket (serverless.yml IncomingEmailBucket),
- * and invoking this stage's functions (a posted reply starts the send's jobs), nothing else.
+ * The email gateway's function (receiveEmail, functions/routes.js EMAIL_GATEWAY): the stored
+ * emails under incoming/ of the incoming-email bucket (serverless.yml IncomingEmailBucket), and
+ * invoking this stage's functions (a posted reply starts the send's jobs).
  */
-const incomingEmailRole = (incomingBucket, functionPrefix) => ({
-  Type: 'AWS::IAM::Role',
-  Properties: {
-    AssumeRolePolicyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+const incomingEmailRole = (incomingBucket, functionPrefix) =>
+  lambdaRole('tables-and-incoming-email', [
+    { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${incomingBucket}/incoming/*`] },
+    {
+      Effect: 'Allow',
+      Action: ['lambda:InvokeFunction'],
+      Resource: [{ 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionPrefix}*` }],
     },
-    ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole' }],
-    Policies: [
-      {
-        PolicyName: 'tables-and-incoming-email',
-        PolicyDocument: {
-          Version: '2012-10-17',
-          Statement: [
-            { Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() },
-            { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${incomingBucket}/incoming/*`] },
-            {
-              Effect: 'Allow',
-              Action: ['lambda:InvokeFunction'],
-              Resource: [{ 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionPrefix}*` }],
-            },
-          ],
-        },
-      },
-    ],
-  },
-});
+  ]);
 
 /** serverless.yml: the bucket (named by the uploadsBucket parameter) and its three roles; the email gateway's role. */
 const resources = async ({ resolveVariable }) => {

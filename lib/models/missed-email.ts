@@ -2,7 +2,7 @@
 // missed_message templates) and whom a message may make one for: pure functions, no I/O.
 import { escapeHtml } from './html';
 import type { Subscription } from './channel';
-import { allowsInTopic } from './push-notifications';
+import { wildcardMentionNotifies } from './push-notifications';
 import type { UserSettings } from './user-settings';
 import { VisibilityPolicy } from './user-topic';
 
@@ -18,13 +18,8 @@ export type EmailTrigger = 'direct' | 'mentioned' | 'wildcardMentioned' | 'follo
  * muting silences wildcard mentions but not personal ones, nor followed topics.
  */
 export const emailTriggerFor = (
-  settings: Pick<
-    UserSettings,
-    | 'enable_offline_email_notifications'
-    | 'wildcard_mentions_notify'
-    | 'enable_followed_topic_wildcard_mentions_notify'
-    | 'enable_followed_topic_email_notifications'
-  >,
+  settings: Pick<UserSettings, 'enable_offline_email_notifications' | 'enable_followed_topic_email_notifications'> &
+    Parameters<typeof wildcardMentionNotifies>[0],
   reasons: { direct?: boolean; mentioned?: boolean; wildcardMentioned?: boolean },
   inChannel?: { subscription: Subscription | undefined; policy: number },
 ): EmailTrigger | undefined => {
@@ -33,15 +28,8 @@ export const emailTriggerFor = (
   const sub = inChannel?.subscription;
   if (!inChannel || !sub?.active || sub.isUserActive === false) return undefined;
   if (reasons.mentioned && offline) return 'mentioned';
-  const followed = inChannel.policy === VisibilityPolicy.FOLLOWED;
-  if (
-    reasons.wildcardMentioned &&
-    offline &&
-    ((followed && settings.enable_followed_topic_wildcard_mentions_notify) ||
-      allowsInTopic(sub.isMuted, inChannel.policy, sub.wildcardMentionsNotify, settings.wildcard_mentions_notify))
-  )
-    return 'wildcardMentioned';
-  if (followed && settings.enable_followed_topic_email_notifications) return 'followedTopic';
+  if (reasons.wildcardMentioned && offline && wildcardMentionNotifies(settings, sub, inChannel.policy)) return 'wildcardMentioned';
+  if (inChannel.policy === VisibilityPolicy.FOLLOWED && settings.enable_followed_topic_email_notifications) return 'followedTopic';
   return undefined;
 };
 

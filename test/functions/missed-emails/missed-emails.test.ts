@@ -1,48 +1,25 @@
-import { handler as subscribe } from '../../../functions/channels/subscribe';
 import { handler as updateFlags } from '../../../functions/messages/update-flags';
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as updateUserTopic } from '../../../functions/topics/update-user-topic';
-import { doCreateUser } from '../../../lib/actions/people/create';
 import { doScheduledJob } from '../../../lib/actions/scheduled-jobs';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
-import { Role, type User } from '../../../lib/models/user';
+import type { User } from '../../../lib/models/user';
 import { listLocalSentEmails, type SentEmail } from '../../../lib/store/emails';
 import { JOBS } from '../../../lib/actions/jobs';
 import { defineJob, runJobsInProcess, settleJobs } from '../../../lib/store/jobs';
 import * as realmsStore from '../../../lib/store/realms';
-import { clearInProcessSchedules, fireDueSchedules, listInProcessSchedules } from '../../../lib/store/schedules';
+import { clearInProcessSchedules, listInProcessSchedules } from '../../../lib/store/schedules';
 import { call, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 import { sendMessageId } from '../../helpers/messages';
+import { HAMLET, newMember, passTime, VERONA } from './helpers';
 import { callPage, pageText } from '../../helpers/web';
 
 // Addresses of this file only: the local SES store is shared by every test file of the run.
 const DOMAIN = 'missed.example.com';
-let counter = 0;
 const START_MS = Date.UTC(2030, 5, 1, 9, 0, 0);
-const HAMLET = 'hamlet@zulip.com';
 
-/** A new member of Verona, past the batch of Welcome Bot's direct message (emailed: they never came online). */
-const newUser = async (fullName = 'Missed Reader'): Promise<User> => {
-  const realm = (await realmsStore.get(2))!;
-  counter += 1;
-  const user = await doCreateUser(realm, {
-    email: `m${Date.now().toString(36)}x${counter}@${DOMAIN}`,
-    fullName: `${fullName} ${counter}`,
-    role: Role.MEMBER,
-    password: 'a password of theirs',
-  });
-  expectSuccess(
-    await call(subscribe, {
-      method: 'POST',
-      path: '/users/me/subscriptions',
-      as: user.email,
-      params: { subscriptions: [{ name: 'Verona' }] },
-    }),
-  );
-  await passTime(121);
-  return user;
-};
+const newUser = (): Promise<User> => newMember(DOMAIN, 'Missed Reader');
 
 /** The emails sent to `address`, but Welcome Bot's. */
 const emailsTo = async (address: string): Promise<SentEmail[]> =>
@@ -51,20 +28,12 @@ const emailsTo = async (address: string): Promise<SentEmail[]> =>
 const emailSchedulesOf = (user: User) =>
   listInProcessSchedules().filter((s) => s.name.startsWith('scheduled-email-') && (s.payload as { userId: number }).userId === user.id);
 
-/** Moves the service clock and runs what became due, as the schedules' timers would. */
-const passTime = async (seconds: number): Promise<void> => {
-  advanceClock(seconds * 1000);
-  await fireDueSchedules();
-  await settleJobs();
-};
-
 const dm = async (to: User, content: string, from = HAMLET): Promise<number> => {
   const id = await sendMessageId(from, { type: 'direct', to: JSON.stringify([to.id]), content });
   await settleJobs();
   return id;
 };
 
-const VERONA = 3;
 beforeEach(() => freezeClock(START_MS));
 afterEach(() => {
   clearInProcessSchedules();

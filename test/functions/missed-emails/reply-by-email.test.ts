@@ -1,49 +1,18 @@
-import { handler as subscribe } from '../../../functions/channels/subscribe';
-import { doCreateUser } from '../../../lib/actions/people/create';
 import { doReceiveEmail, replyText } from '../../../lib/actions/missed-emails/reply-by-email';
 import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
-import { Role, type User } from '../../../lib/models/user';
+import type { User } from '../../../lib/models/user';
 import { listLocalSentEmails } from '../../../lib/store/emails';
 import { settleJobs } from '../../../lib/store/jobs';
 import * as messagesStore from '../../../lib/store/messages';
-import * as realmsStore from '../../../lib/store/realms';
-import { clearInProcessSchedules, fireDueSchedules } from '../../../lib/store/schedules';
-import { call, expectSuccess } from '../../helpers/api';
+import { clearInProcessSchedules } from '../../../lib/store/schedules';
 import { sendMessageId } from '../../helpers/messages';
+import { HAMLET, newMember, passTime, VERONA } from './helpers';
 
 // Addresses of this file only: the local SES store is shared by every test file of the run.
 const DOMAIN = 'replies.example.com';
 const GATEWAY = 'gateway.example.com';
-let counter = 0;
-const HAMLET = 'hamlet@zulip.com';
-const VERONA = 3;
 
-const passTime = async (seconds: number): Promise<void> => {
-  advanceClock(seconds * 1000);
-  await fireDueSchedules();
-  await settleJobs();
-};
-
-const newUser = async (): Promise<User> => {
-  const realm = (await realmsStore.get(2))!;
-  counter += 1;
-  const user = await doCreateUser(realm, {
-    email: `r${Date.now().toString(36)}x${counter}@${DOMAIN}`,
-    fullName: `Email Replier ${counter}`,
-    role: Role.MEMBER,
-    password: 'a password of theirs',
-  });
-  expectSuccess(
-    await call(subscribe, {
-      method: 'POST',
-      path: '/users/me/subscriptions',
-      as: user.email,
-      params: { subscriptions: [{ name: 'Verona' }] },
-    }),
-  );
-  await passTime(121);
-  return user;
-};
+const newUser = (): Promise<User> => newMember(DOMAIN, 'Email Replier');
 
 /** The Reply-To of the missed-message email `reader` got about `subject`. */
 const replyToOf = async (reader: User, subject: string): Promise<string> => {
