@@ -22,35 +22,53 @@ const bucket = (name) => ({
   },
 });
 
-const role = (s3Actions, extraStatements = []) => ({
+/** A role Lambda functions assume: CloudWatch Logs, as every function's, and the tables as the default role, plus `statements`. */
+const lambdaRole = (policyName, statements) => ({
   Type: 'AWS::IAM::Role',
   Properties: {
     AssumeRolePolicyDocument: {
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
     },
-    // CloudWatch Logs, as every function's.
     ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole' }],
     Policies: [
       {
-        PolicyName: 'tables-and-uploads',
+        PolicyName: policyName,
         PolicyDocument: {
           Version: '2012-10-17',
-          Statement: [
-            { Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() },
-            { Effect: 'Allow', Action: s3Actions, Resource: [objectsArn] },
-            ...extraStatements,
-          ],
+          Statement: [{ Effect: 'Allow', Action: DYNAMODB_ACTIONS, Resource: iamResources() }, ...statements],
         },
       },
     ],
   },
 });
 
-/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its four roles. */
+const role = (s3Actions, extraStatements = []) =>
+  lambdaRole('tables-and-uploads', [{ Effect: 'Allow', Action: s3Actions, Resource: [objectsArn] }, ...extraStatements]);
+
+/**
+ * The email gateway's function (receiveEmail, functions/routes.js EMAIL_GATEWAY): the stored
+ * emails under incoming/ of the incoming-email bucket (serverless.yml IncomingEmailBucket), and
+ * invoking this stage's functions (a posted reply starts the send's jobs).
+ */
+const incomingEmailRole = (incomingBucket, functionPrefix) =>
+  lambdaRole('tables-and-incoming-email', [
+    { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${incomingBucket}/incoming/*`] },
+    {
+      Effect: 'Allow',
+      Action: ['lambda:InvokeFunction'],
+      Resource: [{ 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionPrefix}*` }],
+    },
+  ]);
+
+/** serverless.yml: the bucket (named by the uploadsBucket parameter) and its four roles; the email gateway's role. */
 const resources = async ({ resolveVariable }) => {
-  const name = await resolveVariable('self:provider.environment.UPLOADS_BUCKET');
-  const exportFunction = await resolveVariable('self:provider.environment.REALM_EXPORT_FUNCTION');
+  const [name, exportFunction, incoming, prefix] = await Promise.all([
+    resolveVariable('self:provider.environment.UPLOADS_BUCKET'),
+    resolveVariable('self:provider.environment.REALM_EXPORT_FUNCTION'),
+    resolveVariable('self:provider.environment.INCOMING_EMAIL_BUCKET'),
+    resolveVariable('self:provider.environment.FUNCTION_PREFIX'),
+  ]);
   return {
     [BUCKET]: bucket(name),
     UploadsReadRole: role(['s3:GetObject']),
@@ -68,6 +86,7 @@ const resources = async ({ resolveVariable }) => {
         },
       ],
     ),
+    IncomingEmailRole: incomingEmailRole(incoming, prefix),
   };
 };
 

@@ -168,6 +168,21 @@ const JOBS = {
 };
 
 /**
+ * The email gateway (lib/actions/missed-emails/reply-by-email.ts): invoked by SES receiving's
+ * receipt rule (serverless.yml IncomingEmailRule) for each email to the gateway's domain, which
+ * the rule has stored in the incoming-email bucket first; Lambda retries a failed run twice.
+ */
+const EMAIL_GATEWAY = {
+  receiveEmail: {
+    handler: 'functions/jobs/receive-email.handler',
+    // Reads the stored emails: its own role (buckets/index.js), which the other functions lack.
+    role: 'IncomingEmailRole',
+    timeout: 30,
+    maximumRetryAttempts: 2,
+  },
+};
+
+/**
  * Functions fed by a table's stream. deliveryRecovery finishes the deliveries of sends whose
  * request died before handing them on (lib/actions/messages/delivery.ts): only new messages that
  * have a pending delivery reach it (the filter), in batches collected for up to 5 s; it waits out
@@ -271,7 +286,7 @@ const functions = async ({ resolveVariable }) => {
       events,
     };
   }
-  Object.assign(out, JOBS, STREAM_CONSUMERS);
+  Object.assign(out, JOBS, EMAIL_GATEWAY, STREAM_CONSUMERS);
   out[FALLBACK] = {
     handler: 'functions/fallback/unmatched.handler',
     timeout: DEFAULT_TIMEOUT,
@@ -396,6 +411,7 @@ const plugins = () => [
 module.exports = {
   API_PREFIX,
   BUCKET_ROLES,
+  EMAIL_GATEWAY,
   JOBS,
   METHODS,
   STREAM_CONSUMERS,

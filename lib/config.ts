@@ -136,6 +136,18 @@ export const config = {
    */
   emailSender: (): string => process.env.EMAIL_SENDER || `noreply@${new URL(config.externalUrl()).hostname}`,
   /**
+   * The email gateway's address pattern (upstream's EMAIL_GATEWAY_PATTERN, `%s` standing for the
+   * local part): a missed-message email's Reply-To, which SES receiving (serverless.yml
+   * IncomingEmailRule) or `npm run deliver-email` hands to the service. Unset: `%s@` the service's
+   * host; `off`: no reply addresses (emails say replies are not accepted).
+   */
+  emailGatewayPattern: (): string | undefined => {
+    const pattern = process.env.EMAIL_GATEWAY_PATTERN || `%s@${new URL(config.externalUrl()).hostname}`;
+    return pattern === 'off' ? undefined : pattern;
+  },
+  /** The bucket SES receiving stores incoming emails in (INCOMING_EMAIL_BUCKET; deployed only). */
+  incomingEmailBucket: (): string => process.env.INCOMING_EMAIL_BUCKET || 'chat-local-incoming-email',
+  /**
    * The Lambda function of a background job (lib/store/jobs.ts): MESSAGE_FANOUT_FUNCTION for
    * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
    * handler tests and the benchmarks).

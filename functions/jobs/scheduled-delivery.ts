@@ -1,7 +1,7 @@
-// The scheduledDelivery job's Lambda function, invoked by a scheduled message's (or reminder's)
-// one-time EventBridge Scheduler schedule at its time (lib/store/schedules.ts): delivers it once,
-// or marks it failed (lib/actions/scheduled-delivery.ts). Scheduler and Lambda retry a failed run.
+// The scheduledDelivery job's Lambda function, invoked by one-time EventBridge Scheduler schedules
+// at their time (lib/store/schedules.ts) and by sends (missed-message emails): runs the job its
+// payload names (lib/actions/scheduled-jobs.ts). Scheduler and Lambda retry a failed run.
 import { JOBS } from '../../lib/actions/jobs';
-import type { ScheduledDeliveryJob } from '../../lib/actions/scheduled-delivery';
+import type { ScheduledJob } from '../../lib/actions/scheduled-jobs';
 
-export const handler = async (job: ScheduledDeliveryJob): Promise<void> => (await JOBS.scheduledDelivery.load())(job);
+export const handler = async (job: ScheduledJob): Promise<void> => (await JOBS.scheduledDelivery.load())(job);

@@ -19,6 +19,6 @@ export const JOBS = {
   push: { load: async () => (require('./push/job') as typeof import('./push/job')).doPushJob },
   realmExport: { load: async () => (require('./organization/export-job') as typeof import('./organization/export-job')).doRealmExportRun },
   scheduledDelivery: {
-    load: async () => (require('./scheduled-delivery') as typeof import('./scheduled-delivery')).doDeliverScheduledMessage,
+    load: async () => (require('./scheduled-jobs') as typeof import('./scheduled-jobs')).doScheduledJob,
   },
 } satisfies { [N in JobName]: JobEntry<never> };

@@ -54,6 +54,12 @@ export type Subscription = {
   wildcardMentionsNotify: boolean | null;
   pushNotifications: boolean | null;
   audibleNotifications: boolean | null;
+  /**
+   * Set once the user follows a topic of the channel (never cleared): a send reads it with the
+   * subscriber list, so that only a message to a channel where someone follows topics looks further
+   * for followed-topic emails (lib/actions/missed-emails/).
+   */
+  followsTopics?: true;
 };
 
 /** A new active subscription with upstream's defaults (not muted or pinned, notifications inherited). */

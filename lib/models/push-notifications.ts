@@ -166,6 +166,19 @@ const allowsInTopic = (isMuted: boolean, policy: number, channelSetting: boolean
 };
 
 /**
+ * Whether a wildcard mention notifies a subscriber (push or email, upstream's
+ * wildcard_mention_notify): in a followed topic when enable_followed_topic_wildcard_mentions_notify
+ * is on, else by the channel's (or user's) wildcard_mentions_notify, muting silencing it.
+ */
+export const wildcardMentionNotifies = (
+  settings: Pick<UserSettings, 'wildcard_mentions_notify' | 'enable_followed_topic_wildcard_mentions_notify'>,
+  sub: Subscription,
+  policy: number,
+): boolean =>
+  (policy === VisibilityPolicy.FOLLOWED && settings.enable_followed_topic_wildcard_mentions_notify) ||
+  allowsInTopic(sub.isMuted, policy, sub.wildcardMentionsNotify, settings.wildcard_mentions_notify);
+
+/**
  * Whether, and why, a recipient's settings want a push notification of a message (upstream's
  * UserMessageNotificationsData.get_push_notification_trigger, before idleness): `reasons` are what
  * the send found (a direct message, a personal or group mention, a wildcard mention); `inChannel`,
@@ -193,15 +206,8 @@ export const pushTriggerFor = (
   if (reasons.mentioned && offline) return 'mentioned';
   const sub = inChannel?.subscription;
   if (!inChannel || !sub?.active || sub.isUserActive === false) return undefined;
-  const followed = inChannel.policy === VisibilityPolicy.FOLLOWED;
-  if (
-    reasons.wildcardMentioned &&
-    offline &&
-    ((followed && settings.enable_followed_topic_wildcard_mentions_notify) ||
-      allowsInTopic(sub.isMuted, inChannel.policy, sub.wildcardMentionsNotify, settings.wildcard_mentions_notify))
-  )
-    return 'wildcardMentioned';
-  if (followed && settings.enable_followed_topic_push_notifications) return 'followedTopic';
+  if (reasons.wildcardMentioned && offline && wildcardMentionNotifies(settings, sub, inChannel.policy)) return 'wildcardMentioned';
+  if (inChannel.policy === VisibilityPolicy.FOLLOWED && settings.enable_followed_topic_push_notifications) return 'followedTopic';
   if (allowsInTopic(sub.isMuted, inChannel.policy, sub.pushNotifications, settings.enable_stream_push_notifications)) return 'channel';
   return undefined;
 };

@@ -15,15 +15,18 @@ const encodeHashComponent = (text: string): string =>
 /** Upstream's silent_mention_syntax_for_user: names the user without notifying them. */
 export const silentMention = (user: Pick<User, 'fullName' | 'id'>): string => `@_**${user.fullName}|${user.id}**`;
 
-/** A link to the message in its conversation (upstream's message_link_url). */
-export const messageLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string => {
-  if (channel) {
-    return `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}/topic/${encodeHashComponent(message.topic)}/near/${message.id}`;
-  }
+/** A link to the message's conversation in the web app (upstream's topic_narrow_url, personal_narrow_url, direct_message_group_narrow_url). */
+export const conversationLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string => {
+  if (channel)
+    return `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}/topic/${encodeHashComponent(message.topic)}`;
   const others = message.dmUserIds.filter((id) => id !== viewerId);
   const slug = others.length <= 1 ? `${others[0] ?? viewerId}-dm` : `${others.join(',')}-group`;
-  return `${realmUrl}/#narrow/dm/${slug}/near/${message.id}`;
+  return `${realmUrl}/#narrow/dm/${slug}`;
 };
+
+/** A link to the message in its conversation (upstream's message_link_url). */
+export const messageLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string =>
+  `${conversationLink(realmUrl, message, channel, viewerId)}/near/${message.id}`;
 
 /** A fence longer than any run of backticks in the text, so the quote cannot be closed early. */
 export const unusedFence = (text: string): string => {

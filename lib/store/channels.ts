@@ -64,16 +64,34 @@ export const listSubscriberIdsOfChannel = async (channelId: number): Promise<num
   (await queryAll(buildListSubscriberIdsInput(channelId), { max: MAX_ORGANIZATION_USERS })).map((item) => Number(item.userId));
 
 /**
- * The ids of a channel's active subscribers who are active users, ascending, and of those whose
- * subscription turns the channel's push notifications on (`push_notifications` true): the same
- * query as listSubscriberIdsOfChannel, and the same read units (the index holds whole items).
+ * The ids of a channel's active subscribers who are active users, ascending; of those whose
+ * subscription turns the channel's push notifications on (`push_notifications` true); and of those
+ * who follow some topic of it (`followsTopics`): the same query as listSubscriberIdsOfChannel, and
+ * the same read units (the index holds whole items).
  */
-export const listSubscribersForSend = async (channelId: number): Promise<{ ids: number[]; pushOn: number[] }> => {
-  const items = await queryAll(buildListSubscriberIdsInput(channelId, 'userId, pushNotifications'), { max: MAX_ORGANIZATION_USERS });
+export const listSubscribersForSend = async (channelId: number): Promise<{ ids: number[]; pushOn: number[]; followTopics: number[] }> => {
+  const items = await queryAll(buildListSubscriberIdsInput(channelId, 'userId, pushNotifications, followsTopics'), {
+    max: MAX_ORGANIZATION_USERS,
+  });
+  const idsWhere = (test: (item: Item) => boolean) => items.filter(test).map((item) => Number(item.userId));
   return {
-    ids: items.map((item) => Number(item.userId)),
-    pushOn: items.filter((item) => item.pushNotifications === true).map((item) => Number(item.userId)),
+    ids: idsWhere(() => true),
+    pushOn: idsWhere((item) => item.pushNotifications === true),
+    followTopics: idsWhere((item) => item.followsTopics === true),
   };
+};
+
+/** Marks that the user follows a topic of the channel (Subscription.followsTopics); nothing when not subscribed. */
+export const markFollowsTopics = async (userId: number, channelId: number): Promise<void> => {
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName('main'),
+      Key: entityKeys.subscription(userId, channelId),
+      UpdateExpression: 'SET followsTopics = :yes',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':yes': true },
+    }),
+  );
 };
 
 /** Every channel folder of an organization, archived ones included, in id order. */

@@ -4,13 +4,18 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config';
 
-export type OutgoingEmail = { to: string[]; subject: string; text: string; html: string };
+/** `fromName`: the sender's display name (upstream's from_name); `replyTo`: where replies go (the email gateway). */
+export type OutgoingEmail = { to: string[]; subject: string; text: string; html: string; fromName?: string; replyTo?: string[] };
+
+/** An address with a display name, quoted as RFC 5322 wants (a name with specials in quotes). */
+const withName = (name: string, address: string): string => `"${name.replace(/["\\]/g, (c) => `\\${c}`)}" <${address}>`;
 
 /** An email as the local store keeps it (aws-ses-v2-local's GET /store). */
 export type SentEmail = {
   messageId: string;
   from: string;
   to: string[];
+  replyTo: string[];
   subject: string;
   text: string;
   html: string;
@@ -41,8 +46,9 @@ export const closeSesClient = (): void => {
 export const sendEmail = async (email: OutgoingEmail): Promise<string | undefined> => {
   const out = await sesClient().send(
     new SendEmailCommand({
-      FromEmailAddress: config.emailSender(),
+      FromEmailAddress: email.fromName ? withName(email.fromName, config.emailSender()) : config.emailSender(),
       Destination: { ToAddresses: email.to },
+      ...(email.replyTo ? { ReplyToAddresses: email.replyTo } : {}),
       Content: {
         Simple: {
           Subject: { Data: email.subject, Charset: 'UTF-8' },
@@ -61,6 +67,7 @@ type StoredEmail = {
   messageId?: unknown;
   from?: unknown;
   destination?: { to?: unknown };
+  replyTo?: unknown;
   subject?: unknown;
   body?: { text?: unknown; html?: unknown };
   at?: unknown;
@@ -83,6 +90,7 @@ export const listLocalSentEmails = async (): Promise<SentEmail[] | undefined> =>
       messageId: str(e.messageId),
       from: str(e.from),
       to: Array.isArray(e.destination?.to) ? e.destination.to.filter((a): a is string => typeof a === 'string') : [],
+      replyTo: Array.isArray(e.replyTo) ? e.replyTo.filter((a): a is string => typeof a === 'string') : [],
       subject: str(e.subject),
       text: str(e.body?.text),
       html: str(e.body?.html),

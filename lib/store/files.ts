@@ -38,9 +38,16 @@ export const deleteFile = async (pathId: string): Promise<void> => {
 export const getFile = async (pathId: string): Promise<Buffer | undefined> => (await getFileWithContentType(pathId))?.body;
 
 /** A file's bytes and stored content type, or undefined when the object does not exist. */
-export const getFileWithContentType = async (key: string): Promise<{ body: Buffer; contentType: string } | undefined> => {
+export const getFileWithContentType = (key: string): Promise<{ body: Buffer; contentType: string } | undefined> =>
+  getObject(config.uploadsBucket(), key);
+
+/** An incoming email SES receiving stored (the receipt rule's S3 action), or undefined when it is not there. */
+export const getIncomingEmail = async (key: string): Promise<Buffer | undefined> =>
+  (await getObject(config.incomingEmailBucket(), key))?.body;
+
+const getObject = async (bucket: string, key: string): Promise<{ body: Buffer; contentType: string } | undefined> => {
   try {
-    const out = await s3Client().send(new GetObjectCommand({ Bucket: config.uploadsBucket(), Key: key }));
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const body = out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
     return { body, contentType: out.ContentType ?? 'application/octet-stream' };
   } catch (error) {

@@ -440,6 +440,15 @@ export const entityKeys = {
   /** A message a user's phones were notified of and that is not read yet (the push job's, TTL `expiresAt`). */
   pushNotified: (userId: number, messageId: number): Key => ({ pk: `USER#${userId}`, sk: `PUSHED#${pad(messageId)}` }),
   pushNotifiedOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'PUSHED#' }),
+  /** A message a missed-message email may tell a user of, waiting for the user's email batch (lib/store/missed-emails.ts, TTL `expiresAt`). */
+  missedEmail: (userId: number, messageId: number): Key => ({ pk: `USER#${userId}`, sk: `MISSEDEMAIL#${pad(messageId)}` }),
+  missedEmailsOfUser: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MISSEDEMAIL#' }),
+  /** A user's pending missed-message email batch: when its delivery check is scheduled (TTL `expiresAt`). */
+  missedEmailBatch: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'MISSEDEMAILBATCH' }),
+  /** A missed-message email's reply address (upstream's MissedMessageEmailAddress), by its token (TTL `expiresAt`). */
+  replyAddress: (token: string): Key => ({ pk: `REPLYADDRESS#${token}`, sk: 'REPLYADDRESS' }),
+  /** A one-click unsubscribe link's token (upstream's /accounts/unsubscribe/<type>/<token>), by its sha256. */
+  unsubscribeToken: (tokenHash: string): Key => ({ pk: `UNSUBSCRIBE#${tokenHash}`, sk: 'UNSUBSCRIBE' }),
   /**
    * A legacy FCM/APNs token of a user (POST /users/me/android_gcm_reg_id, /users/me/apns_device_token),
    * named by its kind and the sha256 of the token (up to 4,096 characters: too long for a key).

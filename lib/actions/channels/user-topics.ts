@@ -68,6 +68,8 @@ const doSetUserTopicVisibilityPolicy = async (
     return true;
   });
   if (!changed) return false;
+  // What lets a send find followers of a channel's topics without reading the topic (missed-message emails).
+  if (policy === VisibilityPolicy.FOLLOWED) await channelsStore.markFollowsTopics(user.id, channel.id);
   if (!opts.skipMutedTopicsEvent) {
     const [topics, channels] = await Promise.all([
       userTopicsStore.listUserTopicsOfUser(user.id, { consistent: true }),

@@ -14,6 +14,7 @@ import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './delivery';
 import { doStartPushNotifications } from '../push/notifications';
 import { doStartOutgoingWebhooks } from '../outgoing-webhooks/triggers';
+import { doStartMissedMessageEmails } from '../missed-emails/start';
 import { renderContent, type RenderedContent } from './render';
 import { claimAttachmentsForMessage } from '../uploads/files';
 import { notifyAttachmentsClaimed } from '../uploads/attachments';
@@ -205,7 +206,7 @@ export const checkMessage = async (sender: User, realm: Realm, req: SendMessageR
   const groups = await groupsRead;
   let channel: Channel | undefined;
   let participants: User[] = [];
-  let subscribersRead: Promise<{ ids: number[]; pushOn: number[] }> | undefined;
+  let subscribersRead: Promise<{ ids: number[]; pushOn: number[]; followTopics: number[] }> | undefined;
   let topicFactsRead: Promise<SendTopicFacts | undefined> | undefined;
   if (req.type === 'stream') {
     topic = normalizeTopic(topic, realm.limits.max_topic_length);
@@ -248,6 +249,7 @@ export const checkMessage = async (sender: User, realm: Realm, req: SendMessageR
     rendered,
     recipientIds,
     channelPushOn: subscribers?.pushOn ?? [],
+    followTopics: subscribers?.followTopics ?? [],
     participantsOfTopic,
     topicFacts: topicFactsRead,
     readBy: (userId) => userId === sender.id && readBySender,
@@ -280,6 +282,8 @@ type CheckedSend = {
   recipientIds: number[];
   /** The subscribers whose subscription turns the channel's push notifications on (lib/actions/push/notifications.ts). */
   channelPushOn: number[];
+  /** The subscribers who follow some topic of the channel (Subscription.followsTopics): who may get a followed-topic email. */
+  followTopics: number[];
   participantsOfTopic: Set<number>;
   /** What the automatic topic policies depend on (readSendTopicFacts); none for a system bot's notice. */
   topicFacts: Promise<SendTopicFacts | undefined> | undefined;
@@ -361,6 +365,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   await notifyAttachmentsClaimed(realm.id, claimed);
   await doStartPushNotifications(message, recipients, send.channelPushOn);
   await doStartOutgoingWebhooks(message, sender, rendered.mentionedUsers, participants);
+  await doStartMissedMessageEmails(message, recipients, { groups, rendered, followTopics: send.followTopics, participants });
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 
@@ -400,9 +405,9 @@ export const sendInternalMessage = async (
   const subscribers =
     'channel' in target
       ? target.subscriberIds
-        ? { ids: target.subscriberIds, pushOn: [] }
+        ? { ids: target.subscriberIds, pushOn: [], followTopics: [] }
         : await channelsStore.listSubscribersForSend(target.channel.id)
-      : { ids: participants.map((u) => u.id), pushOn: [] };
+      : { ids: participants.map((u) => u.id), pushOn: [], followTopics: [] };
   const alerted = usersAlertedBy(text, await userDataStore.getRealmAlertWords(realm.id));
   const client = 'Internal';
   const readBySender = defaultReadBySender(client);
@@ -414,6 +419,7 @@ export const sendInternalMessage = async (
     rendered,
     recipientIds: subscribers.ids,
     channelPushOn: subscribers.pushOn,
+    followTopics: subscribers.followTopics,
     participantsOfTopic: new Set(),
     topicFacts: undefined,
     alerted,
