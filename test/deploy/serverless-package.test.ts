@@ -302,9 +302,13 @@ describe('the configuration npx serverless package deploys (serverless print)', 
     expect(statement.Resource).toEqual([arn('MainTable'), { 'Fn::Join': ['/', [arn('MainTable'), 'index', '*']] }, arn('EventsTable')]);
   });
 
-  it('has one private uploads bucket, named by the uploadsBucket parameter', () => {
+  it('has one private uploads bucket, named by the uploadsBucket parameter (and a private incoming-email bucket only with the email gateway)', () => {
     const buckets = Object.entries(printed.resources.Resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket');
-    expect(buckets.map(([id]) => id)).toEqual(['UploadsBucket']);
+    expect(buckets.map(([id, r]) => [id, r.Condition])).toEqual([
+      ['UploadsBucket', undefined],
+      ['IncomingEmailBucket', 'EmailGatewayEnabled'],
+    ]);
+    expect(buckets[1][1].Properties.PublicAccessBlockConfiguration).toEqual(buckets[0][1].Properties.PublicAccessBlockConfiguration);
     const [[, bucket]] = buckets;
     expect(bucket.Properties.BucketName).toBe(`chat-${STAGE}-uploads`);
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({

@@ -5,6 +5,7 @@
 // stop, its work is done exactly once and nothing is left half-done.
 import { handler as sendHandler } from '../../functions/messages/send';
 import { handler as updateHandler } from '../../functions/messages/update';
+import { handler as settingsHandler } from '../../functions/settings/update';
 import { doMessageFanout, type FanoutJob } from '../../lib/actions/messages/delivery';
 import { doMessageMove, type MoveJob } from '../../lib/actions/messages/move';
 import { doPushJob } from '../../lib/actions/push/job';
@@ -72,6 +73,15 @@ beforeAll(async () => {
   defineJob<MoveJob>('messageMove', counted('messageMove', doMessageMove));
   const phone = await registerPhone('hamlet@zulip.com');
   phoneKeys = { [phone.token_id]: phone.push_key };
+  // Only the push job may meet the faults: no missed-message email job for Hamlet's direct messages.
+  expectSuccess(
+    await call(settingsHandler, {
+      method: 'PATCH',
+      path: '/settings',
+      as: 'hamlet@zulip.com',
+      params: { enable_offline_email_notifications: 'false' },
+    }),
+  );
 });
 
 afterAll(() => {
