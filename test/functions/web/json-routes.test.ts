@@ -178,7 +178,11 @@ describe("/json/: a POST that tunnels another method (upstream's method=PATCH)",
       params: { method: 'PUT', subscriptions: ['Verona'] },
     });
     expect(wrong.status).toBe(405);
-    expect(wrong.body).toMatchObject({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD', 'POST', 'DELETE'] });
+    expect(wrong.body).toMatchObject({
+      result: 'error',
+      msg: 'Method Not Allowed',
+      allowed_methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    });
     const { cookies } = json;
     expectError(
       await call(subscribe, {
