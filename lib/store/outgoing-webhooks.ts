@@ -122,7 +122,9 @@ const exchange = (target: URL, headers: Record<string, string>, body: string, si
     const request = send(
       target,
       { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, signal, lookup: guardedLookup },
-      (response) => readCapped(response).then((read) => resolve({ status: response.statusCode ?? 0, body: read }), reject),
+      (response) => {
+        readCapped(response).then((read) => resolve({ status: response.statusCode ?? 0, body: read }), reject);
+      },
     );
     request.on('error', reject);
     request.end(body);

@@ -30,7 +30,7 @@ export const BUCKET_ROUTES = [
   'uploadRealmLogo:write',
 ];
 
-export type Resource = { Type: string; Properties: Record<string, any> };
+export type Resource = { Type: string; Condition?: string; Properties: Record<string, any> };
 
 /** The environment of a machine with no AWS account: no credentials, no profile. */
 export const noAwsEnv = (): NodeJS.ProcessEnv => {
