@@ -138,11 +138,14 @@ export const config = {
   /**
    * The email gateway's address pattern (upstream's EMAIL_GATEWAY_PATTERN, `%s` standing for the
    * local part): a missed-message email's Reply-To, which SES receiving (serverless.yml
-   * IncomingEmailRule) or `npm run deliver-email` hands to the service. Unset: `%s@` the service's
-   * host; `off`: no reply addresses (emails say replies are not accepted).
+   * IncomingEmailRule) or `npm run deliver-email` hands to the service. EMAIL_GATEWAY_PATTERN
+   * when set (`off`: no reply addresses; emails say replies are not accepted); else, deployed,
+   * `%s@` EMAIL_GATEWAY_DOMAIN (set by serverless.yml; none when empty); else `%s@` the service's host.
    */
   emailGatewayPattern: (): string | undefined => {
-    const pattern = process.env.EMAIL_GATEWAY_PATTERN || `%s@${new URL(config.externalUrl()).hostname}`;
+    const domain = process.env.EMAIL_GATEWAY_DOMAIN;
+    const fallback = domain === undefined ? `%s@${new URL(config.externalUrl()).hostname}` : domain ? `%s@${domain}` : 'off';
+    const pattern = process.env.EMAIL_GATEWAY_PATTERN || fallback;
     return pattern === 'off' ? undefined : pattern;
   },
   /** The bucket SES receiving stores incoming emails in (INCOMING_EMAIL_BUCKET; deployed only). */
