@@ -448,7 +448,7 @@ export const entityKeys = {
   /** A missed-message email's reply address (upstream's MissedMessageEmailAddress), by its token (TTL `expiresAt`). */
   replyAddress: (token: string): Key => ({ pk: `REPLYADDRESS#${token}`, sk: 'REPLYADDRESS' }),
   /** A one-click unsubscribe link's token (upstream's /accounts/unsubscribe/<type>/<token>), by its sha256. */
-  unsubscribeToken: (tokenHash: string): Key => ({ pk: `UNSUBSCRIBE#${tokenHash}`, sk: 'UNSUBSCRIBE' }),
+  unsubscribeToken: (token: string): Key => ({ pk: `UNSUBSCRIBE#${sha256(token)}`, sk: 'UNSUBSCRIBE' }),
   /**
    * A legacy FCM/APNs token of a user (POST /users/me/android_gcm_reg_id, /users/me/apns_device_token),
    * named by its kind and the sha256 of the token (up to 4,096 characters: too long for a key).

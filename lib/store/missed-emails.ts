@@ -4,7 +4,7 @@
 // batching period join it instead of scheduling another); and the one-click unsubscribe tokens.
 // A pending message is claimed by one run of the delivery check before its email is sent, so a
 // retried run never sends it again. Pending items and batches expire (TTL `expiresAt`).
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
 import { batchDelete, queryPrefix, sendConditional } from './common';
@@ -118,13 +118,11 @@ export const deletePendingMissedEmails = (userId: number, messageIds: number[]):
 /** The email types a one-click link unsubscribes from (upstream's email_unsubscribers). */
 export type UnsubscribeType = 'missed_messages' | 'digest';
 
-const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
-
 /** A new one-click unsubscribe token of the user for `type`; the item keeps only its hash. */
 export const createUnsubscribeToken = async (realmId: number, userId: number, type: UnsubscribeType): Promise<string> => {
   const token = randomBytes(18).toString('base64url');
   await documentClient().send(
-    new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.unsubscribeToken(hashOf(token)), realmId, userId, type } }),
+    new PutCommand({ TableName: tableName('main'), Item: { ...entityKeys.unsubscribeToken(token), realmId, userId, type } }),
   );
   return token;
 };
@@ -133,9 +131,7 @@ export const createUnsubscribeToken = async (realmId: number, userId: number, ty
 export const getUnsubscribeToken = async (
   token: string,
 ): Promise<{ realmId: number; userId: number; type: UnsubscribeType } | undefined> => {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('main'), Key: entityKeys.unsubscribeToken(hashOf(token)) }),
-  );
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('main'), Key: entityKeys.unsubscribeToken(token) }));
   if (!out.Item) return undefined;
   return { realmId: Number(out.Item.realmId), userId: Number(out.Item.userId), type: out.Item.type as UnsubscribeType };
 };
