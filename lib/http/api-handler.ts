@@ -11,7 +11,7 @@ import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
 import { authenticate, realmForHost } from './auth';
-import { authenticateJsonRequest, isJsonRoute, jsonRouteHost } from './session';
+import { authenticateJsonRequest, hasSessionCookie, isJsonRoute, jsonRouteHost } from './session';
 import { dispatchTunnelled } from './method-override';
 import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
@@ -88,8 +88,13 @@ const logLine = (event: Event, context: Context | undefined, status: number, sta
   );
 };
 
-/** `allowWebhookBots`: incoming-webhook bots may call the route (upstream's allow_incoming_webhooks views: POST /messages). */
-type Options = { allowWebhookBots?: boolean };
+/**
+ * `allowWebhookBots`: incoming-webhook bots may call the route (upstream's allow_incoming_webhooks views: POST /messages).
+ * `browserSession`: a link a browser follows (an uploaded file at the site root): sent with the
+ * session cookie and no Authorization header, the session authenticates it, as upstream's
+ * rest_dispatch does for a web request; else HTTP Basic, as for the API.
+ */
+type Options = { allowWebhookBots?: boolean; browserSession?: boolean };
 
 const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opts: Options = {}) => {
   const principalOf = new WeakMap<object, number>();
@@ -108,7 +113,8 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
       const headers = event.headers ?? {};
       let user: User | undefined;
       let realm: Realm | undefined;
-      if (json && mode !== 'none') {
+      const browser = opts.browserSession && headers.authorization === undefined && hasSessionCookie(event);
+      if ((json || browser) && mode !== 'none') {
         ({ user, realm } = await authenticateJsonRequest(event, mode === 'required'));
         if (user) principalOf.set(context, user.id);
       } else if (mode === 'required' || (mode === 'optional' && headers.authorization !== undefined)) {

@@ -51,6 +51,9 @@ export const isJsonRoute = (headers: Record<string, string | undefined> | undefi
 export const jsonRouteHost = (headers: Record<string, string | undefined> | undefined): string | undefined =>
   headers?.['x-forwarded-host'] ?? headers?.host;
 
+/** Whether the request carries a session cookie (a browser's, signed in or once signed in). */
+export const hasSessionCookie = (event: JsonEvent): boolean => requestCookies(event)[SESSION_COOKIE] !== undefined;
+
 /**
  * Authenticates a `/json/…` request as upstream's `rest_dispatch` does a session's: the
  * `sessionid` cookie's live session at the host's organization, then, for a method that may change

@@ -17,6 +17,8 @@ import * as usersStore from '../../../lib/store/users';
 import { buildEvent, call, expectError, expectSuccess } from '../../helpers/api';
 import { putChannelMessage } from '../../helpers/channels';
 import { multipart, type FilePart } from '../../helpers/multipart';
+import { PageClient } from '../../helpers/web';
+import { devPassword } from '../../../lib/passwords';
 
 const upload = (as: string, files: FilePart[], fields: Record<string, string> = {}) =>
   call(uploadHandler, { method: 'POST', path: '/user_uploads', as, rawBody: multipart(files, fields) });
@@ -190,6 +192,57 @@ describe('GET /user_uploads/{realm_id}/{path}: the file', () => {
     const event = await buildEvent({ method: 'GET', path: url, pathParameters: pathParamsOf(url) });
     const response = await serveHandler(event);
     expect(response.statusCode).toBe(401);
+  });
+
+  describe('followed from the web app, with the browser session', () => {
+    /** GET of a file with only a Cookie header, as a browser following a link sends it. */
+    const fetchWithCookie = async (url: string, cookie: string) => {
+      const event = await buildEvent({ method: 'GET', path: url, pathParameters: pathParamsOf(url), headers: { cookie } });
+      event.rawPath = url;
+      return serveHandler(event);
+    };
+    const browserOf = async (email: string) => {
+      const browser = new PageClient();
+      await browser.logIn(email, devPassword(email));
+      return browser;
+    };
+
+    it("serves the file to the signed-in uploader's browser", async () => {
+      const url = await uploadAsHamlet();
+      const browser = await browserOf('hamlet@zulip.com');
+      const response = await fetchWithCookie(url, `sessionid=${browser.cookies.sessionid}`);
+      expect(response.statusCode).toBe(200);
+      expect(Buffer.from(response.body, 'base64')).toEqual(BYTES);
+    });
+
+    it("applies the same access rule to the session's user: another member before any message links it", async () => {
+      const url = await uploadAsHamlet();
+      const browser = await browserOf('othello@zulip.com');
+      const response = await fetchWithCookie(url, `sessionid=${browser.cookies.sessionid}`);
+      expect(jsonOf(response)).toMatchObject({ result: 'error', msg: 'You are not authorized to view this file.' });
+      expect(response.statusCode).toBe(403);
+    });
+
+    it("answers a stale session's cookie with the session challenge, not a Basic prompt a browser would show", async () => {
+      const url = await uploadAsHamlet();
+      const response = await fetchWithCookie(url, `sessionid=${'x'.repeat(43)}`);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['WWW-Authenticate']).toBe('Session realm="zulip"');
+    });
+
+    it('prefers the Authorization header when both are sent, as the API', async () => {
+      const url = await uploadAsHamlet();
+      const browser = await browserOf('othello@zulip.com');
+      const event = await buildEvent({
+        method: 'GET',
+        path: url,
+        as: 'hamlet@zulip.com',
+        pathParameters: pathParamsOf(url),
+        headers: { cookie: `sessionid=${browser.cookies.sessionid}` },
+      });
+      event.rawPath = url;
+      expect((await serveHandler(event)).statusCode).toBe(200);
+    });
   });
 });
 
