@@ -1,5 +1,6 @@
 // Builds the browser app (webapp/src) into content-hashed files the server serves at /static/:
-// app-[hash].js (an IIFE for a classic deferred script), app-[hash].css (KaTeX's CSS and fonts
+// app-[hash].js (an ES module; what the app loads later, such as the settings, in chunks it
+// imports when needed: chunk-[hash].js), app-[hash].css (KaTeX's CSS and fonts
 // included, hashed too), each file of webapp/public hashed, and manifest.json naming them.
 // `npm run build:webapp` runs it; the server's build calls buildWebapp().
 import { createHash } from 'node:crypto';
@@ -24,7 +25,9 @@ export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = 
   const result = await build({
     entryPoints: { app: join(ROOT, 'src', 'main.tsx') },
     bundle: true,
-    format: 'iife',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     outdir,

@@ -37,7 +37,7 @@ export const appShell = (opts: { csrfToken: string; realmName: string }): HttpRe
         <title>${opts.realmName} - Zulip</title>
         <link rel="icon" href="/static/${favicon}" />
         <link rel="stylesheet" href="/static/${css}" />
-        <script defer src="/static/${js}"></script>
+        <script type="module" src="/static/${js}"></script>
       </head>
       <body>
         <div id="app"></div>

@@ -133,7 +133,7 @@ describe('npm start', () => {
         .map((c) => c.split(';')[0])
         .join('; ');
       const app = await (await fetch(`${origin}/`, { headers: { cookie: session } })).text();
-      const script = /<script defer src="(\/static\/app-[^"]+\.js)"><\/script>/.exec(app)?.[1];
+      const script = /<script type="module" src="(\/static\/app-[^"]+\.js)"><\/script>/.exec(app)?.[1];
       expect(script).toBeDefined();
       const served = await fetch(`${origin}${script}`);
       expect([served.status, served.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);

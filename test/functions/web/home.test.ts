@@ -25,7 +25,7 @@ describe('GET /', () => {
     expect(page.status).toBe(200);
     expect(page.headers['Content-Type']).toBe('text/html; charset=utf-8');
     expect(page.markup).toContain(`<link rel="stylesheet" href="/static/${FAKE_MANIFEST.css}">`);
-    expect(page.markup).toContain(`<script defer src="/static/${FAKE_MANIFEST.js}"></script>`);
+    expect(page.markup).toContain(`<script type="module" src="/static/${FAKE_MANIFEST.js}"></script>`);
     expect(page.markup).toContain(`<link rel="icon" href="/static/${FAKE_MANIFEST.favicon}">`);
     expect(page.markup).toContain('<form id="logout_form" action="/accounts/logout/" method="POST" hidden>');
     expect(page.csrfToken).toBe(browser.cookies.csrftoken);
