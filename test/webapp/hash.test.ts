@@ -44,7 +44,13 @@ describe('webapp hashes', () => {
       '#narrow/channel/9-design-team/sender/12-King-Hamlet/-has/link/search/logo',
     ],
     [
-      { kind: 'search', terms: [{ operator: 'dm', operand: '12,13' }, { operator: 'near', operand: '40' }] },
+      {
+        kind: 'search',
+        terms: [
+          { operator: 'dm', operand: '12,13' },
+          { operator: 'near', operand: '40' },
+        ],
+      },
       '#narrow/dm/12,13-group/near/40',
     ],
     [{ kind: 'search', terms: [{ operator: 'is', operand: 'unread' }] }, '#narrow/is/unread'],
@@ -70,7 +76,10 @@ describe('webapp hashes', () => {
     expect(hashToNarrow(hash)).toEqual(narrow);
   });
 
-  it.each(['', '#', '#settings', '#narrow/channel/Denmark', '#narrow/sender/hamlet', '#narrow/color/red', '#narrow/topic/.E0'])('knows no view in %j', (hash) => {
-    expect(hashToNarrow(hash)).toBeUndefined();
-  });
+  it.each(['', '#', '#settings', '#narrow/channel/Denmark', '#narrow/sender/hamlet', '#narrow/color/red', '#narrow/topic/.E0'])(
+    'knows no view in %j',
+    (hash) => {
+      expect(hashToNarrow(hash)).toBeUndefined();
+    },
+  );
 });

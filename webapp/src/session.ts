@@ -24,6 +24,10 @@ const EVENT_TYPES = [
   'typing',
   'realm',
   'recent_private_conversations',
+  'drafts',
+  'realm_emoji',
+  'user_group',
+  'realm_user_groups',
 ];
 
 const CLIENT_CAPABILITIES = {

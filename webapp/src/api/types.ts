@@ -31,6 +31,7 @@ export type Subscription = {
   invite_only: boolean;
   description: string;
   pin_to_top?: boolean;
+  subscriber_count?: number;
 };
 
 export type Stream = { stream_id: number; name: string; invite_only: boolean; description: string; is_archived?: boolean };
@@ -79,6 +80,25 @@ export type RegisterResponse = {
   user_topics?: UserTopic[];
   recent_private_conversations?: { max_message_id: number; user_ids: number[] }[];
   server_timestamp?: number;
+  realm_user_groups?: UserGroup[];
+  realm_emoji?: Record<string, { name: string; deactivated?: boolean }>;
+  drafts?: Draft[];
+  realm_can_mention_many_users_group?: GroupSetting;
+  max_file_upload_size_mib?: number;
+};
+
+export type Draft = { id: number; type: '' | 'stream' | 'private'; to: number[]; topic: string; content: string; timestamp: number };
+
+/** A group setting: a group's id, or an anonymous group. */
+export type GroupSetting = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export type UserGroup = {
+  id: number;
+  name: string;
+  members: number[];
+  direct_subgroup_ids?: number[];
+  is_system_group?: boolean;
+  deactivated?: boolean;
 };
 
 /** A message's recipient in update_message_flags' message_details (removing `read`). */
@@ -141,6 +161,15 @@ export type ServerEvent = { id: number } & (
     }
   | ({ type: 'user_status'; user_id: number } & UserStatus)
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'drafts'; op: 'add'; drafts: Draft[] }
+  | { type: 'drafts'; op: 'update'; draft: Draft }
+  | { type: 'drafts'; op: 'remove'; draft_id: number }
+  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, { name: string; deactivated?: boolean }> }
+  | { type: 'user_group'; op: 'add'; group: UserGroup }
+  | { type: 'user_group'; op: 'remove'; group_id: number }
+  | { type: 'user_group'; op: 'update'; group_id: number; data: Partial<UserGroup> }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> }
 );

@@ -17,7 +17,7 @@ export type ComposeContext = {
   channels: Channels;
   groups: readonly UserGroup[];
   /** Upstream's emoji names (the canonical one first) and the organization's custom emoji names; empty until loaded. */
-  emoji: readonly string[];
+  emoji: readonly { name: string; glyph?: string }[];
   /** The topics of a channel, when known (fetched when asked for). */
   topicsOf: (streamId: number) => readonly string[] | undefined;
   /** Where the message goes: wildcards depend on it. */
@@ -82,28 +82,31 @@ const topicsMatching = (channel: string, query: string, context: ComposeContext)
 
 const emojiMatching = (query: string, context: ComposeContext): Completion[] =>
   context.emoji
-    .filter((name) => matches(name, query))
-    .sort((a, b) => Number(!b.startsWith(query)) - Number(!a.startsWith(query)) || a.length - b.length)
+    .filter(({ name }) => matches(name, query))
+    .sort((a, b) => Number(!a.name.startsWith(query)) - Number(!b.name.startsWith(query)) || a.name.length - b.name.length)
     .slice(0, LIMIT)
-    .map((name) => ({ key: `emoji:${name}`, label: `:${name}:`, text: `:${name}: ` }));
+    .map(({ name, glyph }) => ({ key: `emoji:${name}`, label: `${glyph ? `${glyph} ` : ''}:${name}:`, text: `:${name}: ` }));
+
+/** `#**channel>` (or `#**channel**>`) and the topic typed so far. */
+const TOPIC_TOKEN = /#\*\*([^*\n>]+?)(?:\*\*)?>([^*\n]{0,60})$/;
 
 /** The channel whose topics `#**channel>` asks for, if the text before the cursor ends in such a token. */
-export const topicChannel = (before: string): string | undefined => /#\*\*([^*\n>]+?)(?:\*\*)?>[^*\n]*$/.exec(before)?.[1];
+export const topicChannel = (before: string): string | undefined => TOPIC_TOKEN.exec(before)?.[1];
 
 /** The token before the cursor and its completions; undefined when nothing is being completed. */
 export const composeTypeahead = (before: string, context: ComposeContext): TypeaheadMatch | undefined => {
-  const topic = /#\*\*([^*\n>]+?)(?:\*\*)?>([^*\n]*)$/.exec(before);
-  if (topic) return { start: topic.index, completions: topicsMatching(topic[1]!, topic[2]!.toLowerCase(), context) };
   const mention = /(?:^|[\s(])(@(_?)(?:\*\*)?([^\n@*]{0,30}))$/.exec(before);
   if (mention && !/\s$/.test(mention[3]!))
     return {
       start: before.length - mention[1]!.length,
       completions: mentions(mention[3]!.toLowerCase(), mention[2] === '_', context),
     };
+  const emoji = /(?:^|[\s(])(:([\w+-]{2,}))$/.exec(before);
+  if (emoji) return { start: before.length - emoji[1]!.length, completions: emojiMatching(emoji[2]!.toLowerCase(), context) };
   const channel = /(?:^|[\s(])(#(?:\*\*)?([^\n#*>]{0,30}))$/.exec(before);
   if (channel && !/\s$/.test(channel[2]!))
     return { start: before.length - channel[1]!.length, completions: channelsMatching(channel[2]!.toLowerCase(), context) };
-  const emoji = /(?:^|[\s(])(:([\w+-]{2,}))$/.exec(before);
-  if (emoji) return { start: before.length - emoji[1]!.length, completions: emojiMatching(emoji[2]!.toLowerCase(), context) };
+  const topic = TOPIC_TOKEN.exec(before);
+  if (topic) return { start: topic.index, completions: topicsMatching(topic[1]!, topic[2]!.toLowerCase(), context) };
   return undefined;
 };

@@ -2,6 +2,7 @@
 // server_events_dispatch): a pure function of the state, the event and the time.
 import type { Message, ServerEvent } from '../api/types';
 import { applyChannelEvent, mutedStreamIds } from './channels';
+import { applyComposeEvent } from './compose-data';
 import { withDirectMessage } from './dm-conversations';
 import { appendLive, refilter, removeFromList } from './message-list';
 import { addMessages, applyFlag, applyReaction, applyUpdateMessage, moveDestination, removeMessages } from './messages';
@@ -74,6 +75,10 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
       if (event.op === 'update_dict' && typeof event.data.name === 'string')
         return { ...state, realm: { ...state.realm, name: event.data.name } };
       return state;
+    case 'drafts':
+    case 'realm_emoji':
+    case 'user_group':
+      return { ...state, compose: applyComposeEvent(state.compose, event) };
     case 'heartbeat':
       return state;
   }

@@ -28,7 +28,12 @@ const DESCRIPTIONS: Record<string, string> = {
 const operand = (text: string): string => (/\s/.test(text) ? text.replace(/\s/g, '+') : text);
 
 const matches = (name: string, prefix: string): boolean =>
-  prefix === '' || name.toLowerCase().split(/[\s_-]+/).some((word) => word.startsWith(prefix)) || name.toLowerCase().startsWith(prefix);
+  prefix === '' ||
+  name
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .some((word) => word.startsWith(prefix)) ||
+  name.toLowerCase().startsWith(prefix);
 
 const channelNames = (context: SearchContext, prefix: string): string[] =>
   sortedSubscriptions(context.channels)

@@ -32,8 +32,7 @@ const personId = (context: SearchContext, text: string): number | undefined => {
   const lower = text.toLowerCase();
   if (lower === 'me') return context.me;
   if (/^\d+$/.test(text) && context.people.users.has(Number(text))) return Number(text);
-  return [...context.people.users.values()].find((u) => u.email.toLowerCase() === lower || u.full_name.toLowerCase() === lower)
-    ?.user_id;
+  return [...context.people.users.values()].find((u) => u.email.toLowerCase() === lower || u.full_name.toLowerCase() === lower)?.user_id;
 };
 
 /** An operand as typed to the operand the API takes; undefined when it names nothing known. */

@@ -2,6 +2,7 @@
 // changed only by events (dispatch.ts) and the few local actions (a fetched list, a local echo).
 import type { RegisterResponse } from '../api/types';
 import { channelsFromRegister, type Channels } from './channels';
+import { composeDataFromRegister, type ComposeData } from './compose-data';
 import type { MessageList } from './message-list';
 import type { Messages } from './messages';
 import type { OutboxMessage } from './outbox';
@@ -23,6 +24,7 @@ export type AppState = {
   list: MessageList | null;
   typing: readonly Typist[];
   outbox: readonly OutboxMessage[];
+  compose: ComposeData;
 };
 
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
@@ -36,4 +38,5 @@ export const stateFromRegister = (register: RegisterResponse): AppState => ({
   list: null,
   typing: [],
   outbox: [],
+  compose: composeDataFromRegister(register),
 });

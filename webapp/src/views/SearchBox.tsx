@@ -23,13 +23,17 @@ export const SearchBox = () => {
       return;
     }
     setError(null);
+    typeahead.close();
     if (terms.length > 0) goTo(narrowOfTerms(terms));
   };
 
   const suggestions = searchSuggestions(query, context);
   const typeahead = useTypeahead(
     'search_suggestions',
-    suggestions.map((s) => ({ key: s.query, label: s.label })),
+    suggestions.map((s) => {
+      const word = s.query.slice(s.query.lastIndexOf(' ') + 1);
+      return { key: s.query, label: s.label, detail: s.label.includes(word) ? undefined : word };
+    }),
     (item) => {
       // An operator alone waits for its operand; anything else searches at once.
       if (item.key.endsWith(':')) setQuery(item.key);

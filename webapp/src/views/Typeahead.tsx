@@ -10,8 +10,10 @@ export type Typeahead = {
   /** Handles a key of the input; true when the typeahead used it (the input then does nothing more). */
   onKeyDown: (e: KeyboardEvent) => boolean;
   menu: preact.JSX.Element | null;
-  /** For the input: its combobox attributes. */
-  inputProps: Record<string, string | boolean | undefined>;
+  /** For the input: its combobox attributes, and closing the list when it loses the focus. */
+  inputProps: Record<string, string | boolean | undefined | (() => void)>;
+  /** Closes the list until the items change. */
+  close: () => void;
 };
 
 export const useTypeahead = (id: string, items: readonly TypeaheadItem[], pick: (item: TypeaheadItem) => void): Typeahead => {
@@ -65,7 +67,9 @@ export const useTypeahead = (id: string, items: readonly TypeaheadItem[], pick: 
   return {
     onKeyDown,
     menu,
+    close: () => setClosed(true),
     inputProps: {
+      onBlur: () => setClosed(true),
       role: 'combobox',
       'aria-autocomplete': 'list',
       'aria-expanded': open,
