@@ -25,6 +25,7 @@ const EVENT_TYPES = [
   'realm',
   'recent_private_conversations',
   'drafts',
+  'submessage',
   'realm_emoji',
   'user_group',
   'realm_user_groups',

@@ -21,7 +21,11 @@ export type Message = {
   reactions: Reaction[];
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
+  submessages?: Submessage[];
+  is_me_message?: boolean;
 };
+
+export type Submessage = { id: number; message_id: number; sender_id: number; msg_type: string; content: string };
 
 export type Subscription = {
   stream_id: number;
@@ -161,6 +165,7 @@ export type ServerEvent = { id: number } & (
     }
   | ({ type: 'user_status'; user_id: number } & UserStatus)
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'submessage'; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
   | { type: 'drafts'; op: 'add'; drafts: Draft[] }
   | { type: 'drafts'; op: 'update'; draft: Draft }
   | { type: 'drafts'; op: 'remove'; draft_id: number }

@@ -10,6 +10,7 @@ import { confirmLocal } from './outbox';
 import { applyPeopleEvent } from './people';
 import type { AppState } from './state';
 import { applyTyping, stopTypingOf } from './typing';
+import { withSubmessage } from './widgets';
 import { addUnreadMessage, markRead, markUnread, moveUnread } from './unread';
 
 export const applyEvent = (state: AppState, event: ServerEvent, now: number): AppState => {
@@ -75,6 +76,10 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
       if (event.op === 'update_dict' && typeof event.data.name === 'string')
         return { ...state, realm: { ...state.realm, name: event.data.name } };
       return state;
+    case 'submessage': {
+      const { submessage_id: id, message_id, sender_id, msg_type, content } = event;
+      return { ...state, messages: withSubmessage(state.messages, { id, message_id, sender_id, msg_type, content }) };
+    }
     case 'drafts':
     case 'realm_emoji':
     case 'user_group':

@@ -8,6 +8,7 @@ import type { FeedRow } from '../data/feed-rows';
 import { dmPeers, messageUserIds } from '../data/narrow';
 import { Avatar } from './Avatar';
 import { href } from './links';
+import { Widget } from './Widget';
 
 const time = (timestamp: number): string => new Date(timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -39,6 +40,10 @@ const Reactions = ({ reactions, me }: { reactions: Reaction[]; me: number }) => 
     </div>
   );
 };
+
+/** A /me message as upstream shows it: the sender's name, then the rest of the text. */
+const meMessage = (message: Message): string =>
+  message.content.replace(/^<p>\/me /, `<p><span class="sender-status">${message.sender_full_name.replace(/[<>&"]/g, '')}</span> `);
 
 type Props = {
   row: FeedRow;
@@ -136,12 +141,17 @@ export class MessageRow extends Component<Props> {
                 </button>
               )}
             </div>
-            {row.local ? (
+            {message.submessages && message.submessages.length > 0 ? (
+              <Widget message={message} />
+            ) : row.local ? (
               <div class="message_content rendered_markdown">
                 <p class="local_text">{message.content}</p>
               </div>
             ) : (
-              <div class="message_content rendered_markdown" dangerouslySetInnerHTML={{ __html: message.content }} />
+              <div
+                class={`message_content rendered_markdown${message.is_me_message ? ' status-message' : ''}`}
+                dangerouslySetInnerHTML={{ __html: message.is_me_message ? meMessage(message) : message.content }}
+              />
             )}
             {failed && (
               <div class="send_failed" role="alert">
