@@ -29,6 +29,8 @@ const EVENT_TYPES = [
   'realm_emoji',
   'user_group',
   'realm_user_groups',
+  'user_settings',
+  'muted_users',
 ];
 
 const CLIENT_CAPABILITIES = {

@@ -36,6 +36,7 @@ export const list = slice('list');
 export const typing = slice('typing');
 export const outbox = slice('outbox');
 export const composeData = slice('compose');
+export const userSettings = slice('settings');
 
 export const counts = computed(() => unreadCounts(unread.value, channels.value));
 export const muted = computed(() => mutedStreamIds(channels.value));

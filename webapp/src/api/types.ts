@@ -89,6 +89,8 @@ export type RegisterResponse = {
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
   max_file_upload_size_mib?: number;
+  user_settings?: Record<string, unknown>;
+  muted_users?: { id: number; timestamp: number }[];
 };
 
 export type Draft = { id: number; type: '' | 'stream' | 'private'; to: number[]; topic: string; content: string; timestamp: number };
@@ -166,6 +168,8 @@ export type ServerEvent = { id: number } & (
   | ({ type: 'user_status'; user_id: number } & UserStatus)
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
   | { type: 'submessage'; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
+  | { type: 'user_settings'; op: 'update'; property: string; value: unknown }
+  | { type: 'muted_users'; muted_users: { id: number; timestamp: number }[] }
   | { type: 'drafts'; op: 'add'; drafts: Draft[] }
   | { type: 'drafts'; op: 'update'; draft: Draft }
   | { type: 'drafts'; op: 'remove'; draft_id: number }

@@ -10,6 +10,7 @@ import { confirmLocal } from './outbox';
 import { applyPeopleEvent } from './people';
 import type { AppState } from './state';
 import { applyTyping, stopTypingOf } from './typing';
+import { applySettingsEvent } from './user-settings';
 import { withSubmessage } from './widgets';
 import { addUnreadMessage, markRead, markUnread, moveUnread } from './unread';
 
@@ -84,6 +85,9 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'realm_emoji':
     case 'user_group':
       return { ...state, compose: applyComposeEvent(state.compose, event) };
+    case 'user_settings':
+    case 'muted_users':
+      return { ...state, settings: applySettingsEvent(state.settings, event) };
     case 'heartbeat':
       return state;
   }

@@ -10,6 +10,7 @@ import { dmConversationsFromRegister, type DmConversations } from './dm-conversa
 import { peopleFromRegister, type People } from './people';
 import type { Typist } from './typing';
 import { unreadFromRegister, type Unread } from './unread';
+import { userSettingsFromRegister, type UserSettings } from './user-settings';
 
 export type Me = { userId: number; email: string; fullName: string };
 
@@ -25,6 +26,7 @@ export type AppState = {
   typing: readonly Typist[];
   outbox: readonly OutboxMessage[];
   compose: ComposeData;
+  settings: UserSettings;
 };
 
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
@@ -39,4 +41,5 @@ export const stateFromRegister = (register: RegisterResponse): AppState => ({
   typing: [],
   outbox: [],
   compose: composeDataFromRegister(register),
+  settings: userSettingsFromRegister(register),
 });

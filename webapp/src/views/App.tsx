@@ -7,6 +7,7 @@ import { Inbox } from './Inbox';
 import { LeftSidebar } from './LeftSidebar';
 import { Navbar } from './Navbar';
 import { RightSidebar } from './RightSidebar';
+import { SettingsLoader } from './SettingsLoader';
 
 const Banner = () =>
   reconnecting.value ? (
@@ -38,6 +39,7 @@ export const App = () => {
         </main>
         <RightSidebar />
       </div>
+      <SettingsLoader />
     </div>
   );
 };

@@ -6,11 +6,14 @@ import { toggleStar } from '../actions';
 import type { Message, Reaction } from '../api/types';
 import type { FeedRow } from '../data/feed-rows';
 import { dmPeers, messageUserIds } from '../data/narrow';
+import { twentyFourHour } from '../data/user-settings';
+import { userSettings } from '../store';
 import { Avatar } from './Avatar';
 import { href } from './links';
 import { Widget } from './Widget';
 
-const time = (timestamp: number): string => new Date(timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (timestamp: number): string =>
+  new Date(timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: !twentyFourHour(userSettings.peek()) });
 
 const day = (timestamp: number): string =>
   new Date(timestamp * 1000).toLocaleDateString([], { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });

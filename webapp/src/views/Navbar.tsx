@@ -27,6 +27,9 @@ export const Navbar = () => {
           </span>
         )}
         <span class="my-name">{me.value.fullName}</span>
+        <a class="settings-link" href="#settings/profile" title="Personal settings">
+          Settings
+        </a>
         <button type="button" class="logout" onClick={signOut}>
           Log out
         </button>
