@@ -3,8 +3,7 @@
 // its unread count rises, then falls when it is read; a DM both ways; an edit and a delete seen
 // live; a reload keeps the view; signing out. No page logs an uncaught error.
 import type { Page } from 'playwright-core';
-import { devPassword } from '../../lib/passwords';
-import { useBrowser } from '../helpers/browser';
+import { signInPage, useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
 
 // The real app, as the run's global setup built it (WEBAPP_DIST).
@@ -15,14 +14,7 @@ const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
 const errors: string[] = [];
 
-const signIn = async (page: Page, email: string): Promise<void> => {
-  page.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
-  await page.goto(`${service.origin}/login/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(devPassword(email));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForSelector('#left-sidebar');
-};
+const signIn = (page: Page, email: string): Promise<void> => signInPage(page, service.origin, email, errors);
 
 /** A channel's unread count in the left sidebar (absent at 0). */
 const channelBadge = (page: Page, streamId: number) => page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);

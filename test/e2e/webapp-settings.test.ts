@@ -3,7 +3,7 @@
 // the page are what the API then reports, and another person sees the profile field and the avatar.
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
-import { useBrowser } from '../helpers/browser';
+import { signInPage, useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
 
 const service = useLocalService();
@@ -16,14 +16,7 @@ const errors: string[] = [];
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');
 
-const signIn = async (page: Page, email: string): Promise<void> => {
-  page.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
-  await page.goto(`${service.origin}/login/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(devPassword(email));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForSelector('#left-sidebar');
-};
+const signIn = (page: Page, email: string): Promise<void> => signInPage(page, service.origin, email, errors);
 
 /** Polls the API until `check` holds (a change's event and its write are not instant). */
 const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> => {
@@ -97,6 +90,12 @@ describe('e2e: personal settings in the web app', () => {
     await page.waitForSelector(':root[data-theme="dark"]');
     expect(await page.locator('input[name="enable_offline_push_notifications"]').count()).toBe(0);
     await page.check('input[name="color_scheme"][value="3"]');
+    await page.waitForSelector(':root[data-theme="light"]');
+    // As the system: Chromium's headless default is light.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.check('input[name="color_scheme"][value="1"]');
+    await page.waitForSelector(':root[data-theme="dark"]');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.waitForSelector(':root[data-theme="light"]');
   }, 90000);
 

@@ -3,7 +3,15 @@
 // sent or emptied, and put back in the compose box on returning to its conversation.
 import { request } from './api/client';
 import type { Draft } from './api/types';
+import { applyComposeEvent } from './data/compose-data';
 import type { Destination } from './data/outbox';
+import { update } from './store';
+
+/** What the server now holds, in the state at once (its drafts event may come later, or to another queue only). */
+const saved = (draft: Draft) =>
+  update((state) => ({ ...state, compose: applyComposeEvent(state.compose, { id: 0, type: 'drafts', op: 'update', draft }) }));
+const removed = (id: number) =>
+  update((state) => ({ ...state, compose: applyComposeEvent(state.compose, { id: 0, type: 'drafts', op: 'remove', draft_id: id }) }));
 
 const SAVE_AFTER_MS = 1000;
 
@@ -51,12 +59,18 @@ export class DraftSaver {
       const generation = this.generation;
       const [id] = (await request<{ ids: number[] }>('POST', 'drafts', { drafts: [draft] })).ids;
       if (generation === this.generation) this.id = id;
-    } else await request('PATCH', `drafts/${this.id}`, { draft });
+      saved({ ...draft, id: id! });
+    } else {
+      await request('PATCH', `drafts/${this.id}`, { draft });
+      saved({ ...draft, id: this.id });
+    }
   }
 
   private async remove(): Promise<void> {
     const id = this.id;
     this.id = undefined;
-    if (id !== undefined) await request('DELETE', `drafts/${id}`);
+    if (id === undefined) return;
+    removed(id);
+    await request('DELETE', `drafts/${id}`);
   }
 }

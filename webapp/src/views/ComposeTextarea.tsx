@@ -95,7 +95,8 @@ export const ComposeTextarea = ({ value, onInput, onSend, placeholder, to, texta
       const id = uploadCounter;
       const placeholderText = `[Uploading ${file.name}…]()`;
       const at = textarea.current?.selectionStart ?? latest.current.length;
-      replace(at, at, `${at > 0 && !/\s$/.test(latest.current.slice(0, at)) ? ' ' : ''}${placeholderText} `);
+      const space = (text: string) => (text === '' || /\s/.test(text) ? '' : ' ');
+      replace(at, at, `${space(latest.current.slice(at - 1, at))}${placeholderText}${space(latest.current.slice(at, at + 1))}`);
       setUploads((list) => [...list, { id, name: file.name, share: 0 }]);
       const setShare = (share: number) => setUploads((list) => list.map((u) => (u.id === id ? { ...u, share } : u)));
       uploadFile(file, setShare).then(

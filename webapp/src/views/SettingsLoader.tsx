@@ -22,7 +22,14 @@ const overlay = signal<ComponentType<{ section: string }> | null>(null);
 export const SettingsLoader = () => {
   const theme = themeOf(userSettings.value);
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
+    // "As the system" follows the system's choice, also when it changes while the page is open.
+    const system = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => {
+      document.documentElement.dataset.theme = theme === 'auto' ? (system.matches ? 'dark' : 'light') : theme;
+    };
+    apply();
+    system.addEventListener('change', apply);
+    return () => system.removeEventListener('change', apply);
   }, [theme]);
   const open = section.value;
   useEffect(() => {
