@@ -134,11 +134,28 @@ const JOBS = {
     // A run that failed every attempt leaves the rest of a topic unmoved: kept for `npm run replay-deliveries`, and alarmed.
     destinations: { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } } },
   },
+  // Posts a message to an outgoing webhook bot's service (one request, up to
+  // OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10) and sends its answer; a try again is a new invocation.
+  outgoingWebhook: {
+    handler: 'functions/jobs/outgoing-webhook.handler',
+    timeout: 30,
+    maximumRetryAttempts: 2,
+  },
   // Talks to the push bouncer (its requests wait up to 15 s each); a notification that failed
   // every attempt is stale by then, so it is dropped (logged), as upstream's worker drops it.
   push: {
     handler: 'functions/jobs/push.handler',
     timeout: 60,
+    maximumRetryAttempts: 2,
+  },
+  // Writes an organization's data export (lib/actions/organization/export-job.ts): each run reads
+  // EXPORT_RUN_MESSAGES messages, keeps its files in S3 and starts the next run; the last writes the
+  // archive. A run that failed every attempt marks the export failed (upstream's "failed" status).
+  realmExport: {
+    handler: 'functions/jobs/realm-export.handler',
+    timeout: 300,
+    memorySize: 1024,
+    role: 'UploadsExportRole',
     maximumRetryAttempts: 2,
   },
   // Started by a scheduled message's one-time EventBridge Scheduler schedule (lib/store/schedules.ts):

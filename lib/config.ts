@@ -140,13 +140,22 @@ export const config = {
    * messageFanout, MESSAGE_MOVE_FUNCTION for messageMove. Unset: the job runs in this process (the
    * handler tests and the benchmarks).
    */
-  jobFunction: (name: 'messageFanout' | 'messageMove' | 'push' | 'scheduledDelivery'): string | undefined =>
+  jobFunction: (
+    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport',
+  ): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
       messageMove: process.env.MESSAGE_MOVE_FUNCTION,
+      outgoingWebhook: process.env.OUTGOING_WEBHOOK_FUNCTION,
       push: process.env.PUSH_FUNCTION,
       scheduledDelivery: process.env.SCHEDULED_DELIVERY_FUNCTION,
+      realmExport: process.env.REALM_EXPORT_FUNCTION,
     })[name] || undefined,
+  /**
+   * How long an outgoing webhook's request to its bot's service may take, answer included
+   * (OUTGOING_WEBHOOK_TIMEOUT_SECONDS; upstream's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10).
+   */
+  outgoingWebhookTimeoutSeconds: (): number => Number(process.env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS) || 10,
   /**
    * EventBridge Scheduler, which starts a job at a stated time (lib/store/schedules.ts): the role
    * it assumes to invoke the job's function (SCHEDULER_ROLE_ARN), the schedule group
@@ -187,6 +196,12 @@ export const config = {
   moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),
   /** Messages one run of the messageMove job moves before starting the next run (inside its 120 s timeout). */
   moveJobMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_JOB_MESSAGES', 1000))),
+  /**
+   * Messages one run of the realmExport job reads (EXPORT_RUN_MESSAGES) before it leaves the rest
+   * to its next run, so that a large organization's export never meets the function's time limit
+   * (lib/actions/organization/export-job.ts; sized by `npm run bench export`).
+   */
+  exportRunMessages: (): number => Math.max(1, Math.floor(intFromEnv('EXPORT_RUN_MESSAGES', 20_000))),
   /**
    * Recipients up to which a send writes every row and sends the events before answering; a
    * larger send leaves them to its messageFanout job (lib/actions/messages/delivery.ts).

@@ -86,7 +86,7 @@ export const benchEvents = async (): Promise<void> => {
   printTable(rows);
   const perMinute = (units: number) => ((units * 60000) / idlePoll.ms).toFixed(1);
   console.log(
-    `\nAn idle connected client costs about ${perMinute(idlePoll.requests)} DynamoDB requests and ${perMinute(idlePoll.readUnits)} read units per minute (plus ${perMinute(idlePoll.writeUnits)} write units for the ack and the heartbeat).`,
+    `\nAn idle connected client costs about ${perMinute(idlePoll.requests)} DynamoDB requests and ${perMinute(idlePoll.readUnits)} read units per minute (plus ${perMinute(idlePoll.writeUnits)} write units: an idle poll writes only a due lease, about every 5 minutes).`,
   );
   // An idle client polls back to back: one cycle per idle poll.
   const perSecond = (x: number) => (x * 1000) / idlePoll.ms;

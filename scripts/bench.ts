@@ -7,7 +7,9 @@ import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
 import { benchEvents } from './bench-events';
+import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
+import { benchIntegrations } from './bench-integrations';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
 import { benchPresence } from './bench-presence';
@@ -15,6 +17,7 @@ import { benchPush } from './bench-push';
 import { benchRegister } from './bench-register';
 import { benchRender } from './bench-render';
 import { benchSearch } from './bench-search';
+import { benchSearchLag } from './bench-search-lag';
 import { benchTopics } from './bench-topics';
 import { benchWeb } from './bench-web';
 import { benchSubscriptions } from './bench-subscriptions';
@@ -41,7 +44,10 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   admin: benchAdmin,
   push: benchPush,
   web: benchWeb,
+  'search-lag': benchSearchLag,
   search: benchSearch,
+  export: benchExport,
+  integrations: benchIntegrations,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -1,9 +1,9 @@
 // `npm start`'s stand-in for Lambda's event source on the main table's stream (serverless-offline
-// has none): reads DynamoDB Local's stream twice a second and invokes the functions of
-// functions/routes.js STREAM_CONSUMERS with the records their filter passes, through
-// serverless-offline's Lambda endpoint, as deployed. A failed invocation is tried again on the next
-// round with the same records, as Lambda retries a batch (a consumer that succeeded gets them again
-// too: each is idempotent, as Lambda's retries require).
+// has none): each consumer of functions/routes.js STREAM_CONSUMERS reads DynamoDB Local's stream
+// on its own twice a second and is invoked with the records its filter passes, through
+// serverless-offline's Lambda endpoint, as deployed. A failed invocation is tried again on that
+// consumer's next round with the same records, as Lambda retries a batch (each consumer is
+// idempotent, as Lambda's retries require).
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import { localEndpoint } from '../lib/store/client';
@@ -33,38 +33,50 @@ export const startStreamPoller = async (opts: {
     return { stop: async () => undefined };
   }
   const lambda = new LambdaClient({ region: process.env.AWS_REGION ?? 'us-east-1', ...localEndpoint(opts.lambdaEndpoint) });
-  // From now on: what was written before this start is not a new message.
-  let positions: ShardPosition[] = (await readStream(arn, 'all')).next;
+  // One reader per consumer, as each of Lambda's event source mappings reads the stream on its own:
+  // a consumer that waits (deliveryRecovery waits out a request's lease, up to 15 s) never holds
+  // back another (searchIndex, which makes a message searchable about a second after its send).
+  const readers = await Promise.all(
+    (Object.entries(STREAM_FILTERS) as [keyof typeof STREAM_FILTERS, (r: _Record) => boolean][]).map(async ([consumer, passes]) => {
+      // From now on: what was written before this start is not a new message.
+      let positions: ShardPosition[] = (await readStream(arn, 'all')).next;
+      const FunctionName = opts.functionName(consumer);
+      return async (): Promise<void> => {
+        const known = new Set(positions.map((p) => p.shardId));
+        const shards = (await readStream(arn, 'all', { shardsOnly: true })).next.filter((p) => !known.has(p.shardId));
+        const { records, next } = await readStream(arn, [...positions, ...shards]);
+        const batch = records.filter(passes);
+        if (batch.length > 0) {
+          const out = await lambda.send(new InvokeCommand({ FunctionName, Payload: Buffer.from(JSON.stringify({ Records: batch })) }));
+          if (out.FunctionError) throw new Error(`${FunctionName}: ${Buffer.from(out.Payload ?? []).toString()}`);
+        }
+        positions = next;
+      };
+    }),
+  );
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-  const poll = async (): Promise<void> => {
-    const known = new Set(positions.map((p) => p.shardId));
-    const shards = (await readStream(arn, 'all', { shardsOnly: true })).next.filter((p) => !known.has(p.shardId));
-    const { records, next } = await readStream(arn, [...positions, ...shards]);
-    for (const [consumer, passes] of Object.entries(STREAM_FILTERS)) {
-      const batch = records.filter(passes);
-      if (batch.length === 0) continue;
-      const FunctionName = opts.functionName(consumer as keyof typeof STREAM_FILTERS);
-      const out = await lambda.send(new InvokeCommand({ FunctionName, Payload: Buffer.from(JSON.stringify({ Records: batch })) }));
-      if (out.FunctionError) throw new Error(`${FunctionName}: ${Buffer.from(out.Payload ?? []).toString()}`);
-    }
-    positions = next;
-  };
-  const schedule = () => {
+  const timers = new Set<NodeJS.Timeout>();
+  const rounds = new Set<Promise<void>>();
+  const schedule = (poll: () => Promise<void>) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      round = poll()
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const round = poll()
         .catch((error) => opts.log(`stream poller: ${String((error as Error).message ?? error)} (trying again)`))
-        .finally(schedule);
+        .finally(() => {
+          rounds.delete(round);
+          schedule(poll);
+        });
+      rounds.add(round);
     }, POLL_MS);
+    timers.add(timer);
   };
-  schedule();
+  readers.forEach(schedule);
   return {
     stop: async () => {
       stopped = true;
-      clearTimeout(timer);
-      await round;
+      timers.forEach(clearTimeout);
+      await Promise.all(rounds);
       lambda.destroy();
     },
   };

@@ -1,6 +1,6 @@
 // Builds the browser app (webapp/src) into content-hashed files the server serves at /static/:
-// app-[hash].js (an ES module; what the app loads later, such as the settings, in chunks it
-// imports when needed: chunk-[hash].js), app-[hash].css (KaTeX's CSS and fonts
+// app-[hash].js (an ES module; what the first screen does not need, the settings and the emoji picker
+// and names, is split into chunk-[hash].js files it imports on demand), app-[hash].css (KaTeX's CSS and fonts
 // included, hashed too), each file of webapp/public hashed, and manifest.json naming them.
 // `npm run build:webapp` runs it; the server's build calls buildWebapp().
 import { createHash } from 'node:crypto';

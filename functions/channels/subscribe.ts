@@ -2,12 +2,14 @@
 import { doSubscribe } from '../../lib/actions/channels/subscriptions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
-import { bool, int, list, object, str, union } from '../../lib/validation/validators';
+import { bool, hexColor, int, list, object, str, union } from '../../lib/validation/validators';
 
 export const handler = apiHandler(async ({ realm, user, params }) => {
   // Declaration order is upstream's validation order.
   const p = params({
-    subscriptions: json(list(object({ name: str, description: str }, { optional: ['description'], allowExtra: true }))),
+    subscriptions: json(
+      list(object({ name: str, description: str, color: hexColor('add.color') }, { optional: ['description', 'color'], allowExtra: true })),
+    ),
     principals: json(union(list(str), list(int))).optional(),
     authorization_errors_fatal: json(bool).default(true),
     invite_only: json(bool).default(false),

@@ -30,15 +30,15 @@ export const accessBot = async (caller: User, botId: number): Promise<User> => {
  * Upstream's check_can_create_bot, then check_valid_bot_type: can_create_bots_group may create
  * every type this server runs, can_create_write_only_bots_group incoming webhooks only
  * ("Insufficient permission" otherwise), and the type must be one of those the caller may create
- * ("Invalid bot type"). Not run here, so never allowed: outgoing webhook bots (no service
- * delivery) and embedded bots (upstream's default, EMBEDDED_BOTS_ENABLED off).
+ * ("Invalid bot type"). Not run here, so never allowed: embedded bots (upstream's default,
+ * EMBEDDED_BOTS_ENABLED off).
  */
 export const checkCanCreateBot = async (caller: User, realm: Realm, botType: number): Promise<void> => {
   const groups = await RealmGroups.load(realm.id);
   const anyType = hasRealmPermission(realm, groups, caller, 'can_create_bots_group');
   const writeOnly = !anyType && hasRealmPermission(realm, groups, caller, 'can_create_write_only_bots_group');
   if (!anyType && !(writeOnly && botType === BotType.INCOMING_WEBHOOK)) throw new BadRequestError('Insufficient permission');
-  const allowed: number[] = anyType ? [BotType.DEFAULT, BotType.INCOMING_WEBHOOK] : [BotType.INCOMING_WEBHOOK];
+  const allowed: number[] = anyType ? [BotType.DEFAULT, BotType.INCOMING_WEBHOOK, BotType.OUTGOING_WEBHOOK] : [BotType.INCOMING_WEBHOOK];
   if (!allowed.includes(botType)) throw new BadRequestError('Invalid bot type');
 };
 

@@ -13,7 +13,11 @@ import type { JobEntry, JobName } from '../store/jobs';
 export const JOBS = {
   messageFanout: { load: async () => (require('./messages/delivery') as typeof import('./messages/delivery')).doMessageFanout },
   messageMove: { load: async () => (require('./messages/move') as typeof import('./messages/move')).doMessageMove },
+  outgoingWebhook: {
+    load: async () => (require('./outgoing-webhooks/job') as typeof import('./outgoing-webhooks/job')).doOutgoingWebhook,
+  },
   push: { load: async () => (require('./push/job') as typeof import('./push/job')).doPushJob },
+  realmExport: { load: async () => (require('./organization/export-job') as typeof import('./organization/export-job')).doRealmExportRun },
   scheduledDelivery: {
     load: async () => (require('./scheduled-delivery') as typeof import('./scheduled-delivery')).doDeliverScheduledMessage,
   },

@@ -1,13 +1,16 @@
 // The event queue engine: register, poll (with long-polling), acknowledge, delete.
 //
 // A queue reads two streams: its organization's and its owner's. Polling moves new stream events
-// into the queue as refs with queue-local ids (0, 1, 2, …, heartbeats included), keeps them until
-// the client acknowledges them with last_event_id, and returns them. A waiting poll only reads the
-// head of its organization stream shard (one item, whose sub-bells also tell of its user stream),
-// through the process's shared reader, until something new arrives or the bound passes, when it
-// returns a heartbeat. A poll that starts where the process's last reading of that head shows
-// nothing new (and its queue's `bellSeen` no ring of its owner's sub-bell) reads neither stream:
-// an idle cycle is then one eventually consistent queue read and one write.
+// into the queue as refs with queue-local ids (0, 1, 2, …), keeps them until the client
+// acknowledges them with last_event_id, and returns them. A waiting poll only reads the head of its
+// organization stream shard (one item, whose sub-bells also tell of its user stream), through the
+// process's shared reader, until something new arrives or the bound passes, when it returns a
+// heartbeat carrying the last id the client acknowledged (no new id: docs/data-model.md,
+// "Heartbeats"). A poll that starts where the process's last reading of that head shows nothing new
+// (and its queue's `bellSeen` no ring of its owner's sub-bell) reads neither stream; an idle cycle
+// is then one eventually consistent queue read and no write: the queue is written only to take
+// events, to record an acknowledgement of events not acknowledged before, or to refresh its lease
+// (leaseRefreshMs).
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { nowMs } from '../clock';
@@ -39,11 +42,37 @@ const READ_BATCH = 100;
 /** A queue holds at most this many unacknowledged events; past it, it stops taking new ones. */
 const MAX_HELD_EVENTS = 1000;
 /**
- * A poll whose queue's version is a multiple of this reads its user stream whatever its sub-bell
- * says: an event whose producer died between writing it and ringing is delivered within about
- * this many long-polls, never lost.
+ * A poll reads its user stream whatever its sub-bell says in one of every this many long-poll
+ * periods (rereadDue): an event whose producer died between writing it and ringing is delivered
+ * within about this many long-polls, never lost.
  */
 export const USER_REREAD_EVERY = 8;
+/** The longest a polled queue goes without its lease (`lastConnMs`, the item's TTL) being written. */
+export const MAX_LEASE_REFRESH_MS = 5 * 60_000;
+/** What a client takes between one poll's answer and its next poll, at most, as the lease allows for it. */
+const REPOLL_ALLOWANCE_MS = 10_000;
+
+/**
+ * How stale a queue's lease may be before a long-poll writes it again: at most
+ * MAX_LEASE_REFRESH_MS, and less for a short timeout, so that a client polling without pause never
+ * finds its queue expired (the lease is at most this plus a poll and the way back behind). A queue
+ * not polled for its timeout is expired at its next read (isExpired); one abandoned right after a
+ * poll that did not write expires up to this much before its timeout has passed since that poll.
+ */
+export const leaseRefreshMs = (q: Pick<QueueState, 'timeoutSecs'>): number =>
+  Math.max(0, Math.min(MAX_LEASE_REFRESH_MS, q.timeoutSecs * 1000 - config.longPollSeconds() * 1000 - REPOLL_ALLOWANCE_MS));
+
+const leaseDue = (q: QueueState): boolean => nowMs() - q.lastConnMs >= leaseRefreshMs(q);
+
+/**
+ * Whether this poll reads its owner's user stream whatever the sub-bell says: in one long-poll
+ * period of every USER_REREAD_EVERY, offset per queue so that the queues of a process spread them.
+ */
+export const rereadDue = (queueId: string): boolean => {
+  const period = Math.floor(nowMs() / (config.longPollSeconds() * 1000));
+  const offset = [...queueId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % USER_REREAD_EVERY, 0);
+  return (period + offset) % USER_REREAD_EVERY === 0;
+};
 
 export type ApiEventWithId = ApiEvent & { id: number };
 
@@ -89,6 +118,9 @@ export const registerQueue = async (
     refs: [],
     lastConnMs: nowMs(),
     version: 0,
+    // The user stream is read up to its head, so through the rings its sub-bell had then (it rings
+    // after each write): idle polls, which write nothing, need not read it until it rings again.
+    bellSeen: streams.ringsFor(heads.get(shardStream)!, userStream),
   };
   await queuesStore.create(state);
   return state;
@@ -313,19 +345,25 @@ const acknowledge = async (user: QueueOwner, state: QueueState, lastEventId: num
 /**
  * GET /events: acknowledges events up to `lastEventId`, then returns every event the queue holds.
  * With nothing to return and `dontBlock` false, waits (with `wait`) until an event arrives or the
- * long-poll bound passes, then returns a heartbeat. A long-poll refreshes the queue's idle clock; a
- * dont_block poll does not.
+ * long-poll bound passes, then returns a heartbeat carrying `lastEventId` again. It writes the
+ * queue only to take events, to record an acknowledgement of events it held, or to refresh the
+ * lease of a long-polled queue when leaseRefreshMs has passed (a dont_block poll never refreshes it).
  */
 export const fetchEvents = async (user: QueueOwner, opts: FetchOptions, wait: WaitStrategy = pollHeads): Promise<ApiEventWithId[]> => {
   const deadline = nowMs() + Math.min(opts.maxWaitMs ?? Infinity, config.longPollSeconds() * 1000);
   const touch = !opts.dontBlock;
   const loaded = await loadForPoll(user, opts);
-  // A long-poll left with nothing after its acknowledgement writes that acknowledgement (and its
-  // refreshed idle clock) with the cycle's one write: the events it ingests, or the heartbeat. A
-  // poll cut off before either leaves both to the client's next poll, which sends the same
-  // last_event_id (a queue's timeout is at least 60 s, three long-polls).
-  const deferredAck = touch && withAck(loaded, opts.lastEventId).refs.length === 0 ? opts.lastEventId : undefined;
-  let state = deferredAck !== undefined ? withAck(loaded, deferredAck) : await acknowledge(user, loaded, opts.lastEventId, touch);
+  const acked = withAck(loaded, opts.lastEventId);
+  const prunes = acked.refs.length !== loaded.refs.length;
+  const refresh = touch && leaseDue(loaded);
+  // A long-poll left with nothing after its acknowledgement writes it (and a due lease) with the
+  // events it takes, or at its end. A poll cut off before either leaves both to the client's next
+  // poll, which sends the same last_event_id.
+  const deferredAck = touch && prunes && acked.refs.length === 0 ? opts.lastEventId : undefined;
+  let state =
+    (prunes && deferredAck === undefined) || (refresh && acked.refs.length > 0)
+      ? await acknowledge(user, loaded, opts.lastEventId, refresh)
+      : acked;
   const cache: ReadCache = new Map();
   const startedMs = nowMs();
   let gapDueMs: number | undefined;
@@ -342,12 +380,11 @@ export const fetchEvents = async (user: QueueOwner, opts: FetchOptions, wait: Wa
   };
   // For a poll that will wait, the process's last reading of the shard head may spare both reads:
   // the shard stream when the head is at the cursor, the user stream when its sub-bell rang no
-  // more than the queue has read (except on every USER_REREAD_EVERY-th version of the queue).
-  // However old the reading, the wait's next one shows what came since; a dont_block poll has no
-  // next one, so it reads.
+  // more than the queue has read (except when rereadDue). However old the reading, the wait's next
+  // one shows what came since; a dont_block poll has no next one, so it reads.
   const known = opts.dontBlock ? undefined : lastReading(shardStream);
   const rings = known ? streams.ringsFor(known.head, userStream) : undefined;
-  const reread = state.version % USER_REREAD_EVERY === 0;
+  const reread = rereadDue(state.queueId);
   state = await ingestAfter(known, !reread && rings !== undefined && state.bellSeen !== undefined && rings <= state.bellSeen);
   if (state.refs.length > 0 || opts.dontBlock) return materialize(state, cache);
 
@@ -364,26 +401,25 @@ export const fetchEvents = async (user: QueueOwner, opts: FetchOptions, wait: Wa
     },
   });
   if (outcome === 'events') return materialize(state, cache);
+  const heartbeat: ApiEventWithId = { type: 'heartbeat', id: Math.max(opts.lastEventId, state.ackedThrough) };
+  // Nothing to record: the idle cycle writes nothing. (Events another poll of this queue took
+  // meanwhile wait for the next poll, which sends the same last_event_id.)
+  const ackPending = state.version === loaded.version && deferredAck !== undefined;
+  if (!ackPending && !(touch && leaseDue(state))) return [heartbeat];
   const bellSeen = state.bellSeen;
   try {
     state = await mutate(user, state, (stored) => {
       const s = deferredAck === undefined ? stored : withAck(stored, deferredAck);
       // Events another poll added: answer with them, writing the acknowledgement if it prunes anything.
       if (s.refs.length > 0) return s.refs.length === stored.refs.length && s.ackedThrough === stored.ackedThrough ? null : pruned(s);
-      return {
-        ...pruned(s),
-        refs: [{ id: s.nextId, heartbeat: true }],
-        nextId: s.nextId + 1,
-        lastConnMs: nowMs(),
-        ...(bellSeen !== undefined ? { bellSeen } : {}),
-      };
+      return { ...pruned(s), lastConnMs: nowMs(), ...(bellSeen !== undefined ? { bellSeen } : {}) };
     });
   } catch (error) {
     // The queue was deleted while the poll waited (DELETE /events, or its owner deactivated).
     if (error instanceof BadEventQueueIdError) return [];
     throw error;
   }
-  return materialize(state, cache);
+  return state.refs.length > 0 ? materialize(state, cache) : [heartbeat];
 };
 
 /**

@@ -65,6 +65,8 @@ export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers:
 
 /** The organization's code playgrounds changed: every playground. */
 export type RealmPlaygroundsEvent = { type: 'realm_playgrounds'; realm_playgrounds: ApiObject[] };
+/** The organization's data exports (lib/models/realm-export.ts ApiRealmExport), to its administrators. */
+export type RealmExportEvent = { type: 'realm_export'; exports: ApiObject[] };
 
 /** The organization's custom profile fields changed: every field, in display order. */
 export type CustomProfileFieldsEvent = { type: 'custom_profile_fields'; fields: ApiObject[] };
@@ -104,7 +106,8 @@ export type RealmUserUpdateEvent = {
 
 /**
  * Bots for those who administer them (feature level 474): `add` when a bot is created or comes
- * into a non-administrator's care, `delete` when it leaves it (a new owner).
+ * into a non-administrator's care, `delete` when it leaves it (a new owner), `update` when an
+ * outgoing webhook bot's service changes.
  */
 export type RealmBotEvent =
   | {
@@ -115,10 +118,14 @@ export type RealmBotEvent =
         default_sending_stream: string | null;
         default_events_register_stream: string | null;
         default_all_public_streams: boolean;
-        services: never[];
+        services: BotServiceObject[];
       };
     }
+  | { type: 'realm_bot'; op: 'update'; bot: { user_id: number; services: BotServiceObject[] } }
   | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } };
+
+/** An outgoing webhook bot's service as events and register show it. */
+type BotServiceObject = { base_url: string; interface: number; token: string };
 
 /** A new user (upstream's notify_created_user): the user object as realm_users shapes it. */
 export type RealmUserAddEvent = { type: 'realm_user'; op: 'add'; person: ApiObject };
@@ -358,6 +365,7 @@ export type ApiEvent =
   | RealmUserSettingsDefaultsEvent
   | RealmLinkifiersEvent
   | RealmPlaygroundsEvent
+  | RealmExportEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent
   | RealmEmojiEvent

@@ -43,7 +43,15 @@ export type User = {
   mutedCount?: number;
   /** A bot's: when (epoch seconds) its owner was last told of a misconfigured integration (upstream's last_reminder). */
   lastReminder?: number;
+  /** An outgoing webhook bot's service (upstream's Service row): where and how its triggers are posted. */
+  service?: BotService;
 };
+
+/** Upstream's Service of an outgoing webhook bot: the URL it posts to, its interface, and the token it sends along. */
+export type BotService = { baseUrl: string; interface: number; token: string };
+
+/** Upstream's Service.GENERIC and Service.SLACK: the formats an outgoing webhook posts in. */
+export const ServiceInterface = { GENERIC: 1, SLACK: 2 } as const;
 
 /**
  * Upstream's cross-realm system bots live in its internal organization (never served here); they
@@ -74,16 +82,20 @@ const MAX_EMAIL_BYTES = 254;
 /** Whether an email may be an account's (upstream's CreateUserForm email check). */
 export const isValidEmail = (email: string): boolean => Buffer.byteLength(email, 'utf8') <= MAX_EMAIL_BYTES && EMAIL_PATTERN.test(email);
 
+/** A bot's `services` as register's realm_bots, GET /bots and the realm_bot events show them: its one service, if any. */
+export const botServices = (bot: Pick<User, 'service'>): { base_url: string; interface: number; token: string }[] =>
+  bot.service ? [{ base_url: bot.service.baseUrl, interface: bot.service.interface, token: bot.service.token }] : [];
+
 /**
  * A bot as register's realm_bots and the realm_bot add event show it (feature level 474: the
- * rest is in the user object). This server keeps no default channels nor services for bots.
+ * rest is in the user object). This server keeps no default channels for bots.
  */
-export const botObject = (bot: Pick<User, 'id'>) => ({
+export const botObject = (bot: Pick<User, 'id' | 'service'>) => ({
   user_id: bot.id,
   default_sending_stream: null,
   default_events_register_stream: null,
   default_all_public_streams: false,
-  services: [] as never[],
+  services: botServices(bot),
 });
 
 /** Upstream's UserProfile.MAX_NAME_LENGTH and MIN_NAME_LENGTH. */

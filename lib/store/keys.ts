@@ -30,6 +30,8 @@
 // | linkifiers of a realm       | main        | REALM#<rid>             | begins_with LINKIFIER#      |
 // | linkifier list version      | main        | REALM#<rid>             | = LINKIFIERVERSION          |
 // | code playgrounds of a realm | main        | REALM#<rid>             | begins_with PLAYGROUND#, = PLAYGROUNDNAME#<sha256 of language and name>, = PLAYGROUNDCOUNT |
+// | data exports of a realm     | main        | REALM#<rid>             | begins_with EXPORT#, = EXPORT#<id> |
+// | a user's rows in an id range | main       | USER#<uid>              | between UM#<from> and UM#<to> (the export job) |
 // | custom emoji of a realm     | main        | REALM#<rid>             | begins_with EMOJI#          |
 // | custom emoji list version   | main        | REALM#<rid>             | = EMOJIVERSION              |
 // | invitation links of a realm | main        | REALM#<rid>             | begins_with INVITE#         |
@@ -292,6 +294,9 @@ export const entityKeys = {
   groupName: (realmId: number, name: string): Key => fitted('group name', { pk: `REALM#${realmId}`, sk: `GROUPNAME#${name}` }),
   linkifiersOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'LINKIFIER#' }),
   linkifierVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'LINKIFIERVERSION' }),
+  /** A data export of the organization (docs/data-model.md, "Data exports"). */
+  realmExport: (realmId: number, exportId: number): Key => ({ pk: `REALM#${realmId}`, sk: `EXPORT#${pad(exportId)}` }),
+  realmExportsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'EXPORT#' }),
   playground: (realmId: number, playgroundId: number): Key => ({ pk: `REALM#${realmId}`, sk: `PLAYGROUND#${pad(playgroundId)}` }),
   playgroundsOfRealm: (realmId: number) => ({ pk: `REALM#${realmId}`, skPrefix: 'PLAYGROUND#' }),
   /** A playground's claim of its language and name, which are unique together in an organization. */

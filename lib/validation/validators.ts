@@ -149,3 +149,9 @@ export const object =
     }
     return out as ObjectOf<S, O>;
   };
+
+/** Upstream's check_color: `#` and 3 to 6 hex digits, the message naming `name` (upstream's fixed names such as `add.color`). */
+export const hexColor =
+  (name?: string): Validator<string> =>
+  (value, path) =>
+    typeof value === 'string' && /^#[a-fA-F0-9]{3,6}$/.test(value) ? value : fail(`${name ?? path} is not a valid hex color code`);

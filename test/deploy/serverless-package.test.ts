@@ -83,11 +83,12 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'scheduledDelivery']);
     const env = printed.provider.environment;
     for (const [name, variable] of [
       ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],
       ['messageMove', 'MESSAGE_MOVE_FUNCTION'],
+      ['outgoingWebhook', 'OUTGOING_WEBHOOK_FUNCTION'],
       ['push', 'PUSH_FUNCTION'],
       ['scheduledDelivery', 'SCHEDULED_DELIVERY_FUNCTION'],
     ]) {
@@ -110,7 +111,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       {
         Effect: 'Allow',
         Action: ['lambda:InvokeFunction'],
-        Resource: ['messageFanout', 'messageMove', 'push'].map((n) => arn(fn(n).name)),
+        Resource: ['messageFanout', 'messageMove', 'outgoingWebhook', 'push'].map((n) => arn(fn(n).name)),
       },
       // A /json/ POST that tunnels another method goes to that route's function (lib/http/method-override.ts).
       { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [arn(`chat-${STAGE}-*`)] },

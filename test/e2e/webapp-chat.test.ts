@@ -3,8 +3,9 @@
 // its unread count rises, then falls when it is read; a DM both ways; an edit and a delete seen
 // live; a reload keeps the view; signing out. No page logs an uncaught error.
 import type { Page } from 'playwright-core';
-import { signInPage, useBrowser } from '../helpers/browser';
+import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
+import { row, signIn as signInAt } from '../helpers/webapp-pages';
 
 // The real app, as the run's global setup built it (WEBAPP_DIST).
 const service = useLocalService();
@@ -14,7 +15,7 @@ const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
 const errors: string[] = [];
 
-const signIn = (page: Page, email: string): Promise<void> => signInPage(page, service.origin, email, errors);
+const signIn = (page: Page, email: string): Promise<void> => signInAt(page, service.origin, email, errors);
 
 /** A channel's unread count in the left sidebar (absent at 0). */
 const channelBadge = (page: Page, streamId: number) => page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);
@@ -23,8 +24,6 @@ const channelUnread = async (page: Page, streamId: number): Promise<number> => {
   const badge = channelBadge(page, streamId);
   return (await badge.count()) === 0 ? 0 : Number(await badge.innerText());
 };
-
-const row = (page: Page, text: string) => page.locator('.message_row[data-message-id]', { hasText: text });
 
 describe('e2e: the web app in Chromium', () => {
   let hamletPage: Page;

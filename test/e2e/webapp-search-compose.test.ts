@@ -5,8 +5,9 @@
 // person can open; a draft is kept on the server and comes back; a /poll vote is seen live by the
 // other person and stored as the submessage the API reports.
 import type { Page } from 'playwright-core';
-import { signInPage, useBrowser } from '../helpers/browser';
+import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
+import { signIn as signInAt } from '../helpers/webapp-pages';
 
 const service = useLocalService();
 const browser = useBrowser();
@@ -15,7 +16,7 @@ const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
 const errors: string[] = [];
 
-const signIn = (page: Page, email: string): Promise<void> => signInPage(page, service.origin, email, errors);
+const signIn = (page: Page, email: string): Promise<void> => signInAt(page, service.origin, email, errors);
 
 const row = (page: Page, text: string) => page.locator('.message_row[data-message-id]', { hasText: text });
 

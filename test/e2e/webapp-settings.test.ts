@@ -3,8 +3,9 @@
 // the page are what the API then reports, and another person sees the profile field and the avatar.
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
-import { signInPage, useBrowser } from '../helpers/browser';
+import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
+import { signIn as signInAt } from '../helpers/webapp-pages';
 
 const service = useLocalService();
 const browser = useBrowser();
@@ -16,7 +17,7 @@ const errors: string[] = [];
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');
 
-const signIn = (page: Page, email: string): Promise<void> => signInPage(page, service.origin, email, errors);
+const signIn = (page: Page, email: string): Promise<void> => signInAt(page, service.origin, email, errors);
 
 /** Polls the API until `check` holds (a change's event and its write are not instant). */
 const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> => {

@@ -40,7 +40,9 @@ const runs: Record<JobName, { runs: number; failed: number }> = {
   push: { runs: 0, failed: 0 },
   messageFanout: { runs: 0, failed: 0 },
   messageMove: { runs: 0, failed: 0 },
+  outgoingWebhook: { runs: 0, failed: 0 },
   scheduledDelivery: { runs: 0, failed: 0 },
+  realmExport: { runs: 0, failed: 0 },
 };
 const counted =
   <P>(name: JobName, run: (payload: P) => Promise<void>) =>

@@ -21,7 +21,6 @@ import { processAlive as alive, stopProcessGroupOf, watchOwner } from '../../scr
 import { registryPrefix } from './e2e-shared';
 
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
-import { devPassword } from '../../lib/passwords';
 
 /**
  * Time limits that hold on a loaded 2-core machine (two workers, DynamoDB Local, serverless-offline
@@ -144,17 +143,4 @@ export const downloadedText = async (download: Download): Promise<string> => {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-};
-
-/**
- * Signs a page in through the login form with the development password and waits for the web app;
- * the page's uncaught errors are collected into `errors` (a test file checks it stays empty).
- */
-export const signInPage = async (page: Page, origin: string, email: string, errors: string[]): Promise<void> => {
-  page.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
-  await page.goto(`${origin}/login/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(devPassword(email));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForSelector('#left-sidebar');
 };

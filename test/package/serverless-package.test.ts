@@ -109,7 +109,7 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'push', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'scheduledDelivery']);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);

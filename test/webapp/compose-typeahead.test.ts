@@ -2,6 +2,7 @@
 // is being completed and with what; the wildcard permission; drafts and groups from events.
 import { applyComposeEvent, composeDataFromRegister, draftFor, wildcardsAllowed } from '../../webapp/src/data/compose-data';
 import { composeTypeahead, topicChannel, type ComposeContext } from '../../webapp/src/data/compose-typeahead';
+import { activeRealmEmoji } from '../../webapp/src/data/emoji';
 import { DENMARK, HAMLET, ME, OTHELLO, register, state } from './fixtures';
 
 const app = state();
@@ -83,12 +84,7 @@ describe('webapp compose typeahead', () => {
     expect(data.drafts).toEqual([]);
     data = applyComposeEvent(data, { id: 4, type: 'user_group', op: 'add_members', group_id: 2, user_ids: [OTHELLO] });
     expect(data.groups.find((g) => g.id === 2)?.members).toEqual([HAMLET, OTHELLO]);
-    data = applyComposeEvent(data, {
-      id: 5,
-      type: 'realm_emoji',
-      op: 'update',
-      realm_emoji: { 1: { name: 'green_tick' }, 2: { name: 'old', deactivated: true } },
-    });
-    expect(data.customEmoji).toEqual(['green_tick']);
+    const emoji = { id: '1', name: 'green_tick', source_url: '/1.png', deactivated: false };
+    expect(activeRealmEmoji({ 1: emoji, 2: { ...emoji, id: '2', name: 'old', deactivated: true } })).toEqual([emoji]);
   });
 });

@@ -5,6 +5,8 @@ import { effect } from '@preact/signals';
 import type { ServerEvent } from './api/types';
 import { MENTION_FLAGS } from './data/narrow';
 import type { AppState } from './data/state';
+import { notificationSettings } from './data/user-settings';
+import { browserNotify } from './notifications';
 import { counts, realm } from './store';
 
 /** The bridge as zulip-desktop's preload script defines it (upstream's electron_bridge.d.ts). */
@@ -35,17 +37,23 @@ export const startDesktopBridge = (): void => {
 
 const plainText = (html: string): string => new DOMParser().parseFromString(html, 'text/html').body.textContent?.trim() ?? '';
 
-/** A notification for a message to me (a DM) or mentioning me, from someone else. */
+/**
+ * A notification for a message to me (a DM) or mentioning me, from someone else: the desktop app's
+ * when it hosts the page, else the browser's (notifications.ts, which applies my settings).
+ */
 export const notifyOfMessage = (event: Extract<ServerEvent, { type: 'message' }>, state: AppState): void => {
-  const notify = bridge()?.new_notification;
   const { message, flags } = event;
-  if (!notify || message.sender_id === state.me.userId || flags.includes('read')) return;
+  if (message.sender_id === state.me.userId || flags.includes('read')) return;
   const mentioned = flags.some((flag) => MENTION_FLAGS.includes(flag));
   if (message.type !== 'private' && !mentioned) return;
   const where = message.type === 'stream' ? ` (#${String(message.display_recipient)} > ${message.subject})` : '';
-  notify(
-    `${message.sender_full_name}${where}`,
-    { body: plainText(message.content), tag: String(message.id), icon: message.avatar_url ?? undefined },
-    () => true,
-  );
+  const note = {
+    title: `${message.sender_full_name}${where}`,
+    body: plainText(message.content),
+    tag: String(message.id),
+    icon: message.avatar_url ?? undefined,
+  };
+  const notify = bridge()?.new_notification;
+  if (notify) notify(note.title, { body: note.body, tag: note.tag, icon: note.icon }, () => true);
+  else browserNotify({ ...note, isDirect: message.type === 'private' }, notificationSettings(state.userSettings));
 };

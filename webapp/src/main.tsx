@@ -8,6 +8,8 @@ import { render } from 'preact';
 import { loadView } from './actions';
 import { hashToNarrow } from './data/hash';
 import { startDesktopBridge } from './desktop';
+import { startShortcuts } from './keyboard';
+import { askNotificationPermission } from './notifications';
 import { startPresence } from './presence';
 import { runSession } from './session';
 import { narrow, title } from './store';
@@ -34,4 +36,6 @@ void runSession(() => {
   started = true;
   startPresence();
   startDesktopBridge();
+  startShortcuts();
+  askNotificationPermission();
 });

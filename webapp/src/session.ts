@@ -23,13 +23,13 @@ const EVENT_TYPES = [
   'user_status',
   'typing',
   'realm',
+  'realm_emoji',
+  'user_settings',
   'recent_private_conversations',
   'drafts',
   'submessage',
-  'realm_emoji',
   'user_group',
   'realm_user_groups',
-  'user_settings',
   'muted_users',
 ];
 

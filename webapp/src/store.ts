@@ -27,6 +27,7 @@ const slice = <K extends keyof AppState>(key: K) => computed(() => appState.valu
 
 export const me = slice('me');
 export const realm = slice('realm');
+export const settings = slice('settings');
 export const people = slice('people');
 export const channels = slice('channels');
 export const messages = slice('messages');
@@ -36,7 +37,7 @@ export const list = slice('list');
 export const typing = slice('typing');
 export const outbox = slice('outbox');
 export const composeData = slice('compose');
-export const userSettings = slice('settings');
+export const userSettings = slice('userSettings');
 
 export const counts = computed(() => unreadCounts(unread.value, channels.value));
 export const muted = computed(() => mutedStreamIds(channels.value));

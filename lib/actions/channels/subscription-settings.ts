@@ -6,6 +6,7 @@ import { type Subscription } from '../../models/channel';
 import type { SubscriptionEvent } from '../../models/event';
 import { type User } from '../../models/user';
 import * as channelsStore from '../../store/channels';
+import { hexColor } from '../../validation/validators';
 
 /** The subscription properties a user may change, by wire name: the stored field and its type. */
 const SUBSCRIPTION_PROPERTIES: Record<string, { field: keyof Subscription; kind: 'bool' | 'color' | 'inverted' }> = {
@@ -23,11 +24,12 @@ const SUBSCRIPTION_PROPERTIES: Record<string, { field: keyof Subscription; kind:
 export type SubscriptionPropertyChange = { stream_id: number; property: string; value: unknown };
 
 /**
- * POST /users/me/subscriptions/properties, as upstream's update_subscription_properties_backend.
- * Checks every change before writing any, each in order: a known property ("Unknown subscription
- * property: {property}"), content access to the channel ("Invalid channel ID"), an active
- * subscription ("Not subscribed to channel ID {id}"), the value's type ("{property} is not a
- * boolean", "{property} is not a valid hex color code"). Writes each change to the caller's row
+ * POST /users/me/subscriptions/properties (and PATCH /users/me/subscriptions/{stream_id}, one
+ * change), as upstream's update_subscription_properties_backend. Checks every change before
+ * writing any: first each change's property and value, as upstream parses the request ("Unknown
+ * subscription property: {property}", "{property} is not a boolean", "{property} is not a valid
+ * hex color code"), then each channel in order: content access ("Invalid channel ID") and an
+ * active subscription ("Not subscribed to channel ID {id}"). Writes each change to the caller's row
  * (conditional on it being active). Emits `subscription` update to the caller, and for is_muted or
  * in_home_view also the other of the two (the legacy inverse).
  */
@@ -36,15 +38,16 @@ export const doChangeSubscriptionProperties = async (user: User, changes: Subscr
   for (const change of changes) {
     const spec = SUBSCRIPTION_PROPERTIES[change.property];
     if (!spec) throw new BadRequestError(`Unknown subscription property: ${change.property}`);
-    const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
-    if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
     if (spec.kind === 'color') {
-      if (typeof change.value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(change.value))
-        throw new BadRequestError(`${change.property} is not a valid hex color code`);
+      hexColor()(change.value, change.property);
     } else if (typeof change.value !== 'boolean') {
       throw new BadRequestError(`${change.property} is not a boolean`);
     }
     checked.push({ change, field: spec.field, stored: spec.kind === 'inverted' ? !change.value : change.value });
+  }
+  for (const { change } of checked) {
+    const { viewer } = await accessChannelWithViewer(user, change.stream_id, 'Invalid channel ID');
+    if (!viewer.subscribed) throw new BadRequestError(`Not subscribed to channel ID ${change.stream_id}`);
   }
   for (const { change, field, stored } of checked) {
     if (!(await channelsStore.updateSubscriptionSettings(user.id, change.stream_id, { [field]: stored }))) {

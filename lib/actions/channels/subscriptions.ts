@@ -28,7 +28,8 @@ import { renderPlainMarkdown } from '../../render';
 
 /** What a caller asks POST /users/me/subscriptions to do. */
 export type SubscribeRequest = {
-  channels: { name: string; description?: string }[];
+  /** `color`: the new subscriptions' color (upstream's color_map), instead of one picked. */
+  channels: { name: string; description?: string; color?: string }[];
   /** User ids or emails; undefined or empty: the caller. */
   principals: (number | string)[] | undefined;
   authorizationErrorsFatal: boolean;
@@ -38,6 +39,12 @@ export type SubscribeRequest = {
   announce: boolean;
   /** Whether users subscribed by the caller get Notification Bot's direct message (send_new_subscription_messages). */
   sendNewSubscriptionMessages: boolean;
+  /**
+   * Called once every check passed, before the first write, with the names of the channels this
+   * request will create: PATCH /users/me/subscriptions checks its `delete` there, so that an
+   * error in either half leaves nothing changed (upstream's compose_views in one transaction).
+   */
+  beforeWrites?: (creating: string[]) => Promise<void>;
 };
 
 /** Upstream's limits on a new channel's name and description. */
@@ -124,6 +131,28 @@ export const SUBSCRIBE_ATTEMPTS = 10;
 export const doSubscribe = (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> =>
   retryLostRaces(() => subscribeOnce(realm, caller, req));
 
+/**
+ * The caller subscribes themselves to these channels (creating missing ones as public channels)
+ * with POST /users/me/subscriptions' defaults and no notices sent: what a new organization's owner
+ * and PATCH /users/me/subscriptions' `add` do. Checks, writes and emits as doSubscribe.
+ */
+export const doSubscribeSelf = (
+  realm: Realm,
+  caller: User,
+  channels: SubscribeRequest['channels'],
+  beforeWrites?: SubscribeRequest['beforeWrites'],
+): Promise<Record<string, unknown>> =>
+  doSubscribe(realm, caller, {
+    channels,
+    principals: undefined,
+    authorizationErrorsFatal: true,
+    inviteOnly: false,
+    historyPublicToSubscribers: undefined,
+    announce: false,
+    sendNewSubscriptionMessages: false,
+    beforeWrites,
+  });
+
 const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest): Promise<Record<string, unknown>> => {
   // Only the channels the request names (their name locks), read consistently: a lost race reads again.
   const [channels, groups] = await Promise.all([
@@ -174,6 +203,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   if (others && !authorized.every((c) => mayAddSubscribers(realm, groups, caller, c))) throw new BadRequestError('Insufficient permission');
   if (others && toCreate.length > 0 && isGuest(caller)) throw new BadRequestError('Insufficient permission');
   const subscribers = principals.length > 0 ? await resolvePrincipals(caller, principals) : [caller];
+  await req.beforeWrites?.(toCreate.map((c) => c.name));
 
   // Every check passed: create, then subscribe.
   const now = nowSeconds();
@@ -188,7 +218,11 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   }
 
   const callerColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
-  const { subscribed, already } = await writeSubscriptions(caller, [...authorized, ...created], created, subscribers, groups, callerColors);
+  const colors = new Map(req.channels.filter((c) => c.color !== undefined).map((c) => [c.name.trim().toLowerCase(), c.color!]));
+  const { subscribed, already } = await writeSubscriptions(caller, [...authorized, ...created], created, subscribers, groups, {
+    callerColors,
+    colors,
+  });
 
   // Upstream sends no "subscribed you" messages when one request subscribes many users.
   const directMessages = req.sendNewSubscriptionMessages && subscribed.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
@@ -225,8 +259,9 @@ const writeSubscriptions = async (
   created: Channel[],
   subscribers: User[],
   groups: RealmGroups,
-  callerColors: Set<string>,
+  colorsOf: { callerColors: Set<string>; colors?: Map<string, string> },
 ): Promise<{ subscribed: Map<number, string[]>; already: Map<number, string[]> }> => {
+  const { callerColors, colors } = colorsOf;
   const groupList = groups.groups;
   const now = nowSeconds();
   const subscribed = new Map<number, string[]>();
@@ -255,7 +290,7 @@ const writeSubscriptions = async (
           ? { ...old, active: true }
           : newSubscription(
               { userId: u.id, channelId: channel.id, realmId: u.realmId },
-              pickColor(channel.id, u.id === caller.id ? callerColors : undefined),
+              colors?.get(channel.name.toLowerCase()) ?? pickColor(channel.id, u.id === caller.id ? callerColors : undefined),
             );
         return { sub, existed: old !== undefined };
       });
@@ -328,7 +363,7 @@ export const doAddSubscriptions = async (realm: Realm, actingUser: User, channel
   if (active.length === 0 || subscribers.length === 0) return;
   await retryLostRaces(async () => {
     const groups = await RealmGroups.load(realm.id);
-    await writeSubscriptions(actingUser, active, [], subscribers, groups, new Set());
+    await writeSubscriptions(actingUser, active, [], subscribers, groups, { callerColors: new Set() });
   });
 };
 

@@ -11,6 +11,44 @@ import { backoff } from '../retry';
 import { resolvePrincipals, type Watchers, watchersExcept, sendToWatchers, SUBSCRIBE_ATTEMPTS } from './subscriptions';
 
 /**
+ * The channels named (each name stripped) that the caller may see, as upstream's list_to_streams
+ * for an unsubscription: "Channel '{name}' does not exist" (STREAM_DOES_NOT_EXIST) for a name no
+ * active channel the caller may see has, unless it is among `creating` (channels the same request
+ * creates first). Reads only.
+ */
+export const accessChannelsToLeave = async (
+  caller: User,
+  names: string[],
+  groups: RealmGroups,
+  creating: string[] = [],
+): Promise<Channel[]> => {
+  const channels = await channelsStore.getChannelsByNames(
+    caller.realmId,
+    names.map((n) => n.trim()),
+    { consistent: true },
+  );
+  const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
+  const created = new Set(creating.map((n) => n.toLowerCase()));
+  const targets: Channel[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
+    const visible =
+      channel &&
+      hasMetadataAccess(channel, {
+        user: caller,
+        subscribed: callerActive.has(channel.id),
+        inSetting: (v) => groups.isInSetting(v, caller.id),
+      });
+    if (created.has(name.toLowerCase())) continue;
+    if (!channel || !visible)
+      throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
+    if (!targets.includes(channel)) targets.push(channel);
+  }
+  return targets;
+};
+
+/**
  * DELETE /users/me/subscriptions, as upstream's remove_subscriptions_backend. Checks, in order:
  * every name an existing, non-archived channel of the organization the caller may see ("Channel
  * '{name}' does not exist", code STREAM_DOES_NOT_EXIST); with principals naming others, each
@@ -25,30 +63,8 @@ export const doUnsubscribe = async (
   names: string[],
   principals: (number | string)[] | undefined,
 ): Promise<Record<string, unknown>> => {
-  const [channels, groups] = await Promise.all([
-    channelsStore.getChannelsByNames(
-      caller.realmId,
-      names.map((n) => n.trim()),
-      { consistent: true },
-    ),
-    RealmGroups.load(caller.realmId),
-  ]);
-  const callerActive = new Set((await channelsStore.listSubscriptionsOfUser(caller.id)).filter((s) => s.active).map((s) => s.channelId));
-  const targets: Channel[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    const channel = channels.find((c) => !c.isArchived && c.name.toLowerCase() === name.toLowerCase());
-    const visible =
-      channel &&
-      hasMetadataAccess(channel, {
-        user: caller,
-        subscribed: callerActive.has(channel.id),
-        inSetting: (v) => groups.isInSetting(v, caller.id),
-      });
-    if (!channel || !visible)
-      throw new ApiError(`Channel '${name}' does not exist`, { code: ErrorCode.STREAM_DOES_NOT_EXIST, data: { stream: name } });
-    if (!targets.includes(channel)) targets.push(channel);
-  }
+  const groups = await RealmGroups.load(caller.realmId);
+  const targets = await accessChannelsToLeave(caller, names, groups);
   const list = principals ?? [];
   const others = list.length > 0 && !(list.length === 1 && (list[0] === caller.id || list[0] === caller.email));
   const users = list.length > 0 ? await resolvePrincipals(caller, list) : [caller];

@@ -5,6 +5,7 @@
 // Upstream: zerver/views/message_fetch.py, zerver/lib/narrow.py (fetch_messages,
 // find_first_unread_anchor), zerver/views/message_edit.py json_fetch_raw_message.
 import { BadRequestError } from '../../errors';
+import { escapeHtml } from '../../models/html';
 import { accessMessage, MessageViewer } from '../../access/messages';
 import type { Channel } from '../../models/channel';
 import type { Message } from '../../models/message';
@@ -283,11 +284,34 @@ export const readRange = async (
   };
 };
 
-/** The listed messages of a selection that the viewer may see, in id order. */
-const readListed = async (selection: NarrowSelection, ids: number[]): Promise<VisibleMessage[]> => {
+/** The listed messages of a selection that the viewer may see (only those they received, if asked), in id order. */
+const readListed = async (selection: NarrowSelection, ids: number[], receivedOnly = false): Promise<VisibleMessage[]> => {
   const messages = await getMessagesByIds(selection.viewer.user.realmId, ids);
   const searchHits = await searchHitsAmong(selection.viewer.user.realmId, selection.narrow, ids);
-  return (await withViewerFlags(selection.viewer, selection.narrow, messages, { searchHits })).sort((a, b) => a.message.id - b.message.id);
+  return (await withViewerFlags(selection.viewer, selection.narrow, messages, { searchHits, receivedOnly })).sort(
+    (a, b) => a.message.id - b.message.id,
+  );
+};
+
+/**
+ * GET /messages/matches_narrow, as upstream's messages_in_narrow_backend: the narrow resolved as
+ * for GET /messages (upstream's BAD_NARROW errors), then, of the listed messages, those the caller
+ * received (upstream reads only their zerver_usermessage rows) that match it, keyed by id, each
+ * with match_content (the rendered content) and match_subject (the escaped topic), with a search's
+ * highlights. Reads only; emits nothing.
+ */
+export const messagesMatchingNarrow = async (
+  user: User,
+  terms: MessageNarrowTerm[],
+  ids: number[],
+): Promise<Record<string, { match_content: string; match_subject: string }>> => {
+  const selection = await selectNarrow(user, terms);
+  const matching = (await readListed(selection, [...new Set(ids)], true)).map((v) => v.message);
+  const search = searchOf(selection.narrow);
+  const fields = search
+    ? await searchHighlights(search, matching)
+    : matching.map((m) => ({ match_content: m.renderedContent ?? '', match_subject: escapeHtml(m.topic) }));
+  return Object.fromEntries(matching.map((m, i) => [String(m.id), fields[i]]));
 };
 
 /** How a request wants its message objects (upstream's GET /messages parameters of the same names). */

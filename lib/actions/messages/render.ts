@@ -39,6 +39,8 @@ export type RenderedContent = RenderResult & {
   topicLinks: TopicLink[];
   /** The organization's groups when the content named one (its mentions expand through them). */
   groups: RealmGroups | undefined;
+  /** The users mentionedUserIds names, as read (the send looks for outgoing webhook bots among them). */
+  mentionedUsers: User[];
 };
 
 /** The users a content names: by id, and by name (case-insensitively). */
@@ -77,7 +79,9 @@ export const renderContent = async (realm: Realm, content: string, topic: string
     translateEmoticons: sources.translateEmoticons,
     realmUrl: realmUrl(realm),
   };
-  return { ...renderMessage(content, input), topicLinks: topicLinks(topic, input.linkifiers), groups };
+  const result = renderMessage(content, input);
+  const mentioned = users.filter((u) => result.mentionedUserIds.includes(u.id));
+  return { ...result, topicLinks: topicLinks(topic, input.linkifiers), groups, mentionedUsers: mentioned };
 };
 
 /** The most content, in characters, POST /messages/render renders (upstream's limit on the HTML). */

@@ -13,6 +13,7 @@ import { prefetch } from '../../concurrency';
 import { ApiError, BadRequestError, ErrorCode } from '../../errors';
 import { doDeliverMessage, doWriteMessage, orderSenderFirst } from './delivery';
 import { doStartPushNotifications } from '../push/notifications';
+import { doStartOutgoingWebhooks } from '../outgoing-webhooks/triggers';
 import { renderContent, type RenderedContent } from './render';
 import { claimAttachmentsForMessage } from '../uploads/files';
 import { notifyAttachmentsClaimed } from '../uploads/attachments';
@@ -359,6 +360,7 @@ const writeAndDeliver = async (realm: Realm, sender: User, groups: RealmGroups, 
   await doDeliverMessage(delivery);
   await notifyAttachmentsClaimed(realm.id, claimed);
   await doStartPushNotifications(message, recipients, send.channelPushOn);
+  await doStartOutgoingWebhooks(message, sender, rendered.mentionedUsers, participants);
   return { id, ...(automatic !== undefined ? { automatic_new_visibility_policy: automatic } : {}) };
 };
 

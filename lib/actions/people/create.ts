@@ -11,6 +11,7 @@ import {
   isOwner,
   NOTIFICATION_BOT_EMAIL,
   Role,
+  type BotService,
   type User,
   checkFullName,
   isStrongEnoughPassword,
@@ -46,8 +47,8 @@ export type NewUserRequest = {
   role: Role;
   /** The password to set, hashed here; none for an account that signs in otherwise (bots). */
   password?: string;
-  /** A bot: its type and owner. Bots join no channels and get no notices. */
-  bot?: { botType: number; ownerId: number | null };
+  /** A bot: its type and owner (and an outgoing webhook bot's service). Bots join no channels and get no notices. */
+  bot?: { botType: number; ownerId: number | null; service?: BotService };
   /** Channels to join besides the organization's default channels (an invitation's). */
   channelIds?: number[];
   /** User groups to join besides the role's system groups (an invitation's). */
@@ -101,6 +102,7 @@ export const doCreateUser = async (realm: Realm, req: NewUserRequest): Promise<U
     isBot: req.bot !== undefined,
     botType: req.bot?.botType ?? null,
     botOwnerId: req.bot?.ownerId ?? null,
+    ...(req.bot?.service ? { service: req.bot.service } : {}),
     isActive: true,
     timezone: req.timezone ?? '',
     dateJoined: nowSeconds(),

@@ -13,7 +13,7 @@ import * as defaultChannelsStore from '../../store/default-channels';
 import * as realmCreationStore from '../../store/realm-creation';
 import * as realmsStore from '../../store/realms';
 import { buildGroupItems } from '../../store/user-groups';
-import { doSubscribe } from '../channels/subscriptions';
+import { doSubscribeSelf } from '../channels/subscriptions';
 import { doCreateUser } from '../people/create';
 import { sendInternalMessage } from '../messages/send';
 import { ensureSystemBot, SYSTEM_BOTS } from '../people/system-bots';
@@ -250,15 +250,11 @@ export const checkCreateRealm = async (
     role: Role.OWNER,
     password: form.password,
   });
-  await doSubscribe(realm, owner, {
-    channels: FIRST_CHANNELS.map((c) => ({ name: c.name, description: c.description })),
-    principals: undefined,
-    authorizationErrorsFatal: true,
-    inviteOnly: false,
-    historyPublicToSubscribers: undefined,
-    announce: false,
-    sendNewSubscriptionMessages: false,
-  });
+  await doSubscribeSelf(
+    realm,
+    owner,
+    FIRST_CHANNELS.map((c) => ({ name: c.name, description: c.description })),
+  );
   const channels = await channelsStore.getChannelsByNames(
     realm.id,
     FIRST_CHANNELS.map((c) => c.name),

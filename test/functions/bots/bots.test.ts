@@ -131,7 +131,6 @@ describe('POST /bots', () => {
     ['an embedded bot', { full_name: 'Embedded', short_name: 'embedded', bot_type: 4 }, 'Embedded bots are not enabled.'],
     ['a taken short name', { full_name: 'Another Helper', short_name: 'helper' }, 'Username already in use'],
     ["an active user's name", { full_name: 'Iago', short_name: 'iagobot' }, 'Name is already in use.'],
-    ['an outgoing webhook bot (not run here)', { full_name: 'Outgoing', short_name: 'outgoing', bot_type: 3 }, 'Invalid bot type'],
     ['an unknown bot type', { full_name: 'Unknown', short_name: 'unknown', bot_type: 9 }, 'Invalid bot type'],
     ['a non-integer bot type', { full_name: 'Unknown', short_name: 'unknown', bot_type: '"x"' }, 'bot_type is not an integer'],
   ])('refuses %s and creates nothing', async (_what, params, msg) => {
@@ -201,6 +200,7 @@ describe('GET /bots', () => {
         default_sending_stream: null,
         default_events_register_stream: null,
         default_all_public_streams: false,
+        services: [],
       },
     ]);
     const desdemona = expectSuccess(await call(listBots, { method: 'GET', path: '/bots', as: 'desdemona@zulip.com' }));

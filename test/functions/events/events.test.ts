@@ -157,15 +157,15 @@ describe('GET /events', () => {
     expect(body.events).toEqual([{ ...tagged('x'), id: 0 }]);
   });
 
-  it('returns a heartbeat, occupying an id, when the wait ends with no event', async () => {
+  it('returns a heartbeat repeating the last acknowledged id when the wait ends with no event', async () => {
     process.env.EVENTS_LONGPOLL_SECONDS = '1';
     try {
       const q = await registerQueue();
       const body = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
-      expect(body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+      expect(body.events).toEqual([{ type: 'heartbeat', id: -1 }]);
       await sendEvent(REALM, tagged('x'), 'realm');
-      const next = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0 }));
-      expect(next.events).toEqual([{ ...tagged('x'), id: 1 }]);
+      const next = expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
+      expect(next.events).toEqual([{ ...tagged('x'), id: 0 }]);
     } finally {
       delete process.env.EVENTS_LONGPOLL_SECONDS;
     }
@@ -291,7 +291,7 @@ describe('GET /events', () => {
       advanceClock(50_000);
       expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
       advanceClock(50_000);
-      expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: 0, dont_block: true }));
+      expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
     } finally {
       delete process.env.EVENTS_LONGPOLL_SECONDS;
     }

@@ -5,6 +5,7 @@
 // Development data: Cordelia (8) is in Verona (3) only; Othello (12) in Denmark (1), Scotland (2)
 // and Verona; Iago (11) also in core team (6, private, protected history); Polonius (13) is a guest
 // in Verona; former@zulip.com is deactivated.
+import { handler as subscribe } from '../../../functions/channels/subscribe';
 import { handler } from '../../../functions/messages/list';
 import { call, expectError, expectSuccess } from '../../helpers/api';
 import { deleteMessage, editMessage, sendMessageId } from '../../helpers/messages';
@@ -177,6 +178,40 @@ describe('GET /messages: search', () => {
         ['search', 'castle'],
       ]),
     ).toEqual([m.walls]);
+  });
+
+  it("gives a guest subscribed later nothing from before unless the channel's history is public to subscribers and named", async () => {
+    const desdemona = 'desdemona@zulip.com';
+    const subscribeGuest = async (channel: string) =>
+      expectSuccess(
+        await call(subscribe, {
+          method: 'POST',
+          path: '/users/me/subscriptions',
+          as: desdemona,
+          params: { subscriptions: JSON.stringify([{ name: channel }]), principals: JSON.stringify([13]) },
+        }),
+      );
+    await subscribeGuest('Denmark');
+    await subscribeGuest('core team');
+    const after = await toChannel(IAGO, 6, 'plans', 'secret lunch, now with the guest');
+    await syncSearchIndex();
+    // Received: only what arrived after the subscription, in either channel.
+    expect(await found(POLONIUS, [['search', 'castle']])).toEqual([m.walls]);
+    expect(await found(POLONIUS, [['search', 'secret']])).toEqual([after]);
+    // Named: Denmark's history is public to subscribers (upstream's can_access_stream_history)…
+    expect(
+      await found(POLONIUS, [
+        ['channel', 'Denmark'],
+        ['search', 'castle'],
+      ]),
+    ).toEqual([m.castle]);
+    // …core team's is protected: what was said before the guest joined stays out of reach.
+    expect(
+      await found(POLONIUS, [
+        ['channel', 'core team'],
+        ['search', 'secret'],
+      ]),
+    ).toEqual([after]);
   });
 
   it('refuses a deactivated account before searching', async () => {

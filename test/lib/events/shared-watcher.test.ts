@@ -1,7 +1,7 @@
 // One watcher per process (lib/events/watcher.ts): many waiting polls of one process share one
 // reader per organization stream shard head, each is woken once per change of that head, the
-// reader stops when no poll waits, and every poll still receives exactly its events. Also the
-// idle cycle's one write.
+// reader stops when no poll waits, and every poll still receives exactly its events (an idle
+// cycle's writes: idle-poll.test.ts).
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { resetClock } from '../../../lib/clock';
 import { fetchEvents, registerQueue } from '../../../lib/events/queues';
@@ -113,7 +113,7 @@ describe('the shared watcher', () => {
       return { events: await Promise.all(polls), during };
     });
     expect(result.during).toEqual([SHARD]);
-    for (const events of result.events) expect(events).toEqual([{ type: 'heartbeat', id: 0 }]);
+    for (const events of result.events) expect(events).toEqual([{ type: 'heartbeat', id: -1 }]);
     // A lone poll's schedule makes 10 checks in 4 s (25, 40, 64, … then every 900 ms), so 40 polls
     // reading for themselves would make about 400; sharing one reader, they make about one poll's
     // schedule (started again from 25 ms whenever another poll starts waiting).
@@ -181,27 +181,8 @@ describe('the shared watcher', () => {
     const sentAt = Date.now();
     await sendEvent(REALM, tagged('just you'), { users: [target.user.id] });
     const second = await Promise.all(next);
-    queues.forEach((q, i) => expect(second[i]).toEqual(q === target ? [{ ...tagged('just you'), id: 1 }] : [{ type: 'heartbeat', id: 1 }]));
+    queues.forEach((q, i) => expect(second[i]).toEqual(q === target ? [{ ...tagged('just you'), id: 1 }] : [{ type: 'heartbeat', id: 0 }]));
     expect(Date.now() - sentAt).toBeLessThan(5000);
     expect(activeWatchers()).toEqual([]);
-  });
-
-  it('writes the queue once in an idle cycle that acknowledges the previous heartbeat', async () => {
-    process.env.EVENTS_LONGPOLL_SECONDS = '1';
-    const { user, queue } = await openQueue();
-    const queueKey = eventKeys.queue(queue.queueId).pk;
-    expect(await fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: false })).toEqual([{ type: 'heartbeat', id: 0 }]);
-    const { result, requests } = await observe(() => fetchEvents(user, { queueId: queue.queueId, lastEventId: 0, dontBlock: false }));
-    expect(result).toEqual([{ type: 'heartbeat', id: 1 }]);
-    expect(requests.filter((r) => r === `write ${queueKey}`)).toHaveLength(1);
-    // The acknowledgement was written with it: acknowledging an older id is refused.
-    await expect(fetchEvents(user, { queueId: queue.queueId, lastEventId: -1, dontBlock: true })).rejects.toThrow(
-      'An event newer than 0 has already been pruned!',
-    );
-    // And an event after the deferred acknowledgement arrives with its own id, the heartbeat gone.
-    const pending = fetchEvents(user, { queueId: queue.queueId, lastEventId: 1, dontBlock: false });
-    await sleep(200);
-    await sendEvent(REALM, tagged('after ack'), { users: [user.id] });
-    expect(await pending).toEqual([{ ...tagged('after ack'), id: 2 }]);
   });
 });

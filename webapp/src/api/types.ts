@@ -48,6 +48,18 @@ export type User = {
   is_bot: boolean;
   is_active: boolean;
   role?: number;
+  delivery_email?: string | null;
+  timezone?: string;
+};
+
+export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean };
+
+/** The part of register's user_settings the app applies (desktop notifications and their sound). */
+export type NotificationSettings = {
+  enable_desktop_notifications?: boolean;
+  enable_sounds?: boolean;
+  pm_content_in_desktop_notifications?: boolean;
+  notification_sound?: string;
 };
 
 export type PresenceTimes = { active_timestamp?: number; idle_timestamp?: number };
@@ -84,12 +96,18 @@ export type RegisterResponse = {
   user_topics?: UserTopic[];
   recent_private_conversations?: { max_message_id: number; user_ids: number[] }[];
   server_timestamp?: number;
+  realm_allow_message_editing?: boolean;
+  realm_message_content_edit_limit_seconds?: number | null;
+  realm_message_content_delete_limit_seconds?: number | null;
+  realm_move_messages_within_stream_limit_seconds?: number | null;
+  realm_move_messages_between_streams_limit_seconds?: number | null;
+  realm_enable_read_receipts?: boolean;
   realm_user_groups?: UserGroup[];
-  realm_emoji?: Record<string, { name: string; deactivated?: boolean }>;
+  realm_emoji?: Record<string, RealmEmoji>;
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
   max_file_upload_size_mib?: number;
-  user_settings?: Record<string, unknown>;
+  user_settings?: Record<string, unknown> & NotificationSettings;
   muted_users?: { id: number; timestamp: number }[];
 };
 
@@ -168,12 +186,10 @@ export type ServerEvent = { id: number } & (
   | ({ type: 'user_status'; user_id: number } & UserStatus)
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
   | { type: 'submessage'; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
-  | { type: 'user_settings'; op: 'update'; property: string; value: unknown }
   | { type: 'muted_users'; muted_users: { id: number; timestamp: number }[] }
   | { type: 'drafts'; op: 'add'; drafts: Draft[] }
   | { type: 'drafts'; op: 'update'; draft: Draft }
   | { type: 'drafts'; op: 'remove'; draft_id: number }
-  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, { name: string; deactivated?: boolean }> }
   | { type: 'user_group'; op: 'add'; group: UserGroup }
   | { type: 'user_group'; op: 'remove'; group_id: number }
   | { type: 'user_group'; op: 'update'; group_id: number; data: Partial<UserGroup> }
@@ -181,4 +197,6 @@ export type ServerEvent = { id: number } & (
   | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> }
+  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, RealmEmoji> }
+  | { type: 'user_settings'; op: 'update'; property: string; value: unknown }
 );

@@ -1,36 +1,26 @@
-// What the compose box needs beyond the people and channels: the organization's user groups (for
-// @-mentions and the wildcard permission), its custom emoji, my drafts kept on the server, and
-// whether I may use wildcard mentions. From register, then the realm_user_groups, realm_emoji and
-// drafts events.
+// What the compose box needs beyond the people, channels and custom emoji (settings.ts): the
+// organization's user groups (for @-mentions and the wildcard permission), my drafts kept on the
+// server, and whether I may use wildcard mentions. From register, then the user_group and drafts
+// events.
 import type { Draft, GroupSetting, RegisterResponse, ServerEvent, UserGroup } from '../api/types';
 
 export type ComposeData = {
   groups: readonly UserGroup[];
-  /** Names of the organization's active custom emoji. */
-  customEmoji: readonly string[];
   drafts: readonly Draft[];
   /** realm_can_mention_many_users_group: who may use wildcards however many they reach. */
   canMentionMany: GroupSetting | undefined;
 };
 
-const activeEmoji = (emoji: Record<string, { name: string; deactivated?: boolean }> | undefined): string[] =>
-  Object.values(emoji ?? {})
-    .filter((e) => !e.deactivated)
-    .map((e) => e.name);
-
 export const composeDataFromRegister = (register: RegisterResponse): ComposeData => ({
   groups: register.realm_user_groups ?? [],
-  customEmoji: activeEmoji(register.realm_emoji),
   drafts: register.drafts ?? [],
   canMentionMany: register.realm_can_mention_many_users_group,
 });
 
-type ComposeEvent = Extract<ServerEvent, { type: 'drafts' | 'realm_emoji' | 'user_group' }>;
+type ComposeEvent = Extract<ServerEvent, { type: 'drafts' | 'user_group' }>;
 
 export const applyComposeEvent = (data: ComposeData, event: ComposeEvent): ComposeData => {
   switch (event.type) {
-    case 'realm_emoji':
-      return { ...data, customEmoji: activeEmoji(event.realm_emoji) };
     case 'drafts': {
       if (event.op === 'remove') return { ...data, drafts: data.drafts.filter((d) => d.id !== event.draft_id) };
       const changed = event.op === 'add' ? event.drafts : [event.draft];

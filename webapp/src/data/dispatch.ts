@@ -8,9 +8,10 @@ import { appendLive, refilter, removeFromList } from './message-list';
 import { addMessages, applyFlag, applyReaction, applyUpdateMessage, moveDestination, removeMessages } from './messages';
 import { confirmLocal } from './outbox';
 import { applyPeopleEvent } from './people';
+import { applySettingsEvent } from './settings';
 import type { AppState } from './state';
 import { applyTyping, stopTypingOf } from './typing';
-import { applySettingsEvent } from './user-settings';
+import { applyUserSettingsEvent } from './user-settings';
 import { withSubmessage } from './widgets';
 import { addUnreadMessage, markRead, markUnread, moveUnread } from './unread';
 
@@ -72,22 +73,25 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
       return { ...state, people: applyPeopleEvent(state.people, event) };
     case 'typing':
       return event.sender.user_id === me ? state : { ...state, typing: applyTyping(state.typing, event, me, now) };
-    case 'realm':
-      if (event.op === 'update' && event.property === 'name') return { ...state, realm: { ...state.realm, name: String(event.value) } };
+    case 'realm_emoji':
+      return { ...state, settings: applySettingsEvent(state.settings, event) };
+    case 'realm': {
+      const next = { ...state, settings: applySettingsEvent(state.settings, event) };
+      if (event.op === 'update' && event.property === 'name') return { ...next, realm: { ...state.realm, name: String(event.value) } };
       if (event.op === 'update_dict' && typeof event.data.name === 'string')
-        return { ...state, realm: { ...state.realm, name: event.data.name } };
-      return state;
+        return { ...next, realm: { ...state.realm, name: event.data.name } };
+      return next;
+    }
     case 'submessage': {
       const { submessage_id: id, message_id, sender_id, msg_type, content } = event;
       return { ...state, messages: withSubmessage(state.messages, { id, message_id, sender_id, msg_type, content }) };
     }
     case 'drafts':
-    case 'realm_emoji':
     case 'user_group':
       return { ...state, compose: applyComposeEvent(state.compose, event) };
     case 'user_settings':
     case 'muted_users':
-      return { ...state, settings: applySettingsEvent(state.settings, event) };
+      return { ...state, userSettings: applyUserSettingsEvent(state.userSettings, event) };
     case 'heartbeat':
       return state;
   }

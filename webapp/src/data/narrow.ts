@@ -77,3 +77,9 @@ export const apiNarrow = (narrow: FeedNarrow, me: number): Term[] => {
 };
 
 export const sameNarrow = (a: Narrow, b: Narrow): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The conversation a message is in: its channel's topic, or its DM conversation. */
+export const conversationOf = (message: Message, me: number): FeedNarrow =>
+  message.type === 'stream'
+    ? { kind: 'channel', streamId: message.stream_id!, topic: message.subject }
+    : { kind: 'dm', userIds: dmPeers(messageUserIds(message), me) };

@@ -8,6 +8,7 @@ import type { Messages } from './messages';
 import type { OutboxMessage } from './outbox';
 import { dmConversationsFromRegister, type DmConversations } from './dm-conversations';
 import { peopleFromRegister, type People } from './people';
+import { settingsFromRegister, type Settings } from './settings';
 import type { Typist } from './typing';
 import { unreadFromRegister, type Unread } from './unread';
 import { userSettingsFromRegister, type UserSettings } from './user-settings';
@@ -17,6 +18,7 @@ export type Me = { userId: number; email: string; fullName: string };
 export type AppState = {
   me: Me;
   realm: { name: string };
+  settings: Settings;
   people: People;
   channels: Channels;
   messages: Messages;
@@ -26,12 +28,14 @@ export type AppState = {
   typing: readonly Typist[];
   outbox: readonly OutboxMessage[];
   compose: ComposeData;
-  settings: UserSettings;
+  /** Mine, as against the organization's (settings). */
+  userSettings: UserSettings;
 };
 
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
   me: { userId: register.user_id, email: register.email, fullName: register.full_name },
   realm: { name: register.realm_name },
+  settings: settingsFromRegister(register),
   people: peopleFromRegister(register),
   channels: channelsFromRegister(register),
   messages: new Map(),
@@ -41,5 +45,5 @@ export const stateFromRegister = (register: RegisterResponse): AppState => ({
   typing: [],
   outbox: [],
   compose: composeDataFromRegister(register),
-  settings: userSettingsFromRegister(register),
+  userSettings: userSettingsFromRegister(register),
 });

@@ -6,6 +6,7 @@ import { Feed } from './Feed';
 import { Inbox } from './Inbox';
 import { LeftSidebar } from './LeftSidebar';
 import { Navbar } from './Navbar';
+import { Popovers } from './Popovers';
 import { RightSidebar } from './RightSidebar';
 import { SettingsLoader } from './SettingsLoader';
 
@@ -40,6 +41,7 @@ export const App = () => {
         <RightSidebar />
       </div>
       <SettingsLoader />
+      <Popovers />
     </div>
   );
 };

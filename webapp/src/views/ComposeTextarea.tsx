@@ -5,8 +5,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { fetchTopics } from '../actions';
 import { wildcardsAllowed } from '../data/compose-data';
 import { composeTypeahead, topicChannel, type Completion } from '../data/compose-typeahead';
+import { activeRealmEmoji } from '../data/emoji';
 import { loadEmojiNames, type EmojiName } from '../data/emoji-names';
-import { channels, composeData, me, people } from '../store';
+import { channels, composeData, me, people, settings } from '../store';
 import { uploadFile, uploadLink } from '../uploads';
 import { useTypeahead } from './Typeahead';
 
@@ -63,7 +64,7 @@ export const ComposeTextarea = ({ value, onInput, onSend, placeholder, to, texta
     people: people.value,
     channels: channels.value,
     groups: data.groups,
-    emoji: [...emoji, ...data.customEmoji.map((name) => ({ name }))],
+    emoji: [...emoji, ...activeRealmEmoji(settings.value.realmEmoji).map(({ name }) => ({ name }))],
     topicsOf: (id) => topics.get(id),
     to: to.kind,
     wildcardsAllowed: wildcardsAllowed(data, me.value.userId, recipients),

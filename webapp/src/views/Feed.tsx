@@ -12,6 +12,7 @@ import { echoAsMessage } from '../data/outbox';
 import { namesOf } from '../data/people';
 import { anchorAt, offsetsOf, scrollTopFor, windowOfOffsets, type ScrollAnchor } from '../data/windowing';
 import { channels, list, me, messages, muted, outbox, people } from '../store';
+import { selectedId } from '../ui';
 import { MessageRow } from './MessageRow';
 import { topWithin } from './scroll';
 import { TypingNotice } from './TypingNotice';
@@ -149,6 +150,7 @@ export const Feed = () => {
 
   const channelName = (id: number) => nameOfChannel(allChannels, id) ?? 'unknown';
   const peopleNames = (ids: number[]) => namesOf(everyone, ids);
+  const chosen = selectedId.value;
   const empty = rows.length === 0 && !current.loading && current.foundOldest;
 
   return (
@@ -164,6 +166,7 @@ export const Feed = () => {
             peopleNames={peopleNames}
             failed={row.local ? failures.get(row.message.id)?.failed : undefined}
             onDiscard={row.local ? () => dismissLocal(failures.get(row.message.id)!.localId) : undefined}
+            selected={!row.local && row.message.id === chosen}
           />
         ))}
       </div>

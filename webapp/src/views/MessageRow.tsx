@@ -3,11 +3,14 @@
 // and moved markers and its reactions. Upstream's classes, so tools written for it find the parts.
 import { Component } from 'preact';
 import { toggleStar } from '../actions';
+import { emojiChar } from '../data/emoji';
+import { toggleReaction } from '../message-actions';
+import { settings, userSettings } from '../store';
+import { anchorOf, popover } from '../ui';
 import type { Message, Reaction } from '../api/types';
 import type { FeedRow } from '../data/feed-rows';
 import { dmPeers, messageUserIds } from '../data/narrow';
 import { twentyFourHour } from '../data/user-settings';
-import { userSettings } from '../store';
 import { Avatar } from './Avatar';
 import { href } from './links';
 import { Widget } from './Widget';
@@ -18,28 +21,45 @@ const time = (timestamp: number): string =>
 const day = (timestamp: number): string =>
   new Date(timestamp * 1000).toLocaleDateString([], { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
 
-/** A Unicode emoji's character from its code ("1f44d", "1f468-200d-1f4bb"); custom emoji show their name. */
-const emojiText = (reaction: Reaction): string =>
-  reaction.reaction_type === 'unicode_emoji'
-    ? String.fromCodePoint(...reaction.emoji_code.split('-').map((hex) => parseInt(hex, 16)))
-    : `:${reaction.emoji_name}:`;
+/** A Unicode emoji's character; a custom emoji's image (its name while the organization has none). */
+const EmojiOf = ({ reaction }: { reaction: Reaction }) => {
+  if (reaction.reaction_type === 'unicode_emoji') return <span class="emoji">{emojiChar(reaction.emoji_code)}</span>;
+  const custom = settings.value.realmEmoji[reaction.emoji_code];
+  return custom ? (
+    <img class="emoji" src={custom.source_url} alt={`:${reaction.emoji_name}:`} />
+  ) : (
+    <span class="emoji">{`:${reaction.emoji_name}:`}</span>
+  );
+};
 
-const Reactions = ({ reactions, me }: { reactions: Reaction[]; me: number }) => {
+/** Reactions by emoji, each a button that adds or removes mine. */
+const Reactions = ({ message, me }: { message: Message; me: number }) => {
   const groups = new Map<string, Reaction[]>();
-  for (const r of reactions)
+  for (const r of message.reactions)
     groups.set(`${r.reaction_type}:${r.emoji_code}`, [...(groups.get(`${r.reaction_type}:${r.emoji_code}`) ?? []), r]);
   return (
     <div class="message_reactions">
-      {[...groups.entries()].map(([key, group]) => (
-        <span
-          key={key}
-          class={`message_reaction${group.some((r) => r.user_id === me) ? ' reacted' : ''}`}
-          title={`:${group[0]!.emoji_name}:`}
-        >
-          <span class="emoji">{emojiText(group[0]!)}</span>
-          <span class="message_reaction_count">{group.length}</span>
-        </span>
-      ))}
+      {[...groups.entries()].map(([key, group]) => {
+        const { emoji_name, emoji_code, reaction_type } = group[0]!;
+        const mine = group.some((r) => r.user_id === me);
+        return (
+          <button
+            type="button"
+            key={key}
+            class={`message_reaction${mine ? ' reacted' : ''}`}
+            data-emoji-name={emoji_name}
+            title={`:${emoji_name}:`}
+            aria-pressed={mine}
+            aria-label={`${emoji_name}: ${group.length}`}
+            onClick={() =>
+              void toggleReaction(message, { name: emoji_name, code: emoji_code, type: reaction_type }, me).catch(() => undefined)
+            }
+          >
+            <EmojiOf reaction={group[0]!} />
+            <span class="message_reaction_count">{group.length}</span>
+          </button>
+        );
+      })}
     </div>
   );
 };
@@ -47,6 +67,20 @@ const Reactions = ({ reactions, me }: { reactions: Reaction[]; me: number }) => 
 /** A /me message as upstream shows it: the sender's name, then the rest of the text. */
 const meMessage = (message: Message): string =>
   message.content.replace(/^<p>\/me /, `<p><span class="sender-status">${message.sender_full_name.replace(/[<>&"]/g, '')}</span> `);
+
+/** A control on a message's line that opens its emoji picker or its menu. */
+const Control = (props: { messageId: number; kind: 'emoji-picker' | 'message-actions'; class: string; label: string; text: string }) => (
+  <button
+    type="button"
+    class={props.class}
+    title={props.label}
+    aria-label={props.label}
+    aria-haspopup={props.kind === 'message-actions' ? 'menu' : 'dialog'}
+    onClick={(e) => (popover.value = { kind: props.kind, messageId: props.messageId, at: anchorOf(e.currentTarget) })}
+  >
+    {props.text}
+  </button>
+);
 
 type Props = {
   row: FeedRow;
@@ -56,6 +90,8 @@ type Props = {
   /** Why a local echo was not sent, and how to drop it. */
   failed?: string;
   onDiscard?: () => void;
+  /** The message j/k selected. */
+  selected?: boolean;
 };
 
 const RecipientBar = ({
@@ -76,6 +112,24 @@ const RecipientBar = ({
           <a class="stream_topic" href={href({ kind: 'channel', streamId, topic: message.subject })}>
             {message.subject === '' ? <em>general chat</em> : message.subject}
           </a>
+          <button
+            type="button"
+            class="recipient_bar_icon topic_menu_button"
+            title="Topic actions"
+            aria-label="Topic actions"
+            aria-haspopup="menu"
+            onClick={(e) =>
+              (popover.value = {
+                kind: 'topic-actions',
+                streamId,
+                topic: message.subject,
+                messageId: message.id,
+                at: anchorOf(e.currentTarget),
+              })
+            }
+          >
+            ⋮
+          </button>
         </div>
       </div>
     );
@@ -100,11 +154,12 @@ export class MessageRow extends Component<Props> {
       next.row.message !== row.message ||
       next.row.recipientBar !== row.recipientBar ||
       next.row.dateDivider !== row.dateDivider ||
-      next.failed !== failed
+      next.failed !== failed ||
+      next.selected !== this.props.selected
     );
   }
 
-  render({ row, me, channelName, peopleNames, failed, onDiscard }: Props) {
+  render({ row, me, channelName, peopleNames, failed, onDiscard, selected }: Props) {
     const { message } = row;
     const unread = !row.local && !message.flags.includes('read');
     const starred = message.flags.includes('starred');
@@ -117,13 +172,20 @@ export class MessageRow extends Component<Props> {
         )}
         {row.recipientBar && <RecipientBar message={message} me={me} channelName={channelName} peopleNames={peopleNames} />}
         <div
-          class={`message_row${unread ? ' unread' : ''}${row.local ? ' local_echo' : ''}${failed ? ' failed' : ''}`}
+          class={`message_row${unread ? ' unread' : ''}${row.local ? ' local_echo' : ''}${failed ? ' failed' : ''}${selected ? ' selected_message' : ''}`}
           data-message-id={row.local ? undefined : message.id}
         >
           <Avatar name={message.sender_full_name} url={message.avatar_url} userId={message.sender_id} />
           <div class="message_body">
             <div class="message_sender_line">
-              <span class="sender_name">{message.sender_full_name}</span>
+              <button
+                type="button"
+                class="sender_name"
+                aria-haspopup="dialog"
+                onClick={(e) => (popover.value = { kind: 'user-card', userId: message.sender_id, at: anchorOf(e.currentTarget) })}
+              >
+                {message.sender_full_name}
+              </button>
               <time class="message_time" dateTime={new Date(message.timestamp * 1000).toISOString()}>
                 {time(message.timestamp)}
               </time>
@@ -142,6 +204,24 @@ export class MessageRow extends Component<Props> {
                 >
                   {starred ? '★' : '☆'}
                 </button>
+              )}
+              {!row.local && (
+                <span class="message_controls">
+                  <Control
+                    messageId={message.id}
+                    kind="emoji-picker"
+                    class="emoji-message-control-button"
+                    label="Add emoji reaction"
+                    text="☺"
+                  />
+                  <Control
+                    messageId={message.id}
+                    kind="message-actions"
+                    class="message-actions-menu-button"
+                    label="Message actions"
+                    text="⋮"
+                  />
+                </span>
               )}
             </div>
             {message.submessages && message.submessages.length > 0 ? (
@@ -164,7 +244,7 @@ export class MessageRow extends Component<Props> {
                 </button>
               </div>
             )}
-            {message.reactions.length > 0 && <Reactions reactions={message.reactions} me={me} />}
+            {message.reactions.length > 0 && <Reactions message={message} me={me} />}
           </div>
         </div>
       </div>

@@ -1,0 +1,43 @@
+// What the web app's browser tests share: signing a person in on /login/ (recording the page's
+// uncaught errors, for the file to check at its end) and finding a message's row.
+import type { Page } from 'playwright-core';
+import { devPassword } from '../../lib/passwords';
+
+/** Signs `email` in with the development password and waits for the app; page errors go to `errors`. */
+export const signIn = async (page: Page, origin: string, email: string, errors: string[]): Promise<void> => {
+  page.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
+  await page.goto(`${origin}/login/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(devPassword(email));
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForSelector('#left-sidebar');
+};
+
+/** The row of the message whose text includes `text`. */
+export const row = (page: Page, text: string) => page.locator('.message_row[data-message-id]', { hasText: text });
+
+/** The row of a message by its id. */
+export const rowOf = (page: Page, id: number) => page.locator(`.message_row[data-message-id="${id}"]`);
+
+/** Opens the menu of a message's row (its ⋮ control, shown on hover). */
+export const openMessageMenu = async (page: Page, id: number): Promise<void> => {
+  await rowOf(page, id).hover();
+  await rowOf(page, id).locator('.message-actions-menu-button').click();
+  await page.locator('#message-actions-menu').waitFor();
+};
+
+/** The labels of the open menu's items. */
+export const menuItems = async (page: Page): Promise<string[]> => page.getByRole('menuitem').allInnerTexts();
+
+/**
+ * `read()`'s value once `done` holds for it, read again every 200 ms for up to `ms`; else its last
+ * value, for the caller's expect to show what it was.
+ */
+export const settled = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};

@@ -1,0 +1,54 @@
+// What the organization allows (editing, deleting and moving within time limits, read receipts)
+// and its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read):
+// from register, then the realm and realm_emoji events. My own settings are in user-settings.ts.
+import type { RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
+
+export type Settings = {
+  allowEditing: boolean;
+  /** Seconds after sending; null is no limit. */
+  editLimit: number | null;
+  deleteLimit: number | null;
+  moveWithinLimit: number | null;
+  moveBetweenLimit: number | null;
+  readReceipts: boolean;
+  realmEmoji: Readonly<Record<string, RealmEmoji>>;
+};
+
+export const settingsFromRegister = (register: RegisterResponse): Settings => ({
+  allowEditing: register.realm_allow_message_editing ?? true,
+  editLimit: register.realm_message_content_edit_limit_seconds ?? null,
+  deleteLimit: register.realm_message_content_delete_limit_seconds ?? null,
+  moveWithinLimit: register.realm_move_messages_within_stream_limit_seconds ?? null,
+  moveBetweenLimit: register.realm_move_messages_between_streams_limit_seconds ?? null,
+  readReceipts: register.realm_enable_read_receipts ?? false,
+  realmEmoji: register.realm_emoji ?? {},
+});
+
+/** Register's realm_* names of the settings kept here. */
+const REALM_KEYS: Record<string, keyof Settings> = {
+  allow_message_editing: 'allowEditing',
+  message_content_edit_limit_seconds: 'editLimit',
+  message_content_delete_limit_seconds: 'deleteLimit',
+  move_messages_within_stream_limit_seconds: 'moveWithinLimit',
+  move_messages_between_streams_limit_seconds: 'moveBetweenLimit',
+  enable_read_receipts: 'readReceipts',
+};
+
+type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' }>;
+
+export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Settings => {
+  switch (event.type) {
+    case 'realm_emoji':
+      return { ...settings, realmEmoji: event.realm_emoji };
+    case 'realm': {
+      const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
+      const next = { ...settings } as Record<string, unknown>;
+      for (const [name, value] of Object.entries(changes)) if (REALM_KEYS[name]) next[REALM_KEYS[name]] = value;
+      return next as Settings;
+    }
+  }
+};
+
+/** Whether an action limited to `limit` seconds after sending is still open for a message. */
+export const withinLimit = (limit: number | null, sentAt: number, nowSeconds: number): boolean =>
+  limit === null || limit === 0 || nowSeconds - sentAt <= limit;
