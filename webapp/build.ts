@@ -1,12 +1,12 @@
 // Builds the browser app (webapp/src) into content-hashed files the server serves at /static/:
-// app-[hash].js (an ES module; what the first screen does not need, the emoji picker and its
-// names, is split into chunk-[hash].js files it imports on demand), app-[hash].css (KaTeX's CSS and fonts
+// app-[hash].js (an ES module; what the first screen does not need, the settings and the emoji picker
+// and names, is split into chunk-[hash].js files it imports on demand), app-[hash].css (KaTeX's CSS and fonts
 // included, hashed too), each file of webapp/public hashed, and manifest.json naming them.
 // `npm run build:webapp` runs it; the server's build calls buildWebapp().
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 
 export type WebappManifest = { js: string; css: string; favicon: string };
 
@@ -16,21 +16,6 @@ const ROOT = __dirname;
 const hashedName = (file: string, content: Buffer): string => {
   const hash = createHash('sha256').update(content).digest('hex').slice(0, 8).toUpperCase();
   return `${basename(file, extname(file))}-${hash}${extname(file)}`;
-};
-
-/**
- * `virtual:emoji-names`: upstream's emoji names, the table the server validates reactions with
- * (lib/emoji/emoji-names.json), read at build time so the one table serves both; only the emoji
- * picker's lazily loaded chunk imports it.
- */
-const emojiNamesPlugin: Plugin = {
-  name: 'emoji-names',
-  setup(b) {
-    b.onResolve({ filter: /^virtual:emoji-names$/ }, () => ({
-      path: join(ROOT, '..', 'lib', 'emoji', 'emoji-names.json'),
-      namespace: 'file',
-    }));
-  },
 };
 
 export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = {}): Promise<WebappManifest> => {
@@ -53,7 +38,6 @@ export const buildWebapp = async (opts: { outdir?: string; minify?: boolean } = 
     jsx: 'automatic',
     jsxImportSource: 'preact',
     tsconfig: join(ROOT, 'tsconfig.json'),
-    plugins: [emojiNamesPlugin],
     loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.svg': 'file', '.png': 'file' },
     metafile: true,
     logLevel: 'silent',

@@ -30,7 +30,30 @@ describe('webapp hashes', () => {
     [{ kind: 'dm', userIds: [13, 12] }, '#narrow/dm/12,13-group'],
     [{ kind: 'mentioned' }, '#narrow/is/mentioned'],
     [{ kind: 'starred' }, '#narrow/is/starred'],
-    [{ kind: 'search', query: 'lunch plans' }, '#narrow/search/lunch.20plans'],
+    [{ kind: 'search', terms: [{ operator: 'search', operand: 'lunch plans' }] }, '#narrow/search/lunch.20plans'],
+    [
+      {
+        kind: 'search',
+        terms: [
+          { operator: 'channel', operand: '9' },
+          { operator: 'sender', operand: '12' },
+          { operator: 'has', operand: 'link', negated: true },
+          { operator: 'search', operand: 'logo' },
+        ],
+      },
+      '#narrow/channel/9-design-team/sender/12-King-Hamlet/-has/link/search/logo',
+    ],
+    [
+      {
+        kind: 'search',
+        terms: [
+          { operator: 'dm', operand: '12,13' },
+          { operator: 'near', operand: '40' },
+        ],
+      },
+      '#narrow/dm/12,13-group/near/40',
+    ],
+    [{ kind: 'search', terms: [{ operator: 'is', operand: 'unread' }] }, '#narrow/is/unread'],
   ])('writes %j as %s and reads it back', (narrow, hash) => {
     expect(narrowToHash(narrow, NAMES, ME)).toBe(hash);
     const read = hashToNarrow(hash)!;
@@ -47,11 +70,16 @@ describe('webapp hashes', () => {
     ['#narrow/channel/3', { kind: 'channel', streamId: 3 }],
     ['#all_messages', { kind: 'feed' }],
     ['#recent', { kind: 'inbox' }],
+    ['#narrow/channel/3-Denmark/topic/castle', { kind: 'channel', streamId: 3, topic: 'castle' }],
+    ['#narrow/from/12-hamlet', { kind: 'search', terms: [{ operator: 'sender', operand: '12' }] }],
   ])('reads the older spelling %s', (hash, narrow) => {
     expect(hashToNarrow(hash)).toEqual(narrow);
   });
 
-  it.each(['', '#', '#settings', '#narrow/channel/Denmark', '#narrow/is/unread', '#narrow/topic/.E0'])('knows no view in %j', (hash) => {
-    expect(hashToNarrow(hash)).toBeUndefined();
-  });
+  it.each(['', '#', '#settings', '#narrow/channel/Denmark', '#narrow/sender/hamlet', '#narrow/color/red', '#narrow/topic/.E0'])(
+    'knows no view in %j',
+    (hash) => {
+      expect(hashToNarrow(hash)).toBeUndefined();
+    },
+  );
 });

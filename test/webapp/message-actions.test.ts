@@ -7,6 +7,7 @@ import { emojiChar, searchEmoji } from '../../webapp/src/data/emoji';
 import { nextSelection, nextUnreadTopic } from '../../webapp/src/data/keyboard';
 import { canDelete, canEdit } from '../../webapp/src/data/message-permissions';
 import { withinLimit } from '../../webapp/src/data/settings';
+import { notificationSettings } from '../../webapp/src/data/user-settings';
 import { isResolved, toggledResolution } from '../../webapp/src/data/topics';
 import { channelMessage, DENMARK, HAMLET, ME, state, VERONA } from './fixtures';
 
@@ -80,7 +81,12 @@ describe('settings kept live', () => {
     s = applyEvent(s, event({ type: 'realm_emoji', op: 'update', realm_emoji: { 7: PARROT } }), 0);
     s = applyEvent(s, event({ type: 'user_settings', op: 'update', property: 'enable_desktop_notifications', value: false }), 0);
     expect(s.settings).toMatchObject({ readReceipts: false, editLimit: 30, realmEmoji: { 7: PARROT } });
-    expect(s.settings.user.enable_desktop_notifications).toBe(false);
+    expect(notificationSettings(s.userSettings)).toEqual({
+      enable_desktop_notifications: false,
+      enable_sounds: true,
+      pm_content_in_desktop_notifications: true,
+      notification_sound: 'zulip',
+    });
   });
 });
 

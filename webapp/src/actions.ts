@@ -7,18 +7,25 @@ import { apiNarrow, sameNarrow, type FeedNarrow, type Narrow } from './data/narr
 import { listFromAnswer, withNewer, withOlder, type MessagesAnswer } from './data/message-list';
 import { addMessages, applyFlag } from './data/messages';
 import { failLocal, type Destination } from './data/outbox';
+import { nearAnchor } from './data/search';
 import { markRead } from './data/unread';
 import { currentQueueId } from './session';
 import { current, hashOf, narrow, update } from './store';
 
 const PAGE = { around: 50, more: 100 };
 
-const fetchMessages = (view: FeedNarrow, anchor: string | number, before: number, after: number): Promise<MessagesAnswer> =>
+const fetchMessages = (
+  view: FeedNarrow,
+  anchor: string | number,
+  before: number,
+  after: number,
+  includeAnchor = typeof anchor !== 'number',
+): Promise<MessagesAnswer> =>
   request<MessagesAnswer>('GET', 'messages', {
     anchor: String(anchor),
     num_before: String(before),
     num_after: String(after),
-    include_anchor: typeof anchor === 'number' ? 'false' : undefined,
+    include_anchor: includeAnchor ? undefined : 'false',
     narrow: apiNarrow(view, current().me.userId),
     apply_markdown: 'true',
     client_gravatar: 'false',
@@ -39,7 +46,7 @@ export const loadView = async (view: Narrow): Promise<void> => {
     return;
   }
   update((state) => ({ ...state, list: { narrow: view, ids: [], foundOldest: false, foundNewest: false, loading: true } }));
-  const answer = await fetchMessages(view, 'first_unread', PAGE.around, PAGE.around);
+  const answer = await fetchMessages(view, nearAnchor(view) ?? 'first_unread', PAGE.around, PAGE.around, true);
   if (!sameNarrow(narrow.peek(), view)) return;
   update((state) => ({ ...state, messages: addMessages(state.messages, answer.messages), list: listFromAnswer(view, answer) }));
 };

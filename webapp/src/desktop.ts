@@ -5,6 +5,7 @@ import { effect } from '@preact/signals';
 import type { ServerEvent } from './api/types';
 import { MENTION_FLAGS } from './data/narrow';
 import type { AppState } from './data/state';
+import { notificationSettings } from './data/user-settings';
 import { browserNotify } from './notifications';
 import { counts, realm } from './store';
 
@@ -54,5 +55,5 @@ export const notifyOfMessage = (event: Extract<ServerEvent, { type: 'message' }>
   };
   const notify = bridge()?.new_notification;
   if (notify) notify(note.title, { body: note.body, tag: note.tag, icon: note.icon }, () => true);
-  else browserNotify({ ...note, isDirect: message.type === 'private' }, state.settings.user);
+  else browserNotify({ ...note, isDirect: message.type === 'private' }, notificationSettings(state.userSettings));
 };

@@ -18,6 +18,8 @@ import { App } from './views/App';
 const viewOfHash = () => hashToNarrow(window.location.hash) ?? { kind: 'inbox' as const };
 
 window.addEventListener('hashchange', () => {
+  // The settings overlay (SettingsLoader) opens over the view, which stays.
+  if (window.location.hash.startsWith('#settings')) return;
   void loadView(viewOfHash()).catch(() => undefined);
 });
 

@@ -2,7 +2,7 @@
 // hidden, as my settings say: none without enable_desktop_notifications, a DM's text only with
 // pm_content_in_desktop_notifications, and a short sound with enable_sounds (a tone of the page's
 // own, no sound file). The browser asks for permission on my first click, as it allows only then.
-import type { Settings } from './data/settings';
+import type { NotificationSettings } from './api/types';
 
 type Note = { title: string; body: string; tag: string; icon?: string; isDirect: boolean };
 
@@ -28,7 +28,7 @@ const chime = (): void => {
   }
 };
 
-export const browserNotify = (note: Note, user: Settings['user']): void => {
+export const browserNotify = (note: Note, user: Required<NotificationSettings>): void => {
   if (!user.enable_desktop_notifications || document.visibilityState !== 'hidden') return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   const body = note.isDirect && !user.pm_content_in_desktop_notifications ? 'New direct message' : note.body;

@@ -26,6 +26,11 @@ const EVENT_TYPES = [
   'realm_emoji',
   'user_settings',
   'recent_private_conversations',
+  'drafts',
+  'submessage',
+  'user_group',
+  'realm_user_groups',
+  'muted_users',
 ];
 
 const CLIENT_CAPABILITIES = {

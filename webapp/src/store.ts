@@ -36,6 +36,8 @@ export const dmConversations = slice('dmConversations');
 export const list = slice('list');
 export const typing = slice('typing');
 export const outbox = slice('outbox');
+export const composeData = slice('compose');
+export const userSettings = slice('userSettings');
 
 export const counts = computed(() => unreadCounts(unread.value, channels.value));
 export const muted = computed(() => mutedStreamIds(channels.value));

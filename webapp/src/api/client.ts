@@ -25,7 +25,8 @@ class NetworkError extends Error {
 type Params = Record<string, unknown>;
 
 /** The token the server rendered into the page's logout form. */
-const csrfToken = (): string => document.querySelector<HTMLInputElement>('#logout_form input[name="csrfmiddlewaretoken"]')?.value ?? '';
+export const csrfToken = (): string =>
+  document.querySelector<HTMLInputElement>('#logout_form input[name="csrfmiddlewaretoken"]')?.value ?? '';
 
 const encode = (params: Params): URLSearchParams => {
   const body = new URLSearchParams();

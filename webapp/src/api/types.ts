@@ -21,7 +21,11 @@ export type Message = {
   reactions: Reaction[];
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
+  submessages?: Submessage[];
+  is_me_message?: boolean;
 };
+
+export type Submessage = { id: number; message_id: number; sender_id: number; msg_type: string; content: string };
 
 export type Subscription = {
   stream_id: number;
@@ -31,6 +35,7 @@ export type Subscription = {
   invite_only: boolean;
   description: string;
   pin_to_top?: boolean;
+  subscriber_count?: number;
 };
 
 export type Stream = { stream_id: number; name: string; invite_only: boolean; description: string; is_archived?: boolean };
@@ -50,7 +55,7 @@ export type User = {
 export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean };
 
 /** The part of register's user_settings the app applies (desktop notifications and their sound). */
-export type UserSettings = {
+export type NotificationSettings = {
   enable_desktop_notifications?: boolean;
   enable_sounds?: boolean;
   pm_content_in_desktop_notifications?: boolean;
@@ -97,8 +102,27 @@ export type RegisterResponse = {
   realm_move_messages_within_stream_limit_seconds?: number | null;
   realm_move_messages_between_streams_limit_seconds?: number | null;
   realm_enable_read_receipts?: boolean;
+  realm_user_groups?: UserGroup[];
   realm_emoji?: Record<string, RealmEmoji>;
-  user_settings?: UserSettings;
+  drafts?: Draft[];
+  realm_can_mention_many_users_group?: GroupSetting;
+  max_file_upload_size_mib?: number;
+  user_settings?: Record<string, unknown> & NotificationSettings;
+  muted_users?: { id: number; timestamp: number }[];
+};
+
+export type Draft = { id: number; type: '' | 'stream' | 'private'; to: number[]; topic: string; content: string; timestamp: number };
+
+/** A group setting: a group's id, or an anonymous group. */
+export type GroupSetting = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export type UserGroup = {
+  id: number;
+  name: string;
+  members: number[];
+  direct_subgroup_ids?: number[];
+  is_system_group?: boolean;
+  deactivated?: boolean;
 };
 
 /** A message's recipient in update_message_flags' message_details (removing `read`). */
@@ -161,6 +185,16 @@ export type ServerEvent = { id: number } & (
     }
   | ({ type: 'user_status'; user_id: number } & UserStatus)
   | { type: 'user_topic'; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'submessage'; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
+  | { type: 'muted_users'; muted_users: { id: number; timestamp: number }[] }
+  | { type: 'drafts'; op: 'add'; drafts: Draft[] }
+  | { type: 'drafts'; op: 'update'; draft: Draft }
+  | { type: 'drafts'; op: 'remove'; draft_id: number }
+  | { type: 'user_group'; op: 'add'; group: UserGroup }
+  | { type: 'user_group'; op: 'remove'; group_id: number }
+  | { type: 'user_group'; op: 'update'; group_id: number; data: Partial<UserGroup> }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> }
   | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, RealmEmoji> }

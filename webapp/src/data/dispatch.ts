@@ -2,6 +2,7 @@
 // server_events_dispatch): a pure function of the state, the event and the time.
 import type { Message, ServerEvent } from '../api/types';
 import { applyChannelEvent, mutedStreamIds } from './channels';
+import { applyComposeEvent } from './compose-data';
 import { withDirectMessage } from './dm-conversations';
 import { appendLive, refilter, removeFromList } from './message-list';
 import { addMessages, applyFlag, applyReaction, applyUpdateMessage, moveDestination, removeMessages } from './messages';
@@ -10,6 +11,8 @@ import { applyPeopleEvent } from './people';
 import { applySettingsEvent } from './settings';
 import type { AppState } from './state';
 import { applyTyping, stopTypingOf } from './typing';
+import { applyUserSettingsEvent } from './user-settings';
+import { withSubmessage } from './widgets';
 import { addUnreadMessage, markRead, markUnread, moveUnread } from './unread';
 
 export const applyEvent = (state: AppState, event: ServerEvent, now: number): AppState => {
@@ -71,7 +74,6 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'typing':
       return event.sender.user_id === me ? state : { ...state, typing: applyTyping(state.typing, event, me, now) };
     case 'realm_emoji':
-    case 'user_settings':
       return { ...state, settings: applySettingsEvent(state.settings, event) };
     case 'realm': {
       const next = { ...state, settings: applySettingsEvent(state.settings, event) };
@@ -80,6 +82,16 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
         return { ...next, realm: { ...state.realm, name: event.data.name } };
       return next;
     }
+    case 'submessage': {
+      const { submessage_id: id, message_id, sender_id, msg_type, content } = event;
+      return { ...state, messages: withSubmessage(state.messages, { id, message_id, sender_id, msg_type, content }) };
+    }
+    case 'drafts':
+    case 'user_group':
+      return { ...state, compose: applyComposeEvent(state.compose, event) };
+    case 'user_settings':
+    case 'muted_users':
+      return { ...state, userSettings: applyUserSettingsEvent(state.userSettings, event) };
     case 'heartbeat':
       return state;
   }

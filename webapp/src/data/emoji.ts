@@ -7,6 +7,10 @@ export type EmojiChoice = { name: string; code: string; type: 'unicode_emoji' | 
 /** A Unicode emoji's character from its code ("1f44d", "1f468-200d-1f4bb"). */
 export const emojiChar = (code: string): string => String.fromCodePoint(...code.split('-').map((hex) => parseInt(hex, 16)));
 
+/** The organization's custom emoji not deactivated: what the picker and compose's typeahead offer. */
+export const activeRealmEmoji = (realmEmoji: Readonly<Record<string, RealmEmoji>>): RealmEmoji[] =>
+  Object.values(realmEmoji).filter((e) => !e.deactivated);
+
 /** Upstream's popular emoji, first in the picker: +1, tada, smile, heart, working_on_it, octopus. */
 const POPULAR = ['1f44d', '1f389', '1f642', '2764', '1f6e0', '1f419'];
 
@@ -21,9 +25,12 @@ export const searchEmoji = (
   limit: number,
 ): EmojiChoice[] => {
   const q = query.trim().toLowerCase().replace(/^:|:$/g, '').replace(/ /g, '_');
-  const custom: EmojiChoice[] = Object.values(realmEmoji)
-    .filter((e) => !e.deactivated)
-    .map((e) => ({ name: e.name, code: e.id, type: 'realm_emoji', url: e.source_url }));
+  const custom: EmojiChoice[] = activeRealmEmoji(realmEmoji).map((e) => ({
+    name: e.name,
+    code: e.id,
+    type: 'realm_emoji',
+    url: e.source_url,
+  }));
   const unicode: (EmojiChoice & { names: readonly string[] })[] = Object.entries(unicodeNames).map(([code, names]) => ({
     name: names[0]!,
     code,

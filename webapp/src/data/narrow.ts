@@ -1,6 +1,7 @@
 // The views the app shows and which messages belong to each: the one place that decides whether a
 // message is in a view (for live updates), and what a view asks GET /messages for.
 import type { Message } from '../api/types';
+import { apiTerms, type SearchTerm } from './search';
 import { sameTopic } from './topic-key';
 
 export type Narrow =
@@ -10,7 +11,7 @@ export type Narrow =
   | { kind: 'dm'; userIds: number[] }
   | { kind: 'mentioned' }
   | { kind: 'starred' }
-  | { kind: 'search'; query: string };
+  | { kind: 'search'; terms: SearchTerm[] };
 
 /** The views that show a message feed (all but the inbox). */
 export type FeedNarrow = Exclude<Narrow, { kind: 'inbox' }>;
@@ -52,7 +53,7 @@ export const narrowMatches = (narrow: FeedNarrow, message: Message, me: number, 
   }
 };
 
-type Term = { operator: string; operand: string | number | number[] };
+type Term = { operator: string; operand: string | number | number[]; negated?: boolean };
 
 /** The `narrow` parameter of GET /messages for a view. */
 export const apiNarrow = (narrow: FeedNarrow, me: number): Term[] => {
@@ -71,7 +72,7 @@ export const apiNarrow = (narrow: FeedNarrow, me: number): Term[] => {
     case 'starred':
       return [{ operator: 'is', operand: 'starred' }];
     case 'search':
-      return [{ operator: 'search', operand: narrow.query }];
+      return apiTerms(narrow.terms);
   }
 };
 

@@ -1,7 +1,7 @@
-// What the organization allows (editing, deleting and moving within time limits, read receipts),
-// its custom emoji, and my notification settings: from register, then the realm, realm_emoji and
-// user_settings events.
-import type { RealmEmoji, RegisterResponse, ServerEvent, UserSettings } from '../api/types';
+// What the organization allows (editing, deleting and moving within time limits, read receipts)
+// and its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read):
+// from register, then the realm and realm_emoji events. My own settings are in user-settings.ts.
+import type { RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
 
 export type Settings = {
   allowEditing: boolean;
@@ -12,14 +12,6 @@ export type Settings = {
   moveBetweenLimit: number | null;
   readReceipts: boolean;
   realmEmoji: Readonly<Record<string, RealmEmoji>>;
-  user: Required<UserSettings>;
-};
-
-const USER_DEFAULTS: Required<UserSettings> = {
-  enable_desktop_notifications: true,
-  enable_sounds: true,
-  pm_content_in_desktop_notifications: true,
-  notification_sound: 'zulip',
 };
 
 export const settingsFromRegister = (register: RegisterResponse): Settings => ({
@@ -30,7 +22,6 @@ export const settingsFromRegister = (register: RegisterResponse): Settings => ({
   moveBetweenLimit: register.realm_move_messages_between_streams_limit_seconds ?? null,
   readReceipts: register.realm_enable_read_receipts ?? false,
   realmEmoji: register.realm_emoji ?? {},
-  user: { ...USER_DEFAULTS, ...register.user_settings },
 });
 
 /** Register's realm_* names of the settings kept here. */
@@ -43,14 +34,12 @@ const REALM_KEYS: Record<string, keyof Settings> = {
   enable_read_receipts: 'readReceipts',
 };
 
-type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' | 'user_settings' }>;
+type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' }>;
 
 export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Settings => {
   switch (event.type) {
     case 'realm_emoji':
       return { ...settings, realmEmoji: event.realm_emoji };
-    case 'user_settings':
-      return event.property in USER_DEFAULTS ? { ...settings, user: { ...settings.user, [event.property]: event.value } } : settings;
     case 'realm': {
       const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
       const next = { ...settings } as Record<string, unknown>;

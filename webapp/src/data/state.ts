@@ -2,6 +2,7 @@
 // changed only by events (dispatch.ts) and the few local actions (a fetched list, a local echo).
 import type { RegisterResponse } from '../api/types';
 import { channelsFromRegister, type Channels } from './channels';
+import { composeDataFromRegister, type ComposeData } from './compose-data';
 import type { MessageList } from './message-list';
 import type { Messages } from './messages';
 import type { OutboxMessage } from './outbox';
@@ -10,6 +11,7 @@ import { peopleFromRegister, type People } from './people';
 import { settingsFromRegister, type Settings } from './settings';
 import type { Typist } from './typing';
 import { unreadFromRegister, type Unread } from './unread';
+import { userSettingsFromRegister, type UserSettings } from './user-settings';
 
 export type Me = { userId: number; email: string; fullName: string };
 
@@ -25,6 +27,9 @@ export type AppState = {
   list: MessageList | null;
   typing: readonly Typist[];
   outbox: readonly OutboxMessage[];
+  compose: ComposeData;
+  /** Mine, as against the organization's (settings). */
+  userSettings: UserSettings;
 };
 
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
@@ -39,4 +44,6 @@ export const stateFromRegister = (register: RegisterResponse): AppState => ({
   list: null,
   typing: [],
   outbox: [],
+  compose: composeDataFromRegister(register),
+  userSettings: userSettingsFromRegister(register),
 });

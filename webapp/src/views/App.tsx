@@ -8,6 +8,7 @@ import { LeftSidebar } from './LeftSidebar';
 import { Navbar } from './Navbar';
 import { Popovers } from './Popovers';
 import { RightSidebar } from './RightSidebar';
+import { SettingsLoader } from './SettingsLoader';
 
 const Banner = () =>
   reconnecting.value ? (
@@ -39,6 +40,7 @@ export const App = () => {
         </main>
         <RightSidebar />
       </div>
+      <SettingsLoader />
       <Popovers />
     </div>
   );

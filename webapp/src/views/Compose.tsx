@@ -1,14 +1,20 @@
 // The compose box (upstream's form#send_message_form): to a channel and topic, or to people; the
 // recipient follows the view; Enter sends, Shift+Enter starts a new line; a preview through the
-// server's renderer; typing notifications sent while typing.
+// server's renderer; typing notifications sent while typing; the draft kept on the server and put
+// back on returning to the conversation; the message area's typeahead and uploads
+// (ComposeTextarea.tsx) and the topic's typeahead (TopicInput.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { renderPreview, sendMessage } from '../actions';
 import { sortedSubscriptions } from '../data/channels';
+import { draftFor } from '../data/compose-data';
+import { DraftSaver, draftTarget } from '../drafts';
 import { dmPeers, type Narrow } from '../data/narrow';
 import type { Destination } from '../data/outbox';
 import type { People } from '../data/people';
-import { channels, me, narrow, people } from '../store';
+import { channels, composeData, me, narrow, people } from '../store';
 import { keystroke, stopTyping } from '../typing-status';
+import { ComposeTextarea } from './ComposeTextarea';
+import { TopicInput } from './TopicInput';
 
 /** Recipients as typed (emails or full names, comma-separated) to user ids; the unknown ones by name. */
 const resolveRecipients = (text: string, everyone: People): { ids: number[]; unknown: string[] } => {
@@ -40,17 +46,23 @@ export const Compose = () => {
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const drafts = useRef(new DraftSaver());
 
-  // The recipient follows the view.
+  // The recipient follows the view, and the view's draft comes back.
   useEffect(() => {
+    let draft;
     if (view.kind === 'channel') {
       setMode('stream');
       setStreamId(view.streamId);
       if (view.topic !== undefined) setTopic(view.topic);
+      draft = draftFor(composeData.peek(), 'stream', [view.streamId], view.topic ?? topic);
     } else if (view.kind === 'dm') {
       setMode('dm');
       setRecipients(emailsOf(dmPeers(view.userIds, self), people.peek()));
+      draft = draftFor(composeData.peek(), 'private', dmPeers(view.userIds, self), '');
     }
+    drafts.current.reset(draft?.id);
+    setContent(draft?.content ?? '');
   }, [JSON.stringify(view)]);
 
   const chosenStream = streamId ?? subs[0]?.stream_id;
@@ -66,6 +78,8 @@ export const Compose = () => {
     return { kind: 'dm', userIds: ids };
   };
 
+  const recipientCount = () => resolveRecipients(recipients, people.peek()).ids.length + 1;
+
   const send = () => {
     const to = destination();
     if (typeof to === 'string') {
@@ -77,6 +91,7 @@ export const Compose = () => {
     setPreview(null);
     stopTyping();
     void sendMessage(to, content);
+    drafts.current.sent();
     setContent('');
     textarea.current?.focus();
   };
@@ -85,6 +100,7 @@ export const Compose = () => {
     setContent(value);
     const to = destination();
     keystroke(typeof to === 'string' ? undefined : to);
+    drafts.current.edited(typeof to === 'string' ? undefined : draftTarget(to), value);
   };
 
   const togglePreview = () => {
@@ -140,14 +156,7 @@ export const Compose = () => {
             ))}
           </select>
           <span class="recipient_bar_sep">›</span>
-          <input
-            id="stream_message_recipient_topic"
-            type="text"
-            placeholder="Topic"
-            aria-label="Topic"
-            value={topic}
-            onInput={(e) => setTopic(e.currentTarget.value)}
-          />
+          <TopicInput streamId={chosenStream} value={topic} onInput={setTopic} />
         </div>
         <div class="dm_recipient" hidden={mode !== 'dm'}>
           <input
@@ -163,20 +172,13 @@ export const Compose = () => {
       {preview !== null ? (
         <div class="preview_content rendered_markdown" id="compose-preview" dangerouslySetInnerHTML={{ __html: preview }} />
       ) : (
-        <textarea
-          id="compose-textarea"
-          ref={textarea}
-          rows={3}
-          placeholder={mode === 'stream' ? 'Message the channel' : 'Message these people'}
-          aria-label="Message"
+        <ComposeTextarea
           value={content}
-          onInput={(e) => onInput(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-              e.preventDefault();
-              send();
-            }
-          }}
+          onInput={onInput}
+          onSend={send}
+          placeholder={mode === 'stream' ? 'Message the channel' : 'Message these people'}
+          to={mode === 'stream' ? { kind: 'stream', streamId: chosenStream } : { kind: 'dm', recipients: recipientCount() }}
+          textarea={textarea}
         />
       )}
       {error && (

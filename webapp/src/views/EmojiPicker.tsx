@@ -1,7 +1,8 @@
 // The emoji picker (upstream's emoji popover), loaded only when first opened: a search over
 // upstream's emoji names and the organization's custom emoji; choosing one adds my reaction (or
-// removes it, when I have reacted so already).
-import unicodeNames from 'virtual:emoji-names';
+// removes it, when I have reacted so already). Upstream's names by code come from the server's table
+// (lib/emoji/emoji-names.json, the `emoji-names` path of webapp/tsconfig.json), in this chunk.
+import unicodeNames from 'emoji-names';
 import { useState } from 'preact/hooks';
 import { emojiChar, searchEmoji } from '../data/emoji';
 import { toggleReaction } from '../message-actions';

@@ -5,15 +5,18 @@ import { Component } from 'preact';
 import { toggleStar } from '../actions';
 import { emojiChar } from '../data/emoji';
 import { toggleReaction } from '../message-actions';
-import { settings } from '../store';
+import { settings, userSettings } from '../store';
 import { anchorOf, popover } from '../ui';
 import type { Message, Reaction } from '../api/types';
 import type { FeedRow } from '../data/feed-rows';
 import { dmPeers, messageUserIds } from '../data/narrow';
+import { twentyFourHour } from '../data/user-settings';
 import { Avatar } from './Avatar';
 import { href } from './links';
+import { Widget } from './Widget';
 
-const time = (timestamp: number): string => new Date(timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (timestamp: number): string =>
+  new Date(timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: !twentyFourHour(userSettings.peek()) });
 
 const day = (timestamp: number): string =>
   new Date(timestamp * 1000).toLocaleDateString([], { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
@@ -60,6 +63,10 @@ const Reactions = ({ message, me }: { message: Message; me: number }) => {
     </div>
   );
 };
+
+/** A /me message as upstream shows it: the sender's name, then the rest of the text. */
+const meMessage = (message: Message): string =>
+  message.content.replace(/^<p>\/me /, `<p><span class="sender-status">${message.sender_full_name.replace(/[<>&"]/g, '')}</span> `);
 
 /** A control on a message's line that opens its emoji picker or its menu. */
 const Control = (props: { messageId: number; kind: 'emoji-picker' | 'message-actions'; class: string; label: string; text: string }) => (
@@ -217,12 +224,17 @@ export class MessageRow extends Component<Props> {
                 </span>
               )}
             </div>
-            {row.local ? (
+            {message.submessages && message.submessages.length > 0 ? (
+              <Widget message={message} />
+            ) : row.local ? (
               <div class="message_content rendered_markdown">
                 <p class="local_text">{message.content}</p>
               </div>
             ) : (
-              <div class="message_content rendered_markdown" dangerouslySetInnerHTML={{ __html: message.content }} />
+              <div
+                class={`message_content rendered_markdown${message.is_me_message ? ' status-message' : ''}`}
+                dangerouslySetInnerHTML={{ __html: message.is_me_message ? meMessage(message) : message.content }}
+              />
             )}
             {failed && (
               <div class="send_failed" role="alert">

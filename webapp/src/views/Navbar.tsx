@@ -1,14 +1,12 @@
 // The top bar: the organization, the view's header (upstream's #message_view_header), the search
-// box (a search narrow for now) and who is signed in, with the way out.
-import { useState } from 'preact/hooks';
-import { goTo } from '../actions';
+// box (SearchBox.tsx) and who is signed in, with the way out.
 import { signOut } from '../desktop';
 import { viewTitle } from '../data/title';
 import { channels, counts, me, narrow, people, realm } from '../store';
+import { SearchBox } from './SearchBox';
 
 export const Navbar = () => {
   const view = narrow.value;
-  const [query, setQuery] = useState(view.kind === 'search' ? view.query : '');
   const title = viewTitle(view, channels.value, people.value, me.value.userId);
   const description = view.kind === 'channel' ? channels.value.subs.get(view.streamId)?.description : undefined;
   return (
@@ -21,23 +19,7 @@ export const Navbar = () => {
         <span class="view-title">{title}</span>
         {description && <span class="view-description">{description}</span>}
       </div>
-      <form
-        class="search"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (query.trim() !== '') goTo({ kind: 'search', query: query.trim() });
-        }}
-      >
-        <input
-          id="search_query"
-          type="search"
-          placeholder="Search"
-          aria-label="Search"
-          value={query}
-          onInput={(e) => setQuery(e.currentTarget.value)}
-        />
-      </form>
+      <SearchBox />
       <div class="account">
         {counts.value.total > 0 && (
           <span class="total-unread" title="Unread messages">
@@ -45,6 +27,9 @@ export const Navbar = () => {
           </span>
         )}
         <span class="my-name">{me.value.fullName}</span>
+        <a class="settings-link" href="#settings/profile" title="Personal settings">
+          Settings
+        </a>
         <button type="button" class="logout" onClick={signOut}>
           Log out
         </button>
