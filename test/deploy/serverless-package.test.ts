@@ -352,8 +352,16 @@ describe('the configuration npx serverless package deploys (serverless print)', 
 
     beforeAll(async () => {
       runDir = mkdtempSync(join(tmpdir(), 'chat-lambda-'));
-      const { exclude, ...options } = printed.custom.esbuild as BuildOptions & { exclude?: string[] };
+      // The plugin's own options (which functions, how many at a time) are not esbuild's.
+      const { exclude, skipRebuild, concurrency, zipConcurrency, ...options } = printed.custom.esbuild as BuildOptions & {
+        exclude?: string[];
+        skipRebuild?: boolean;
+        concurrency?: number;
+        zipConcurrency?: number;
+      };
       expect(exclude).toEqual([]);
+      // One-shot builds, a few at a time: all at once with their contexts kept, esbuild outgrew the machine's memory.
+      expect({ skipRebuild, concurrency, zipConcurrency }).toEqual({ skipRebuild: true, concurrency: 4, zipConcurrency: 4 });
       await build({
         ...options,
         absWorkingDir: ROOT,
