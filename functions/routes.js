@@ -234,6 +234,14 @@ const STREAM_CONSUMERS = {
  */
 const WAITING_CLIENTS_PER_SHARD = 100;
 
+/**
+ * The long-poll function's logging: Lambda's own START, END and REPORT lines are INFO lines of
+ * its JSON log format, so at a WARN system level an idle poll writes no line at all (the handler
+ * logs only a sample of idle polls: lib/http/api-handler.ts); the handler's own lines, errors
+ * included, stay at INFO. Every other function keeps Lambda's plain-text default.
+ */
+const QUIET_LOGS = { logFormat: 'JSON', applicationLogLevel: 'INFO', systemLogLevel: 'WARN' };
+
 /** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
 const timeoutOf = (route, longPollSeconds) =>
   route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : (route.timeout ?? DEFAULT_TIMEOUT);
@@ -283,6 +291,7 @@ const functions = async ({ resolveVariable }) => {
       // A long-poll holds one execution per waiting client on standard Lambda: capped, so the other
       // routes keep theirs. On managed instances it runs on the capacity provider instead.
       ...(route.longPoll ? (managed ? capacity.managedFunction() : { reservedConcurrency: maxWaiting }) : {}),
+      ...(route.longPoll ? { logs: QUIET_LOGS } : {}),
       events,
     };
   }

@@ -92,6 +92,14 @@ export const config = {
   rootDomain: (): string => (process.env.ROOT_DOMAIN || 'localhost').toLowerCase(),
   /** One JSON log line per request, unless REQUEST_LOG=off (the tests). */
   requestLog: (): boolean => process.env.REQUEST_LOG !== 'off',
+  /**
+   * The fraction of quiet successes (idle long polls) that still get their request line: enough to
+   * see them in the logs, not a line per poll (REQUEST_LOG_QUIET_SAMPLE, from 0 to 1; default 1%).
+   */
+  quietRequestLogSample: (): number => {
+    const value = Number(process.env.REQUEST_LOG_QUIET_SAMPLE ?? '0.01');
+    return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0.01;
+  },
   /** The service's public base URL: the default organization's URL; others are at its subdomains. */
   externalUrl: (): string => process.env.EXTERNAL_URL || 'http://localhost:3000',
   /** The onboarding video shown to new users; unset means none, which disables the video. */

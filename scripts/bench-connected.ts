@@ -23,6 +23,7 @@ import type { User } from '../lib/models/user';
 import { documentClient } from '../lib/store/client';
 import type { QueueState } from '../lib/store/event-queues';
 import { deployedSettings, PRICES } from './bench-capacity';
+import { ALB_POLL_SECONDS, albEdgeItems, withPollLength } from './bench-connected-edges';
 import { BENCH_QUEUE, percentile } from './bench-util';
 
 const REALM = 2;
@@ -106,12 +107,20 @@ export const MANAGED_PRICES = {
   maxConcurrency: 1600,
   logsPerGb: 0.5,
 } as const;
-/** Logged per poll: the handler's request line and Lambda's START/END/REPORT lines, about. */
-const LOG_BYTES_PER_POLL = 600;
+/**
+ * Logged per poll that delivers events: the handler's request line in Lambda's JSON format, about.
+ * Lambda's own START/END/REPORT lines are not written (functions/routes.js QUIET_LOGS), and an idle
+ * poll's line only for the sample config.quietRequestLogSample.
+ */
+const LOG_BYTES_PER_LOGGED_POLL = 300;
+
+type Edge = 'httpApi' | 'alb';
 
 /** What one waiting client costs per second, measured (all but the shard head checks, which are modelled). */
 export type ConnectedRates = {
   pollsPerSec: number;
+  /** Polls that ended with only a heartbeat, a second (a subset of pollsPerSec). */
+  idlePollsPerSec: number;
   readUnitsPerSec: number;
   writeUnitsPerSec: number;
   /** Reads of one shard head per second by one process's reader while polls wait on it. */
@@ -133,13 +142,27 @@ export const lonePollChecksPerSec = (): number => {
   return checks / config.longPollSeconds();
 };
 
+/** Polls a second that write a request line: those that delivered, and the sample of idle ones. */
+const loggedPollsPerSec = (r: ConnectedRates): number =>
+  r.pollsPerSec - r.idlePollsPerSec + r.idlePollsPerSec * config.quietRequestLogSample();
+
 /** Waiting polls one environment holds: the concurrency cap, half a vCPU of the measured CPU, half its memory. */
 export const pollsPerEnvironment = (r: ConnectedRates): number =>
   Math.max(1, Math.floor(Math.min(MANAGED_PRICES.maxConcurrency, 0.5 / Math.max(r.vcpuPerPoll, 1e-9), 1024 / Math.max(r.mbPerPoll, 1e-9))));
 
-/** A connected client-month, item by item, on managed instances and on standard Lambda, for `clients` clients. */
-export const connectedCost = (r: ConnectedRates, clients: number, shards: number, lambdaMemoryMb: number) => {
+/**
+ * A connected client-month, item by item, on managed instances and on standard Lambda, for
+ * `clients` clients, behind the HTTP API (today's edge) or CloudFront and an ALB (scripts/bench-connected-edges.ts).
+ */
+export const connectedCost = (
+  measured: ConnectedRates,
+  clients: number,
+  shards: number,
+  lambdaMemoryMb: number,
+  edge: Edge = 'httpApi',
+) => {
   const month = SECONDS_PER_MONTH;
+  const r = edge === 'alb' ? withPollLength(measured, ALB_POLL_SECONDS) : measured;
   const perEnv = pollsPerEnvironment(r);
   const environments = Math.ceil(clients / perEnv);
   const instances = Math.max(MANAGED_PRICES.minInstances, Math.ceil(environments / MANAGED_PRICES.environmentsPerInstance));
@@ -148,10 +171,10 @@ export const connectedCost = (r: ConnectedRates, clients: number, shards: number
   const managedHeadUnits = (environments * shardsPerEnv * r.headReadsPerShardPerSec * 0.5) / clients;
   const standardHeadUnits = lonePollChecksPerSec() * 0.5;
   const shared = {
-    apiRequests: r.pollsPerSec * month * PRICES.httpApiRequest,
+    ...(edge === 'alb' ? albEdgeItems(r.pollsPerSec, clients, month) : { apiRequests: r.pollsPerSec * month * PRICES.httpApiRequest }),
     lambdaRequests: r.pollsPerSec * month * PRICES.lambdaRequest,
     dynamoWrites: r.writeUnitsPerSec * month * PRICES.dynamoWriteUnit,
-    logs: ((r.pollsPerSec * month * LOG_BYTES_PER_POLL) / 1e9) * MANAGED_PRICES.logsPerGb,
+    logs: ((loggedPollsPerSec(r) * month * LOG_BYTES_PER_LOGGED_POLL) / 1e9) * MANAGED_PRICES.logsPerGb,
   };
   const managed = {
     ...shared,
@@ -218,6 +241,7 @@ const runSize = async (count: number, shards: number, base: number) => {
   const fromStart: number[] = [];
   const latencies = new Map<string, number[]>();
   let polls = 0;
+  let idlePolls = 0;
   let failures = 0;
   let stop = false;
   let measuring = false;
@@ -238,6 +262,7 @@ const runSize = async (count: number, shards: number, base: number) => {
       }
       const now = performance.now();
       if (measuring) polls += 1;
+      if (measuring && events.every((e) => e.type === 'heartbeat')) idlePolls += 1;
       for (const e of events) {
         if (e.type !== 'alert_words') continue;
         const tag = e.alert_words[0];
@@ -307,6 +332,7 @@ const runSize = async (count: number, shards: number, base: number) => {
   const activeShards = Math.min(shards, count);
   const rates: ConnectedRates = {
     pollsPerSec: polls / seconds / count,
+    idlePollsPerSec: idlePolls / seconds / count,
     // Everything the consumers read but the head checks, which the cost model counts per environment
     // (at half a unit each: DynamoDB charges that for an item not found too, DynamoDB Local reports 0).
     readUnitsPerSec: consumerUnits.read / seconds / count,
@@ -325,7 +351,7 @@ const runSize = async (count: number, shards: number, base: number) => {
   console.log(
     `DynamoDB (waiting clients; the producer's ${usage.producer.requests} requests apart): ${(consumerRequests / seconds).toFixed(1)} requests/s, ${(consumerUnits.read / seconds).toFixed(1)} read units/s in all, ` +
       `${(consumerUnits.read / seconds / count).toFixed(4)} per waiting client; ${(consumerUnits.write / seconds).toFixed(1)} write units/s; ` +
-      `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s (${(polls / seconds / count).toFixed(3)} per client; an idle one makes 0.05)`,
+      `shard head reads ${headReadsPerSec.toFixed(1)}/s (${rates.headReadsPerShardPerSec.toFixed(2)} per shard); polls ${(polls / seconds).toFixed(1)}/s (${(polls / seconds / count).toFixed(3)} per client, ${((100 * idlePolls) / Math.max(1, polls)).toFixed(1)}% idle; an idle client makes ${(1 / config.longPollSeconds()).toFixed(3)})`,
   );
   console.log(`DynamoDB requests by kind (waiting clients, head checks included): ${byCommand}`);
   console.log(
@@ -346,7 +372,7 @@ export const benchConnected = async (): Promise<void> => {
   const deployed = deployedSettings();
   const shards = Number(process.env.BENCH_CONNECTED_SHARDS ?? deployed.shards);
   process.env.EVENTS_REALM_SHARDS = String(shards);
-  // The handler's request log lines would flood this output; the cost model prices them (LOG_BYTES_PER_POLL).
+  // The handler's request log lines would flood this output; the cost model prices them (LOG_BYTES_PER_LOGGED_POLL).
   process.env.REQUEST_LOG = 'off';
   // One process shares its connections among its polls, as one managed-instances environment does.
   process.env.DYNAMODB_MAX_SOCKETS ??= '128';
@@ -380,6 +406,11 @@ export const benchConnected = async (): Promise<void> => {
     );
     console.log(`  managed (${c.instances} instances): ${items(c.managed)}`);
     console.log(`  standard: ${items(c.standard)}`);
+    const alb = connectedCost(rates, clients, shards, deployed.memoryMb, 'alb');
+    console.log(
+      `  behind CloudFront and an ALB (${ALB_POLL_SECONDS} s polls; priced, not declared): ${money(alb.managedTotal)} on managed instances, ` +
+        `${money(alb.standardTotal)} on standard Lambda; managed: ${items(alb.managed)}`,
+    );
   }
   let crossover = 1;
   while (crossover < 1_000_000) {
@@ -388,4 +419,13 @@ export const benchConnected = async (): Promise<void> => {
     crossover = Math.ceil(crossover * 1.05);
   }
   console.log(`crossover: standard Lambda is cheaper below about ${crossover.toLocaleString('en-US')} connected clients`);
+  let edgeCrossover = 1;
+  while (edgeCrossover < 1_000_000) {
+    const [http, alb] = (['httpApi', 'alb'] as const).map((e) => connectedCost(rates, edgeCrossover, shards, deployed.memoryMb, e));
+    if (alb.managedTotal < http.managedTotal) break;
+    edgeCrossover = Math.ceil(edgeCrossover * 1.05);
+  }
+  console.log(
+    `edge crossover: CloudFront and an ALB are cheaper than the HTTP API from about ${edgeCrossover.toLocaleString('en-US')} connected clients (managed instances)`,
+  );
 };

@@ -11,35 +11,42 @@ import { bool, int } from '../../lib/validation/validators';
 /** Leave this much of the function's own time for the response. */
 const RESPONSE_MARGIN_MS = 2000;
 
-export const handler = selfAuthenticatingApiHandler(async ({ event, params, context }) => {
-  const { authorization, host } = event.headers ?? {};
-  const bySession = isJsonRoute(event.headers);
-  const check = async (queueId?: string): Promise<PollPrincipal> => {
-    if (bySession) return { owner: (await authenticateJsonRequest(event, true)).user };
-    return queueId === undefined
-      ? { owner: (await authenticate(authorization, host)).user }
-      : authenticatePoll(authorization, host, queueId);
-  };
-  let parsed;
-  try {
-    parsed = params({
-      queue_id: rawString(),
-      last_event_id: json(int),
-      dont_block: json(bool).default(false),
+/** A poll that ends with only a heartbeat (or nothing) is idle: no request line but a sample's. */
+const idle = (data: Record<string, unknown>): boolean =>
+  Array.isArray(data.events) && data.events.every((e: { type?: string }) => e.type === 'heartbeat');
+
+export const handler = selfAuthenticatingApiHandler(
+  async ({ event, params, context }) => {
+    const { authorization, host } = event.headers ?? {};
+    const bySession = isJsonRoute(event.headers);
+    const check = async (queueId?: string): Promise<PollPrincipal> => {
+      if (bySession) return { owner: (await authenticateJsonRequest(event, true)).user };
+      return queueId === undefined
+        ? { owner: (await authenticate(authorization, host)).user }
+        : authenticatePoll(authorization, host, queueId);
+    };
+    let parsed;
+    try {
+      parsed = params({
+        queue_id: rawString(),
+        last_event_id: json(int),
+        dont_block: json(bool).default(false),
+      });
+    } catch (error) {
+      // Credentials are checked before parameters, as for every authenticated endpoint.
+      await check();
+      throw error;
+    }
+    const { owner, queue } = await check(parsed.queue_id);
+    const remaining = context?.getRemainingTimeInMillis?.();
+    const events = await fetchEvents(owner, {
+      queueId: parsed.queue_id,
+      lastEventId: parsed.last_event_id,
+      dontBlock: parsed.dont_block,
+      maxWaitMs: remaining === undefined ? undefined : remaining - RESPONSE_MARGIN_MS,
+      read: queue,
     });
-  } catch (error) {
-    // Credentials are checked before parameters, as for every authenticated endpoint.
-    await check();
-    throw error;
-  }
-  const { owner, queue } = await check(parsed.queue_id);
-  const remaining = context?.getRemainingTimeInMillis?.();
-  const events = await fetchEvents(owner, {
-    queueId: parsed.queue_id,
-    lastEventId: parsed.last_event_id,
-    dontBlock: parsed.dont_block,
-    maxWaitMs: remaining === undefined ? undefined : remaining - RESPONSE_MARGIN_MS,
-    read: queue,
-  });
-  return { events };
-});
+    return { events };
+  },
+  { quiet: idle },
+);

@@ -74,8 +74,17 @@ const decodePathSegment = (value: string): string => {
   }
 };
 
-const logLine = (event: Event, context: Context | undefined, status: number, started: number, userId: number | undefined): void => {
+const logLine = (
+  event: Event,
+  context: Context | undefined,
+  status: number,
+  started: number,
+  userId: number | undefined,
+  quiet: boolean,
+): void => {
   if (!config.requestLog()) return;
+  // A quiet success (an idle poll) is logged only for a sample: the line cost more than the poll.
+  if (quiet && status === 200 && Math.random() >= config.quietRequestLogSample()) return;
   console.log(
     JSON.stringify({
       level: 'info',
@@ -94,10 +103,15 @@ const logLine = (event: Event, context: Context | undefined, status: number, sta
  * session cookie and no Authorization header, the session authenticates it, as upstream's
  * rest_dispatch does for a web request; else HTTP Basic, as for the API.
  */
-type Options = { allowWebhookBots?: boolean; browserSession?: boolean };
+/**
+ * `quiet`: a success the handler calls routine (an idle long poll: upstream's heartbeat) logs no
+ * request line but for a sample (config.quietRequestLogSample); its errors are all logged.
+ */
+type Options = { allowWebhookBots?: boolean; browserSession?: boolean; quiet?: (data: Record<string, unknown>) => boolean };
 
 const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opts: Options = {}) => {
   const principalOf = new WeakMap<object, number>();
+  const quietOf = new WeakSet<object>();
   const core = middy<Event, HttpResponse>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
     .use(errorHandler())
@@ -149,6 +163,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
       };
       const data = await fn(ctx);
       if (data instanceof RawResponse) return data.response;
+      if (data && opts.quiet?.(data)) quietOf.add(context);
       return jsonSuccess(data ?? {}, params.ignored());
     });
 
@@ -156,7 +171,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
     const started = Date.now();
     const ctx = context ?? ({} as Context);
     const response = await core(event as unknown as Event, ctx);
-    logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx));
+    logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx), quietOf.has(ctx));
     const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
     return compressIfAccepted(response, acceptEncoding);
   };
@@ -170,6 +185,6 @@ export const optionalAuthApiHandler = (fn: (ctx: MaybeAuthedContext) => Promise<
  * An endpoint that authenticates each request itself, required all the same (GET /events, by the
  * queue it polls: lib/http/auth.ts authenticatePoll).
  */
-export const selfAuthenticatingApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);
+export const selfAuthenticatingApiHandler = (fn: (ctx: PublicContext) => Promise<Result>, opts: Options = {}) => build('none', fn, opts);
 /** An endpoint that never authenticates (an Authorization header is ignored). */
 export const publicApiHandler = (fn: (ctx: PublicContext) => Promise<Result>) => build('none', fn);

@@ -36,6 +36,7 @@ type Fn = {
   environment?: Record<string, string>;
   maximumRetryAttempts?: number;
   destinations?: unknown;
+  logs?: Record<string, string>;
   events: { httpApi?: { method: string; path: string }; stream?: Record<string, any> }[];
 };
 type Printed = {
@@ -210,6 +211,12 @@ describe('the configuration npx serverless package deploys (serverless print)', 
     const { timeout } = fn(events!.name);
     expect(timeout).toBeGreaterThan(Number(printed.provider.environment.EVENTS_LONGPOLL_SECONDS));
     expect(timeout).toBeLessThan(30);
+  });
+
+  it("logs no Lambda line per GET /events: JSON logs at a WARN system level, the handler's own at INFO; other functions as Lambda's default", () => {
+    const events = loadRoutes().find((r) => r.method === 'GET' && r.path === '/events');
+    expect(fn(events!.name).logs).toEqual({ logFormat: 'JSON', applicationLogLevel: 'INFO', systemLogLevel: 'WARN' });
+    expect(fn('register').logs).toBeUndefined();
   });
 
   it('passes the table names and the upload URL secret to every function, with development mode off', () => {

@@ -447,3 +447,53 @@ describe('GET /events of a deactivated organization', () => {
     expectError(await poll(IAGO, params), 'This organization has been deactivated', 401, 'REALM_DEACTIVATED');
   });
 });
+
+describe('GET /events request lines (docs/operations.md, "Logs")', () => {
+  /** The request lines logged while `run` runs, with request logging on and the given sample of idle polls. */
+  const requestLines = async (sample: string, run: () => Promise<unknown>): Promise<Record<string, unknown>[]> => {
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...args) => void lines.push(args.join(' ')));
+    const saved = { log: process.env.REQUEST_LOG, sample: process.env.REQUEST_LOG_QUIET_SAMPLE };
+    Object.assign(process.env, { REQUEST_LOG: 'on', REQUEST_LOG_QUIET_SAMPLE: sample, EVENTS_LONGPOLL_SECONDS: '1' });
+    try {
+      await run();
+    } finally {
+      log.mockRestore();
+      process.env.REQUEST_LOG = saved.log;
+      if (saved.sample === undefined) delete process.env.REQUEST_LOG_QUIET_SAMPLE;
+      else process.env.REQUEST_LOG_QUIET_SAMPLE = saved.sample;
+      delete process.env.EVENTS_LONGPOLL_SECONDS;
+    }
+    return lines.map((line) => JSON.parse(line)).filter((line) => line.route !== undefined);
+  };
+
+  it('logs no line for an idle poll (only a heartbeat) outside the sample, one for a poll that delivers', async () => {
+    const q = await registerQueue();
+    const lines = await requestLines('0', async () => {
+      expect(expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 })).events).toEqual([{ type: 'heartbeat', id: -1 }]);
+      await sendEvent(REALM, tagged('logged'), 'realm');
+      expect(expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 })).events).toEqual([{ ...tagged('logged'), id: 0 }]);
+    });
+    expect(lines).toEqual([expect.objectContaining({ route: 'GET /events', status: 200 })]);
+  });
+
+  it('logs every failed poll, whatever the sample', async () => {
+    const lines = await requestLines('0', async () => {
+      expectError(
+        await poll(IAGO, { queue_id: 'no-such-queue', last_event_id: -1 }),
+        'Bad event queue ID: no-such-queue',
+        400,
+        'BAD_EVENT_QUEUE_ID',
+      );
+    });
+    expect(lines).toEqual([expect.objectContaining({ route: 'GET /events', status: 400 })]);
+  });
+
+  it('logs an idle poll that falls in the sample (here all of them)', async () => {
+    const q = await registerQueue();
+    const lines = await requestLines('1', async () => {
+      expectSuccess(await poll(IAGO, { queue_id: q.queue_id, last_event_id: -1 }));
+    });
+    expect(lines).toEqual([expect.objectContaining({ route: 'GET /events', status: 200 })]);
+  });
+});
