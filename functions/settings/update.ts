@@ -1,5 +1,5 @@
-// PATCH /settings: the caller's personal settings (those register's user_settings reports), and
-// a password change.
+// PATCH /settings: the caller's personal settings (those register's user_settings reports), their
+// name, and a password change.
 import { checkChangeSettings, type SettingValue } from '../../lib/actions/people/settings';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString, type ParamSpec } from '../../lib/http/params';
@@ -20,12 +20,13 @@ const SETTING_PARAMS = Object.fromEntries(
 ) as Record<ChangeableSetting, ParamSpec<SettingValue | undefined>>;
 
 export const handler = apiHandler(async ({ user, realm, params }) => {
-  const { email, old_password, new_password, ...settings } = params({
+  const { email, full_name, old_password, new_password, ...settings } = params({
     email: rawString().optional(),
+    full_name: rawString().optional(),
     old_password: rawString().default(''),
     new_password: rawString().default(''),
     ...SETTING_PARAMS,
   });
-  await checkChangeSettings(user, realm, { settings, email, oldPassword: old_password, newPassword: new_password });
+  await checkChangeSettings(user, realm, { settings, email, fullName: full_name, oldPassword: old_password, newPassword: new_password });
   return {};
 });

@@ -112,6 +112,22 @@ describe('e2e: personal settings in the web app', () => {
     expect(anonymous).toMatchObject({ result: 'success' });
   }, 60000);
 
+  it('changes my name, which the heading, the API and another person then show, and changes it back', async () => {
+    await page.goto(`${service.origin}/#settings/profile`);
+    const rename = async (name: string) => {
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.getByRole('button', { name: 'Change name' }).click();
+      // The whole heading: the second name is a part of the first.
+      await page.locator('#settings_page h3', { hasText: new RegExp(`^${name}$`) }).waitFor();
+    };
+    await rename('King Hamlet of Denmark');
+    await browser.screenshot(page, 'webapp-settings-name');
+    const { user } = await iagoApi.callEndpoint(`/users/${hamletId}`, 'GET', {});
+    expect(user.full_name).toBe('King Hamlet of Denmark');
+    await rename('King Hamlet');
+    expect((await iagoApi.callEndpoint(`/users/${hamletId}`, 'GET', {})).user.full_name).toBe('King Hamlet');
+  }, 60000);
+
   it('saves a custom profile field that another person then reads', async () => {
     await page.goto(`${service.origin}/#settings/profile`);
     const field = page.locator('.custom_user_field', { hasText: 'Favorite food' }).locator('input');

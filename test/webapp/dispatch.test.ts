@@ -181,6 +181,17 @@ describe('webapp event dispatch', () => {
     expect(s.people.users.has(OTHELLO)).toBe(false);
   });
 
+  it('takes my own new name from its realm_user event, and leaves it for another person’s', () => {
+    let s = apply(state(), { id: 1, type: 'realm_user', op: 'update', person: { user_id: HAMLET, full_name: 'Hamlet, Prince' } });
+    const mine = s.me.fullName;
+    expect(mine).not.toBe('Hamlet, Prince');
+    s = apply(s, { id: 2, type: 'realm_user', op: 'update', person: { user_id: ME, full_name: 'Renamed Me' } });
+    expect(s.me.fullName).toBe('Renamed Me');
+    expect(s.people.users.get(ME)?.full_name).toBe('Renamed Me');
+    s = apply(s, { id: 3, type: 'realm_user', op: 'update', person: { user_id: ME, is_active: true } as never });
+    expect(s.me.fullName).toBe('Renamed Me');
+  });
+
   it('shows who is typing in a DM until they stop, send, or 15 s pass', () => {
     const start: ServerEvent = {
       id: 1,

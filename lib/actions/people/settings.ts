@@ -1,13 +1,14 @@
 import { BadRequestError, RateLimitedError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import { languageName } from '../../models/language';
-import type { Realm } from '../../models/realm';
-import { PASSWORD_LENGTH, type User } from '../../models/user';
+import { realmProperty, type Realm } from '../../models/realm';
+import { checkFullName, isAdmin, PASSWORD_LENGTH, type User } from '../../models/user';
 import { AVAILABLE_NOTIFICATION_SOUNDS, settingsOfUser, USER_ITEM_SETTINGS, type ChangeableSetting } from '../../models/user-settings';
 import { hashPassword } from '../../passwords';
 import * as passwordsStore from '../../store/passwords';
 import * as usersStore from '../../store/users';
 import { checkPassword } from '../way-in/password-login';
+import { doChangeFullName } from './update';
 
 export type SettingValue = boolean | number | string;
 
@@ -15,6 +16,8 @@ export type ChangeSettingsRequest = {
   /** Only the settings the client sent (already type-checked). */
   settings: Partial<Record<ChangeableSetting, SettingValue>>;
   email: string | undefined;
+  /** A new display name (upstream's full_name), or undefined to leave it. */
+  fullName?: string;
   oldPassword: string;
   newPassword: string;
 };
@@ -73,8 +76,17 @@ export const checkChangeSettings = async (user: User, realm: Realm, req: ChangeS
     // Upstream's answer when email changes are disabled; changing needs a confirmation email.
     throw new BadRequestError('Email address changes are disabled in this organization.');
   }
+  let fullName: string | undefined;
+  if (req.fullName !== undefined && req.fullName !== user.fullName) {
+    // Upstream's name_changes_disabled: an administrator may still change their own.
+    if (realmProperty(realm, 'name_changes_disabled') && !isAdmin(user))
+      throw new BadRequestError('Name changes are disabled in this organization.');
+    fullName = checkFullName(req.fullName);
+  }
 
+  // Every check passed: nothing is written before that.
   if (req.newPassword !== '') await passwordsStore.putPasswordHash(user.id, await hashPassword(req.newPassword));
+  if (fullName !== undefined) await doChangeFullName(realm, user, fullName);
   await doChangeUserSettings(user, req.settings);
 };
 

@@ -1,6 +1,7 @@
 import { handler as fetchApiKey } from '../../../functions/auth/fetch-api-key';
 import { handler as register } from '../../../functions/events/register';
 import { handler as updateSettings } from '../../../functions/settings/update';
+import { handler as updateRealm } from '../../../functions/realm/update';
 import { devPassword } from '../../../lib/passwords';
 import * as passwordsStore from '../../../lib/store/passwords';
 import * as usersStore from '../../../lib/store/users';
@@ -98,6 +99,51 @@ describe('PATCH /settings', () => {
       'Email address changes are disabled in this organization.',
     );
     expect(await storedUser('shiva@zulip.com')).toEqual(before);
+  });
+
+  describe('full_name', () => {
+    it('renames the caller and tells the organization in one realm_user event', async () => {
+      const queue = await openQueue('iago@zulip.com');
+      expectSuccess(await patch('prospero@zulip.com', { full_name: '  Prospero, Duke of Milan ' }));
+      const prospero = await storedUser('prospero@zulip.com');
+      expect(prospero.fullName).toBe('Prospero, Duke of Milan');
+      expect((await queue.drain()).filter((e) => e.type === 'realm_user')).toEqual([
+        { type: 'realm_user', op: 'update', person: { user_id: prospero.id, full_name: 'Prospero, Duke of Milan' } },
+      ]);
+    });
+
+    it("refuses a bad name with upstream's messages, and changes nothing else the request asked", async () => {
+      const before = await storedUser('prospero@zulip.com');
+      for (const [name, msg] of [
+        ['', 'Name too short!'],
+        ['x'.repeat(101), 'Name too long!'],
+        ['Pros*pero', 'Invalid characters in name!'],
+        ['Prospero|15', 'Invalid format!'],
+      ]) {
+        expectError(await patch('prospero@zulip.com', { full_name: name, enable_sounds: false }), msg);
+      }
+      expect(await storedUser('prospero@zulip.com')).toEqual(before);
+      expect((await userSettings('prospero@zulip.com')).enable_sounds).toBe(true);
+    });
+
+    it('refuses a member where the organization disables name changes, but not an administrator', async () => {
+      expectSuccess(
+        await call(updateRealm, { method: 'PATCH', path: '/realm', as: 'iago@zulip.com', params: { name_changes_disabled: true } }),
+      );
+      try {
+        expectError(
+          await patch('polonius@zulip.com', { full_name: 'Lord Chamberlain' }),
+          'Name changes are disabled in this organization.',
+        );
+        expect((await storedUser('polonius@zulip.com')).fullName).toBe('Polonius');
+        // The same name is no change: nothing to refuse.
+        expectSuccess(await patch('polonius@zulip.com', { full_name: 'Polonius' }));
+        expectSuccess(await patch('iago@zulip.com', { full_name: 'Iago the Ensign' }));
+        expect((await storedUser('iago@zulip.com')).fullName).toBe('Iago the Ensign');
+      } finally {
+        await call(updateRealm, { method: 'PATCH', path: '/realm', as: 'iago@zulip.com', params: { name_changes_disabled: false } });
+      }
+    });
   });
 
   describe('password change', () => {

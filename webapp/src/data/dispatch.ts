@@ -67,7 +67,12 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'stream':
     case 'user_topic':
       return { ...state, channels: applyChannelEvent(state.channels, event) };
-    case 'realm_user':
+    case 'realm_user': {
+      const people = applyPeopleEvent(state.people, event);
+      // My own new name (a change from settings, or an administrator's) is also the one I send with.
+      const renamed = event.op === 'update' && event.person.user_id === me ? event.person.full_name : undefined;
+      return renamed === undefined ? { ...state, people } : { ...state, people, me: { ...state.me, fullName: renamed } };
+    }
     case 'presence':
     case 'user_status':
       return { ...state, people: applyPeopleEvent(state.people, event) };

@@ -1,4 +1,4 @@
-// The profile section: my avatar (upload a new one, POST /json/users/me/avatar, or go back to the
+// The profile section: my name (PATCH /json/settings), my avatar (upload a new one, POST /json/users/me/avatar, or go back to the
 // Gravatar, DELETE) and the organization's custom profile fields with my values (PATCH
 // /json/users/me/profile_data; a field emptied is removed, DELETE). Read from GET /json/users/me
 // and GET /json/realm/profile_fields when the section opens.
@@ -35,6 +35,26 @@ const uploadAvatar = async (file: File): Promise<void> => {
   if (!response.ok) throw new Error(body.msg ?? `The upload failed (HTTP ${response.status}).`);
 };
 
+/** My name: saved through PATCH /json/settings (upstream's full_name), which refuses it where the organization disables name changes. */
+const NameForm = ({ current, save }: { current: string; save: (name: string) => void }) => {
+  const [name, setName] = useState(current);
+  return (
+    <form
+      class="full-name-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim() !== current) save(name.trim());
+      }}
+    >
+      <label>
+        <span class="field-name">Name</span>
+        <input type="text" name="full_name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Change name</button>
+    </form>
+  );
+};
+
 export const ProfileSection = () => {
   const [fields, setFields] = useState<Field[]>([]);
   const [own, setOwn] = useState<Own | null>(null);
@@ -67,9 +87,15 @@ export const ProfileSection = () => {
     ]).then(done('Your profile was saved.'), failed);
   };
 
+  const saveName = (name: string) => {
+    // The new name comes back in my realm_user event (the heading follows it); the server's refusal is shown as it is.
+    request('PATCH', 'settings', { full_name: name }).then(() => setStatus('Your name was changed.'), failed);
+  };
+
   return (
     <>
       <h3>{me.value.fullName}</h3>
+      <NameForm key={me.value.fullName} current={me.value.fullName} save={saveName} />
       <div class="avatar-settings">
         {own && <Avatar name={me.value.fullName} url={own.avatar_url} userId={me.value.userId} size={80} />}
         <label class="avatar-upload">
