@@ -68,6 +68,18 @@ export class ApiError extends Error {
   }
 }
 
+/** Upstream's ChannelExistsError: 409 "Channel '<name>' already exists", with the name as `channel_name`. */
+export class ChannelExistsError extends ApiError {
+  constructor(channelName: string) {
+    super(`Channel '${channelName}' already exists`, {
+      statusCode: 409,
+      code: ErrorCode.CHANNEL_ALREADY_EXISTS,
+      data: { channel_name: channelName },
+    });
+    this.name = 'ChannelExistsError';
+  }
+}
+
 /** 400 BAD_REQUEST with the upstream message: the common case. */
 export class BadRequestError extends ApiError {
   constructor(message: string, data?: ErrorData) {

@@ -28,6 +28,7 @@ const OWN_SUMMARIES: Record<string, string> = {
   getAvatarMedium: "A redirect to a user's medium-size avatar",
   serveUserAvatar: "An uploaded avatar image, or the organization's uploaded icon or logo, without authentication",
   serveRealmEmojiImage: 'A custom emoji image, without authentication',
+  downloadRealmExport: "An organization export's archive (its export_url): a redirect to a short-lived S3 URL, for administrators",
   uploadAvatar: 'Upload your avatar',
   deleteAvatar: 'Remove your avatar (back to the Gravatar)',
   uploadRealmIcon: "Upload the organization's icon",

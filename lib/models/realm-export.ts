@@ -55,9 +55,15 @@ export type ApiRealmExport = {
 /** The folder name inside the archive and the archive's file name, as upstream names them (`zulip-export-<random>`). */
 export const exportFolderName = (e: Pick<RealmExport, 'token'>): string => `zulip-export-${e.token.slice(0, 8).toLowerCase()}`;
 
-/** Where the archive is downloaded: under the organization's URL, as upstream's local backend serves it. */
+/** The archive's file name (the last segment of its download link and of its S3 key). */
+export const exportArchiveName = (e: Pick<RealmExport, 'token'>): string => `${exportFolderName(e)}.tar.gz`;
+
+/**
+ * Where the archive is downloaded: under the organization's URL, at upstream's local backend's
+ * path; GET /user_avatars/exports/{realm_id}/{token}/{filename} answers it for administrators.
+ */
 const exportUrlPath = (e: Pick<RealmExport, 'realmId' | 'token'>): string =>
-  `/user_avatars/exports/${e.realmId}/${e.token}/${exportFolderName(e)}.tar.gz`;
+  `/user_avatars/exports/${e.realmId}/${e.token}/${exportArchiveName(e)}`;
 
 export const toApiRealmExport = (e: RealmExport, realmUrl: string): ApiRealmExport => ({
   id: e.id,
@@ -69,6 +75,9 @@ export const toApiRealmExport = (e: RealmExport, realmUrl: string): ApiRealmExpo
   pending: e.status === 'requested' || e.status === 'started',
   export_type: e.exportType,
 });
+
+/** How long a download's presigned S3 URL works (upstream's SIGNED_UPLOAD_URL_DURATION). */
+export const EXPORT_DOWNLOAD_URL_SECONDS = 60;
 
 /** Upstream's limits on exports an administrator may start: 5 a week, and larger organizations by hand. */
 export const EXPORT_LIMIT_PER_WEEK = 5;

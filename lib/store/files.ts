@@ -2,6 +2,7 @@
 // path id. The endpoint comes from S3_ENDPOINT (the local S3-compatible store) or is AWS's own;
 // the same calls run in both.
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config';
 
 let cached: { key: string; client: S3Client } | undefined;
@@ -40,6 +41,22 @@ export const getFile = async (pathId: string): Promise<Buffer | undefined> => (a
 /** A file's bytes and stored content type, or undefined when the object does not exist. */
 export const getFileWithContentType = (key: string): Promise<{ body: Buffer; contentType: string } | undefined> =>
   getObject(config.uploadsBucket(), key);
+
+/**
+ * A presigned GET URL of an object, valid for `expiresInSeconds`, that makes S3 answer it as a
+ * download named `downloadName` (its Content-Disposition). Signing reads nothing: the URL works
+ * only while the signer may GetObject, and only until it expires.
+ */
+export const signedDownloadUrl = (key: string, downloadName: string, expiresInSeconds: number): Promise<string> =>
+  getSignedUrl(
+    s3Client(),
+    new GetObjectCommand({
+      Bucket: config.uploadsBucket(),
+      Key: key,
+      ResponseContentDisposition: `attachment; filename="${downloadName.replace(/["\\\r\n]/g, '_')}"`,
+    }),
+    { expiresIn: expiresInSeconds },
+  );
 
 /** An incoming email SES receiving stored (the receipt rule's S3 action), or undefined when it is not there. */
 export const getIncomingEmail = async (key: string): Promise<Buffer | undefined> =>

@@ -126,4 +126,28 @@ describe('e2e: channels and subscriptions with zulip-js', () => {
     expect(fetched.messages[1].id).toBe(sent.id);
     expect(fetched.messages[0]).toMatchObject({ sender_email: 'notification-bot@zulip.com', sender_full_name: 'Notification Bot' });
   });
+
+  it('creates a channel with POST /channels/create over plain HTTP (zulip-js has no call for it), seen by a subscriber through zulip-js', async () => {
+    const othello = await client('othello@zulip.com');
+    const pollOthello = await eventQueue(othello);
+    const { api_key: apiKey } = (await service.request('POST', '/dev_fetch_api_key', { params: { username: 'hamlet@zulip.com' } })).body;
+    const auth = { email: 'hamlet@zulip.com', apiKey };
+    const params = { name: 'Wittenberg', subscribers: JSON.stringify([10, 12]), description: 'A university' };
+    const created = await service.request('POST', '/channels/create', { params, auth });
+    expect(created).toMatchObject({ status: 200, body: { result: 'success', msg: '', id: expect.any(Number) } });
+    const { stream_id: channelId } = await othello.callEndpoint('/get_stream_id', 'GET', { stream: 'wittenberg' });
+    expect(channelId).toBe(created.body.id);
+    const events = await pollOthello();
+    expect(events.filter((e) => e.type !== 'message').map((e) => [e.type, e.op])).toEqual([
+      ['stream', 'create'],
+      ['subscription', 'add'],
+    ]);
+    expect(events[1]!.subscriptions).toMatchObject([{ stream_id: channelId, name: 'Wittenberg', subscribers: [10, 12] }]);
+
+    const again = await service.request('POST', '/channels/create', { params, auth });
+    expect(again).toMatchObject({
+      status: 409,
+      body: { result: 'error', msg: "Channel 'Wittenberg' already exists", code: 'CHANNEL_ALREADY_EXISTS' },
+    });
+  });
 });

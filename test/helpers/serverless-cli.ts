@@ -18,6 +18,7 @@ export const UPLOAD_URL_SECRET = 'f'.repeat(64);
 /** The routes that use the uploads bucket, with their role (routes.json `bucket`), as both deploy checks expect them. */
 export const BUCKET_ROUTES = [
   'deleteRealmExport:delete',
+  'downloadRealmExport:read',
   'removeAttachment:delete',
   'serveRealmEmojiImage:read',
   'serveUploadedFile:read',

@@ -4,7 +4,7 @@
 import { hasMetadataAccess, subscriberViewers, type ChannelViewer, maySubscribeSelf, mayAddSubscribers } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
 import { realmGroupSetting, type UserGroup } from '../../models/user-group';
-import { ApiError, BadRequestError, ErrorCode } from '../../errors';
+import { ApiError, BadRequestError, ChannelExistsError, ErrorCode } from '../../errors';
 import { sendEvent, sendEventPerRecipient } from '../../events/send';
 import {
   MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
@@ -45,6 +45,11 @@ export type SubscribeRequest = {
    * error in either half leaves nothing changed (upstream's compose_views in one transaction).
    */
   beforeWrites?: (creating: string[]) => Promise<void>;
+  /**
+   * POST /channels/create: every named channel must be new (an existing one, archived too, is
+   * ChannelExistsError), and `principals` are the only subscribers (none when empty).
+   */
+  createOnly?: boolean;
 };
 
 /** Upstream's limits on a new channel's name and description. */
@@ -177,6 +182,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   for (const raw of req.channels) {
     const name = raw.name.trim();
     const found = channels.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (found && req.createOnly) throw new ChannelExistsError(name);
     if (found && found.isArchived) throw new BadRequestError(`Channel '${found.name}' is archived.`);
     if (found) {
       if (!existing.includes(found)) existing.push(found);
@@ -202,7 +208,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   const others = principals.length > 0 && !(principals.length === 1 && (principals[0] === caller.id || principals[0] === caller.email));
   if (others && !authorized.every((c) => mayAddSubscribers(realm, groups, caller, c))) throw new BadRequestError('Insufficient permission');
   if (others && toCreate.length > 0 && isGuest(caller)) throw new BadRequestError('Insufficient permission');
-  const subscribers = principals.length > 0 ? await resolvePrincipals(caller, principals) : [caller];
+  const subscribers = principals.length > 0 ? await resolvePrincipals(caller, principals) : req.createOnly ? [] : [caller];
   await req.beforeWrites?.(toCreate.map((c) => c.name));
 
   // Every check passed: create, then subscribe.
@@ -236,6 +242,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   });
 
   const byUser = (m: Map<number, string[]>) => Object.fromEntries([...m.entries()].map(([id, names]) => [String(id), names]));
+  if (req.createOnly) return { id: created[0]?.id };
   return {
     subscribed: byUser(subscribed),
     already_subscribed: byUser(already),
@@ -308,7 +315,11 @@ const writeSubscriptions = async (
       const map = addedIds.has(u.id) ? subscribed : already;
       map.set(u.id, [...(map.get(u.id) ?? []), channel.name]);
     }
-    if (added.length === 0) continue;
+    if (added.length === 0) {
+      // A new channel without subscribers is still announced to those who may see it.
+      if (isNew) streamCreates.push({ channel, watchers: await subscriberViewers(channel, new Set(), groups) });
+      continue;
+    }
     const after = { ...channel, subscriberCount: (channel.subscriberCount ?? 0) + added.length };
     // The subscriber index holds active users only, and every new subscriber is active.
     const subscriberIds = await channelsStore.listSubscriberIdsOfChannel(channel.id);

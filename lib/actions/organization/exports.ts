@@ -5,11 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { nowMs } from '../../clock';
 import { config } from '../../config';
+import { fileNotFound } from '../../access/uploads';
 import { BadRequestError } from '../../errors';
 import { sendEvent } from '../../events/send';
 import { realmUrl, type Realm } from '../../models/realm';
 import {
+  EXPORT_DOWNLOAD_URL_SECONDS,
   EXPORT_LIMIT_PER_WEEK,
+  exportArchiveName,
   MAX_EXPORTABLE_MESSAGES,
   MAX_EXPORTABLE_UPLOAD_BYTES,
   toApiRealmExport,
@@ -21,7 +24,7 @@ import { isAdmin, type User } from '../../models/user';
 import { settingsOfUser } from '../../models/user-settings';
 import { getUploadSpaceUsed } from '../../store/attachments';
 import { allocateIds } from '../../store/common';
-import { deleteFile } from '../../store/files';
+import { deleteFile, signedDownloadUrl } from '../../store/files';
 import { startJob } from '../../store/jobs';
 import * as exportsStore from '../../store/realm-exports';
 import * as realmsStore from '../../store/realms';
@@ -113,3 +116,20 @@ export const checkDeleteRealmExport = forAdministrators(async (user: User, expor
   await deleteFile(row.exportPath);
   await notifyRealmExport(user.realmId);
 });
+
+/**
+ * GET /user_avatars/exports/{realm_id}/{token}/{filename} (an export's `export_url`): for an
+ * administrator of the export's organization, a presigned S3 URL of the archive that works for
+ * EXPORT_DOWNLOAD_URL_SECONDS, as upstream's S3 backend signs its downloads. An export of another
+ * organization, an unknown token or file name, and an export not (or no longer) downloadable
+ * (pending, failed, deleted) are all upstream's 404 "File not found.", so nothing tells another
+ * organization's export apart from none. Reads only.
+ */
+export const readRealmExportDownloadUrl = forAdministrators(
+  async (user: User, realmIdText: string, token: string, filename: string): Promise<string> => {
+    if (realmIdText !== String(user.realmId)) throw fileNotFound();
+    const row = (await exportsStore.listRealmExports(user.realmId)).find((e) => e.token === token);
+    if (!row || row.status !== 'succeeded' || row.exportPath === undefined || filename !== exportArchiveName(row)) throw fileNotFound();
+    return signedDownloadUrl(row.exportPath, filename, EXPORT_DOWNLOAD_URL_SECONDS);
+  },
+);

@@ -123,6 +123,16 @@ export const readTemporaryFile = async (token: string, filename: string): Promis
   return { attachment, body: await readAttachmentFile(attachment) };
 };
 
+/**
+ * GET /thumbnail/status/{realm_id}/{path} (feature level 479): whether a file the user may read
+ * (accessAttachment, the refusals of GET /user_uploads) has thumbnails yet. Nothing makes
+ * thumbnails here, so every file is as upstream answers for one that has none: false. Reads only.
+ */
+export const readThumbnailStatus = async (user: User, realmIdText: string, path: string): Promise<boolean> => {
+  await accessAttachment(user, realmIdText, path);
+  return false;
+};
+
 /** Where a message was sent, as the read rule needs it. */
 export type MessageRecipient = { kind: 'channel'; channel: Channel } | { kind: 'direct'; recipientIds: number[] };
 

@@ -1,9 +1,10 @@
-// POST /export/realm, GET /export/realm, GET /export/realm/consents and DELETE
-// /export/realm/{export_id}, as upstream's zerver/views/realm_export.py and test_realm_export.py
+// POST /export/realm, GET /export/realm, GET /export/realm/consents, DELETE
+// /export/realm/{export_id} and the download of an export's export_url, as upstream's zerver/views/realm_export.py and test_realm_export.py
 // describe them, and the archive the realmExport job writes (upstream's layout, zerver/lib/export.py).
 import { handler as consentsHandler } from '../../../functions/export/consents';
 import { handler as createHandler } from '../../../functions/export/create';
 import { handler as deleteHandler } from '../../../functions/export/delete';
+import { handler as downloadHandler } from '../../../functions/export/download';
 import { handler as listHandler } from '../../../functions/export/list';
 import { handler as uploadHandler } from '../../../functions/uploads/upload';
 import { doRealmExportRun, type ExportJob } from '../../../lib/actions/organization/export-job';
@@ -16,11 +17,13 @@ import { getMessagesByIds, getUserMessage } from '../../../lib/store/messages';
 import * as exportsStore from '../../../lib/store/realm-exports';
 import * as usersStore from '../../../lib/store/users';
 import { listChannelsOfRealm } from '../../../lib/store/channels';
-import { atPath, call, expectError, expectSuccess } from '../../helpers/api';
+import { atPath, buildEvent, call, expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
 import { jsonMember, readArchive } from '../../helpers/export-archive';
 import { sendMessageId } from '../../helpers/messages';
 import { multipart } from '../../helpers/multipart';
+import { PageClient } from '../../helpers/web';
+import { devPassword } from '../../../lib/passwords';
 
 const REALM = 2;
 const [HAMLET, IAGO, OTHELLO] = [10, 11, 12];
@@ -270,5 +273,74 @@ describe('DELETE /export/realm/{export_id}', () => {
 
   it('refuses a member', async () => {
     expectError(await del('hamlet@zulip.com', 1), 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+  });
+});
+
+describe("GET an export's export_url (/user_avatars/exports/{realm_id}/{token}/{filename})", () => {
+  const TEMPLATE = '/user_avatars/exports/{realm_id}/{token}/{filename}';
+  /** The export_url's path parameters, as API Gateway hands them over. */
+  const partsOf = (exportUrl: string) => {
+    const [realm_id, token, filename] = new URL(exportUrl).pathname.split('/').slice(3);
+    return { realm_id: realm_id!, token: token!, filename: filename! };
+  };
+  const download = (as: string, parts: Record<string, string>) =>
+    call(downloadHandler, { ...atPath('GET', TEMPLATE, parts), as, settleJobs: false });
+  /** The raw answer (a redirect has no JSON body). */
+  const redirectOf = async (parts: Record<string, string>, opts: { as?: string; cookie?: string }) => {
+    const event = await buildEvent({ ...atPath('GET', TEMPLATE, parts), as: opts.as, headers: opts.cookie ? { cookie: opts.cookie } : {} });
+    const response = await downloadHandler(event);
+    return { status: response.statusCode, location: response.headers?.Location as string | undefined };
+  };
+  const listedUrl = async (id: number) => (await list()).find((e: any) => e.id === id).export_url as string;
+
+  it('redirects an administrator to a presigned S3 URL of one minute that downloads the archive', async () => {
+    const { id, row } = await exportNow();
+    const parts = partsOf(await listedUrl(id));
+    const { status, location } = await redirectOf(parts, { as: 'iago@zulip.com' });
+    expect(status).toBe(302);
+    const signed = new URL(location!);
+    expect(signed.searchParams.get('X-Amz-Expires')).toBe('60');
+    expect(signed.pathname.endsWith(`/${row.exportPath}`)).toBe(true);
+    const response = await fetch(signed);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${parts.filename}"`);
+    const archive = await readArchive(Buffer.from(await response.arrayBuffer()));
+    expect(`${archive.folder}.tar.gz`).toBe(parts.filename);
+    expect(jsonMember(archive, 'realm.json').zerver_realm[0]).toMatchObject({ id: REALM, string_id: 'zulip' });
+  });
+
+  it("answers the administrator's browser, followed with the session cookie", async () => {
+    const { id } = await exportNow();
+    const browser = new PageClient();
+    await browser.logIn('iago@zulip.com', devPassword('iago@zulip.com'));
+    const { status, location } = await redirectOf(partsOf(await listedUrl(id)), { cookie: `sessionid=${browser.cookies.sessionid}` });
+    expect(status).toBe(302);
+    expect((await fetch(location!)).status).toBe(200);
+  });
+
+  it('refuses a member: "Must be an organization administrator", and a caller not logged in', async () => {
+    const { id } = await exportNow();
+    const parts = partsOf(await listedUrl(id));
+    expectError(await download('hamlet@zulip.com', parts), 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+    expect(await redirectOf(parts, {})).toEqual({ status: 401, location: undefined });
+  });
+
+  it('answers "File not found." for another organization\'s administrator, a wrong token or file name, and a deleted export', async () => {
+    const { id } = await exportNow();
+    const parts = partsOf(await listedUrl(id));
+    expectError(await download('king@lear.org', parts), 'File not found.', 404, 'BAD_REQUEST');
+    expectError(await download('king@lear.org', { ...parts, realm_id: '3' }), 'File not found.', 404, 'BAD_REQUEST');
+    expectError(await download('iago@zulip.com', { ...parts, token: 'x'.repeat(24) }), 'File not found.', 404, 'BAD_REQUEST');
+    expectError(await download('iago@zulip.com', { ...parts, filename: 'other.tar.gz' }), 'File not found.', 404, 'BAD_REQUEST');
+    expectSuccess(await del('iago@zulip.com', id));
+    expectError(await download('iago@zulip.com', parts), 'File not found.', 404, 'BAD_REQUEST');
+  });
+
+  it('answers "File not found." while the export is pending', async () => {
+    holdJobs();
+    const { id } = expectSuccess(await start('iago@zulip.com'));
+    const row = (await exportsStore.getRealmExport(REALM, id))!;
+    const parts = { realm_id: String(REALM), token: row.token, filename: `zulip-export-${row.token.slice(0, 8).toLowerCase()}.tar.gz` };
+    expectError(await download('iago@zulip.com', parts), 'File not found.', 404, 'BAD_REQUEST');
   });
 });
