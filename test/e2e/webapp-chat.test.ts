@@ -4,18 +4,15 @@
 // live; a reload keeps the view; signing out. No page logs an uncaught error.
 import type { Page } from 'playwright-core';
 import { useBrowser } from '../helpers/browser';
-import { useLocalService, zulipClient } from '../helpers/e2e';
-import { row, signIn as signInAt } from '../helpers/webapp-pages';
+import { useLocalService } from '../helpers/e2e';
+import { row, signInTwoPeople } from '../helpers/webapp-pages';
 
 // The real app, as the run's global setup built it (WEBAPP_DIST).
 const service = useLocalService();
 const browser = useBrowser();
 
-const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
 const errors: string[] = [];
-
-const signIn = (page: Page, email: string): Promise<void> => signInAt(page, service.origin, email, errors);
 
 /** A channel's unread count in the left sidebar (absent at 0). */
 const channelBadge = (page: Page, streamId: number) => page.locator(`#stream_filters [data-stream-id="${streamId}"] > a .unread_count`);
@@ -34,16 +31,7 @@ describe('e2e: the web app in Chromium', () => {
   let hamletId: number;
 
   beforeAll(async () => {
-    hamletApi = await zulipClient(service, HAMLET);
-    const streams = await hamletApi.streams.retrieve();
-    denmark = streams.streams.find((s: { name: string }) => s.name === 'Denmark').stream_id;
-    const users = (await hamletApi.users.retrieve()).members as { email: string; user_id: number }[];
-    iagoId = users.find((u) => u.email === IAGO)!.user_id;
-    hamletId = users.find((u) => u.email === HAMLET)!.user_id;
-    hamletPage = await browser.newPersonPage();
-    iagoPage = await browser.newPersonPage();
-    await signIn(hamletPage, HAMLET);
-    await signIn(iagoPage, IAGO);
+    ({ hamletPage, iagoPage, hamletApi, denmark, iagoId, hamletId } = await signInTwoPeople(service, browser, errors));
   }, 120000);
 
   afterAll(() => {

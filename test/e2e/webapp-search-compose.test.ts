@@ -6,19 +6,14 @@
 // other person and stored as the submessage the API reports.
 import type { Page } from 'playwright-core';
 import { useBrowser } from '../helpers/browser';
-import { useLocalService, zulipClient } from '../helpers/e2e';
-import { signIn as signInAt } from '../helpers/webapp-pages';
+import { useLocalService } from '../helpers/e2e';
+import { row, signInTwoPeople } from '../helpers/webapp-pages';
 
 const service = useLocalService();
 const browser = useBrowser();
 
 const HAMLET = 'hamlet@zulip.com';
-const IAGO = 'iago@zulip.com';
 const errors: string[] = [];
-
-const signIn = (page: Page, email: string): Promise<void> => signInAt(page, service.origin, email, errors);
-
-const row = (page: Page, text: string) => page.locator('.message_row[data-message-id]', { hasText: text });
 
 const shownIds = async (page: Page): Promise<number[]> =>
   (await page.locator('.message_row[data-message-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-message-id')))).map(
@@ -57,16 +52,7 @@ describe('e2e: search and compose in the web app', () => {
   const topicUrl = (topic: string) => `${service.origin}/#narrow/channel/${denmark}-Denmark/topic/${topic}`;
 
   beforeAll(async () => {
-    hamletApi = await zulipClient(service, HAMLET);
-    iagoApi = await zulipClient(service, IAGO);
-    const streams = await hamletApi.streams.retrieve();
-    denmark = streams.streams.find((s: { name: string }) => s.name === 'Denmark').stream_id;
-    const users = (await hamletApi.users.retrieve()).members as { email: string; user_id: number }[];
-    iagoId = users.find((u) => u.email === IAGO)!.user_id;
-    hamletPage = await browser.newPersonPage();
-    iagoPage = await browser.newPersonPage();
-    await signIn(hamletPage, HAMLET);
-    await signIn(iagoPage, IAGO);
+    ({ hamletPage, iagoPage, hamletApi, iagoApi, denmark, iagoId } = await signInTwoPeople(service, browser, errors));
   }, 120000);
 
   afterAll(() => {

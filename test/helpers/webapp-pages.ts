@@ -2,6 +2,8 @@
 // uncaught errors, for the file to check at its end) and finding a message's row.
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
+import type { TestBrowser } from './browser';
+import { zulipClient, type E2eService } from './e2e';
 
 /** Signs `email` in with the development password and waits for the app; page errors go to `errors`. */
 export const signIn = async (page: Page, origin: string, email: string, errors: string[]): Promise<void> => {
@@ -11,6 +13,39 @@ export const signIn = async (page: Page, origin: string, email: string, errors: 
   await page.getByLabel('Password').fill(devPassword(email));
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForSelector('#left-sidebar');
+};
+
+/** Hamlet and Iago, each signed in on a page of their own, with their API clients, ids and Denmark's id. */
+export type TwoPeople = {
+  hamletPage: Page;
+  iagoPage: Page;
+  hamletApi: any;
+  iagoApi: any;
+  denmark: number;
+  hamletId: number;
+  iagoId: number;
+};
+
+/** Signs Hamlet and Iago in, each in a browser context of their own (the two-person browser tests' start). */
+export const signInTwoPeople = async (service: E2eService, browser: TestBrowser, errors: string[]): Promise<TwoPeople> => {
+  const hamletApi = await zulipClient(service, 'hamlet@zulip.com');
+  const iagoApi = await zulipClient(service, 'iago@zulip.com');
+  const streams = (await hamletApi.streams.retrieve()).streams as { name: string; stream_id: number }[];
+  const users = (await hamletApi.users.retrieve()).members as { email: string; user_id: number }[];
+  const idOf = (email: string) => users.find((u) => u.email === email)!.user_id;
+  const hamletPage = await browser.newPersonPage();
+  const iagoPage = await browser.newPersonPage();
+  await signIn(hamletPage, service.origin, 'hamlet@zulip.com', errors);
+  await signIn(iagoPage, service.origin, 'iago@zulip.com', errors);
+  return {
+    hamletPage,
+    iagoPage,
+    hamletApi,
+    iagoApi,
+    denmark: streams.find((s) => s.name === 'Denmark')!.stream_id,
+    hamletId: idOf('hamlet@zulip.com'),
+    iagoId: idOf('iago@zulip.com'),
+  };
 };
 
 /** The row of the message whose text includes `text`. */
