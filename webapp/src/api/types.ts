@@ -89,6 +89,8 @@ export type RegisterResponse = {
   subscriptions: Subscription[];
   streams?: Stream[];
   realm_users: User[];
+  /** Deactivated users (register's realm_user category). */
+  realm_non_active_users?: User[];
   presences?: Record<string, PresenceTimes>;
   server_presence_offline_threshold_seconds?: number;
   server_presence_ping_interval_seconds?: number;

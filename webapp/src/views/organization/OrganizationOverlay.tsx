@@ -1,0 +1,21 @@
+// Organization settings (upstream's #organization overlay), loaded in a chunk of its own the first
+// time it opens. Everyone sees the users list; administrators see and use the rest (upstream shows
+// members its admin-only sections not at all). Every change goes to the API, and the page shows
+// what that change's event brings back.
+import { isAdminOf } from '../../data/roles';
+import { me, people } from '../../store';
+import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
+import { DeactivatedUsersSection, UsersSection } from './Users';
+
+const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
+  { id: 'users', label: 'Users', Panel: UsersSection },
+  { id: 'deactivated', label: 'Deactivated users', Panel: DeactivatedUsersSection, adminOnly: true },
+];
+
+export const OrganizationOverlay = ({ section }: { section: string }) => {
+  const admin = isAdminOf(people.value, me.value.userId);
+  const sections = SECTIONS.filter((s) => admin || !s.adminOnly);
+  return (
+    <OverlayFrame id="organization_page" title="Organization settings" hashPrefix="organization" sections={sections} section={section} />
+  );
+};
