@@ -1,4 +1,4 @@
-// The overlays at upstream's hashes (#settings/…, #organization/…), each loaded in a
+// The overlays at upstream's hashes (#settings/…, #organization/…, #channels/…), each loaded in a
 // chunk of its own the first time it opens (the first load stays small); the view behind it stays.
 // Also applies the theme (light, dark or as the system) of my settings to the page.
 // Their styles (and the dark theme's colours) are in the first load: a chunk's CSS is not loaded with it.
@@ -17,10 +17,11 @@ window.addEventListener('hashchange', () => {
 
 type OverlayView = ComponentType<{ section: string }>;
 
-/** Each overlay's chunk. */
+/** Each overlay's chunk: personal settings alone; organization settings and the channel browser together. */
 const CHUNKS: Record<OverlayKind, () => Promise<OverlayView>> = {
   settings: () => import('./settings/SettingsOverlay').then((m) => m.SettingsOverlay),
   organization: () => import('./organization/OrganizationOverlay').then((m) => m.OrganizationOverlay),
+  channels: () => import('./organization/OrganizationOverlay').then((m) => m.ChannelsOverlay),
 };
 
 const loaded = signal<Partial<Record<OverlayKind, OverlayView>>>({});

@@ -1,10 +1,11 @@
-// Organization settings (upstream's #organization overlay), loaded in a chunk of its own the first
-// time it opens. Everyone sees the users list; administrators see and use the rest (upstream shows
-// members its admin-only sections not at all). Every change goes to the API, and the page shows
+// Organization settings (upstream's #organization overlay) and the channel browser (#channels),
+// loaded in a chunk of their own the first time one opens. Everyone sees the users list;
+// administrators see and use the rest (upstream shows members its admin-only sections not at all). Every change goes to the API, and the page shows
 // what that change's event brings back.
 import { isAdminOf } from '../../data/roles';
 import { me, people } from '../../store';
 import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
+import { AllChannelsSection, NewChannelSection, SubscribedChannelsSection } from './Channels';
 import { DeactivatedUsersSection, UsersSection } from './Users';
 
 const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
@@ -19,3 +20,13 @@ export const OrganizationOverlay = ({ section }: { section: string }) => {
     <OverlayFrame id="organization_page" title="Organization settings" hashPrefix="organization" sections={sections} section={section} />
   );
 };
+
+const CHANNEL_SECTIONS: readonly OverlaySection[] = [
+  { id: 'subscribed', label: 'Subscribed', Panel: SubscribedChannelsSection },
+  { id: 'all', label: 'All channels', Panel: AllChannelsSection },
+  { id: 'new', label: 'Create a channel', Panel: NewChannelSection },
+];
+
+export const ChannelsOverlay = ({ section }: { section: string }) => (
+  <OverlayFrame id="subscription_overlay" title="Channels" hashPrefix="channels" sections={CHANNEL_SECTIONS} section={section} />
+);
