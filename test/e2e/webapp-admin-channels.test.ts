@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
-import { signIn as signInAt } from '../helpers/webapp-pages';
+import { openGearMenuItem, signInBoth } from '../helpers/webapp-pages';
 
 const service = useLocalService();
 const browser = useBrowser();
@@ -30,10 +30,7 @@ describe('e2e: the channel browser in the web app', () => {
   beforeAll(async () => {
     iagoApi = await zulipClient(service, IAGO);
     hamletApi = await zulipClient(service, HAMLET);
-    iago = await browser.newPage();
-    hamlet = await browser.newPersonPage();
-    await signInAt(iago, service.origin, IAGO, errors);
-    await signInAt(hamlet, service.origin, HAMLET, errors);
+    [iago, hamlet] = await signInBoth(browser, service.origin, [IAGO, HAMLET], errors);
   }, 180000);
 
   afterAll(() => {
@@ -47,8 +44,7 @@ describe('e2e: the channel browser in the web app', () => {
     expect(other).toBeDefined();
 
     await hamlet.goto(`${service.origin}/#inbox`);
-    await hamlet.getByRole('button', { name: 'Main menu' }).click();
-    await hamlet.getByRole('menuitem', { name: 'Channel settings' }).click();
+    await openGearMenuItem(hamlet, 'Channel settings');
     await hamlet.locator('#subscription_overlay').waitFor();
     expect(hamlet.url()).toBe(`${service.origin}/#channels/subscribed`);
     expect(await hamlet.locator('.channel-browser li').count()).toBe(mine.size);

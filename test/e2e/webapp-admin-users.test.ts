@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { useBrowser } from '../helpers/browser';
 import { useLocalService, zulipClient } from '../helpers/e2e';
-import { settled, signIn as signInAt } from '../helpers/webapp-pages';
+import { settled, signInBoth } from '../helpers/webapp-pages';
 
 const service = useLocalService();
 const browser = useBrowser();
@@ -31,10 +31,7 @@ describe('e2e: the users of organization settings in the web app', () => {
     api = await zulipClient(service, IAGO);
     othelloApi = await zulipClient(service, OTHELLO);
     for (const u of (await api.users.retrieve()).members as { email: string; user_id: number }[]) ids[u.email] = u.user_id;
-    iago = await browser.newPage();
-    hamlet = await browser.newPersonPage();
-    await signInAt(iago, service.origin, IAGO, errors);
-    await signInAt(hamlet, service.origin, HAMLET, errors);
+    [iago, hamlet] = await signInBoth(browser, service.origin, [IAGO, HAMLET], errors);
   }, 180000);
 
   afterAll(() => {

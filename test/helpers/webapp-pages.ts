@@ -1,7 +1,9 @@
 // What the web app's browser tests share: signing a person in on /login/ (recording the page's
-// uncaught errors, for the file to check at its end) and finding a message's row.
+// uncaught errors, for the file to check at its end), two people at once, the gear menu, and finding
+// a message's row.
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
+import type { TestBrowser } from './browser';
 
 /** Signs `email` in with the development password and waits for the app; page errors go to `errors`. */
 export const signIn = async (page: Page, origin: string, email: string, errors: string[]): Promise<void> => {
@@ -40,4 +42,24 @@ export const settled = async <T>(read: () => Promise<T>, done: (value: T) => boo
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+};
+
+/** Two people signed in at once, each in a browser context of its own: the page of each, in order. */
+export const signInBoth = async (
+  browser: TestBrowser,
+  origin: string,
+  emails: [string, string],
+  errors: string[],
+): Promise<[Page, Page]> => {
+  const first = await browser.newPage();
+  const second = await browser.newPersonPage();
+  await signIn(first, origin, emails[0], errors);
+  await signIn(second, origin, emails[1], errors);
+  return [first, second];
+};
+
+/** Opens an item of the gear menu (upstream's: Channel settings, Organization settings, …). */
+export const openGearMenuItem = async (page: Page, item: string): Promise<void> => {
+  await page.getByRole('button', { name: 'Main menu' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
 };

@@ -3,9 +3,10 @@
 // administrator or an owner may give.
 import type { ServerEvent } from '../../webapp/src/api/types';
 import { applyEvent } from '../../webapp/src/data/dispatch';
+import { browsedChannels } from '../../webapp/src/data/channel-browser';
 import { overlayOfHash } from '../../webapp/src/data/overlays';
 import { assignableRoles, isAdminOf, roleLabel, ROLE, usersListed } from '../../webapp/src/data/roles';
-import { HAMLET, ME, OTHELLO, register, state } from './fixtures';
+import { DENMARK, HAMLET, ME, OTHELLO, register, state, VERONA } from './fixtures';
 
 const FORMER = 14;
 const BOT = 15;
@@ -27,6 +28,8 @@ describe('webapp organization settings rules', () => {
     expect(overlayOfHash('#organization')).toEqual({ kind: 'organization', section: 'organization-profile' });
     expect(overlayOfHash('#settings')).toEqual({ kind: 'settings', section: 'profile' });
     expect(overlayOfHash('#settings/muted-users')).toEqual({ kind: 'settings', section: 'muted-users' });
+    expect(overlayOfHash('#channels/all')).toEqual({ kind: 'channels', section: 'all' });
+    expect(overlayOfHash('#channels')).toEqual({ kind: 'channels', section: 'subscribed' });
     expect(overlayOfHash('#narrow/channel/3-Denmark')).toBeUndefined();
     expect(overlayOfHash('#organizations')).toBeUndefined();
   });
@@ -61,5 +64,33 @@ describe('webapp organization settings rules', () => {
     expect(assignableRoles(s.people, ME).map((r) => r.label)).toEqual(['Administrator', 'Moderator', 'Member', 'Guest']);
     const owner = applyEvent(s, { id: 1, type: 'realm_user', op: 'update', person: { user_id: ME, role: ROLE.owner } }, 0);
     expect(assignableRoles(owner.people, ME).map((r) => r.label)).toEqual(['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
+  });
+
+  it('lists the channels I can see, subscribed or not, and drops one archived by its event', () => {
+    const ROME = 5;
+    const s = state({ streams: [{ stream_id: ROME, name: 'Rome', invite_only: false, description: 'A city' }] });
+    const names = (which: 'subscribed' | 'all', t = s) =>
+      browsedChannels(t.channels, which).map((c) => `${c.name}${c.subscribed ? '*' : ''}`);
+    expect(names('all')).toEqual(['Denmark*', 'Rome', 'Verona*']);
+    expect(names('subscribed')).toEqual(['Denmark*', 'Verona*']);
+    const archived = applyEvent(s, { id: 1, type: 'stream', op: 'delete', streams: [{ stream_id: VERONA }] } as ServerEvent, 0);
+    expect(names('all', archived)).toEqual(['Denmark*', 'Rome']);
+    const renamed = applyEvent(
+      s,
+      { id: 2, type: 'stream', op: 'update', stream_id: DENMARK, property: 'name', value: 'Elsinore' } as ServerEvent,
+      0,
+    );
+    expect(names('subscribed', renamed)).toEqual(['Elsinore*', 'Verona*']);
+  });
+
+  it('keeps the organization’s description and permissions from register and their realm events', () => {
+    const s = state({ realm_description: 'Old', realm_can_create_public_channel_group: 5, realm_can_invite_users_group: 5 });
+    expect(s.settings.description).toBe('Old');
+    const changed = [
+      { id: 1, type: 'realm', op: 'update', property: 'description', value: 'New' },
+      { id: 2, type: 'realm', op: 'update_dict', property: 'default', data: { can_create_public_channel_group: 2 } },
+    ].reduce((acc, e) => applyEvent(acc, e as ServerEvent, 0), s);
+    expect(changed.settings.description).toBe('New');
+    expect(changed.settings.permissions).toEqual({ can_create_public_channel_group: 2, can_invite_users_group: 5 });
   });
 });

@@ -108,6 +108,10 @@ export type RegisterResponse = {
   realm_emoji?: Record<string, RealmEmoji>;
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
+  realm_description?: string;
+  realm_can_create_public_channel_group?: GroupSetting;
+  realm_can_invite_users_group?: GroupSetting;
+  realm_can_add_custom_emoji_group?: GroupSetting;
   max_file_upload_size_mib?: number;
   user_settings?: Record<string, unknown> & NotificationSettings;
   muted_users?: { id: number; timestamp: number }[];
