@@ -93,4 +93,11 @@ describe('webapp organization settings rules', () => {
     expect(changed.settings.description).toBe('New');
     expect(changed.settings.permissions).toEqual({ can_create_public_channel_group: 2, can_invite_users_group: 5 });
   });
+
+  it('counts invites_changed events, for the invitations list to fetch again', () => {
+    const s = state();
+    expect(s.invitesVersion).toBe(0);
+    const changed = applyEvent(applyEvent(s, { id: 1, type: 'invites_changed' }, 0), { id: 2, type: 'invites_changed' }, 0);
+    expect(changed.invitesVersion).toBe(2);
+  });
 });

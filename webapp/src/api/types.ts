@@ -137,6 +137,7 @@ export type MessageDetails = { type: 'private' | 'stream'; mentioned?: boolean; 
 /** The events the app registers for (register's event_types); every other type is ignored. */
 export type ServerEvent = { id: number } & (
   | { type: 'heartbeat' }
+  | { type: 'invites_changed' }
   | { type: 'message'; message: Omit<Message, 'flags'>; flags: string[]; local_message_id?: string }
   | {
       type: 'update_message';
