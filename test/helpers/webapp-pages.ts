@@ -1,5 +1,6 @@
 // What the web app's browser tests share: signing a person in on /login/ (recording the page's
-// uncaught errors, for the file to check at its end) and finding a message's row.
+// uncaught errors, for the file to check at its end), two people at once, the gear menu, and finding
+// a message's row.
 import type { Page } from 'playwright-core';
 import { devPassword } from '../../lib/passwords';
 import type { TestBrowser } from './browser';
@@ -33,10 +34,7 @@ export const signInTwoPeople = async (service: E2eService, browser: TestBrowser,
   const streams = (await hamletApi.streams.retrieve()).streams as { name: string; stream_id: number }[];
   const users = (await hamletApi.users.retrieve()).members as { email: string; user_id: number }[];
   const idOf = (email: string) => users.find((u) => u.email === email)!.user_id;
-  const hamletPage = await browser.newPersonPage();
-  const iagoPage = await browser.newPersonPage();
-  await signIn(hamletPage, service.origin, 'hamlet@zulip.com', errors);
-  await signIn(iagoPage, service.origin, 'iago@zulip.com', errors);
+  const [hamletPage, iagoPage] = await signInBoth(browser, service.origin, ['hamlet@zulip.com', 'iago@zulip.com'], errors);
   return {
     hamletPage,
     iagoPage,
@@ -75,4 +73,24 @@ export const settled = async <T>(read: () => Promise<T>, done: (value: T) => boo
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+};
+
+/** Two people signed in at once, each in a browser context of its own: the page of each, in order. */
+export const signInBoth = async (
+  browser: TestBrowser,
+  origin: string,
+  emails: [string, string],
+  errors: string[],
+): Promise<[Page, Page]> => {
+  const first = await browser.newPage();
+  const second = await browser.newPersonPage();
+  await signIn(first, origin, emails[0], errors);
+  await signIn(second, origin, emails[1], errors);
+  return [first, second];
+};
+
+/** Opens an item of the gear menu (upstream's: Channel settings, Organization settings, …). */
+export const openGearMenuItem = async (page: Page, item: string): Promise<void> => {
+  await page.getByRole('button', { name: 'Main menu' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
 };

@@ -77,6 +77,8 @@ export const onKeyDown = (event: KeyboardEvent): void => {
     return;
   }
   if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || typingIn(event.target) || popover.peek()) return;
+  // An overlay (settings) covers the view: its keys are not the view's shortcuts.
+  if (document.querySelector('.overlay')) return;
   if (event.target instanceof HTMLButtonElement && event.key === 'Enter') return;
   const action = ACTIONS[event.key];
   if (!action) return;

@@ -7,6 +7,7 @@ import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { loadView } from './actions';
 import { hashToNarrow } from './data/hash';
+import { overlayOfHash } from './data/overlays';
 import { startDesktopBridge } from './desktop';
 import { startShortcuts } from './keyboard';
 import { askNotificationPermission } from './notifications';
@@ -18,8 +19,8 @@ import { App } from './views/App';
 const viewOfHash = () => hashToNarrow(window.location.hash) ?? { kind: 'inbox' as const };
 
 window.addEventListener('hashchange', () => {
-  // The settings overlay (SettingsLoader) opens over the view, which stays.
-  if (window.location.hash.startsWith('#settings')) return;
+  // An overlay (OverlayLoader) opens over the view, which stays.
+  if (overlayOfHash(window.location.hash)) return;
   void loadView(viewOfHash()).catch(() => undefined);
 });
 

@@ -31,6 +31,7 @@ const EVENT_TYPES = [
   'user_group',
   'realm_user_groups',
   'muted_users',
+  'invites_changed',
 ];
 
 const CLIENT_CAPABILITIES = {

@@ -38,6 +38,7 @@ export const typing = slice('typing');
 export const outbox = slice('outbox');
 export const composeData = slice('compose');
 export const userSettings = slice('userSettings');
+export const invitesVersion = slice('invitesVersion');
 
 export const counts = computed(() => unreadCounts(unread.value, channels.value));
 export const muted = computed(() => mutedStreamIds(channels.value));

@@ -14,7 +14,8 @@ export type Popover =
   | { kind: 'delete'; messageId: number }
   | { kind: 'read-receipts'; messageId: number }
   | { kind: 'move-topic'; streamId: number; topic: string; messageId: number }
-  | { kind: 'shortcuts' };
+  | { kind: 'shortcuts' }
+  | { kind: 'gear-menu'; at: Anchor };
 
 export const popover = signal<Popover | null>(null);
 

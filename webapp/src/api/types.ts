@@ -89,6 +89,8 @@ export type RegisterResponse = {
   subscriptions: Subscription[];
   streams?: Stream[];
   realm_users: User[];
+  /** Deactivated users (register's realm_user category). */
+  realm_non_active_users?: User[];
   presences?: Record<string, PresenceTimes>;
   server_presence_offline_threshold_seconds?: number;
   server_presence_ping_interval_seconds?: number;
@@ -106,6 +108,10 @@ export type RegisterResponse = {
   realm_emoji?: Record<string, RealmEmoji>;
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
+  realm_description?: string;
+  realm_can_create_public_channel_group?: GroupSetting;
+  realm_can_invite_users_group?: GroupSetting;
+  realm_can_add_custom_emoji_group?: GroupSetting;
   max_file_upload_size_mib?: number;
   user_settings?: Record<string, unknown> & NotificationSettings;
   muted_users?: { id: number; timestamp: number }[];
@@ -131,6 +137,7 @@ export type MessageDetails = { type: 'private' | 'stream'; mentioned?: boolean; 
 /** The events the app registers for (register's event_types); every other type is ignored. */
 export type ServerEvent = { id: number } & (
   | { type: 'heartbeat' }
+  | { type: 'invites_changed' }
   | { type: 'message'; message: Omit<Message, 'flags'>; flags: string[]; local_message_id?: string }
   | {
       type: 'update_message';

@@ -97,6 +97,8 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'user_settings':
     case 'muted_users':
       return { ...state, userSettings: applyUserSettingsEvent(state.userSettings, event) };
+    case 'invites_changed':
+      return { ...state, invitesVersion: state.invitesVersion + 1 };
     case 'heartbeat':
       return state;
   }

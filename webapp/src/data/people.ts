@@ -3,6 +3,7 @@
 import type { PresenceTimes, RegisterResponse, ServerEvent, User, UserStatus } from '../api/types';
 
 export type People = {
+  /** Everyone, deactivated people included (is_active false). */
   users: ReadonlyMap<number, User>;
   presence: ReadonlyMap<number, PresenceTimes>;
   status: ReadonlyMap<number, UserStatus>;
@@ -14,7 +15,8 @@ const numericKeys = <T>(record: Record<string, T> | undefined): Map<number, T> =
   new Map(Object.entries(record ?? {}).map(([id, value]) => [Number(id), value]));
 
 export const peopleFromRegister = (register: RegisterResponse): People => ({
-  users: new Map(register.realm_users.map((user) => [user.user_id, user])),
+  // Deactivated people too (is_active false): names of old messages, and the administrators' list.
+  users: new Map([...register.realm_users, ...(register.realm_non_active_users ?? [])].map((user) => [user.user_id, user])),
   presence: numericKeys(register.presences),
   status: numericKeys(register.user_status),
   offlineThreshold: register.server_presence_offline_threshold_seconds ?? 140,

@@ -1,7 +1,12 @@
-// What the organization allows (editing, deleting and moving within time limits, read receipts)
-// and its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read):
+// What the organization allows (editing, deleting and moving within time limits, read receipts,
+// who may create channels, invite and add emoji), its description, and its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read):
 // from register, then the realm and realm_emoji events. My own settings are in user-settings.ts.
-import type { RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
+import type { GroupSetting, RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
+
+/** The group settings organization settings show and change (register's realm_<name>, the realm event's <name>). */
+export const PERMISSIONS = ['can_create_public_channel_group', 'can_invite_users_group', 'can_add_custom_emoji_group'] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
 
 export type Settings = {
   allowEditing: boolean;
@@ -12,6 +17,8 @@ export type Settings = {
   moveBetweenLimit: number | null;
   readReceipts: boolean;
   realmEmoji: Readonly<Record<string, RealmEmoji>>;
+  description: string;
+  permissions: Readonly<Partial<Record<Permission, GroupSetting>>>;
 };
 
 export const settingsFromRegister = (register: RegisterResponse): Settings => ({
@@ -22,6 +29,8 @@ export const settingsFromRegister = (register: RegisterResponse): Settings => ({
   moveBetweenLimit: register.realm_move_messages_between_streams_limit_seconds ?? null,
   readReceipts: register.realm_enable_read_receipts ?? false,
   realmEmoji: register.realm_emoji ?? {},
+  description: register.realm_description ?? '',
+  permissions: Object.fromEntries(PERMISSIONS.map((name) => [name, register[`realm_${name}`]])),
 });
 
 /** Register's realm_* names of the settings kept here. */
@@ -32,6 +41,7 @@ const REALM_KEYS: Record<string, keyof Settings> = {
   move_messages_within_stream_limit_seconds: 'moveWithinLimit',
   move_messages_between_streams_limit_seconds: 'moveBetweenLimit',
   enable_read_receipts: 'readReceipts',
+  description: 'description',
 };
 
 type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' }>;
@@ -44,6 +54,9 @@ export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Se
       const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
       const next = { ...settings } as Record<string, unknown>;
       for (const [name, value] of Object.entries(changes)) if (REALM_KEYS[name]) next[REALM_KEYS[name]] = value;
+      const permissions = PERMISSIONS.filter((name) => name in changes);
+      if (permissions.length > 0)
+        next.permissions = { ...settings.permissions, ...Object.fromEntries(permissions.map((name) => [name, changes[name]])) };
       return next as Settings;
     }
   }

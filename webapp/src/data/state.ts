@@ -30,6 +30,8 @@ export type AppState = {
   compose: ComposeData;
   /** Mine, as against the organization's (settings). */
   userSettings: UserSettings;
+  /** Counts invites_changed events: the invitations list (fetched, not in register) reads them again. */
+  invitesVersion: number;
 };
 
 export const stateFromRegister = (register: RegisterResponse): AppState => ({
@@ -46,4 +48,5 @@ export const stateFromRegister = (register: RegisterResponse): AppState => ({
   outbox: [],
   compose: composeDataFromRegister(register),
   userSettings: userSettingsFromRegister(register),
+  invitesVersion: 0,
 });

@@ -8,7 +8,7 @@ import { LeftSidebar } from './LeftSidebar';
 import { Navbar } from './Navbar';
 import { Popovers } from './Popovers';
 import { RightSidebar } from './RightSidebar';
-import { SettingsLoader } from './SettingsLoader';
+import { OverlayLoader } from './OverlayLoader';
 
 const Banner = () =>
   reconnecting.value ? (
@@ -40,7 +40,7 @@ export const App = () => {
         </main>
         <RightSidebar />
       </div>
-      <SettingsLoader />
+      <OverlayLoader />
       <Popovers />
     </div>
   );

@@ -1,8 +1,9 @@
 // The top bar: the organization, the view's header (upstream's #message_view_header), the search
-// box (SearchBox.tsx) and who is signed in, with the way out.
+// box (SearchBox.tsx) and who is signed in, with the gear menu (GearMenu.tsx) and the way out.
 import { signOut } from '../desktop';
 import { viewTitle } from '../data/title';
 import { channels, counts, me, narrow, people, realm } from '../store';
+import { anchorOf, popover } from '../ui';
 import { SearchBox } from './SearchBox';
 
 export const Navbar = () => {
@@ -30,6 +31,15 @@ export const Navbar = () => {
         <a class="settings-link" href="#settings/profile" title="Personal settings">
           Settings
         </a>
+        <button
+          type="button"
+          class="gear-menu-button"
+          aria-label="Main menu"
+          aria-haspopup="menu"
+          onClick={(e) => (popover.value = { kind: 'gear-menu', at: anchorOf(e.currentTarget) })}
+        >
+          ⚙
+        </button>
         <button type="button" class="logout" onClick={signOut}>
           Log out
         </button>

@@ -4,6 +4,7 @@ import '../styles/popovers.css';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { popover, type Anchor } from '../ui';
+import { GearMenu } from './GearMenu';
 import { DeleteDialog, EditDialog, ReadReceiptsDialog } from './MessageDialogs';
 import { MessageActions } from './MessageActions';
 import { ShortcutsDialog } from './Shortcuts';
@@ -50,5 +51,7 @@ export const Popovers = () => {
       return <MoveTopicDialog streamId={open.streamId} topic={open.topic} messageId={open.messageId} />;
     case 'shortcuts':
       return <ShortcutsDialog />;
+    case 'gear-menu':
+      return <GearMenu at={open.at} />;
   }
 };

@@ -1,0 +1,38 @@
+// Organization settings (upstream's #organization overlay) and the channel browser (#channels),
+// loaded in a chunk of their own the first time one opens. Everyone sees the profile, the
+// permissions and the users list, read-only unless an administrator; the deactivated users and
+// invitations only administrators (upstream shows members its admin-only sections not at all).
+// Every change goes to the API, and the page shows what that change's event brings back.
+import { isAdminOf } from '../../data/roles';
+import { me, people } from '../../store';
+import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
+import { AllChannelsSection, NewChannelSection, SubscribedChannelsSection } from './Channels';
+import { InvitationsSection } from './Invitations';
+import { OrganizationPermissionsSection, OrganizationProfileSection } from './OrganizationProfile';
+import { DeactivatedUsersSection, UsersSection } from './Users';
+
+const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
+  { id: 'organization-profile', label: 'Organization profile', Panel: OrganizationProfileSection },
+  { id: 'organization-permissions', label: 'Organization permissions', Panel: OrganizationPermissionsSection },
+  { id: 'users', label: 'Users', Panel: UsersSection },
+  { id: 'deactivated', label: 'Deactivated users', Panel: DeactivatedUsersSection, adminOnly: true },
+  { id: 'invites', label: 'Invitations', Panel: InvitationsSection, adminOnly: true },
+];
+
+export const OrganizationOverlay = ({ section }: { section: string }) => {
+  const admin = isAdminOf(people.value, me.value.userId);
+  const sections = SECTIONS.filter((s) => admin || !s.adminOnly);
+  return (
+    <OverlayFrame id="organization_page" title="Organization settings" hashPrefix="organization" sections={sections} section={section} />
+  );
+};
+
+const CHANNEL_SECTIONS: readonly OverlaySection[] = [
+  { id: 'subscribed', label: 'Subscribed', Panel: SubscribedChannelsSection },
+  { id: 'all', label: 'All channels', Panel: AllChannelsSection },
+  { id: 'new', label: 'Create a channel', Panel: NewChannelSection },
+];
+
+export const ChannelsOverlay = ({ section }: { section: string }) => (
+  <OverlayFrame id="subscription_overlay" title="Channels" hashPrefix="channels" sections={CHANNEL_SECTIONS} section={section} />
+);
