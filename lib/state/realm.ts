@@ -129,7 +129,6 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_allow_edit_history: edit.editHistoryVisibility !== 'none',
     realm_enable_read_receipts: readReceiptsEnabled(realm),
     realm_default_language: realmDefaultLanguage(realm),
-    realm_digest_weekday: 1,
     realm_media_preview_size: 100,
     realm_topics_policy: 'allow_empty_topic',
     realm_mandatory_topics: false,
