@@ -83,7 +83,15 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual([
+      'messageFanout',
+      'messageMove',
+      'outgoingWebhook',
+      'push',
+      'realmExport',
+      'scheduledDelivery',
+      'sendDigests',
+    ]);
     const env = printed.provider.environment;
     for (const [name, variable] of [
       ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],
@@ -92,6 +100,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       ['push', 'PUSH_FUNCTION'],
       ['realmExport', 'REALM_EXPORT_FUNCTION'],
       ['scheduledDelivery', 'SCHEDULED_DELIVERY_FUNCTION'],
+      ['sendDigests', 'SEND_DIGESTS_FUNCTION'],
     ]) {
       expect({ name, handler: fn(name).handler, events: fn(name).events, retries: fn(name).maximumRetryAttempts }).toEqual({
         name,
@@ -118,6 +127,55 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [arn(`chat-${STAGE}-*`)] },
     ]);
     expect(env.FUNCTION_PREFIX).toBe(`chat-${STAGE}-`);
+  });
+
+  it('starts the sendDigests job once a day from a recurring EventBridge Scheduler schedule, whose role may invoke only that function', () => {
+    const resources = printed.resources.Resources;
+    expect(fn('sendDigests').timeout).toBe(300);
+    expect(resources.DigestSchedule).toEqual({
+      Type: 'AWS::Scheduler::Schedule',
+      Properties: {
+        Name: `chat-${STAGE}-digests`,
+        Description: expect.any(String),
+        ScheduleExpression: 'cron(0 18 * * ? *)',
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        State: 'ENABLED',
+        Target: {
+          Arn: { 'Fn::GetAtt': ['SendDigestsLambdaFunction', 'Arn'] },
+          RoleArn: { 'Fn::GetAtt': ['DigestScheduleRole', 'Arn'] },
+          Input: '{}',
+          RetryPolicy: { MaximumRetryAttempts: 3 },
+        },
+      },
+    });
+    const role = resources.DigestScheduleRole.Properties;
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' }),
+    ]);
+    const statements = role.Policies.flatMap((p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement);
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: [
+          {
+            'Fn::Join': [
+              ':',
+              [
+                'arn',
+                { Ref: 'AWS::Partition' },
+                'lambda',
+                { Ref: 'AWS::Region' },
+                { Ref: 'AWS::AccountId' },
+                'function',
+                fn('sendDigests').name,
+              ],
+            ],
+          },
+        ],
+      },
+    ]);
   });
 
   it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {
