@@ -6,9 +6,9 @@ import { escapeHtml } from './html';
 import type { Channel } from './channel';
 
 /** Upstream's DIGEST_CUTOFF: a digest covers, and is sent to people inactive for, the last 5 days. */
-export const DIGEST_CUTOFF_DAYS = 5;
+const DIGEST_CUTOFF_DAYS = 5;
 /** Upstream's MAX_HOT_TOPICS_TO_BE_INCLUDED_IN_DIGEST. */
-export const MAX_HOT_TOPICS = 4;
+const MAX_HOT_TOPICS = 4;
 /** Upstream's DigestTopic keeps the first 2 messages of a topic as its teaser. */
 const TEASER_MESSAGES = 2;
 /** A second digest within this time is never sent (upstream's 12-hour look at its audit log). */
@@ -101,7 +101,7 @@ export const worthSending = (f: Pick<DigestFacts, 'hot' | 'newChannels' | 'conte
   f.newChannels.length > 0 || (f.content.allowed ? f.hot.length > 0 : f.content.newMessages > 0);
 
 /** Upstream's display_list: "A", "A and B", "A, B and C", "A, B, C, D and 2 others". */
-export const displayList = (values: string[], limit: number): string => {
+const displayList = (values: string[], limit: number): string => {
   if (values.length <= 1) return values.join('');
   if (values.length <= limit) return `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
   const others = values.length - limit;

@@ -8,10 +8,10 @@
 // | claim / release a user's digest    | main        | USER#<uid> / DIGESTSENT (conditional put / delete)     |
 // | a channel's messages since a time  | main.gsi1   | the channel's messages, newest first, until older ones |
 // | a user's rows since a time         | main        | USER#<uid> UM#…, newest first, until older ones        |
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message, UserMessage } from '../models/message';
 import { tableName } from './client';
-import { sendConditional, stripKeys, type Item } from './common';
+import { deleteIfStill, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys } from './keys';
 import { messagePartitions, queryPartitionPage, type MessagePartition, type PartitionCursor } from './message-queries';
 
@@ -37,16 +37,7 @@ export const claimDigest = (userId: number, runId: string, nowSeconds: number, n
   );
 
 /** Gives back a claim whose email SES did not take (the retried run sends it). */
-export const releaseDigest = async (userId: number, runId: string): Promise<void> => {
-  await sendConditional(
-    new DeleteCommand({
-      TableName: tableName('main'),
-      Key: entityKeys.digestSent(userId),
-      ConditionExpression: 'runId = :run',
-      ExpressionAttributeValues: { ':run': runId },
-    }),
-  );
-};
+export const releaseDigest = (userId: number, runId: string): Promise<void> => deleteIfStill(entityKeys.digestSent(userId), 'runId', runId);
 
 /** The items of a partition (newest first) sent after `sinceSeconds`, at most MAX_DIGEST_MESSAGES. */
 const newestSince = async (partition: MessagePartition, sinceSeconds: number): Promise<Item[]> => {

@@ -55,6 +55,10 @@ const { JOBS, STREAM_CONSUMERS, loadRoutes } = require('../../functions/routes.j
 const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
 
 const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+/** A Lambda function's ARN as serverless.yml builds it from the function's name. */
+const arn = (name: string) => ({
+  'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'lambda', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, 'function', name]],
+});
 const DLQ = { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } };
 
 describe('the configuration npx serverless package deploys (serverless print)', () => {
@@ -114,9 +118,6 @@ describe('the configuration npx serverless package deploys (serverless print)', 
     // Push notifications are configuration: not configured unless the stage's parameters say so.
     expect(env).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
     const invoke = printed.provider.iam.role.statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
-    const arn = (name: string) => ({
-      'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'lambda', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, 'function', name]],
-    });
     expect(invoke).toEqual([
       {
         Effect: 'Allow',
@@ -158,22 +159,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       {
         Effect: 'Allow',
         Action: 'lambda:InvokeFunction',
-        Resource: [
-          {
-            'Fn::Join': [
-              ':',
-              [
-                'arn',
-                { Ref: 'AWS::Partition' },
-                'lambda',
-                { Ref: 'AWS::Region' },
-                { Ref: 'AWS::AccountId' },
-                'function',
-                fn('sendDigests').name,
-              ],
-            ],
-          },
-        ],
+        Resource: [arn(fn('sendDigests').name)],
       },
     ]);
   });

@@ -222,6 +222,8 @@ describe('the organization settings', () => {
       params: { fetch_event_types: ['realm'] },
     });
     expect(state.body.realm_digest_weekday).toBe(6);
+    // The server sends digests: clients show their settings (upstream's SEND_DIGEST_EMAILS).
+    expect(state.body.settings_send_digest_emails).toBe(true);
     expectSuccess(await realmUpdate(TUESDAY));
   });
 });
