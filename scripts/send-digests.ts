@@ -1,8 +1,9 @@
 // `npm run send-digests`: the day's run of the weekly digest emails, as EventBridge Scheduler's
 // daily DigestSchedule starts it deployed, through the same job code (lib/actions/digests/send.ts):
 // each organization whose digest_weekday is today emails its inactive people their digest, which
-// development mode's /emails/ then lists. Uses the service's environment (DYNAMODB_ENDPOINT and
-// SES_ENDPOINT: the tables and the SES store `npm start` serves).
+// development mode's /emails/ then lists. Uses the service's environment: DYNAMODB_ENDPOINT,
+// TABLE_PREFIX and EXTERNAL_URL as `npm start` prints them for create-realm-link, and SES_ENDPOINT,
+// the local SES store it printed (unset: AWS's SES).
 import { JOBS } from '../lib/actions/jobs';
 import { closeClients } from '../lib/store/client';
 import { closeSesClient } from '../lib/store/emails';
