@@ -185,6 +185,28 @@ describe('sending once', () => {
   });
 });
 
+describe('when SES does not take the email', () => {
+  it('fails the run and gives the claim back, so that the retried run sends the digest', async () => {
+    freezeClock(DIGEST_DAY_MS - 2 * DAY_MS);
+    const other = await newOrganization({ enabled: true, weekday: TUESDAY });
+    const idle = await newPerson(other, 'Ida Idle');
+    await createChannel(other.owner, 'brand new');
+    freezeClock(DIGEST_DAY_MS);
+    const ses = process.env.SES_ENDPOINT;
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    process.env.SES_ENDPOINT = 'http://127.0.0.1:9';
+    try {
+      await expect(runDay()).rejects.toThrow('a background job failed every attempt');
+    } finally {
+      process.env.SES_ENDPOINT = ses;
+      quiet.mockRestore();
+    }
+    expect(await digestsTo(idle)).toEqual([]);
+    await runDay();
+    expect(await digestsTo(idle)).toHaveLength(1);
+  });
+});
+
 describe('unsubscribing', () => {
   it('turns enable_digest_emails off with the link, without signing in; next week brings no digest', async () => {
     const [email] = await digestsTo(people.reader);
