@@ -13,7 +13,7 @@ import { batchPut } from '../lib/store/common';
 import { settleJobs } from '../lib/store/jobs';
 import * as realmsStore from '../lib/store/realms';
 import * as usersStore from '../lib/store/users';
-import { benchChannel, benchSubscription, costOf, printTable } from './bench-util';
+import { benchChannel, benchChannelSend, benchSubscription, costOf, printTable } from './bench-util';
 import { startLocalSes } from './local-ses';
 import { generatedMember } from './seed-people';
 
@@ -32,19 +32,7 @@ export const benchDigests = async (): Promise<void> => {
     const [denmark] = await channelsStore.getChannelsByNames(REALM, ['Denmark']);
     // The traffic first, while Denmark has its few subscribers: the digest reads the channel's messages, not their rows.
     for (const [i, topic] of TOPICS.entries())
-      for (let n = 0; n <= i; n += 1)
-        await sendMessage(iago, realm, {
-          type: 'stream',
-          to: 'Denmark',
-          topic,
-          content: `${topic} update ${n}`,
-          client: 'bench',
-          readBySender: undefined,
-          queueId: undefined,
-          localId: undefined,
-          forged: undefined,
-          sender: undefined,
-        });
+      for (let n = 0; n <= i; n += 1) await sendMessage(iago, realm, benchChannelSend('Denmark', topic, `${topic} update ${n}`));
     await settleJobs();
     const items = Array.from({ length: USERS }, (_, i) => {
       const user = generatedMember(FIRST_USER + i, `digestbench${i}@zulip.com`, `Digest Bench ${i}`);
