@@ -165,6 +165,14 @@ const JOBS = {
     timeout: 30,
     maximumRetryAttempts: 2,
   },
+  // Weekly digest emails (lib/actions/digests/send.ts): started once a day by EventBridge
+  // Scheduler's DigestSchedule (serverless.yml), which starts one run per organization sending
+  // digests today; each run emails a page of DIGEST_USERS_PER_RUN (100) users (lib/config.ts), then starts the next.
+  sendDigests: {
+    handler: 'functions/jobs/send-digests.handler',
+    timeout: 300,
+    maximumRetryAttempts: 2,
+  },
 };
 
 /**

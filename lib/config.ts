@@ -164,7 +164,7 @@ export const config = {
    * handler tests and the benchmarks).
    */
   jobFunction: (
-    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport',
+    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'sendDigests',
   ): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
@@ -173,6 +173,7 @@ export const config = {
       push: process.env.PUSH_FUNCTION,
       scheduledDelivery: process.env.SCHEDULED_DELIVERY_FUNCTION,
       realmExport: process.env.REALM_EXPORT_FUNCTION,
+      sendDigests: process.env.SEND_DIGESTS_FUNCTION,
     })[name] || undefined,
   /**
    * How long an outgoing webhook's request to its bot's service may take, answer included
@@ -226,6 +227,11 @@ export const config = {
   moveInlineMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_INLINE_MESSAGES', 25))),
   /** Messages one run of the messageMove job moves before starting the next run (inside its 120 s timeout). */
   moveJobMessages: (): number => Math.max(1, Math.floor(intFromEnv('MOVE_JOB_MESSAGES', 1000))),
+  /**
+   * Users one run of the sendDigests job looks at (DIGEST_USERS_PER_RUN) before starting the run
+   * of the next page, so that no run goes through a whole organization within its 300 s timeout.
+   */
+  digestUsersPerRun: (): number => Math.max(1, Math.floor(intFromEnv('DIGEST_USERS_PER_RUN', 100))),
   /**
    * Messages one run of the realmExport job reads (EXPORT_RUN_MESSAGES) before it leaves the rest
    * to its next run, so that a large organization's export never meets the function's time limit

@@ -10,7 +10,7 @@ import { sendMessage, type SendMessageRequest } from '../lib/actions/messages/se
 import { settleJobs } from '../lib/store/jobs';
 import * as realmsStore from '../lib/store/realms';
 import * as usersStore from '../lib/store/users';
-import { costOf, percentile, printTable, type Cost } from './bench-util';
+import { benchChannelSend, costOf, percentile, printTable, type Cost } from './bench-util';
 
 const REALM = 2;
 const IAGO = 11;
@@ -38,18 +38,7 @@ const measureEach = async (
   };
 };
 
-const channelSend = (content: string, topic: string): SendMessageRequest => ({
-  type: 'stream',
-  to: 'Denmark',
-  topic,
-  content,
-  client: 'bench',
-  readBySender: undefined,
-  queueId: undefined,
-  localId: undefined,
-  forged: undefined,
-  sender: undefined,
-});
+const channelSend = (content: string, topic: string): SendMessageRequest => benchChannelSend('Denmark', topic, content);
 
 export const benchBounded = async (): Promise<void> => {
   const realm = (await realmsStore.get(REALM))!;

@@ -3,6 +3,7 @@ import { fetchEvents, registerQueue, type ApiEventWithId } from '../lib/events/q
 import { newSubscription, type Channel } from '../lib/models/channel';
 import type { ApiEvent, QueueDescriptor } from '../lib/models/event';
 import type { User } from '../lib/models/user';
+import type { SendMessageRequest } from '../lib/actions/messages/send';
 import { dbMetrics } from '../lib/store/client';
 import { batchPut, type Item } from '../lib/store/common';
 
@@ -197,3 +198,17 @@ export const deliveryLatency = async <Key>(opts: {
   }
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
 };
+
+/** A benchmark's channel message, as the send action takes it from POST /messages (client "bench"). */
+export const benchChannelSend = (to: string, topic: string, content: string): SendMessageRequest => ({
+  type: 'stream',
+  to,
+  topic,
+  content,
+  client: 'bench',
+  readBySender: undefined,
+  queueId: undefined,
+  localId: undefined,
+  forged: undefined,
+  sender: undefined,
+});

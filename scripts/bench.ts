@@ -6,6 +6,7 @@ import { benchBounded } from './bench-bounded';
 import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
+import { benchDigests } from './bench-digests';
 import { benchEvents } from './bench-events';
 import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
@@ -48,6 +49,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   search: benchSearch,
   export: benchExport,
   integrations: benchIntegrations,
+  digests: benchDigests,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */

@@ -1,5 +1,6 @@
 // PATCH /realm: change organization settings (the ones lib/actions/organization/settings.ts serves).
 import { checkUpdateRealm } from '../../lib/actions/organization/settings';
+import { DIGEST_WEEKDAY_VALUES } from '../../lib/models/digest';
 import type { SettingChange } from '../../lib/actions/groups/manage';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString, type ParamSpec } from '../../lib/http/params';
@@ -12,7 +13,7 @@ import {
   type RealmPropertyName,
   type RealmPropertyValue,
 } from '../../lib/models/realm';
-import { bool, int, nonNegativeInt, str, string, union } from '../../lib/validation/validators';
+import { bool, int, intIn, nonNegativeInt, str, string, union } from '../../lib/validation/validators';
 import { settingChange } from '../user-groups/params';
 
 /** A time limit: seconds or "unlimited", upstream's Json[int | str]; the action checks which. */
@@ -25,6 +26,7 @@ const PROPERTY_PARAMS: Record<RealmPropertyName, ParamSpec<RealmPropertyValue | 
     ParamSpec<RealmPropertyValue | undefined>
   >),
   video_chat_provider: json(int).optional(),
+  digest_weekday: json(intIn(DIGEST_WEEKDAY_VALUES)).optional(),
   default_code_block_language: rawString().optional(),
   welcome_message_custom_text: rawString(string({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH })).optional(),
 };

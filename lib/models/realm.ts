@@ -108,6 +108,8 @@ export const REALM_PROPERTIES = {
   avatar_changes_disabled: false,
   default_code_block_language: '',
   digest_emails_enabled: false,
+  /** The weekday digests go out (lib/models/digest.ts digestWeekday: Monday 0); upstream's default is Tuesday. */
+  digest_weekday: 1,
   disallow_disposable_email_addresses: true,
   email_changes_disabled: false,
   emails_restricted_to_domains: false,

@@ -15,10 +15,17 @@ const encodeHashComponent = (text: string): string =>
 /** Upstream's silent_mention_syntax_for_user: names the user without notifying them. */
 export const silentMention = (user: Pick<User, 'fullName' | 'id'>): string => `@_**${user.fullName}|${user.id}**`;
 
+/** A link to a channel's view (upstream's stream_narrow_url). */
+export const channelLink = (realmUrl: string, channel: Pick<Channel, 'id' | 'name'>): string =>
+  `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}`;
+
+/** A link to a topic of a channel (upstream's topic_narrow_url). */
+export const topicLink = (realmUrl: string, channel: Pick<Channel, 'id' | 'name'>, topic: string): string =>
+  `${channelLink(realmUrl, channel)}/topic/${encodeHashComponent(topic)}`;
+
 /** A link to the message's conversation in the web app (upstream's topic_narrow_url, personal_narrow_url, direct_message_group_narrow_url). */
 export const conversationLink = (realmUrl: string, message: Message, channel: Channel | undefined, viewerId: number): string => {
-  if (channel)
-    return `${realmUrl}/#narrow/channel/${channel.id}-${encodeHashComponent(channel.name)}/topic/${encodeHashComponent(message.topic)}`;
+  if (channel) return topicLink(realmUrl, channel, message.topic);
   const others = message.dmUserIds.filter((id) => id !== viewerId);
   const slug = others.length <= 1 ? `${others[0] ?? viewerId}-dm` : `${others.join(',')}-group`;
   return `${realmUrl}/#narrow/dm/${slug}`;

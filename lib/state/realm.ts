@@ -129,7 +129,6 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_allow_edit_history: edit.editHistoryVisibility !== 'none',
     realm_enable_read_receipts: readReceiptsEnabled(realm),
     realm_default_language: realmDefaultLanguage(realm),
-    realm_digest_weekday: 1,
     realm_media_preview_size: 100,
     realm_topics_policy: 'allow_empty_topic',
     realm_mandatory_topics: false,
@@ -166,7 +165,7 @@ export const realmState: StateBuilder = async (ctx) => {
     realm_signup_announcements_stream_id: realmChannelSetting(realm, 'signup_announcements_stream_id'),
     realm_zulip_update_announcements_stream_id: realmChannelSetting(realm, 'zulip_update_announcements_stream_id'),
     realm_default_external_accounts: structuredClone(DEFAULT_EXTERNAL_ACCOUNTS),
-    settings_send_digest_emails: false,
+    settings_send_digest_emails: true,
 
     max_stream_name_length: realm.limits.max_stream_name_length,
     max_stream_description_length: realm.limits.max_stream_description_length,

@@ -299,6 +299,19 @@ export const sendConditional = async (
   opts: { ownWrite?: (stored: Item | undefined) => boolean } = {},
 ): Promise<boolean> => (await writeConditional(command, opts)).written;
 
+/** Deletes the main table's item at `key` only while its `attribute` still holds `value` (a claim, a batch, a summary nobody changed since). */
+export const deleteIfStill = async (key: Key, attribute: string, value: string | number): Promise<void> => {
+  await sendConditional(
+    new DeleteCommand({
+      TableName: tableName('main'),
+      Key: key,
+      ConditionExpression: '#attr = :value',
+      ExpressionAttributeNames: { '#attr': attribute },
+      ExpressionAttributeValues: { ':value': value },
+    }),
+  );
+};
+
 /**
  * Puts a new item under a key nobody else writes (a fresh id, a random queue id); the retry of a
  * put whose answer was lost finds its own item and succeeds. A key already taken is a bug: thrown.

@@ -447,6 +447,8 @@ export const entityKeys = {
   missedEmailBatch: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'MISSEDEMAILBATCH' }),
   /** A missed-message email's reply address (upstream's MissedMessageEmailAddress), by its token (TTL `expiresAt`). */
   replyAddress: (token: string): Key => ({ pk: `REPLYADDRESS#${token}`, sk: 'REPLYADDRESS' }),
+  /** When a user was last sent a digest email, and by which run (lib/store/digests.ts, TTL `expiresAt`). */
+  digestSent: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'DIGESTSENT' }),
   /** A one-click unsubscribe link's token (upstream's /accounts/unsubscribe/<type>/<token>), by its sha256. */
   unsubscribeToken: (token: string): Key => ({ pk: `UNSUBSCRIBE#${sha256(token)}`, sk: 'UNSUBSCRIBE' }),
   /**

@@ -7,7 +7,7 @@ import { CONTENT_FLAGS, MENTION_FLAGS, type Message } from '../models/message';
 import type { EditHistoryEntry } from '../models/message-edit';
 import { documentClient, tableName } from './client';
 import { buildUserMessageItem, MAX_RECIPIENT_PARTS, recordRowHolders } from './messages';
-import { batchDelete, batchGet, queryAll, sendConditional, stripKeys, type Item } from './common';
+import { batchDelete, batchGet, deleteIfStill, queryAll, sendConditional, stripKeys, type Item } from './common';
 import { entityKeys, lookupKey } from './keys';
 import { listSubmessageKeysOfMessage } from './submessages';
 
@@ -210,14 +210,7 @@ const lowerSummary = async (
   newest: { id: number; topic?: string } | undefined,
 ): Promise<void> => {
   if (newest === undefined) {
-    await sendConditional(
-      new DeleteCommand({
-        TableName: tableName('main'),
-        Key: key,
-        ConditionExpression: 'maxMessageId = :old',
-        ExpressionAttributeValues: { ':old': removedId },
-      }),
-    );
+    await deleteIfStill(key, 'maxMessageId', removedId);
     return;
   }
   await sendConditional(

@@ -5,9 +5,9 @@
 // A pending message is claimed by one run of the delivery check before its email is sent, so a
 // retried run never sends it again. Pending items and batches expire (TTL `expiresAt`).
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { batchDelete, queryPrefix, sendConditional } from './common';
+import { batchDelete, deleteIfStill, queryPrefix, sendConditional } from './common';
 import { entityKeys } from './keys';
 
 /** Why a message is in a missed-message email (upstream's triggers). */
@@ -56,16 +56,8 @@ export const openMissedEmailBatch = (userId: number, batchId: string, atSeconds:
   );
 
 /** Closes the batch `batchId` (its check is running): the next message opens a new one. */
-export const closeMissedEmailBatch = async (userId: number, batchId: string): Promise<void> => {
-  await sendConditional(
-    new DeleteCommand({
-      TableName: tableName('main'),
-      Key: entityKeys.missedEmailBatch(userId),
-      ConditionExpression: 'batchId = :batch',
-      ExpressionAttributeValues: { ':batch': batchId },
-    }),
-  );
-};
+export const closeMissedEmailBatch = (userId: number, batchId: string): Promise<void> =>
+  deleteIfStill(entityKeys.missedEmailBatch(userId), 'batchId', batchId);
 
 /** The user's pending messages, oldest first (consistent: the check runs right after their writes). */
 export const listPendingMissedEmails = async (userId: number): Promise<PendingMissedEmail[]> => {

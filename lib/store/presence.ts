@@ -68,6 +68,15 @@ export const get = async (realmId: number, userId: number): Promise<Presence | u
   return out.Item ? toPresence(out.Item) : undefined;
 };
 
+/** The rows of several users (BatchGetItem); users who never reported presence are left out. */
+export const getMany = async (realmId: number, userIds: number[]): Promise<Presence[]> =>
+  (
+    await batchGet(
+      'main',
+      userIds.map((id) => entityKeys.presence(realmId, id)),
+    )
+  ).map(toPresence);
+
 /** The organization's sequence value: the last update id handed out (0 before the first). */
 export const getSequence = async (realmId: number): Promise<number> => {
   const out = await documentClient().send(

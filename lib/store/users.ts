@@ -166,6 +166,30 @@ export const listOfRealm = async (realmId: number): Promise<User[]> => {
 };
 
 /**
+ * One page of an organization's users (bots and deactivated ones too), in key order, after the
+ * user `after` (the last one of the page before): for jobs that go through a whole organization a
+ * page per step. `next` is the last user's id when more may follow.
+ */
+export const listPageOfRealm = async (
+  realmId: number,
+  after: number | undefined,
+  limit: number,
+): Promise<{ users: User[]; next?: number }> => {
+  const k = keys.usersOfRealm(realmId);
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('main'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: keys.user(realmId, after) } : {}),
+    }),
+  );
+  const users = (out.Items ?? []).map(toUser);
+  return { users, ...(out.LastEvaluatedKey && users.length > 0 ? { next: users[users.length - 1].id } : {}) };
+};
+
+/**
  * Whether an organization has more than `limit` active users (bots included), counting only until
  * it knows: about `limit` + 1 items read when its users are active (Select COUNT still reads them).
  */

@@ -56,6 +56,10 @@ const { JOBS, STREAM_CONSUMERS, loadRoutes } = require('../../functions/routes.j
 const { TABLES } = require('../../tables/index.js') as { TABLES: { name: string; properties: Record<string, any> }[] };
 
 const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+/** A Lambda function's ARN as serverless.yml builds it from the function's name. */
+const arn = (name: string) => ({
+  'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'lambda', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, 'function', name]],
+});
 const DLQ = { type: 'sqs', arn: { 'Fn::GetAtt': ['DeliveryDeadLetterQueue', 'Arn'] } };
 
 describe('the configuration npx serverless package deploys (serverless print)', () => {
@@ -84,7 +88,15 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual([
+      'messageFanout',
+      'messageMove',
+      'outgoingWebhook',
+      'push',
+      'realmExport',
+      'scheduledDelivery',
+      'sendDigests',
+    ]);
     const env = printed.provider.environment;
     for (const [name, variable] of [
       ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],
@@ -93,6 +105,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       ['push', 'PUSH_FUNCTION'],
       ['realmExport', 'REALM_EXPORT_FUNCTION'],
       ['scheduledDelivery', 'SCHEDULED_DELIVERY_FUNCTION'],
+      ['sendDigests', 'SEND_DIGESTS_FUNCTION'],
     ]) {
       expect({ name, handler: fn(name).handler, events: fn(name).events, retries: fn(name).maximumRetryAttempts }).toEqual({
         name,
@@ -106,9 +119,6 @@ describe('the configuration npx serverless package deploys (serverless print)', 
     // Push notifications are configuration: not configured unless the stage's parameters say so.
     expect(env).toMatchObject({ PUSH_BOUNCER_URL: '', ZULIP_ORG_ID: '', ZULIP_ORG_KEY: '' });
     const invoke = printed.provider.iam.role.statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
-    const arn = (name: string) => ({
-      'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'lambda', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, 'function', name]],
-    });
     expect(invoke).toEqual([
       {
         Effect: 'Allow',
@@ -119,6 +129,40 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [arn(`chat-${STAGE}-*`)] },
     ]);
     expect(env.FUNCTION_PREFIX).toBe(`chat-${STAGE}-`);
+  });
+
+  it('starts the sendDigests job once a day from a recurring EventBridge Scheduler schedule, whose role may invoke only that function', () => {
+    const resources = printed.resources.Resources;
+    expect(fn('sendDigests').timeout).toBe(300);
+    expect(resources.DigestSchedule).toEqual({
+      Type: 'AWS::Scheduler::Schedule',
+      Properties: {
+        Name: `chat-${STAGE}-digests`,
+        Description: expect.any(String),
+        ScheduleExpression: 'cron(0 18 * * ? *)',
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        State: 'ENABLED',
+        Target: {
+          Arn: { 'Fn::GetAtt': ['SendDigestsLambdaFunction', 'Arn'] },
+          RoleArn: { 'Fn::GetAtt': ['DigestScheduleRole', 'Arn'] },
+          Input: '{}',
+          RetryPolicy: { MaximumRetryAttempts: 3 },
+        },
+      },
+    });
+    const role = resources.DigestScheduleRole.Properties;
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' }),
+    ]);
+    const statements = role.Policies.flatMap((p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement);
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: [arn(fn('sendDigests').name)],
+      },
+    ]);
   });
 
   it("finishes interrupted deliveries from the main table's stream, and keeps what fails every attempt in an alarmed dead-letter queue", () => {
