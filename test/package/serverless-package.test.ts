@@ -109,7 +109,15 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual(['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery']);
+    expect(Object.keys(JOBS)).toEqual([
+      'messageFanout',
+      'messageMove',
+      'outgoingWebhook',
+      'push',
+      'realmExport',
+      'scheduledDelivery',
+      'sendDigests',
+    ]);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
@@ -133,6 +141,7 @@ describe('npx serverless package', () => {
       'RealmExportLambdaFunction',
       'ReceiveEmailLambdaFunction',
       'ScheduledDeliveryLambdaFunction',
+      'SendDigestsLambdaFunction',
     ]);
     for (const c of invokeConfigs) expect(c.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
     const routeTargets = JSON.stringify(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration'));
@@ -140,6 +149,7 @@ describe('npx serverless package', () => {
     expect(routeTargets).not.toContain('MessageMoveLambdaFunction');
     expect(routeTargets).not.toContain('PushLambdaFunction');
     expect(routeTargets).not.toContain('ScheduledDeliveryLambdaFunction');
+    expect(routeTargets).not.toContain('SendDigestsLambdaFunction');
     const statements = resources.IamRoleLambdaExecution.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const invoke = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('lambda:')));
     const arnParts = [
