@@ -7,6 +7,7 @@ import { benchBundles } from './bench-bundles';
 import { benchCapacity } from './bench-capacity';
 import { benchConnected } from './bench-connected';
 import { benchDigests } from './bench-digests';
+import { benchEmails } from './bench-emails';
 import { benchEvents } from './bench-events';
 import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
@@ -50,6 +51,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   export: benchExport,
   integrations: benchIntegrations,
   digests: benchDigests,
+  emails: benchEmails,
 };
 
 /** The sections named on the command line (all when none); an unknown name fails the run. */
