@@ -18,6 +18,7 @@ import { JOB_LEASE_MS, REQUEST_LEASE_MS } from '../../lib/actions/messages/deliv
 import { JSON_ROUTE_HEADER } from '../../lib/http/route-table';
 import {
   BUCKET_ROUTES,
+  JOB_NAMES,
   bundledDevLogin,
   ROOT,
   runBundled,
@@ -88,15 +89,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual([
-      'messageFanout',
-      'messageMove',
-      'outgoingWebhook',
-      'push',
-      'realmExport',
-      'scheduledDelivery',
-      'sendDigests',
-    ]);
+    expect(Object.keys(JOBS)).toEqual(JOB_NAMES);
     const env = printed.provider.environment;
     for (const [name, variable] of [
       ['messageFanout', 'MESSAGE_FANOUT_FUNCTION'],

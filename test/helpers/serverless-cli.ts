@@ -31,6 +31,9 @@ export const BUCKET_ROUTES = [
   'uploadRealmLogo:write',
 ];
 
+/** The background jobs (functions/routes.js JOBS), in their order, as both deploy checks expect them. */
+export const JOB_NAMES = ['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery', 'sendDigests'];
+
 export type Resource = { Type: string; Condition?: string; Properties: Record<string, any> };
 
 /** The environment of a machine with no AWS account: no credentials, no profile. */

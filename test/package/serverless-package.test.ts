@@ -28,6 +28,7 @@ import {
   UPLOAD_URL_SECRET,
   type Resource,
   BUCKET_ROUTES,
+  JOB_NAMES,
 } from '../helpers/serverless-cli';
 import { flatten, nestedStacks, QUOTAS, quotaViolations, references, unresolvedReferences, type Template } from '../helpers/cloudformation';
 
@@ -109,15 +110,7 @@ describe('npx serverless package', () => {
   });
 
   it("has each background job as a function without a route, named in every function's environment, that only it may be invoked as", () => {
-    expect(Object.keys(JOBS)).toEqual([
-      'messageFanout',
-      'messageMove',
-      'outgoingWebhook',
-      'push',
-      'realmExport',
-      'scheduledDelivery',
-      'sendDigests',
-    ]);
+    expect(Object.keys(JOBS)).toEqual(JOB_NAMES);
     const fn = resources.MessageFanoutLambdaFunction.Properties;
     expect(fn.Handler).toBe(JOBS.messageFanout.handler);
     expect(fn.FunctionName).toBe(`chat-${STAGE}-messageFanout`);
