@@ -170,7 +170,8 @@ describe('e2e: search and compose in the web app', () => {
     expect(drafts.find((d) => d.content === 'half a thought')).toMatchObject({ type: 'stream', to: [denmark], topic: 'drafty' });
 
     await hamletPage.goto(topicUrl('elsewhere'));
-    expect(await hamletPage.inputValue('#compose-textarea')).toBe('');
+    // The other conversation's compose box is empty once its view is shown (not at once on goto).
+    expect(await waitForValue(hamletPage, '#compose-textarea', (v) => v === '')).toBe('');
     await hamletPage.goto(topicUrl('drafty'));
     expect(await waitForValue(hamletPage, '#compose-textarea', (v) => v === 'half a thought')).toBe('half a thought');
     await hamletPage.reload();
