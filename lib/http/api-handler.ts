@@ -102,8 +102,6 @@ const logLine = (
  * `browserSession`: a link a browser follows (an uploaded file at the site root): sent with the
  * session cookie and no Authorization header, the session authenticates it, as upstream's
  * rest_dispatch does for a web request; else HTTP Basic, as for the API.
- */
-/**
  * `quiet`: a success the handler calls routine (an idle long poll: upstream's heartbeat) logs no
  * request line but for a sample (config.quietRequestLogSample); its errors are all logged.
  */
