@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const capacity = require('../capacity/index.js');
+const edge = require('../edge/index.js');
 
 const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -250,9 +251,12 @@ const WAITING_CLIENTS_PER_SHARD = 100;
  */
 const QUIET_LOGS = { logFormat: 'JSON', applicationLogLevel: 'INFO', systemLogLevel: 'WARN' };
 
-/** A long-poll route (GET /events) waits up to the bound, so its Lambda gets more time, still under API Gateway's. */
-const timeoutOf = (route, longPollSeconds) =>
-  route.longPoll ? Math.min(API_GATEWAY_LIMIT - 1, longPollSeconds + 5) : (route.timeout ?? DEFAULT_TIMEOUT);
+/**
+ * A long-poll route (GET /events) waits up to the bound, so its Lambda gets 5 s more: under API
+ * Gateway's 30 s behind the HTTP API; behind the cloudfront edge (edge/index.js), where the bound
+ * is upstream's heartbeat interval, under CloudFront's 60 s.
+ */
+const timeoutOf = (route, longPollSeconds) => (route.longPoll ? longPollSeconds + 5 : (route.timeout ?? DEFAULT_TIMEOUT));
 
 /**
  * The Serverless `functions` section: one function per route, plus the catch-all fallback.
@@ -263,11 +267,13 @@ const timeoutOf = (route, longPollSeconds) =>
  * environments (capacity/index.js managedEnvironments), each holding many.
  */
 const functions = async ({ resolveVariable }) => {
-  const longPollSeconds = Number(await resolveVariable('param:eventsLongPollSeconds'));
+  // The bound: the eventsLongPollSeconds parameter, or behind the cloudfront edge upstream's heartbeat interval.
+  const longPollSeconds = await edge.longPollSeconds({ resolveVariable });
   const maxWaiting = Number(await resolveVariable('param:eventsMaxConcurrency'));
   if (!Number.isInteger(maxWaiting) || maxWaiting < 1)
     throw new Error(`eventsMaxConcurrency must be a whole number of executions, got ${maxWaiting}`);
-  if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || longPollSeconds + 5 >= API_GATEWAY_LIMIT) {
+  const behindApi = (await edge.edgeMode({ resolveVariable })) === 'api';
+  if (!Number.isFinite(longPollSeconds) || longPollSeconds <= 0 || (behindApi && longPollSeconds + 5 >= API_GATEWAY_LIMIT)) {
     throw new Error(`eventsLongPollSeconds must be a number of seconds below ${API_GATEWAY_LIMIT - 5}, got ${longPollSeconds}`);
   }
   const managed = (await capacity.capacityMode({ resolveVariable })) === 'managed';
@@ -350,7 +356,7 @@ const httpApiRouteLogicalId = (routeKey) =>
  * (docs/architecture.md, "The web app"). The local gateway does the same (scripts/local-gateway.ts).
  */
 const JSON_ROUTE_HEADER = 'x-zulip-json-route';
-const jsonRouteResources = {
+const jsonRouteResources = async ({ resolveVariable }) => ({
   JsonRouteIntegration: {
     Type: 'AWS::ApiGatewayV2::Integration',
     Properties: {
@@ -375,7 +381,7 @@ const jsonRouteResources = {
       TimeoutInMillis: API_GATEWAY_LIMIT * 1000,
       RequestParameters: {
         [`overwrite:header.${JSON_ROUTE_HEADER}`]: '1',
-        'overwrite:header.x-forwarded-host': '$context.domainName',
+        'overwrite:header.x-forwarded-host': edge.jsonHopHost(await edge.edgeMode({ resolveVariable })),
       },
     },
   },
@@ -387,7 +393,7 @@ const jsonRouteResources = {
       Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'JsonRouteIntegration' }]] },
     },
   },
-};
+});
 
 const stageThrottling = async ({ resolveVariable }) => {
   const rate = Number(await resolveVariable('param:throttleRate'));

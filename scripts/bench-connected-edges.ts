@@ -21,10 +21,11 @@ export const EDGE_PRICES = {
 } as const;
 
 /**
- * How long a poll lasts behind the load balancer: upstream's heartbeat comes 45 to 55 s into a
- * wait (HEARTBEAT_MIN_FREQ_SECS plus up to 10), under CloudFront's 60 s origin response timeout.
+ * How long a poll lasts behind the load balancer, as `--param eventsEdge=cloudfront` deploys it
+ * (edge/index.js): upstream's heartbeat interval, under CloudFront's 60 s origin response timeout.
  */
-export const ALB_POLL_SECONDS = 50;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const ALB_POLL_SECONDS = (require('../edge/index.js') as { EDGE_POLL_SECONDS: number }).EDGE_POLL_SECONDS;
 /** A heartbeat's response with its headers, as CloudFront bills its bytes out, about. */
 const RESPONSE_BYTES = 450;
 

@@ -399,18 +399,18 @@ export const benchConnected = async (): Promise<void> => {
     `\nPriced from the ${priced.count.toLocaleString('en-US')}-poll run${priced.saturated ? ' (saturated: every run was)' : ''}:`,
   );
   for (const clients of [10, 1_000, 10_000]) {
+    const alb = connectedCost(rates, clients, shards, deployed.memoryMb, 'alb');
     const c = connectedCost(rates, clients, shards, deployed.memoryMb);
     console.log(
-      `connected: ${clients.toLocaleString('en-US')} clients; ${money(c.managedTotal)} per connected client-month on managed instances ` +
-        `(${money(c.standardTotal)} on standard Lambda); ${c.readUnitsPerClient.toFixed(3)} read units/s per waiting client; ${c.perEnv} waiting polls per environment`,
+      `connected: ${clients.toLocaleString('en-US')} clients; ${money(alb.managedTotal)} per connected client-month on managed instances ` +
+        `behind CloudFront and the load balancer (--param eventsEdge=cloudfront, ${ALB_POLL_SECONDS} s polls; ${money(alb.standardTotal)} on standard Lambda); ` +
+        `behind the HTTP API (${config.longPollSeconds()} s polls) ${money(c.managedTotal)} managed, ${money(c.standardTotal)} standard; ` +
+        `${c.readUnitsPerClient.toFixed(3)} read units/s per waiting client; ${c.perEnv} waiting polls per environment`,
     );
-    console.log(`  managed (${c.instances} instances): ${items(c.managed)}`);
-    console.log(`  standard: ${items(c.standard)}`);
-    const alb = connectedCost(rates, clients, shards, deployed.memoryMb, 'alb');
-    console.log(
-      `  behind CloudFront and an ALB (${ALB_POLL_SECONDS} s polls; priced, not declared): ${money(alb.managedTotal)} on managed instances, ` +
-        `${money(alb.standardTotal)} on standard Lambda; managed: ${items(alb.managed)}`,
-    );
+    console.log(`  load balancer, managed (${alb.instances} instances): ${items(alb.managed)}`);
+    console.log(`  load balancer, standard: ${items(alb.standard)}`);
+    console.log(`  HTTP API, managed (${c.instances} instances): ${items(c.managed)}`);
+    console.log(`  HTTP API, standard: ${items(c.standard)}`);
   }
   let crossover = 1;
   while (crossover < 1_000_000) {

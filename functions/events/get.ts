@@ -2,6 +2,7 @@
 // queue was registered with the same credentials (lib/http/auth.ts authenticatePoll): a waiting
 // client costs no key lookup per poll. The web app's polls (/json/events) by their session.
 import { fetchEvents } from '../../lib/events/queues';
+import { ALB_BATCH_BYTES, prefixWithin, viaAlb } from '../../lib/http/alb';
 import { selfAuthenticatingApiHandler } from '../../lib/http/api-handler';
 import { authenticate, authenticatePoll, type PollPrincipal } from '../../lib/http/auth';
 import { authenticateJsonRequest, isJsonRoute } from '../../lib/http/session';
@@ -46,7 +47,8 @@ export const handler = selfAuthenticatingApiHandler(
       maxWaitMs: remaining === undefined ? undefined : remaining - RESPONSE_MARGIN_MS,
       read: queue,
     });
-    return { events };
+    // Behind the load balancer (the long-poll's edge), an answer is at most 1 MB.
+    return { events: viaAlb(event) ? prefixWithin(events, ALB_BATCH_BYTES) : events };
   },
   { quiet: idle },
 );

@@ -10,8 +10,9 @@ import { PathNotFoundError } from '../errors';
 import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
 import type { User } from '../models/user';
+import { fromAlb, toAlb, viaAlb, type AlbEvent, type AlbResponse } from './alb';
 import { authenticate, realmForHost } from './auth';
-import { authenticateJsonRequest, hasSessionCookie, isJsonRoute, jsonRouteHost } from './session';
+import { authenticateJsonRequest, hasSessionCookie, isJsonRoute, withViewerHost } from './session';
 import { dispatchTunnelled } from './method-override';
 import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
@@ -105,6 +106,12 @@ const logLine = (
  * `quiet`: a success the handler calls routine (an idle long poll: upstream's heartbeat) logs no
  * request line but for a sample (config.quietRequestLogSample); its errors are all logged.
  */
+/** A function's handler: API Gateway's payload 2.0, or an Application Load Balancer's event. */
+type Handler = {
+  (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse>;
+  (event: AlbEvent, context?: Context): Promise<AlbResponse>;
+};
+
 type Options = { allowWebhookBots?: boolean; browserSession?: boolean; quiet?: (data: Record<string, unknown>) => boolean };
 
 const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opts: Options = {}) => {
@@ -118,10 +125,10 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
       // A /json/ POST that names another method (`method=PATCH`) is that method's route's.
       const tunnelled = await dispatchTunnelled(event as never);
       if (tunnelled) return tunnelled;
-      // A /json/ request (the web app's): its host is the one the browser addressed, and the session
-      // authenticates it instead of an API key (lib/http/session.ts).
+      // The host the client addressed, past any hop (lib/http/session.ts viewerHost). A /json/
+      // request (the web app's) is authenticated by its session instead of an API key.
+      event.headers = withViewerHost(event.headers);
       const json = isJsonRoute(event.headers);
-      if (json) event.headers = { ...event.headers, host: jsonRouteHost(event.headers) };
       const headers = event.headers ?? {};
       let user: User | undefined;
       let realm: Realm | undefined;
@@ -165,7 +172,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
       return jsonSuccess(data ?? {}, params.ignored());
     });
 
-  return async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
+  const serve = async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
     const started = Date.now();
     const ctx = context ?? ({} as Context);
     const response = await core(event as unknown as Event, ctx);
@@ -173,6 +180,10 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
     const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
     return compressIfAccepted(response, acceptEncoding);
   };
+  // A load balancer's request (the long-poll's edge: lib/http/alb.ts) is served as API Gateway's.
+  const handler = async (event: APIGatewayProxyEventV2 | AlbEvent, context?: Context): Promise<HttpResponse | AlbResponse> =>
+    viaAlb(event) ? toAlb(await serve(fromAlb(event as AlbEvent), context)) : serve(event as APIGatewayProxyEventV2, context);
+  return handler as Handler;
 };
 
 /** An endpoint that requires HTTP Basic authentication (at /json/, the session: lib/http/session.ts). */

@@ -45,11 +45,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 export const isJsonRoute = (headers: Record<string, string | undefined> | undefined): boolean => headers?.[JSON_ROUTE_HEADER] === '1';
 
 /**
- * The host a `/json/…` request was sent to: API Gateway's hop from `/json/` to `/api/v1/` passes it
- * in X-Forwarded-Host (its own request is addressed to the API's own host).
+ * The host the client addressed, which names the organization: X-Forwarded-Host when a hop in
+ * front set it (the HTTP API's hop from `/json/` to `/api/v1/`, whose own request is addressed to
+ * the API's host; the long-poll edge's CloudFront, which sends every request to its origins with
+ * the viewer's Host there: edge/index.js), else Host. Its first value, should a proxy append.
  */
-export const jsonRouteHost = (headers: Record<string, string | undefined> | undefined): string | undefined =>
-  headers?.['x-forwarded-host'] ?? headers?.host;
+export const viewerHost = (headers: Record<string, string | undefined> | undefined): string | undefined =>
+  headers?.['x-forwarded-host']?.split(',')[0]?.trim() || headers?.host;
+
+/** The request's headers with Host the viewer's (viewerHost), for everything that reads Host after. */
+export const withViewerHost = <H extends Record<string, string | undefined>>(headers: H | undefined): H => {
+  const host = viewerHost(headers);
+  return (host === headers?.host ? (headers ?? {}) : { ...headers, host }) as H;
+};
 
 /** Whether the request carries a session cookie (a browser's, signed in or once signed in). */
 export const hasSessionCookie = (event: JsonEvent): boolean => requestCookies(event)[SESSION_COOKIE] !== undefined;
@@ -68,7 +76,7 @@ export async function authenticateJsonRequest(
   event: JsonEvent,
   required: boolean,
 ): Promise<{ user: User | undefined; realm: Realm | undefined }> {
-  const realm = await realmForHost(jsonRouteHost(event.headers));
+  const realm = await realmForHost(viewerHost(event.headers));
   const cookies = requestCookies(event);
   const session = await sessionOf(cookies[SESSION_COOKIE], realm);
   if (!session && required) throw new SessionRequiredError();

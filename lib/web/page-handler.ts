@@ -20,7 +20,7 @@ import { isSecureRequest, requestCookies, setCookie } from '../http/cookies';
 import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from '../http/csrf';
 import { html, type SafeHtml } from './html';
 import { box, CSRF_FIELD, htmlResponse, layout, type FormContext } from './page';
-import { sessionOf, type WebSession } from '../http/session';
+import { sessionOf, withViewerHost, type WebSession } from '../http/session';
 
 type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
@@ -115,6 +115,8 @@ const pageCore = (realmRequired: boolean, fn: (ctx: PageContext | RootPageContex
     .use(pageErrorHandler())
     .use(bodyParser())
     .handler(async (event, context) => {
+      // The host the browser addressed, past the edge's CloudFront (lib/http/session.ts viewerHost).
+      event.headers = withViewerHost(event.headers);
       let realm: Realm | undefined;
       if (realmRequired) {
         realm = await realmForHost(event.headers?.host);

@@ -20,6 +20,7 @@ const stageParams = (params: Record<string, string>) => ({
       'param:eventsMaxConcurrency': '500',
       'param:eventsRealmShards': '5',
       'param:eventsCapacity': 'standard',
+      'param:eventsEdge': 'api',
       ...params,
     })[name]!,
 });
@@ -132,6 +133,22 @@ describe('functions/routes.js', () => {
   it.each([['lambda'], ['Managed'], ['']])('refuses an eventsCapacity of "%s", naming the two modes', async (value) => {
     await expect(routesModule.functions(stageParams({ 'param:eventsCapacity': value }))).rejects.toThrow(
       `The eventsCapacity parameter must be standard (standard Lambda, the default) or managed (Lambda Managed Instances), got "${value}"`,
+    );
+  });
+
+  it('behind the cloudfront edge, lets GET /events wait 50 s (its timeout 55 s, under CloudFront 60 s) whatever eventsLongPollSeconds says', async () => {
+    const fns = await routesModule.functions(stageParams({ 'param:eventsEdge': 'cloudfront', 'param:eventsLongPollSeconds': '20' }));
+    expect(fns.eventsGet).toMatchObject({ reservedConcurrency: 500, timeout: 55 });
+    expect(fns.eventsDelete).toMatchObject({ timeout: 10 });
+    // Behind the HTTP API a bound past its 30 s stays refused.
+    await expect(routesModule.functions(stageParams({ 'param:eventsLongPollSeconds': '50' }))).rejects.toThrow(
+      'eventsLongPollSeconds must be a number of seconds below 25, got 50',
+    );
+  });
+
+  it('refuses an eventsEdge other than api or cloudfront', async () => {
+    await expect(routesModule.functions(stageParams({ 'param:eventsEdge': 'alb' }))).rejects.toThrow(
+      'The eventsEdge parameter must be api (every route behind the HTTP API, the default) or cloudfront (CloudFront in front, GET /events behind a load balancer), got "alb"',
     );
   });
 
