@@ -68,6 +68,7 @@ export const TOP_LEVEL = {
   'lib/clock.ts': [],
   'lib/concurrency.ts': [],
   'lib/passwords.ts': ['lib/config.ts'],
+  'lib/log.ts': [],
 };
 
 /**

@@ -24,6 +24,7 @@ const UNIT = [
   '<rootDir>/test/lib/validation/**/*.test.ts',
   '<rootDir>/test/lib/emoji/**/*.test.ts',
   '<rootDir>/test/lib/config.test.ts',
+  '<rootDir>/test/lib/log.test.ts',
   '<rootDir>/test/lint/**/*.test.ts',
   '<rootDir>/test/webapp/**/*.test.ts',
   '<rootDir>/test/stacks/**/*.test.ts',

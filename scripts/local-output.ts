@@ -9,7 +9,7 @@
 export const isVerbose = (argv: readonly string[], env: NodeJS.ProcessEnv): boolean =>
   argv.includes('--verbose') || /^(1|true|yes|on)$/i.test(env.VERBOSE ?? '') || env.npm_config_loglevel === 'verbose';
 
-/** The levels of the service's own JSON log lines that are routine: a request's log line. */
+/** The levels of the service's own JSON log lines (lib/log.ts) that are routine: a request's log line. */
 const ROUTINE_LEVELS = new Set(['info', 'debug']);
 
 /** serverless-offline's and Node's words for something that went wrong, and a stack trace's lines. */
@@ -26,8 +26,9 @@ export const mattersWhenQuiet = (line: string): boolean => {
     try {
       const parsed = JSON.parse(line) as unknown;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        const level = (parsed as { level?: unknown }).level;
-        return !(typeof level === 'string' && ROUTINE_LEVELS.has(level));
+        const { level, _aws: metrics } = parsed as { level?: unknown; _aws?: unknown };
+        // A metrics line (embedded metric format) is routine too.
+        return !(metrics !== undefined || (typeof level === 'string' && ROUTINE_LEVELS.has(level.toLowerCase())));
       }
     } catch {
       // Not JSON after all: judged by its words.

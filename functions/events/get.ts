@@ -7,6 +7,7 @@ import { selfAuthenticatingApiHandler } from '../../lib/http/api-handler';
 import { authenticate, authenticatePoll, type PollPrincipal } from '../../lib/http/auth';
 import { authenticateJsonRequest, isJsonRoute } from '../../lib/http/session';
 import { json, rawString } from '../../lib/http/params';
+import { count } from '../../lib/log';
 import { bool, int } from '../../lib/validation/validators';
 
 /** Leave this much of the function's own time for the response. */
@@ -48,7 +49,11 @@ export const handler = selfAuthenticatingApiHandler(
       read: queue,
     });
     // Behind the load balancer (the long-poll's edge), an answer is at most 1 MB.
-    return { events: viaAlb(event) ? prefixWithin(events, ALB_BATCH_BYTES) : events };
+    const sent = viaAlb(event) ? prefixWithin(events, ALB_BATCH_BYTES) : events;
+    count('Polls');
+    if (idle({ events: sent })) count('IdlePolls');
+    else count('EventsDelivered', sent.length);
+    return { events: sent };
   },
   { quiet: idle },
 );

@@ -18,6 +18,7 @@ import * as scheduledStore from '../store/scheduled-messages';
 import { deleteSchedule, putSchedule } from '../store/schedules';
 import * as usersStore from '../store/users';
 import { checkMessage, sendCheckedMessage, sendInternalMessage, type CheckedMessage } from './messages/send';
+import { log } from '../log';
 
 /** How early a run still delivers: the scheduler's clock and this function's may differ a little. */
 const CLOCK_SKEW_MS = 5_000;
@@ -167,7 +168,7 @@ export const doDeliverScheduledMessage = async (job: ScheduledDeliveryJob): Prom
     else await deliverSendLater(m, realm, sender);
   } catch (error) {
     if (!(error instanceof DeliveryFailure)) throw error;
-    console.info(JSON.stringify({ scheduledDelivery: 'failed', realmId: m.realmId, id: m.id, why: error.message }));
+    log.info('scheduled message not sent', { realmId: m.realmId, id: m.id, why: error.message });
     if (!(await scheduledStore.markFailed(m, m.scheduledDeliveryTimestamp, error.message))) return;
     if (m.kind === 'reminder' || !error.notifySender || !realm || !sender) return;
     const failed: ScheduledMessage = { ...m, failed: true, failureMessage: error.message };

@@ -11,6 +11,7 @@
 import { nowMs } from '../clock';
 import { config } from '../config';
 import * as streams from '../store/event-streams';
+import { log } from '../log';
 
 /**
  * Each check comes this much later than the previous one, up to the configured maximum: 25, 40,
@@ -124,7 +125,7 @@ class ShardWatcher {
       head = await readHead(this.stream);
     } catch (error) {
       // A failed read is retried on the schedule; the polls' own deadlines still bound their waits.
-      console.error(JSON.stringify({ level: 'error', msg: 'shard head read failed', stream: this.stream, error: String(error) }));
+      log.error('shard head read failed', { stream: this.stream, error: String(error) });
     }
     this.reading = false;
     if (this.watching === 0) return;

@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
+import { flushMetrics, log } from '../log';
 import { PathNotFoundError } from '../errors';
 import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
@@ -86,16 +87,13 @@ const logLine = (
   if (!config.requestLog()) return;
   // A quiet success (an idle poll) is logged only for a sample: the line cost more than the poll.
   if (quiet && status === 200 && Math.random() >= config.quietRequestLogSample()) return;
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
-      status,
-      durationMs: Date.now() - started,
-      requestId: requestIdOf(context),
-      userId: userId ?? null,
-    }),
-  );
+  log.info('request', {
+    route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
+    status,
+    durationMs: Date.now() - started,
+    requestId: requestIdOf(context),
+    ...(userId === undefined ? {} : { userId }),
+  });
 };
 
 /**
@@ -177,6 +175,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
     const ctx = context ?? ({} as Context);
     const response = await core(event as unknown as Event, ctx);
     logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx), quietOf.has(ctx));
+    flushMetrics();
     const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
     return compressIfAccepted(response, acceptEncoding);
   };

@@ -9,6 +9,7 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { config } from '../config';
 import { localEndpoint } from './client';
+import { log } from '../log';
 
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
 export type JobName = 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'sendDigests';
@@ -89,7 +90,7 @@ const runInProcess = async (name: JobName, payload: unknown): Promise<void> => {
       await runJob(name, payload);
       return;
     } catch (error) {
-      console.error(JSON.stringify({ job: name, attempt, error: String((error as Error).stack ?? error) }));
+      log.error('job failed', { job: name, attempt, error: String((error as Error).stack ?? error) });
       if (attempt >= IN_PROCESS_ATTEMPTS) {
         failed.push(error);
         return;

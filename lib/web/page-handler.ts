@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config } from '../config';
+import { flushMetrics, log } from '../log';
 import { SESSION_COOKIE } from '../models/session';
 import type { Realm } from '../models/realm';
 import { realmForHost } from '../http/auth';
@@ -184,16 +185,14 @@ const logged = (core: ReturnType<typeof pageCore>) => {
     const started = Date.now();
     const response = await core(event as unknown as Event, context ?? ({} as Context));
     if (config.requestLog()) {
-      console.log(
-        JSON.stringify({
-          level: 'info',
-          route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
-          status: response.statusCode,
-          durationMs: Date.now() - started,
-          requestId: requestIdOf(context),
-        }),
-      );
+      log.info('request', {
+        route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
+        status: response.statusCode,
+        durationMs: Date.now() - started,
+        requestId: requestIdOf(context),
+      });
     }
+    flushMetrics();
     return response;
   };
 };

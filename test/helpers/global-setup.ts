@@ -47,6 +47,9 @@ export default async (): Promise<void> => {
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
     process.env.REQUEST_LOG = 'off';
+    // Powertools' development mode: its Logger writes through the global console, which a test
+    // may watch (jest.spyOn(console, 'info')), and its Metrics write nothing (lib/log.ts).
+    process.env.POWERTOOLS_DEV = 'true';
     process.env.DEVELOPMENT_MODE = 'on';
     // Password hashes at N = 2^11 (ms, not a second, a login that upgrades a hash); still not the
     // seeded cost (2^10), so a first login upgrades the hash as in production (config.passwordCost).

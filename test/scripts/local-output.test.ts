@@ -9,14 +9,24 @@ describe("serverless-offline's lines without --verbose", () => {
     ['its ready line', 'Server ready: http://localhost:45369 🚀'],
     ['a request line', 'GET /login (λ: webLoginPage)'],
     ['a duration line', '(λ: webLoginPage) RequestId: df96a931  Duration: 99.38 ms  Billed Duration: 100 ms'],
-    ["a request's log line", '{"level":"info","route":"GET /login/","status":200,"durationMs":98,"requestId":"df96a931"}'],
+    [
+      "a request's log line",
+      '{"level":"INFO","message":"request","timestamp":"2026-11-29T00:00:00.000Z","service":"chat","sampling_rate":0,"route":"GET /login/","status":200,"durationMs":98,"requestId":"df96a931"}',
+    ],
+    [
+      'a metrics line',
+      '{"_aws":{"Timestamp":1,"CloudWatchMetrics":[{"Namespace":"Chat","Dimensions":[["service"]],"Metrics":[]}]},"service":"chat","Polls":3}',
+    ],
   ])('leaves out %s', (_, line) => {
     expect(mattersWhenQuiet(line)).toBe(false);
   });
 
   it.each([
-    ['an unhandled exception of a handler', '{"level":"error","msg":"unhandled exception","requestId":"r","error":{"name":"TypeError"}}'],
-    ['a warning of an action', '{"level":"warn","msg":"Notification Bot missing: notices not sent","notices":2}'],
+    [
+      'an unhandled exception of a handler',
+      '{"level":"ERROR","message":"unhandled exception","service":"chat","requestId":"r","error":{"name":"TypeError"}}',
+    ],
+    ['a warning of an action', '{"level":"WARN","message":"Notification Bot missing: notices not sent","service":"chat","notices":2}'],
     ['an error logged without a level', '{"push":"job not started","realmId":2,"messageId":5,"error":"Throttled"}'],
     ['a job run that failed', '{"asyncInvocation":"chat-local-push","requestId":"r","attempt":1,"error":"boom"}'],
     ["serverless-offline's own error", "✖ Unhandled exception in handler 'getUser'."],

@@ -13,6 +13,7 @@ import { channelLinkSyntax, silentMention, topicLinkSyntax } from '../../render/
 import * as channelsStore from '../../store/channels';
 import * as usersStore from '../../store/users';
 import { sendInternalMessage, type InternalMessageTarget } from '../messages/send';
+import { log } from '../../log';
 
 /** Upstream's you_were_just_subscribed_message. */
 const youWereSubscribedMessage = (actingUser: User, channelNames: string[]): string => {
@@ -96,7 +97,7 @@ export const sendNewSubscriptionNotices = async (realm: Realm, n: NewSubscriptio
   if (!bot) {
     // A deployment without the system bots (they come with the seed) cannot post notices; the
     // subscriptions themselves stand.
-    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: notices not sent', notices: notices.length }));
+    log.warn('Notification Bot missing: notices not sent', { notices: notices.length });
     return;
   }
   for (const { target, content } of notices) await sendInternalMessage(realm, bot, target, content, [n.actingUser.id]);
@@ -130,7 +131,7 @@ export const sendMessagesMovedNotices = async (realm: Realm, n: MessagesMovedNot
   if (!n.toNewTopic && !n.toOldTopic) return;
   const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
   if (!bot) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: move notices not sent' }));
+    log.warn('Notification Bot missing: move notices not sent');
     return;
   }
   const user = silentMention(n.actingUser);
@@ -248,7 +249,7 @@ export const sendChannelEventsNotices = async (
   if (contents.length === 0) return;
   const bot = await usersStore.getSystemBot(NOTIFICATION_BOT_EMAIL);
   if (!bot) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'Notification Bot missing: notices not sent', notices: contents.length }));
+    log.warn('Notification Bot missing: notices not sent', { notices: contents.length });
     return;
   }
   for (const content of contents) {

@@ -36,6 +36,7 @@ import { createUnsubscribeToken } from '../../store/missed-emails';
 import * as presenceStore from '../../store/presence';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
+import { log } from '../../log';
 
 /** What the sendDigests job is given: nothing for the day's run; an organization and where its users' pages stand for the rest. */
 export type DigestJob = { realmId?: number; after?: number; at?: number };
@@ -202,7 +203,7 @@ const sendRealmPage = async (job: DigestJob & { realmId: number }, at: number): 
     const runId = randomUUID();
     const sent: number[] = [];
     for (const user of recipients) if (await sendDigest(ctx, user, runId)) sent.push(user.id);
-    if (sent.length > 0) console.info(JSON.stringify({ digest: 'sent', realmId: realm.id, userIds: sent, at }));
+    if (sent.length > 0) log.info('digests sent', { realmId: realm.id, userIds: sent, at });
   }
   if (page.next !== undefined) await startJob('sendDigests', { realmId: realm.id, after: page.next, at } satisfies DigestJob);
 };

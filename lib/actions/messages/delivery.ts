@@ -44,6 +44,7 @@ import * as messagesStore from '../../store/messages';
 import * as pendingDeliveriesStore from '../../store/pending-deliveries';
 import * as realmsStore from '../../store/realms';
 import * as usersStore from '../../store/users';
+import { log } from '../../log';
 
 /** The sending client's own queue and its local id for the message (upstream's local_message_id echo). */
 export type SenderEcho = { queueId?: string; localId?: string };
@@ -158,9 +159,7 @@ export const doDeliverMessage = async (d: Delivery): Promise<void> => {
 };
 
 const logDelivery = (what: string, realmId: number, messageId: number, error?: unknown): void => {
-  console.error(
-    JSON.stringify({ delivery: what, realmId, messageId, ...(error ? { error: String((error as Error).stack ?? error) } : {}) }),
-  );
+  log.error(`delivery: ${what}`, { realmId, messageId, ...(error ? { error: String((error as Error).stack ?? error) } : {}) });
 };
 
 /** The sender first when a recipient, as upstream lists a message event's users. */

@@ -23,6 +23,7 @@ import * as messagesStore from '../../store/messages';
 import * as usersStore from '../../store/users';
 import { sendDeleteMessageEvents } from './delete';
 import { type RenderedEdit, type UpdatePlan, writeEditOf, updateEventOf, sendUpdateEvent, setMentionFlags } from './edit-writes';
+import { log } from '../../log';
 
 /** How many moved messages one batch (the request's or a messageMove run's) writes at a time (their rows, then their items). */
 const MOVE_CONCURRENCY = 16;
@@ -173,9 +174,7 @@ export const doMessageMove = async (job: MoveJob): Promise<void> => {
   ]);
   if (!realm || !editor || !channel || destination === undefined) {
     // The organization, the editor or a channel is gone: nothing left to move it by.
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'message move abandoned: its context is gone', job: { ...job, topicLinks: undefined } }),
-    );
+    log.warn('message move abandoned: its context is gone', { job: { ...job, topicLinks: undefined } });
     return;
   }
   const ctx: MoveContext = {

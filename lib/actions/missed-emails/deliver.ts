@@ -30,6 +30,7 @@ import * as userGroupsStore from '../../store/user-groups';
 import * as usersStore from '../../store/users';
 import type { MissedEmailJob } from './enqueue';
 import { replyAddressOf } from './reply-by-email';
+import { log } from '../../log';
 
 /** Upstream's get_context_for_message: up to 5 earlier messages of the topic, sent within 15 minutes before. */
 const CONTEXT_MESSAGES = 5;
@@ -173,7 +174,7 @@ export const doSendMissedEmails = async (job: MissedEmailJob): Promise<void> => 
       await missedEmailsStore.releasePendingMissedEmails(job.userId, claimedIds, runId);
       throw error;
     }
-    console.info(JSON.stringify({ missedEmail: 'sent', realmId: realm.id, userId: user.id, messageIds: claimedIds, at: nowSeconds() }));
+    log.info('missed-message email sent', { realmId: realm.id, userId: user.id, messageIds: claimedIds, at: nowSeconds() });
     await missedEmailsStore.deletePendingMissedEmails(job.userId, claimedIds);
   }
 };

@@ -19,6 +19,7 @@ import { createReplyAddress, getReplyAddress, isReplyToken } from '../../store/r
 import * as usersStore from '../../store/users';
 import { sendCheckedMessage, sendInternalMessage } from '../messages/send';
 import { checkScheduledSend } from '../scheduled-delivery';
+import { log } from '../../log';
 
 /** The reply address of a missed-message email to `user` about `message`'s conversation; undefined without a gateway. */
 export const replyAddressOf = async (user: User, message: Message): Promise<string | undefined> => {
@@ -105,7 +106,7 @@ const bodyOf = (mail: ParsedMail): string => {
 
 /** Why an email was dropped, logged (the address's token left out, as upstream's redacted log). */
 const drop = (reason: string, facts: Record<string, unknown> = {}): void => {
-  console.info(JSON.stringify({ emailGateway: 'dropped', reason, ...facts }));
+  log.info('email gateway: dropped', { reason, ...facts });
 };
 
 /**
@@ -149,7 +150,7 @@ export const doReceiveEmail = async (raw: Buffer, envelope: string[] = []): Prom
       client: 'Internal',
     });
     const { id } = await sendCheckedMessage(realm, user, checked);
-    console.info(JSON.stringify({ emailGateway: 'posted', userId: user.id, messageId: id }));
+    log.info('email gateway: posted', { userId: user.id, messageId: id });
     return id;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

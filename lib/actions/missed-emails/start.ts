@@ -10,6 +10,7 @@ import type { User } from '../../models/user';
 import { settingsOfUser } from '../../models/user-settings';
 import type { RenderedContent } from '../messages/render';
 import { startJob } from '../../store/jobs';
+import { log } from '../../log';
 
 /** What the scheduledDelivery job's `missedEmailStart` run is given: the message and its candidates by reason. */
 export type MissedEmailStartJob = {
@@ -70,8 +71,6 @@ export const doStartMissedMessageEmails = async (
   try {
     await startJob('scheduledDelivery', job);
   } catch (error) {
-    console.error(
-      JSON.stringify({ missedEmails: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }),
-    );
+    log.error('missed emails: job not started', { realmId: message.realmId, messageId: message.id, error: String(error) });
   }
 };

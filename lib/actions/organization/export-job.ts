@@ -27,6 +27,7 @@ import * as exportsStore from '../../store/realm-exports';
 import * as usersStore from '../../store/users';
 import { notifyRealmExport } from './exports';
 import { stagedMessageFile, writeExportArchive, type ExportScope } from './export-archive';
+import { log } from '../../log';
 
 export type ExportJob = { realmId: number; exportId: number };
 
@@ -114,9 +115,7 @@ const MAX_FAILURES = 3;
  */
 const failRun = async (e: RealmExport, runs: number, error: unknown): Promise<void> => {
   const failures = (e.failures ?? 0) + 1;
-  console.error(
-    JSON.stringify({ job: 'realmExport', realmId: e.realmId, exportId: e.id, failures, error: String((error as Error).stack ?? error) }),
-  );
+  log.error('realmExport run failed', { realmId: e.realmId, exportId: e.id, failures, error: String((error as Error).stack ?? error) });
   if (failures < MAX_FAILURES) {
     await exportsStore.updateRealmExport(e, { status: 'started', runs }, { failures });
     throw error;

@@ -9,6 +9,7 @@ import type { BotService, User } from '../../models/user';
 import { messageLink } from '../../render/message-links';
 import * as usersStore from '../../store/users';
 import { sendMessage } from '../messages/send';
+import { log } from '../../log';
 
 /** A message that triggered a bot, with what its job read. */
 export type Triggered = {
@@ -52,7 +53,7 @@ export const failWithMessage = async (t: Triggered, failure: string): Promise<vo
     await sendReply(t, `Failure! ${failure}`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    console.warn(JSON.stringify({ outgoingWebhook: t.message.id, failureNotSent: error.message }));
+    log.warn('outgoing webhook failure notice not sent', { messageId: t.message.id, error: error.message });
   }
 };
 
@@ -81,6 +82,6 @@ export const notifyBotOwner = async (t: Triggered, notice: OwnerNotice): Promise
     await sendAsBot(t, { userIds: [owner.id] }, ownerNoticeText(t, notice));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    console.warn(JSON.stringify({ outgoingWebhook: t.message.id, ownerNoticeNotSent: error.message }));
+    log.warn('outgoing webhook owner notice not sent', { messageId: t.message.id, error: error.message });
   }
 };

@@ -5,6 +5,7 @@ import type { ServiceTrigger } from '../../integrations/outgoing';
 import type { Message } from '../../models/message';
 import { BotType, type User } from '../../models/user';
 import { startJob } from '../../store/jobs';
+import { log } from '../../log';
 
 /** One run of the outgoingWebhook job: a message, the bot it triggered and how, and how many tries have failed so far (upstream's failed_tries). */
 export type OutgoingWebhookJob = { realmId: number; messageId: number; botId: number; trigger: ServiceTrigger; failedTries: number };
@@ -38,7 +39,7 @@ export const doStartOutgoingWebhooks = async (message: Message, sender: User, me
     try {
       await startJob('outgoingWebhook', job);
     } catch (error) {
-      console.error(JSON.stringify({ outgoingWebhook: job, error: String((error as Error).stack ?? error) }));
+      log.error('outgoing webhook job not started', { outgoingWebhook: job, error: String((error as Error).stack ?? error) });
     }
   }
 };

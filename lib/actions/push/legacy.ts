@@ -33,6 +33,7 @@ import * as usersStore from '../../store/users';
 import { sendForRealm, sendTestToBouncer } from './bouncer';
 import type { LegacyTokenJob } from '../../models/push-job';
 import { forHumans } from '../requiring';
+import { log } from '../../log';
 
 /** Who the bouncer knows a user's legacy tokens by: their uuid, and their id (upstream sends both). */
 const bouncerUser = (user: { realmId: number; id: number }) => ({
@@ -126,14 +127,11 @@ export const doLegacyTokenJob = async (job: LegacyTokenJob): Promise<void> => {
     );
   } catch (error) {
     if (!(error instanceof BouncerRefusedError)) throw error;
-    console.error(
-      JSON.stringify({
-        push: `legacy ${register ? 'registration' : 'removal'} refused by the bouncer`,
-        userId: job.userId,
-        code: error.code,
-        msg: error.message,
-      }),
-    );
+    log.error(`push: legacy ${register ? 'registration' : 'removal'} refused by the bouncer`, {
+      userId: job.userId,
+      code: error.code,
+      refusal: error.message,
+    });
   }
 };
 
@@ -168,7 +166,7 @@ const notifyLegacyTokens = async (
     });
   } catch (error) {
     if (!(error instanceof BouncerRefusedError)) throw error;
-    console.error(JSON.stringify({ push: 'legacy notification refused by the bouncer', userId, code: error.code, msg: error.message }));
+    log.error('push: legacy notification refused by the bouncer', { userId, code: error.code, refusal: error.message });
     return false;
   }
   const deleted = (answer.deleted_devices ?? {}) as { android_devices?: unknown; apple_devices?: unknown };

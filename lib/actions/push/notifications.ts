@@ -46,6 +46,7 @@ import { forHumans } from '../requiring';
 import { backoff } from '../retry';
 import { sendForRealm, sendTestToBouncer } from './bouncer';
 import { pushServiceNotConfigured } from './registration';
+import { log } from '../../log';
 
 // ---------------------------------------------------------------------------------------------
 // Notifications of new messages.
@@ -106,7 +107,7 @@ const startMessagePushJob = async (
       ...(onlyMentions ? { onlyMentions } : {}),
     } satisfies PushJob);
   } catch (error) {
-    console.error(JSON.stringify({ push: 'job not started', realmId: message.realmId, messageId: message.id, error: String(error) }));
+    log.error('push: job not started', { realmId: message.realmId, messageId: message.id, error: String(error) });
   }
 };
 
@@ -320,15 +321,7 @@ export const doSendMessageNotifications = async (job: Extract<PushJob, { kind: '
         } catch (error) {
           // A refusal would be refused again: upstream logs it and drops the notification.
           if (error instanceof BouncerRefusedError)
-            console.error(
-              JSON.stringify({
-                push: 'refused by the bouncer',
-                userId: user.id,
-                messageId: message.id,
-                code: error.code,
-                msg: error.message,
-              }),
-            );
+            log.error('push: refused by the bouncer', { userId: user.id, messageId: message.id, code: error.code, refusal: error.message });
           else failure = error;
         }
       }

@@ -15,6 +15,7 @@ import { doRemoveLegacyNotifications } from './legacy';
 import type { PushJob } from '../../models/push-job';
 import { sendForRealm } from './bouncer';
 import { registeredDevicesOf, NOTIFY_CONCURRENCY } from './notifications';
+import { log } from '../../log';
 
 // ---------------------------------------------------------------------------------------------
 // Removing notifications of messages the user has read.
@@ -34,7 +35,7 @@ export const doStartPushRemovals = async (user: User, read: number[] | 'all'): P
     if (messageIds.length === 0) return;
     await startJob('push', { kind: 'remove', realmId: user.realmId, userId: user.id, messageIds } satisfies PushJob);
   } catch (error) {
-    console.error(JSON.stringify({ push: 'removal not started', userId: user.id, error: String(error) }));
+    log.error('push: removal not started', { userId: user.id, error: String(error) });
   }
 };
 
@@ -49,7 +50,7 @@ export const doStartPushRemovalsOfDeleted = async (realmId: number, messageId: n
     const sorted = [...userIds].sort((a, b) => a - b);
     await startJob('push', { kind: 'removeDeleted', realmId, messageId, userIds: encodeUserIds(sorted) } satisfies PushJob);
   } catch (error) {
-    console.error(JSON.stringify({ push: 'removal not started', realmId, messageId, error: String(error) }));
+    log.error('push: removal not started', { realmId, messageId, error: String(error) });
   }
 };
 
@@ -98,7 +99,7 @@ export const doRemoveNotifications = async (job: Extract<PushJob, { kind: 'remov
       );
     } catch (error) {
       if (!(error instanceof BouncerRefusedError)) throw error;
-      console.error(JSON.stringify({ push: 'removal refused by the bouncer', userId: job.userId, code: error.code, msg: error.message }));
+      log.error('push: removal refused by the bouncer', { userId: job.userId, code: error.code, refusal: error.message });
     }
   }
   await doRemoveLegacyNotifications(realm, job.userId, job.messageIds);

@@ -3,6 +3,7 @@
 // stack trace or a DynamoDB message. Web pages (lib/web/page-handler.ts) give both as pages.
 import type { MiddlewareObj } from '@middy/core';
 import { ApiError } from '../../errors';
+import { count, log } from '../../log';
 import { jsonResponse, type HttpResponse } from '../response';
 import { requestIdOf } from '../request-id';
 
@@ -26,14 +27,11 @@ export const errorHandler = (responses: ErrorResponses = JSON_RESPONSES): Middle
       request.response = responses.apiError(error);
       return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'unhandled exception',
-        requestId: requestIdOf(request.context),
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      }),
-    );
+    log.error('unhandled exception', {
+      requestId: requestIdOf(request.context),
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    });
+    count('Errors');
     request.response = responses.internalError();
   };
   return { onError: errorHandlerMiddlewareOnError };

@@ -452,7 +452,7 @@ describe('GET /events request lines (docs/operations.md, "Logs")', () => {
   /** The request lines logged while `run` runs, with request logging on and the given sample of idle polls. */
   const requestLines = async (sample: string, run: () => Promise<unknown>): Promise<Record<string, unknown>[]> => {
     const lines: string[] = [];
-    const log = jest.spyOn(console, 'log').mockImplementation((...args) => void lines.push(args.join(' ')));
+    const log = jest.spyOn(console, 'info').mockImplementation((...args) => void lines.push(args.join(' ')));
     const saved = { log: process.env.REQUEST_LOG, sample: process.env.REQUEST_LOG_QUIET_SAMPLE };
     Object.assign(process.env, { REQUEST_LOG: 'on', REQUEST_LOG_QUIET_SAMPLE: sample, EVENTS_LONGPOLL_SECONDS: '1' });
     try {

@@ -94,8 +94,8 @@ describe('reply by email', () => {
       expect(await doReceiveEmail(eml(reader.email, 'elsewhere@example.org', 'not ours'))).toBeUndefined();
       advanceClock(5 * 86_400 * 1000 + 1000);
       expect(await doReceiveEmail(eml(reader.email, replyTo, 'too late'))).toBeUndefined();
-      const reasons = log.mock.calls.map(([line]) => JSON.parse(String(line)) as { emailGateway?: string; reason?: string });
-      expect(reasons.filter((r) => r.emailGateway === 'dropped').map((r) => r.reason)).toEqual([
+      const reasons = log.mock.calls.map(([line]) => JSON.parse(String(line)) as { message?: string; reason?: string });
+      expect(reasons.filter((r) => r.message === 'email gateway: dropped').map((r) => r.reason)).toEqual([
         'Zulip notification reply address is invalid.',
         'Could not parse missed message address',
         'Missing recipient in mirror email',

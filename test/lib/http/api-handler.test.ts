@@ -19,11 +19,11 @@ const refusing = apiHandler(async () => {
   throw new BadRequestError('Nope', { extra_field: 1 });
 });
 
-/** Captures console.log and console.error while `fn` runs, with request logging on. */
+/** Captures the info and error lines (lib/log.ts, through the console in tests) while `fn` runs, with request logging on. */
 const captureLogs = async (fn: () => Promise<unknown>): Promise<{ out: string[]; err: string[] }> => {
   const out: string[] = [];
   const err: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
+  const log = jest.spyOn(console, 'info').mockImplementation((...args) => void out.push(args.join(' ')));
   const error = jest.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
   const saved = process.env.REQUEST_LOG;
   process.env.REQUEST_LOG = 'on';
@@ -63,8 +63,9 @@ describe('the endpoint wrapper', () => {
     expect(err).toHaveLength(1);
     const logged = JSON.parse(err[0]);
     expect(logged).toMatchObject({
-      level: 'error',
-      msg: 'unhandled exception',
+      level: 'ERROR',
+      message: 'unhandled exception',
+      service: 'chat',
       requestId: expect.any(String),
       error: { message: `unexpected ${SECRET}` },
     });
@@ -83,8 +84,13 @@ describe('the endpoint wrapper', () => {
   it('logs one JSON line per request with route, status, duration, request id and user id', async () => {
     const { out } = await captureLogs(() => call(whoAmI, { method: 'GET', path: '/test/who_am_i', as: 'iago@zulip.com' }));
     expect(out).toHaveLength(1);
+    // Powertools' Logger's line (lib/log.ts): its level, message, time and service, then ours.
     expect(JSON.parse(out[0])).toEqual({
-      level: 'info',
+      level: 'INFO',
+      message: 'request',
+      timestamp: expect.any(String),
+      service: 'chat',
+      sampling_rate: 0,
       route: 'GET /test/who_am_i',
       status: 200,
       durationMs: expect.any(Number),
@@ -96,7 +102,8 @@ describe('the endpoint wrapper', () => {
   it('logs failed requests too, without the user', async () => {
     const { out } = await captureLogs(() => call(whoAmI, { method: 'GET', path: '/test/who_am_i', authorization: 'Bearer x' }));
     expect(out).toHaveLength(1);
-    expect(JSON.parse(out[0])).toMatchObject({ status: 400, userId: null });
+    expect(JSON.parse(out[0])).toMatchObject({ status: 400 });
+    expect(JSON.parse(out[0])).not.toHaveProperty('userId');
   });
 
   it('never writes the API key or the Authorization header to a log', async () => {

@@ -93,7 +93,7 @@ const formBody = (fields: Record<string, string>, override?: { name: string; val
 /** Console errors written while `fn` ran (the error handler logs every exception it did not expect). */
 const unhandledDuring = async <T>(fn: () => Promise<T>): Promise<{ result: T; unhandled: string[] }> => {
   const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  const logSpy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  const logSpy = jest.spyOn(console, 'info').mockImplementation(() => undefined);
   try {
     const result = await fn();
     return { result, unhandled: spy.mock.calls.map((args) => args.join(' ')).filter((line) => line.includes('unhandled exception')) };
