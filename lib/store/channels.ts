@@ -160,16 +160,19 @@ const folderStepsOf = (channels: Channel[]): TransactItem[] => {
 };
 
 /**
- * Creates channels with their name locks and their folders' channel counts, all in one transaction
- * (up to MAX_TRANSACTION_ITEMS / 3 channels; more go in further transactions of that size). False when a transaction was refused
+ * Creates channels with their name locks and their folders' channel counts, with the groups their
+ * settings name marked as used (usedGroupIds), all in one transaction (as many channels as the
+ * item limit leaves room for; more go in further transactions of that size). False when a transaction was refused
  * because another request took one of the names (or wrote at the same time): none of its
  * channels were written, and the caller reads again and decides again.
  */
-export const createChannels = async (channels: Channel[]): Promise<boolean> => {
-  const perTransaction = Math.floor(MAX_TRANSACTION_ITEMS / 3);
+export const createChannels = async (channels: Channel[], usedGroupIds: number[] = []): Promise<boolean> => {
+  const folders = new Set(channels.map((c) => c.folderId).filter((id) => id !== null)).size;
+  const perTransaction = Math.max(1, Math.floor((MAX_TRANSACTION_ITEMS - folders - usedGroupIds.length) / 2));
   for (let i = 0; i < channels.length; i += perTransaction) {
     const chunk = channels.slice(i, i + perTransaction);
-    if (await sendTransaction([...chunk.flatMap(buildCreateChannelInputs), ...folderStepsOf(chunk)])) return false;
+    const uses = usedGroupIds.map((id) => buildUseGroupItem(chunk[0].realmId, id));
+    if (await sendTransaction([...chunk.flatMap(buildCreateChannelInputs), ...folderStepsOf(chunk), ...uses])) return false;
   }
   return true;
 };
