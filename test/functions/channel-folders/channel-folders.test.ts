@@ -128,6 +128,14 @@ describe('PATCH /channel_folders/{channel_folder_id}', () => {
     expect(await storedFolder(1)).toEqual(before);
   });
 
+  it('gives a name to only one of two folders renamed to it at once', async () => {
+    const ids: number[] = [];
+    for (const name of ['Left', 'Right']) ids.push(expectSuccess(await add('iago@zulip.com', { name, description: '' })).channel_folder_id);
+    const results = await Promise.all(ids.map((id) => patch('iago@zulip.com', id, { name: 'Center' })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect((await names()).filter((n) => n === 'Center')).toHaveLength(1);
+  });
+
   it('changes nothing and sends nothing for values equal to the stored ones', async () => {
     const queue = await openQueue('hamlet@zulip.com', { eventTypes: ['channel_folder'] });
     expectSuccess(await patch('iago@zulip.com', 2, { name: 'Archive', description: '', is_archived: true }));
