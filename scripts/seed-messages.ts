@@ -68,18 +68,28 @@ export const channelItems = (now: number, extraSubscribers: number): Item[] =>
     return [item, buildChannelNameItem({ realmId: c.realm_id, id: c.stream_id, name: c.name })];
   });
 
-export const channelFolderItems = (): Item[] =>
-  fixture.channel_folders.map((f) => ({
-    ...ek.channelFolder(f.realm_id, f.id),
-    id: f.id,
-    realmId: f.realm_id,
-    name: f.name,
-    description: f.description,
-    order: f.order,
-    dateCreated: f.date_created,
-    creatorId: f.creator_id,
-    isArchived: f.is_archived,
-  }));
+/** Each folder with its channel count and name claim, and each organization's count of folders (lib/store/channel-folders.ts). */
+export const channelFolderItems = (): Item[] => [
+  ...fixture.channel_folders.flatMap((f) => [
+    {
+      ...ek.channelFolder(f.realm_id, f.id),
+      id: f.id,
+      realmId: f.realm_id,
+      name: f.name,
+      description: f.description,
+      order: f.order,
+      dateCreated: f.date_created,
+      creatorId: f.creator_id,
+      isArchived: f.is_archived,
+      channelCount: fixture.channels.filter((c) => (c as { folder_id?: number | null }).folder_id === f.id).length,
+    },
+    { ...ek.channelFolderName(f.realm_id, f.name), folderId: f.id },
+  ]),
+  ...[...new Set(fixture.channel_folders.map((f) => f.realm_id))].map((realmId) => ({
+    ...ek.channelFolderCount(realmId),
+    count: fixture.channel_folders.filter((f) => f.realm_id === realmId).length,
+  })),
+];
 
 export const subscriptionItem = (userId: number, channelId: number, active: boolean): Item => {
   const settings = fixture.subscription_settings.find((s) => s.user_id === userId && s.stream_id === channelId) as

@@ -3,6 +3,7 @@ import { doSubscribe } from '../../lib/actions/channels/subscriptions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json } from '../../lib/http/params';
 import { bool, hexColor, int, list, object, str, union } from '../../lib/validation/validators';
+import { newChannelOptions, newChannelParams } from './new-channel-params';
 
 export const handler = apiHandler(async ({ realm, user, params }) => {
   // Declaration order is upstream's validation order.
@@ -16,6 +17,7 @@ export const handler = apiHandler(async ({ realm, user, params }) => {
     history_public_to_subscribers: json(bool).optional(),
     announce: json(bool).default(false),
     send_new_subscription_messages: json(bool).default(true),
+    ...newChannelParams,
   });
   return doSubscribe(realm, user, {
     channels: p.subscriptions,
@@ -25,5 +27,6 @@ export const handler = apiHandler(async ({ realm, user, params }) => {
     historyPublicToSubscribers: p.history_public_to_subscribers,
     announce: p.announce,
     sendNewSubscriptionMessages: p.send_new_subscription_messages,
+    options: newChannelOptions(p),
   });
 });

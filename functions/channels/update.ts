@@ -1,13 +1,13 @@
 // PATCH /streams/{stream_id}: change a channel's name, description, privacy, retention and
-// permission groups, or unarchive it (is_archived=false).
+// permission groups and folder, or unarchive it (is_archived=false).
 import { checkUpdateChannel } from '../../lib/actions/channels/update';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../lib/actions/channels/subscriptions';
 import { apiHandler } from '../../lib/http/api-handler';
 import { json, rawString } from '../../lib/http/params';
-import { bool, int, string, union } from '../../lib/validation/validators';
+import { bool, int, nullable, string, union } from '../../lib/validation/validators';
 import { settingChange } from '../user-groups/params';
 
-export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
+export const handler = apiHandler(async ({ user, realm, params, pathInt, hasParam }) => {
   const channelId = pathInt('stream_id');
   const p = params({
     new_name: rawString().optional(),
@@ -17,6 +17,7 @@ export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
     history_public_to_subscribers: json(bool).optional(),
     message_retention_days: json(union(int, string())).optional(),
     is_archived: json(bool).optional(),
+    folder_id: json(nullable(int)).optional(),
     can_add_subscribers_group: json(settingChange).optional(),
     can_remove_subscribers_group: json(settingChange).optional(),
     can_administer_channel_group: json(settingChange).optional(),
@@ -37,6 +38,7 @@ export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
     history_public_to_subscribers,
     message_retention_days,
     is_archived,
+    folder_id,
     ...groups
   } = p;
   await checkUpdateChannel(realm, user, channelId, {
@@ -47,6 +49,8 @@ export const handler = apiHandler(async ({ user, realm, params, pathInt }) => {
     historyPublicToSubscribers: history_public_to_subscribers,
     messageRetentionDays: message_retention_days,
     isArchived: is_archived,
+    // Sent as null: out of its folder (a JSON null reads as absent otherwise).
+    folderId: hasParam('folder_id') ? (folder_id ?? null) : undefined,
     settings: Object.fromEntries(Object.entries(groups).filter(([, change]) => change !== undefined)),
   });
 });

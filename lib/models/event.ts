@@ -65,6 +65,14 @@ export type RealmLinkifiersEvent = { type: 'realm_linkifiers'; realm_linkifiers:
 
 /** The organization's code playgrounds changed: every playground. */
 export type RealmPlaygroundsEvent = { type: 'realm_playgrounds'; realm_playgrounds: ApiObject[] };
+/**
+ * A channel folder was created (`channel_folder`: the folder), changed (`data`: the changed
+ * properties) or the folders reordered (`order`: their ids in the new order). To everyone in the organization.
+ */
+export type ChannelFolderEvent =
+  | { type: 'channel_folder'; op: 'add'; channel_folder: ApiObject }
+  | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: ApiObject }
+  | { type: 'channel_folder'; op: 'reorder'; order: number[] };
 /** The organization's data exports (lib/models/realm-export.ts ApiRealmExport), to its administrators. */
 export type RealmExportEvent = { type: 'realm_export'; exports: ApiObject[] };
 
@@ -365,6 +373,7 @@ export type ApiEvent =
   | RealmUserSettingsDefaultsEvent
   | RealmLinkifiersEvent
   | RealmPlaygroundsEvent
+  | ChannelFolderEvent
   | RealmExportEvent
   | CustomProfileFieldsEvent
   | RealmDomainsEvent

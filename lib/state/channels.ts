@@ -7,8 +7,10 @@ import { mapLimited } from '../concurrency';
 import { nowSeconds } from '../clock';
 import { renderPlainMarkdown } from '../render';
 import { STREAM_ASSIGNMENT_COLORS, type Channel, type ChannelFolder } from '../models/channel';
+import { sortFoldersForDisplay, toApiChannelFolder } from '../models/channel-folder';
 import { channelApiFields, subscriptionFields } from '../models/channel-object';
 import { isGuest, type User } from '../models/user';
+import * as channelFoldersStore from '../store/channel-folders';
 import * as channelsStore from '../store/channels';
 import * as presenceStore from '../store/presence';
 import { once, ownGroupIds, ownSubscriptions, realmChannels, realmGroups, realmUsers } from './context';
@@ -155,16 +157,7 @@ export const streamState: StateBuilder = async (ctx) => {
   return { streams: visible.sort(byName).map((c) => channelApiFields(c, groups, now, renderPlainMarkdown)) };
 };
 
-const folderApiFields = (folder: ChannelFolder): Record<string, unknown> => ({
-  id: folder.id,
-  name: folder.name,
-  description: folder.description,
-  rendered_description: renderPlainMarkdown(folder.description),
-  order: folder.order,
-  date_created: folder.dateCreated,
-  creator_id: folder.creatorId,
-  is_archived: folder.isArchived,
-});
+const toApiFolder = (folder: ChannelFolder) => toApiChannelFolder(folder, renderPlainMarkdown);
 
 /**
  * "channel_folders": every folder (archived ones too) in display order; spectators get only the
@@ -172,7 +165,7 @@ const folderApiFields = (folder: ChannelFolder): Record<string, unknown> => ({
  */
 export const channelFoldersState: StateBuilder = async (ctx) => {
   if (!ctx.want('channel_folders')) return {};
-  const folders = await channelsStore.listFoldersOfRealm(ctx.realm.id);
+  const folders = await channelFoldersStore.listFolders(ctx.realm.id);
   if (!ctx.user) {
     const channels = await realmChannels(ctx);
     const withWebPublic = new Set(channels.filter((c) => c.isWebPublic && !c.isArchived).map((c) => c.folderId));
@@ -180,10 +173,10 @@ export const channelFoldersState: StateBuilder = async (ctx) => {
       channel_folders: folders
         .filter((f) => withWebPublic.has(f.id))
         .sort((a, b) => a.id - b.id)
-        .map(folderApiFields),
+        .map(toApiFolder),
     };
   }
-  return { channel_folders: [...folders].sort((a, b) => a.order - b.order || a.id - b.id).map(folderApiFields) };
+  return { channel_folders: sortFoldersForDisplay(folders).map(toApiFolder) };
 };
 
 /** A read context for the channel endpoints (GET /streams, GET /users/me/subscriptions). */

@@ -1,7 +1,8 @@
 // Channels (realm partition) and subscriptions (user partition). Reads only, named by access
 // pattern; every read is scoped by the caller's organization through the key itself.
 import { GetCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Channel, ChannelFolder, Subscription } from '../models/channel';
+import type { Channel, Subscription } from '../models/channel';
+import { folderChannelStep } from './channel-folders';
 import { documentClient, tableName } from './client';
 import {
   MAX_TRANSACTION_ITEMS,
@@ -18,7 +19,7 @@ import {
 import { entityKeys, lookupKey } from './keys';
 import type { GroupSettingValue } from '../models/realm';
 import { buildUseGroupItem } from './user-groups';
-import { MAX_ORGANIZATION_CHANNELS, MAX_ORGANIZATION_SETTINGS_OBJECTS, MAX_ORGANIZATION_USERS } from './limits';
+import { MAX_ORGANIZATION_CHANNELS, MAX_ORGANIZATION_USERS } from './limits';
 
 const toChannel = (item: Item): Channel => stripKeys(item) as Channel;
 const toSubscription = (item: Item): Subscription => stripKeys(item) as Subscription;
@@ -94,14 +95,6 @@ export const markFollowsTopics = async (userId: number, channelId: number): Prom
   );
 };
 
-/** Every channel folder of an organization, archived ones included, in id order. */
-export const listFoldersOfRealm = async (realmId: number): Promise<ChannelFolder[]> => {
-  const k = entityKeys.foldersOfRealm(realmId);
-  return (await queryPrefix('main', k.pk, k.skPrefix, { max: MAX_ORGANIZATION_SETTINGS_OBJECTS })).map(
-    (item) => stripKeys(item) as ChannelFolder,
-  );
-};
-
 /** The stored item of a channel (realm partition). */
 export const buildChannelItem = (channel: Channel): Item => ({ ...entityKeys.channel(channel.realmId, channel.id), ...channel });
 
@@ -159,16 +152,27 @@ export const buildCreateChannelInputs = (channel: Channel): TransactItem[] => [
   { Put: { TableName: tableName('main'), Item: buildChannelNameItem(channel), ConditionExpression: 'attribute_not_exists(pk)' } },
 ];
 
+/** The channel counts of the folders these new channels go in (one step per folder: each must exist). */
+const folderStepsOf = (channels: Channel[]): TransactItem[] => {
+  const perFolder = new Map<number, number>();
+  for (const c of channels) if (c.folderId !== null) perFolder.set(c.folderId, (perFolder.get(c.folderId) ?? 0) + 1);
+  return [...perFolder.entries()].map(([folderId, n]) => folderChannelStep(channels[0].realmId, folderId, n));
+};
+
 /**
- * Creates channels with their name locks, all in one transaction (up to MAX_TRANSACTION_ITEMS / 2
- * channels; more go in further transactions of that size). False when a transaction was refused
+ * Creates channels with their name locks and their folders' channel counts, with the groups their
+ * settings name marked as used (usedGroupIds), all in one transaction (as many channels as the
+ * item limit leaves room for; more go in further transactions of that size). False when a transaction was refused
  * because another request took one of the names (or wrote at the same time): none of its
  * channels were written, and the caller reads again and decides again.
  */
-export const createChannels = async (channels: Channel[]): Promise<boolean> => {
-  const perTransaction = Math.floor(MAX_TRANSACTION_ITEMS / 2);
+export const createChannels = async (channels: Channel[], usedGroupIds: number[] = []): Promise<boolean> => {
+  const folders = new Set(channels.map((c) => c.folderId).filter((id) => id !== null)).size;
+  const perTransaction = Math.max(1, Math.floor((MAX_TRANSACTION_ITEMS - folders - usedGroupIds.length) / 2));
   for (let i = 0; i < channels.length; i += perTransaction) {
-    if (await sendTransaction(channels.slice(i, i + perTransaction).flatMap(buildCreateChannelInputs))) return false;
+    const chunk = channels.slice(i, i + perTransaction);
+    const uses = usedGroupIds.map((id) => buildUseGroupItem(chunk[0].realmId, id));
+    if (await sendTransaction([...chunk.flatMap(buildCreateChannelInputs), ...folderStepsOf(chunk), ...uses])) return false;
   }
   return true;
 };
@@ -347,6 +351,11 @@ export const updateChannel = async (channel: Channel, change: ChannelChange): Pr
         ExpressionAttributeValues: { ':id': channel.id },
       },
     });
+  }
+  const folderId = change.fields?.folderId;
+  if (folderId !== undefined && folderId !== channel.folderId) {
+    if (channel.folderId !== null) items.push(folderChannelStep(channel.realmId, channel.folderId, -1));
+    if (folderId !== null) items.push(folderChannelStep(channel.realmId, folderId, 1));
   }
   for (const groupId of change.usedGroupIds ?? []) items.push(buildUseGroupItem(channel.realmId, groupId));
   return (await sendTransaction(items)) === undefined;

@@ -39,7 +39,7 @@
 // | invitation by link key      | main.gsi1   | CONFIRMATION#<key>      | = INVITE (either kind)      |
 // | invitation emails of a day  | main        | REALM#<rid>             | = INVITESSENT#<YYYY-MM-DD>  |
 // | scheduled msgs of a user    | main        | USER#<uid>              | begins_with SCHED#          |
-// | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#         |
+// | channel folders of a realm  | main        | REALM#<rid>             | begins_with FOLDER#, = FOLDERNAME#<sha256 of lowercased name>, = FOLDERCOUNT |
 // | subscriptions of a user     | main        | USER#<uid>              | begins_with SUB#            |
 // | subscribers of a channel    | main.gsi1   | CHANNELSUBS#<cid>       | (all; active subs of active users) |
 // | message by id               | main        | MSG#<rid>#<mid>         | = MSG (batch get)           |
@@ -305,6 +305,9 @@ export const entityKeys = {
     sk: `PLAYGROUNDNAME#${sha256(`${language}\u0000${name}`)}`,
   }),
   playgroundCount: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'PLAYGROUNDCOUNT' }),
+  /** A channel folder's claim of its name, unique in an organization in any case. */
+  channelFolderName: (realmId: number, name: string): Key => ({ pk: `REALM#${realmId}`, sk: `FOLDERNAME#${sha256(name.toLowerCase())}` }),
+  channelFolderCount: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'FOLDERCOUNT' }),
   customProfileFieldVersion: (realmId: number): Key => ({ pk: `REALM#${realmId}`, sk: 'FIELDVERSION' }),
   /** An allowed email domain (lowercased by its validation; at most 255 characters, as upstream checks). */
   realmDomain: (realmId: number, domain: string): Key => fitted('domain', { pk: `REALM#${realmId}`, sk: `DOMAIN#${domain}` }),

@@ -3,7 +3,6 @@
 // rules live in lib/access/channels.ts.
 import { hasMetadataAccess, subscriberViewers, type ChannelViewer, maySubscribeSelf, mayAddSubscribers } from '../../access/channels';
 import { RealmGroups } from '../../access/user-groups';
-import { realmGroupSetting, type UserGroup } from '../../models/user-group';
 import { ApiError, BadRequestError, ChannelExistsError, ErrorCode } from '../../errors';
 import { sendEvent, sendEventPerRecipient } from '../../events/send';
 import {
@@ -11,7 +10,6 @@ import {
   newSubscription,
   type Channel,
   type Subscription,
-  CHANNEL_GROUP_SETTINGS,
   STREAM_ASSIGNMENT_COLORS,
 } from '../../models/channel';
 import type { ApiEvent, Audience, StreamEvent, SubscriptionEvent } from '../../models/event';
@@ -25,6 +23,9 @@ import { nowSeconds } from '../../clock';
 import { sendNewSubscriptionNotices } from './notices';
 import { LostRaceError, backoff, retryLostRaces } from '../retry';
 import { renderPlainMarkdown } from '../../render';
+import { groupsUsedBy, usedNonSystemGroups } from '../groups/manage';
+import { doAddDefaultChannels } from '../organization/default-channels';
+import { checkChannelCreation, checkChannelOptions, newChannel, type NewChannelOptions } from './new-channel';
 
 /** What a caller asks POST /users/me/subscriptions to do. */
 export type SubscribeRequest = {
@@ -50,6 +51,8 @@ export type SubscribeRequest = {
    * ChannelExistsError), and `principals` are the only subscribers (none when empty).
    */
   createOnly?: boolean;
+  /** The new channels' other settings (new-channel.ts); absent: upstream's defaults. */
+  options?: NewChannelOptions;
 };
 
 /** Upstream's limits on a new channel's name and description. */
@@ -114,18 +117,20 @@ export const sendToWatchers = async (realmId: number, event: ApiEvent, watchers:
 export const SUBSCRIBE_ATTEMPTS = 10;
 
 /**
- * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: each
+ * POST /users/me/subscriptions, as upstream's add_subscriptions_backend. Checks, in order: the new
+ * channels' options (checkChannelOptions: group settings, folder, retention, topics policy); each
  * name stripped; for a name no channel has (case-insensitively): check_stream_name, the
- * description's length, and the organization's can_create_private_channel_group or
- * can_create_public_channel_group ("Insufficient permission"); for existing channels the caller's
+ * description's length, and checkChannelCreation (who may create such a channel); for existing channels the caller's
  * right to subscribe ("Unable to access channel ({name})." when authorization_errors_fatal, else
  * listed in `unauthorized`); with principals naming others, the right to add subscribers
  * ("Insufficient permission") and each principal an active user of the organization (403
  * "User not authorized to execute queries on behalf of '{principal}'"). Nothing is written before
  * every check passed.
- * Writes: the new channels (with upstream's defaults) with their name locks, in one transaction
+ * Writes: the new channels (newChannel) with their name locks, their folder's channel count and
+ * the groups their settings name marked as used, in one transaction
  * (a name another request took first, in any case, makes the whole request start again and find
- * that channel existing, as upstream's get_or_create does), then per channel the new or
+ * that channel existing, as upstream's get_or_create does), then the default channels if asked
+ * (`default_streams`), then per channel the new or
  * reactivated subscription rows together with the channel's subscriberCount (transactions of 100
  * items). Emits: `stream` create (new channels, and channels a new subscriber could not see
  * before) to who may see the channel; `subscription` add to each new subscriber with their new
@@ -169,6 +174,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     RealmGroups.load(caller.realmId),
   ]);
   const groupList = groups.groups;
+  const options = await checkChannelOptions(realm, caller, groups, req.options ?? {});
   const callerViewer = (_channel: Channel, subscribed: boolean): ChannelViewer => ({
     user: caller,
     subscribed,
@@ -193,9 +199,7 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
     if (description.length > MAX_CHANNEL_DESCRIPTION_LENGTH) {
       throw new BadRequestError(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
     }
-    const setting = req.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-    if (!groups.hasPermission(caller, realmGroupSetting(realm, groupList, setting), false))
-      throw new BadRequestError('Insufficient permission');
+    checkChannelCreation(realm, caller, groups, req.inviteOnly, options);
     if (!toCreate.some((c) => c.name.toLowerCase() === name.toLowerCase())) toCreate.push({ name, description });
   }
 
@@ -217,10 +221,17 @@ const subscribeOnce = async (realm: Realm, caller: User, req: SubscribeRequest):
   if (toCreate.length > 0) {
     const firstId = await allocateIds('channel', toCreate.length);
     for (const [i, c] of toCreate.entries()) {
-      created.push(newChannel(realm, caller, groupList, firstId + i, c.name, c.description, req, now));
+      const fields = { id: firstId + i, ...c, inviteOnly: req.inviteOnly, historyPublicToSubscribers: req.historyPublicToSubscribers };
+      created.push(newChannel(realm, caller, groupList, fields, options, now));
     }
-    // Nothing is written before this: a name taken meanwhile starts the request again.
-    if (!(await channelsStore.createChannels(created))) throw new LostRaceError();
+    const usedGroupIds = usedNonSystemGroups(groups, Object.values(options.groupSettings).flatMap(groupsUsedBy));
+    // Nothing is written before this: a name taken meanwhile (or a group deactivated, a folder gone) starts the request again.
+    if (!(await channelsStore.createChannels(created, usedGroupIds))) throw new LostRaceError();
+    if (options.isDefaultStream)
+      await doAddDefaultChannels(
+        realm.id,
+        created.map((c) => c.id),
+      );
   }
 
   const callerColors = new Set(callerSubs.filter((s) => s.active).map((s) => s.color));
@@ -376,64 +387,4 @@ export const doAddSubscriptions = async (realm: Realm, actingUser: User, channel
     const groups = await RealmGroups.load(realm.id);
     await writeSubscriptions(actingUser, active, [], subscribers, groups, { callerColors: new Set() });
   });
-};
-
-/** Upstream's defaults for a channel's permission settings when its creator does not set them. */
-const NEW_CHANNEL_GROUP_DEFAULTS: Record<(typeof CHANNEL_GROUP_SETTINGS)[number], string> = {
-  can_add_subscribers_group: 'role:nobody',
-  can_remove_subscribers_group: 'role:administrators',
-  can_administer_channel_group: 'creator',
-  can_delete_any_message_group: 'role:nobody',
-  can_delete_own_message_group: 'role:everyone',
-  can_move_messages_out_of_channel_group: 'role:nobody',
-  can_move_messages_within_channel_group: 'role:nobody',
-  can_send_message_group: 'role:everyone',
-  can_subscribe_group: 'role:nobody',
-  can_resolve_topics_group: 'role:nobody',
-  can_create_topic_group: 'role:everyone',
-};
-
-/**
- * A new channel as upstream's create_stream_if_needed makes it: public or private as asked, history
- * shared with subscribers unless a private channel without history_public_to_subscribers, the
- * organization's retention, no folder, the creator administering it (an anonymous group of one).
- */
-const newChannel = (
-  realm: Realm,
-  creator: User,
-  groups: UserGroup[],
-  id: number,
-  name: string,
-  description: string,
-  req: SubscribeRequest,
-  now: number,
-): Channel => {
-  const systemGroup = (groupName: string): number => groups.find((g) => g.isSystemGroup && g.name === groupName)!.id;
-  const groupSettings = Object.fromEntries(
-    CHANNEL_GROUP_SETTINGS.map((setting) => {
-      const d = NEW_CHANNEL_GROUP_DEFAULTS[setting];
-      return [setting, d === 'creator' ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroup(d)];
-    }),
-  );
-  return {
-    id,
-    realmId: realm.id,
-    name,
-    description,
-    dateCreated: now,
-    creatorId: creator.id,
-    inviteOnly: req.inviteOnly,
-    isWebPublic: false,
-    // Upstream has no public channel with protected history: a public channel's history is shared.
-    historyPublicToSubscribers: req.inviteOnly ? (req.historyPublicToSubscribers ?? false) : true,
-    messageRetentionDays: null,
-    topicsPolicy: 'inherit',
-    folderId: null,
-    isArchived: false,
-    streamPostPolicy: 1,
-    groupSettings,
-    subscriberCount: 0,
-    firstMessageId: null,
-    lastMessageAt: null,
-  };
 };

@@ -36,23 +36,8 @@ import {
   type SettingChange,
 } from '../groups/manage';
 import { sendTo, updateEvent, createEvent, deleteEvent } from './events';
-
-export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
-
-/** Upstream's allow_everyone_group of each channel permission (Stream.stream_permission_group_settings). */
-const ALLOWS_EVERYONE: Record<ChannelGroupSetting, boolean> = {
-  can_add_subscribers_group: false,
-  can_remove_subscribers_group: true,
-  can_administer_channel_group: false,
-  can_delete_any_message_group: true,
-  can_delete_own_message_group: true,
-  can_move_messages_out_of_channel_group: true,
-  can_move_messages_within_channel_group: true,
-  can_send_message_group: true,
-  can_subscribe_group: false,
-  can_resolve_topics_group: true,
-  can_create_topic_group: true,
-};
+import { accessChannelFolder } from './folders';
+import { ALLOWS_EVERYONE, parseRetentionDays, type ChannelGroupSetting } from './new-channel';
 
 /** Settings whose change needs content access (they grant it). */
 const REQUIRING_CONTENT_ACCESS = new Set<string>(['can_add_subscribers_group', 'can_subscribe_group']);
@@ -71,6 +56,8 @@ export type ChannelUpdateRequest = {
   historyPublicToSubscribers?: boolean;
   messageRetentionDays?: string | number;
   isArchived?: boolean;
+  /** A folder of the organization, or null for none. */
+  folderId?: number | null;
   settings: Partial<Record<ChannelGroupSetting, SettingChange>>;
 };
 
@@ -82,15 +69,8 @@ type Plan = {
   unarchive: boolean;
   description?: string;
   name?: string;
+  folderId?: number | null;
   settings: { name: ChannelGroupSetting; value: GroupSettingValue }[];
-};
-
-/** Upstream's parse_message_retention_days with Stream's special values. */
-const parseRetentionDays = (value: string | number): number | null => {
-  if (value === 'unlimited') return -1;
-  if (value === 'realm_default') return null;
-  if (typeof value === 'string' || value <= 0) throw new BadRequestError(`Bad value for 'message_retention_days': ${value}`);
-  return value;
 };
 
 /**
@@ -148,6 +128,11 @@ const planUpdate = async (realm: Realm, user: User, accessed: AdministeredChanne
     plan.name = name;
   }
 
+  if (req.folderId !== undefined) {
+    if (req.folderId !== null) await accessChannelFolder(realm.id, req.folderId);
+    plan.folderId = req.folderId;
+  }
+
   for (const setting of CHANNEL_GROUP_SETTINGS) {
     const change = req.settings[setting];
     if (change === undefined) continue;
@@ -173,6 +158,7 @@ const applied = (plan: Plan): Channel => ({
   ...(plan.unarchive ? { isArchived: false, isWebPublic: plan.before.inviteOnly ? false : plan.before.isWebPublic } : {}),
   ...(plan.description !== undefined ? { description: plan.description } : {}),
   ...(plan.name !== undefined ? { name: plan.name } : {}),
+  ...(plan.folderId !== undefined ? { folderId: plan.folderId } : {}),
   groupSettings: { ...plan.before.groupSettings, ...Object.fromEntries(plan.settings.map((s) => [s.name, s.value])) },
 });
 
@@ -185,6 +171,7 @@ const writePlan = async (plan: Plan, groups: RealmGroups): Promise<void> => {
   if (plan.unarchive) Object.assign(fields, { isArchived: false, isWebPublic: after.isWebPublic });
   if (plan.description !== undefined) fields.description = plan.description;
   if (plan.name !== undefined) fields.name = plan.name;
+  if (plan.folderId !== undefined) fields.folderId = plan.folderId;
   const settings = Object.fromEntries(plan.settings.map((s) => [s.name, s.value]));
   if (Object.keys(fields).length === 0 && plan.settings.length === 0) return;
   const usedGroupIds = usedNonSystemGroups(
@@ -300,6 +287,12 @@ const announcePlan = async (realm: Realm, actingUser: User, plan: Plan, groups: 
     notices.push(renameNotice(actingUser, oldName, plan.name));
   }
 
+  if (plan.folderId !== undefined) {
+    // As upstream's do_change_stream_folder: sent even when the folder stays, and with no notice.
+    state = { ...state, folderId: plan.folderId };
+    await sendTo(realm.id, updateEvent(state, 'folder_id', plan.folderId), await viewersOf(state));
+  }
+
   for (const { name: setting, value } of plan.settings) {
     const old = state.groupSettings[setting];
     const next = { ...state, groupSettings: { ...state.groupSettings, [setting]: value } };
@@ -340,7 +333,8 @@ const announcePlan = async (realm: Realm, actingUser: User, plan: Plan, groups: 
 /**
  * PATCH /streams/{stream_id}, as upstream's update_stream_backend for new_name, description,
  * is_private, is_web_public, history_public_to_subscribers, message_retention_days,
- * is_archived=false and the channel permission groups. Checks: the caller administers the
+ * is_archived=false, folder_id ("Invalid channel folder ID" unless a folder of the organization;
+ * the folders' channel counts move in the same transaction) and the channel permission groups. Checks: the caller administers the
  * channel (accessChannelForAdministration), then each change in upstream's order (planUpdate);
  * nothing is written unless every check passes. Writes every change in one transaction,
  * conditioned on each changed property being as read (a concurrent change makes the checks run

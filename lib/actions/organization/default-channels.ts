@@ -45,3 +45,12 @@ export const checkRemoveDefaultChannel = forAdministrators(async (user: User, ch
   await defaultChannelsStore.removeDefaultChannel(user.realmId, channel.id);
   await notifyDefaultChannels(user.realmId);
 });
+
+/**
+ * New channels become default channels (upstream's do_add_default_stream, as a creator with
+ * is_default_stream asks; the caller checked that): writes each, then emits `default_streams` once.
+ */
+export const doAddDefaultChannels = async (realmId: number, channelIds: number[]): Promise<void> => {
+  for (const id of channelIds) await defaultChannelsStore.addDefaultChannel(realmId, id);
+  await notifyDefaultChannels(realmId);
+};

@@ -92,6 +92,7 @@ const NOT_REQUEST_TEXT: Record<string, string> = {
   'entityKeys.navigationView': 'the fragment goes in as its sha256',
   'entityKeys.navigationViewName': 'the name goes in as its sha256',
   'entityKeys.playgroundName': 'the language and name go in as their sha256',
+  'entityKeys.channelFolderName': 'the lowercased name goes in as its sha256',
   'entityKeys.replyAddress': 'only a token of mm and 32 hex digits is looked up (isReplyToken)',
   'entityKeys.unsubscribeToken': 'the unsubscribe token goes in as its sha256',
 };
