@@ -76,3 +76,32 @@ export const createRealmWithKey = async (
   // The id was taken: a counter behind the stored organizations (doCreateRealm raises it first).
   throw new Error(`organization id ${realm.id} already exists`);
 };
+
+/**
+ * Claims a subdomain for an organization whose items are all written (an import's last write): the
+ * lock of its subdomain and the organization's item in one transaction, so the organization is
+ * reachable at once and whole, or not at all. 'subdomain_taken' (nothing written) when another
+ * organization has it; 'conflict' when another transaction was writing one of the items (retry).
+ */
+export const claimSubdomain = async (realm: Realm): Promise<'written' | 'subdomain_taken' | 'conflict'> => {
+  const loss = await sendTransaction([
+    {
+      Put: {
+        TableName: tableName('main'),
+        Item: { ...keys.subdomainLock(realm.stringId), realmId: realm.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName('main'),
+        Item: { ...keys.realm(realm.id), ...keys.realmByName(realm.stringId), ...realm },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (loss === undefined) return 'written';
+  if (loss.lost === 'conflict') return 'conflict';
+  if (loss.reasons[0] === 'ConditionalCheckFailed') return 'subdomain_taken';
+  throw new Error(`organization id ${realm.id} already exists`);
+};

@@ -398,21 +398,21 @@ const NEW_CHANNEL_GROUP_DEFAULTS: Record<(typeof CHANNEL_GROUP_SETTINGS)[number]
  * shared with subscribers unless a private channel without history_public_to_subscribers, the
  * organization's retention, no folder, the creator administering it (an anonymous group of one).
  */
-const newChannel = (
-  realm: Realm,
-  creator: User,
+export const newChannel = (
+  realm: Pick<Realm, 'id'>,
+  creator: Pick<User, 'id'> | null,
   groups: UserGroup[],
   id: number,
   name: string,
   description: string,
-  req: SubscribeRequest,
+  req: Pick<SubscribeRequest, 'inviteOnly' | 'historyPublicToSubscribers'>,
   now: number,
 ): Channel => {
   const systemGroup = (groupName: string): number => groups.find((g) => g.isSystemGroup && g.name === groupName)!.id;
   const groupSettings = Object.fromEntries(
     CHANNEL_GROUP_SETTINGS.map((setting) => {
       const d = NEW_CHANNEL_GROUP_DEFAULTS[setting];
-      return [setting, d === 'creator' ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroup(d)];
+      return [setting, d === 'creator' ? { direct_members: creator ? [creator.id] : [], direct_subgroups: [] } : systemGroup(d)];
     }),
   );
   return {
@@ -421,7 +421,7 @@ const newChannel = (
     name,
     description,
     dateCreated: now,
-    creatorId: creator.id,
+    creatorId: creator?.id ?? null,
     inviteOnly: req.inviteOnly,
     isWebPublic: false,
     // Upstream has no public channel with protected history: a public channel's history is shared.

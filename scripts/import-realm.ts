@@ -1,0 +1,54 @@
+// `npm run import-realm -- <export.tar.gz> --subdomain <subdomain>`: creates an organization from
+// an export archive (ours, or upstream's format; lib/actions/organization/import-realm.ts), as
+// upstream's `manage.py import`. It reaches DynamoDB and S3 as `npm run seed` does
+// (DYNAMODB_ENDPOINT, TABLE_PREFIX, S3_ENDPOINT, UPLOADS_BUCKET; `npm start` prints them). The
+// archive is streamed from disk. A refusal prints its reason and exits 1, leaving nothing behind.
+import { createReadStream } from 'node:fs';
+import { doImportRealm, ImportRefusedError } from '../lib/actions/organization/import-realm';
+import { config } from '../lib/config';
+import { closeS3Client } from '../lib/store/files';
+import { closeClients } from '../lib/store/client';
+import { waitForDynamo } from './local-dynamo';
+
+const USAGE = 'usage: npm run import-realm -- <export.tar.gz> --subdomain <subdomain>';
+
+/** The archive path and the subdomain from the command line, or undefined when they are not both there. */
+export const parseImportArgs = (argv: string[]): { archive: string; subdomain: string } | undefined => {
+  const i = argv.indexOf('--subdomain');
+  const subdomain = i >= 0 ? argv[i + 1] : undefined;
+  const rest = argv.filter((_, j) => i < 0 || (j !== i && j !== i + 1));
+  if (subdomain === undefined || rest.length !== 1) return undefined;
+  return { archive: rest[0]!, subdomain };
+};
+
+const main = async (): Promise<void> => {
+  const args = parseImportArgs(process.argv.slice(2));
+  if (!args) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  await waitForDynamo();
+  try {
+    const result = await doImportRealm(createReadStream(args.archive), args.subdomain, { log: (line) => console.log(`  ${line}`) });
+    const host = new URL(config.externalUrl());
+    console.log(
+      `Imported organization ${result.realm.id} at ${host.protocol}//${args.subdomain}.${host.host}: ${result.users} users, ` +
+        `${result.channels} channels, ${result.messages} messages, ${result.reactions} reactions, ${result.attachments} uploads. ` +
+        'Its users set their passwords through password reset.',
+    );
+  } catch (error) {
+    if (!(error instanceof ImportRefusedError)) throw error;
+    console.error(`error: ${error.message}`);
+    process.exitCode = 1;
+  } finally {
+    closeClients();
+    closeS3Client();
+  }
+};
+
+if (require.main === module)
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
