@@ -3,14 +3,19 @@
 // upstream's `manage.py import`. It reaches DynamoDB and S3 as `npm run seed` does
 // (DYNAMODB_ENDPOINT, TABLE_PREFIX, S3_ENDPOINT, UPLOADS_BUCKET; `npm start` prints them). The
 // archive is streamed from disk. A refusal prints its reason and exits 1, leaving nothing behind.
+// With `s3://<bucket>/<key>` instead of a file it starts the realmImport job: on a deployed stage
+// (REALM_IMPORT_FUNCTION set) its Lambda function, which logs the outcome; locally, in this process.
 import { createReadStream } from 'node:fs';
+import { JOBS } from '../lib/actions/jobs';
+import { parseS3Url, type ImportJob } from '../lib/actions/organization/import-job';
 import { doImportRealm, ImportRefusedError } from '../lib/actions/organization/import-realm';
+import { runJobsInProcess, settleJobs, startJob } from '../lib/store/jobs';
 import { config } from '../lib/config';
 import { closeS3Client } from '../lib/store/files';
 import { closeClients } from '../lib/store/client';
 import { waitForDynamo } from './local-dynamo';
 
-const USAGE = 'usage: npm run import-realm -- <export.tar.gz> --subdomain <subdomain>';
+const USAGE = 'usage: npm run import-realm -- <export.tar.gz | s3://bucket/key> --subdomain <subdomain>';
 
 /** The archive path and the subdomain from the command line, or undefined when they are not both there. */
 export const parseImportArgs = (argv: string[]): { archive: string; subdomain: string } | undefined => {
@@ -26,6 +31,21 @@ const main = async (): Promise<void> => {
   if (!args) {
     console.error(USAGE);
     process.exitCode = 2;
+    return;
+  }
+  const s3 = parseS3Url(args.archive);
+  if (s3) {
+    runJobsInProcess(JOBS);
+    const job: ImportJob = { ...s3, subdomain: args.subdomain };
+    await startJob('realmImport', job);
+    await settleJobs();
+    console.log(
+      config.jobFunction('realmImport')
+        ? `Started the realmImport job (${config.jobFunction('realmImport')}) for ${args.archive}: its log says how it ended.`
+        : `Ran the realmImport job for ${args.archive} (its outcome is the JSON line above).`,
+    );
+    closeClients();
+    closeS3Client();
     return;
   }
   await waitForDynamo();

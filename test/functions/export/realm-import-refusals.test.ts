@@ -8,12 +8,15 @@ import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { parseS3Url } from '../../../lib/actions/organization/import-job';
 import { doImportRealm, ImportRefusedError } from '../../../lib/actions/organization/import-realm';
 import { newRealm } from '../../../lib/actions/way-in/create-realm';
 import { config } from '../../../lib/config';
 import { listChannelsOfRealm } from '../../../lib/store/channels';
 import { documentClient, tableName } from '../../../lib/store/client';
 import { allocateIds } from '../../../lib/store/common';
+import { putFile } from '../../../lib/store/files';
+import { settleJobs, startJob } from '../../../lib/store/jobs';
 import { keys } from '../../../lib/store/keys';
 import { getMessagesByIds } from '../../../lib/store/messages';
 import * as realmCreationStore from '../../../lib/store/realm-creation';
@@ -21,6 +24,7 @@ import { readCounter } from '../../../lib/store/realm-exports';
 import * as realmsStore from '../../../lib/store/realms';
 import { listGroupsOfRealm } from '../../../lib/store/user-groups';
 import * as usersStore from '../../../lib/store/users';
+import { parseImportArgs } from '../../../scripts/import-realm';
 import { archiveClaimingSize, archiveOf, FIXTURE, FIXTURE_FOLDER, fixtureFiles, type FixtureFiles } from '../../../scripts/export-fixture';
 
 const SUBDOMAIN = 'movein';
@@ -187,18 +191,19 @@ describe('refusing a broken or hostile archive, leaving nothing', () => {
   });
 
   it('removes everything it wrote when the subdomain is taken while it writes: nothing of it is reachable', async () => {
+    const RACED = 'movein-raced';
     const realmsBefore = await readCounter('realm');
     const usersBefore = await readCounter('user');
-    const refusal = await doImportRealm(Readable.from(await archiveOf(fixtureFiles())), SUBDOMAIN, {
+    const refusal = await doImportRealm(Readable.from(await archiveOf(fixtureFiles())), RACED, {
       log: async (line) => {
         if (line !== 'claiming the subdomain') return;
         // Another organization takes the subdomain between the check and the claim.
-        await realmCreationStore.claimSubdomain(newRealm(await allocateIds('realm'), SUBDOMAIN, 'Faster', 0));
+        await realmCreationStore.claimSubdomain(newRealm(await allocateIds('realm'), RACED, 'Faster', 0));
       },
     }).catch((error: Error) => error);
     expect(refusal).toEqual(new ImportRefusedError('Subdomain already in use. Please choose a different one.'));
     const importId = realmsBefore + 1;
-    expect((await realmsStore.getByStringId(SUBDOMAIN))!.id).not.toBe(importId);
+    expect((await realmsStore.getByStringId(RACED))!.id).not.toBe(importId);
     expect(await realmsStore.get(importId)).toBeUndefined();
     expect(await usersStore.listOfRealm(importId)).toEqual([]);
     expect(await listGroupsOfRealm(importId)).toEqual([]);
@@ -211,5 +216,60 @@ describe('refusing a broken or hostile archive, leaving nothing', () => {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: config.uploadsBucket(), Prefix: `${importId}/` }));
     s3.destroy();
     expect(listed.Contents ?? []).toEqual([]);
+  });
+});
+
+describe('the realmImport job (an archive in S3)', () => {
+  const logged = (spy: jest.SpyInstance) => spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+
+  it('imports the archive at s3://<bucket>/<key>, streamed, and logs the new organization', async () => {
+    await putFile('imports/fixture.tar.gz', await archiveOf(fixtureFiles()), 'application/gzip');
+    const spy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await startJob('realmImport', { bucket: config.uploadsBucket(), key: 'imports/fixture.tar.gz', subdomain: 'from-s3' });
+      await settleJobs();
+      const realm = (await realmsStore.getByStringId('from-s3'))!;
+      expect(logged(spy).at(-1)).toEqual({
+        job: 'realmImport',
+        bucket: config.uploadsBucket(),
+        key: 'imports/fixture.tar.gz',
+        subdomain: 'from-s3',
+        imported: realm.id,
+        users: 3,
+        channels: 1,
+        messages: 5,
+        reactions: 1,
+        attachments: 1,
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('logs a refusal and ends, leaving nothing: a missing object, a hostile archive', async () => {
+    await putFile('imports/escaping.tar.gz', await archiveOf(fixtureFiles(), [{ name: '../x', body: '' }]), 'application/gzip');
+    const spy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const realms = await readCounter('realm');
+    try {
+      for (const key of ['imports/nothing-here.tar.gz', 'imports/escaping.tar.gz'])
+        await startJob('realmImport', { bucket: config.uploadsBucket(), key, subdomain: SUBDOMAIN });
+      await settleJobs();
+      expect(logged(spy).map((l) => l.refused)).toEqual([
+        `No archive at s3://${config.uploadsBucket()}/imports/nothing-here.tar.gz.`,
+        'Refusing the archive: member "../x" is outside the export\'s folder.',
+      ]);
+      expect(await readCounter('realm')).toBe(realms);
+      expect(await realmsStore.getByStringId(SUBDOMAIN)).toBeUndefined();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('reads its command line: an archive and --subdomain, in either order', () => {
+    expect(parseImportArgs(['a.tar.gz', '--subdomain', 'team'])).toEqual({ archive: 'a.tar.gz', subdomain: 'team' });
+    expect(parseImportArgs(['--subdomain', 'team', 's3://b/k.tar.gz'])).toEqual({ archive: 's3://b/k.tar.gz', subdomain: 'team' });
+    expect(parseImportArgs(['a.tar.gz'])).toBeUndefined();
+    expect(parseS3Url('s3://bucket/imports/a.tar.gz')).toEqual({ bucket: 'bucket', key: 'imports/a.tar.gz' });
+    expect(parseS3Url('/tmp/a.tar.gz')).toBeUndefined();
   });
 });
