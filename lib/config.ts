@@ -164,7 +164,8 @@ export const config = {
    * handler tests and the benchmarks).
    */
   jobFunction: (
-    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests',
+    name:
+      'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests',
   ): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,

@@ -11,7 +11,8 @@ import { config } from '../config';
 import { localEndpoint } from './client';
 
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
-export type JobName = 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests';
+export type JobName =
+  'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests';
 
 /** What one run of a job does. */
 export type JobRun<P> = (payload: P) => Promise<void>;

@@ -28,6 +28,7 @@ import {
   buildReceivedTopicItem,
   buildTopicSummaryItem,
   buildUserMessageItem,
+  NewestSummaries,
 } from '../../store/messages';
 import { buildGroupItems } from '../../store/user-groups';
 import { buildEmailLockItem, buildUserItem } from '../../store/users';
@@ -207,12 +208,8 @@ export const writeMessages = async (
 ): Promise<{ activity: ChannelActivity; claims: AttachmentClaim[] }> => {
   const activity: ChannelActivity = new Map();
   const claims: AttachmentClaim[] = [];
-  const summaries = new Map<string, Item>();
-  const keepNewest = (item: Item) => {
-    const key = `${item.pk}|${item.sk}`;
-    const previous = summaries.get(key);
-    if (!previous || (previous.maxMessageId as number) < (item.maxMessageId as number)) summaries.set(key, item);
-  };
+  const summaries = new NewestSummaries();
+  const keepNewest = (item: Item) => summaries.keep(item);
   const protectedChannels = new Set(
     plan.channels.filter((c) => c.history_public_to_subscribers === false).map((c) => ids.channels.get(Number(c.id))!),
   );
@@ -292,7 +289,7 @@ export const writeMessages = async (
     done += data.zerver_message.length;
     log(`messages: ${done}/${plan.messageIds.length}`);
   }
-  await w.put([...summaries.values()]);
+  await w.put(summaries.values());
   return { activity, claims };
 };
 
