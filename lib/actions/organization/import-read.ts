@@ -171,9 +171,11 @@ const checkMessageFile = async (
     }
   }
   const r = new Checker(name, 'zerver_usermessage');
+  const rows = new Set<string>();
   for (const row of table(data, name, 'zerver_usermessage')) {
-    r.ref(row, 'user_profile', memberIds, 'user');
-    r.ref(row, 'message', inFile, 'message of this file');
+    const key = `${r.ref(row, 'user_profile', memberIds, 'user')}|${r.ref(row, 'message', inFile, 'message of this file')}`;
+    if (rows.has(key)) refuse(`${name}: zerver_usermessage has two rows of user ${row.user_profile} for message ${row.message}.`);
+    rows.add(key);
     r.int(row, 'flags_mask');
   }
 };
@@ -219,7 +221,8 @@ export const readImportPlan = async (dir: string): Promise<ImportPlan> => {
   const [realm] = table(data, 'realm.json', 'zerver_realm');
   if (!realm) return refuse('realm.json: zerver_realm has no organization.');
 
-  const users = table(data, 'realm.json', 'zerver_userprofile');
+  // Upstream's mirror dummies (inactive accounts of people mirrored from elsewhere) are users like the others, as its importer takes them.
+  const users = [...table(data, 'realm.json', 'zerver_userprofile'), ...table(data, 'realm.json', 'zerver_userprofile_mirrordummy', false)];
   const userIds = new Set<number>();
   const u = new Checker('realm.json', 'zerver_userprofile');
   const emails = new Set<string>();

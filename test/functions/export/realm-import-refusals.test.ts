@@ -173,6 +173,11 @@ describe('refusing a broken or hostile archive, leaving nothing', () => {
       'realm.json: zerver_userprofile record 1002, field email: not a string (undefined).',
     ],
     [
+      'two rows of one user for one message',
+      (f: FixtureFiles) => firstMessages(f).zerver_usermessage.push({ ...firstMessages(f).zerver_usermessage[0]!, id: 1 }),
+      'messages-000001.json: zerver_usermessage has two rows of user 1001 for message 1.',
+    ],
+    [
       'a message id twice',
       (f: FixtureFiles) => (firstMessages(f).zerver_message[1]!.id = 1),
       'messages-000001.json: zerver_message has record 1 twice.',
