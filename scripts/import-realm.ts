@@ -6,11 +6,13 @@
 // With `s3://<bucket>/<key>` instead of a file it starts the realmImport job: on a deployed stage
 // (REALM_IMPORT_FUNCTION set) its Lambda function, which logs the outcome; locally, in this process.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { JOBS } from '../lib/actions/jobs';
 import { parseS3Url, type ImportJob } from '../lib/actions/organization/import-job';
 import { doImportRealm, ImportRefusedError } from '../lib/actions/organization/import-realm';
 import { runJobsInProcess, settleJobs, startJob } from '../lib/store/jobs';
 import { config } from '../lib/config';
+import { realmUrl } from '../lib/models/realm';
 import { closeS3Client } from '../lib/store/files';
 import { closeClients } from '../lib/store/client';
 import { waitForDynamo } from './local-dynamo';
@@ -26,37 +28,48 @@ export const parseImportArgs = (argv: string[]): { archive: string; subdomain: s
   return { archive: rest[0]!, subdomain };
 };
 
-const main = async (): Promise<void> => {
-  const args = parseImportArgs(process.argv.slice(2));
-  if (!args) {
-    console.error(USAGE);
-    process.exitCode = 2;
-    return;
-  }
+/**
+ * The command: imports the archive file (streamed) at the subdomain, or starts the realmImport job
+ * for an s3:// URL; prints progress and the outcome. Refuses (ImportRefusedError) a bad command
+ * line, a missing file, and whatever the import refuses.
+ */
+export const runImportCommand = async (argv: string[], print: (line: string) => void): Promise<void> => {
+  const args = parseImportArgs(argv);
+  if (!args) throw new ImportRefusedError(USAGE);
   const s3 = parseS3Url(args.archive);
   if (s3) {
-    runJobsInProcess(JOBS);
     const job: ImportJob = { ...s3, subdomain: args.subdomain };
     await startJob('realmImport', job);
     await settleJobs();
-    console.log(
-      config.jobFunction('realmImport')
-        ? `Started the realmImport job (${config.jobFunction('realmImport')}) for ${args.archive}: its log says how it ended.`
-        : `Ran the realmImport job for ${args.archive} (its outcome is the JSON line above).`,
+    const fn = config.jobFunction('realmImport');
+    print(
+      fn
+        ? `Started the realmImport job (${fn}) for ${args.archive}: its log says how it ended.`
+        : `Ran the realmImport job for ${args.archive}.`,
     );
-    closeClients();
-    closeS3Client();
     return;
   }
+  if (
+    !(await stat(args.archive).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    throw new ImportRefusedError(`No archive at ${args.archive}.`);
+  const result = await doImportRealm(createReadStream(args.archive), args.subdomain, { log: (line) => print(`  ${line}`) });
+  print(
+    `Imported organization ${result.realm.id} at ${realmUrl(result.realm)}: ${result.users} users, ${result.channels} channels, ` +
+      `${result.messages} messages, ${result.reactions} reactions, ${result.attachments} uploads. ` +
+      'Its users set their passwords through password reset.',
+  );
+};
+
+const main = async (): Promise<void> => {
+  // The realmImport job started here (no job function is configured) runs in this process.
+  runJobsInProcess(JOBS);
   await waitForDynamo();
   try {
-    const result = await doImportRealm(createReadStream(args.archive), args.subdomain, { log: (line) => console.log(`  ${line}`) });
-    const host = new URL(config.externalUrl());
-    console.log(
-      `Imported organization ${result.realm.id} at ${host.protocol}//${args.subdomain}.${host.host}: ${result.users} users, ` +
-        `${result.channels} channels, ${result.messages} messages, ${result.reactions} reactions, ${result.attachments} uploads. ` +
-        'Its users set their passwords through password reset.',
-    );
+    await runImportCommand(process.argv.slice(2), (line) => console.log(line));
   } catch (error) {
     if (!(error instanceof ImportRefusedError)) throw error;
     console.error(`error: ${error.message}`);

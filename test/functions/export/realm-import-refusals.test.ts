@@ -3,7 +3,8 @@
 // organization id is even allocated, the subdomain stays free, the unpacked files are gone); an
 // import that fails after it started writing (here: the subdomain taken while it wrote) removes
 // every item and file it wrote, so nothing of it can be reached.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -12,6 +13,7 @@ import { doRealmImportJob, parseS3Url } from '../../../lib/actions/organization/
 import { doImportRealm, ImportRefusedError } from '../../../lib/actions/organization/import-realm';
 import { newRealm } from '../../../lib/actions/way-in/create-realm';
 import { config } from '../../../lib/config';
+import { realmUrl } from '../../../lib/models/realm';
 import { listChannelsOfRealm } from '../../../lib/store/channels';
 import { documentClient, tableName } from '../../../lib/store/client';
 import { allocateIds } from '../../../lib/store/common';
@@ -24,7 +26,7 @@ import { readCounter } from '../../../lib/store/realm-exports';
 import * as realmsStore from '../../../lib/store/realms';
 import { listGroupsOfRealm } from '../../../lib/store/user-groups';
 import * as usersStore from '../../../lib/store/users';
-import { parseImportArgs } from '../../../scripts/import-realm';
+import { parseImportArgs, runImportCommand } from '../../../scripts/import-realm';
 import { archiveClaimingSize, archiveOf, FIXTURE, FIXTURE_FOLDER, fixtureFiles, type FixtureFiles } from '../../../scripts/export-fixture';
 
 const SUBDOMAIN = 'movein';
@@ -277,5 +279,32 @@ describe('the realmImport job (an archive in S3)', () => {
     expect(parseImportArgs(['a.tar.gz'])).toBeUndefined();
     expect(parseS3Url('s3://bucket/imports/a.tar.gz')).toEqual({ bucket: 'bucket', key: 'imports/a.tar.gz' });
     expect(parseS3Url('/tmp/a.tar.gz')).toBeUndefined();
+  });
+});
+
+describe('npm run import-realm', () => {
+  it('imports an archive file, streamed from disk, and prints the new organization and its counts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-cli-test-'));
+    const file = join(dir, 'export.tar.gz');
+    writeFileSync(file, await archiveOf(fixtureFiles()));
+    const lines: string[] = [];
+    try {
+      await runImportCommand([file, '--subdomain', 'from-file'], (line) => lines.push(line));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const realm = (await realmsStore.getByStringId('from-file'))!;
+    expect(lines.at(-1)).toBe(
+      `Imported organization ${realm.id} at ${realmUrl(realm)}: 3 users, 1 channels, 5 messages, 1 reactions, 1 uploads. ` +
+        'Its users set their passwords through password reset.',
+    );
+    expect(lines).toContain('  claiming the subdomain');
+  });
+
+  it.each([
+    [['export.tar.gz'], 'usage: npm run import-realm -- <export.tar.gz | s3://bucket/key> --subdomain <subdomain>'],
+    [['/nonexistent/export.tar.gz', '--subdomain', 'nowhere'], 'No archive at /nonexistent/export.tar.gz.'],
+  ])('refuses %j: %s', async (argv, message) => {
+    await expect(runImportCommand(argv, () => undefined)).rejects.toThrow(new ImportRefusedError(message));
   });
 });
