@@ -1,9 +1,9 @@
-// The uploads bucket and the only three roles that may use it: serverless.yml's resources
+// The uploads bucket and the only roles that may use it: serverless.yml's resources
 // (`${file(./buckets/index.js):resources}`). A function whose route declares `"bucket": "read"`
 // (serving files) runs as UploadsReadRole, which may GetObject in the bucket; `"write"` (POST
 // /user_uploads) as UploadsWriteRole, which may PutObject; `"delete"` (DELETE /attachments/{id})
 // as UploadsDeleteRole, which may DeleteObject; the realmExport job as UploadsExportRole (all three,
-// and invoking itself). Every other function keeps the default role,
+// and invoking itself); the realmImport job as UploadsImportRole (all three). Every other function keeps the default role,
 // which has no S3 permission at all. The roles may use the tables as the default role does.
 // Plain CommonJS, like tables/index.js.
 const { DYNAMODB_ACTIONS, iamResources } = require('../tables/index.js');
@@ -86,6 +86,8 @@ const resources = async ({ resolveVariable }) => {
         },
       ],
     ),
+    // The realmImport job reads the archive, writes the imported files, and deletes them again if it fails.
+    UploadsImportRole: role(['s3:GetObject', 's3:PutObject', 's3:DeleteObject']),
     IncomingEmailRole: incomingEmailRole(incoming, prefix),
   };
 };

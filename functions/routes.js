@@ -159,6 +159,19 @@ const JOBS = {
     role: 'UploadsExportRole',
     maximumRetryAttempts: 2,
   },
+  // Imports an organization from an export archive in the uploads bucket
+  // (lib/actions/organization/import-job.ts), started by an operator (`npm run import-realm --
+  // s3://…`). One run does the whole import: Lambda's longest timeout, memory for the files it
+  // holds, and /tmp for the unpacked archive. A refusal is logged and not retried; a failure
+  // removed what it wrote, so Lambda's retry starts afresh.
+  realmImport: {
+    handler: 'functions/jobs/realm-import.handler',
+    timeout: 900,
+    memorySize: 2048,
+    ephemeralStorageSize: 10240,
+    role: 'UploadsImportRole',
+    maximumRetryAttempts: 2,
+  },
   // Started by a scheduled message's one-time EventBridge Scheduler schedule (lib/store/schedules.ts):
   // checks and sends one message, as a send does.
   scheduledDelivery: {

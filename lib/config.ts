@@ -164,7 +164,8 @@ export const config = {
    * handler tests and the benchmarks).
    */
   jobFunction: (
-    name: 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'sendDigests',
+    name:
+      'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests',
   ): string | undefined =>
     ({
       messageFanout: process.env.MESSAGE_FANOUT_FUNCTION,
@@ -173,6 +174,7 @@ export const config = {
       push: process.env.PUSH_FUNCTION,
       scheduledDelivery: process.env.SCHEDULED_DELIVERY_FUNCTION,
       realmExport: process.env.REALM_EXPORT_FUNCTION,
+      realmImport: process.env.REALM_IMPORT_FUNCTION,
       sendDigests: process.env.SEND_DIGESTS_FUNCTION,
     })[name] || undefined,
   /**

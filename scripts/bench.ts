@@ -11,6 +11,7 @@ import { benchEmails } from './bench-emails';
 import { benchEvents } from './bench-events';
 import { benchExport } from './bench-export';
 import { benchGap } from './bench-gap';
+import { benchImport } from './bench-import';
 import { benchIntegrations } from './bench-integrations';
 import { benchMessages } from './bench-messages';
 import { benchMessagesFetch } from './bench-messages-fetch';
@@ -49,6 +50,7 @@ export const SECTIONS: Record<string, () => Promise<void>> = {
   'search-lag': benchSearchLag,
   search: benchSearch,
   export: benchExport,
+  import: benchImport,
   integrations: benchIntegrations,
   digests: benchDigests,
   emails: benchEmails,

@@ -15,6 +15,7 @@ import {
   buildReceivedTopicItem,
   buildTopicSummaryItem,
   buildUserMessageItem,
+  NewestSummaries,
 } from '../lib/store/messages';
 import { fixture, groupSetting, isActiveUser, realmOfUser, VERONA, type Fixture } from './seed-fixture';
 
@@ -125,12 +126,8 @@ export const subscriptionItems = (): Item[] => [
  */
 export const messageItems = (now: number): Item[] => {
   const items: Item[] = [];
-  const summaries = new Map<string, Item>();
-  const keepNewest = (item: Item) => {
-    const id = `${item.pk}|${item.sk}`;
-    const previous = summaries.get(id);
-    if (!previous || (previous.maxMessageId as number) < (item.maxMessageId as number)) summaries.set(id, item);
-  };
+  const summaries = new NewestSummaries();
+  const keepNewest = (item: Item) => summaries.keep(item);
   for (const m of fixture.messages as (Fixture['messages'][number] & Record<string, unknown>)[]) {
     const streamId = (m.stream_id as number | undefined) ?? null;
     const to = (m.to as number[] | undefined) ?? [];

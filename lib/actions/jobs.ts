@@ -18,6 +18,7 @@ export const JOBS = {
   },
   push: { load: async () => (require('./push/job') as typeof import('./push/job')).doPushJob },
   realmExport: { load: async () => (require('./organization/export-job') as typeof import('./organization/export-job')).doRealmExportRun },
+  realmImport: { load: async () => (require('./organization/import-job') as typeof import('./organization/import-job')).doRealmImportJob },
   sendDigests: { load: async () => (require('./digests/send') as typeof import('./digests/send')).doSendDigests },
   scheduledDelivery: {
     load: async () => (require('./scheduled-jobs') as typeof import('./scheduled-jobs')).doScheduledJob,

@@ -3,6 +3,7 @@
 // the same calls run in both.
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
 import { config } from '../config';
 
 let cached: { key: string; client: S3Client } | undefined;
@@ -67,6 +68,17 @@ const getObject = async (bucket: string, key: string): Promise<{ body: Buffer; c
     const out = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const body = out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
     return { body, contentType: out.ContentType ?? 'application/octet-stream' };
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+};
+
+/** An object's bytes as a stream (an archive too large to hold), or undefined when it does not exist. */
+export const openObjectStream = async (bucket: string, key: string): Promise<Readable | undefined> => {
+  try {
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return out.Body instanceof Readable ? out.Body : Readable.from(out.Body ? Buffer.from(await out.Body.transformToByteArray()) : []);
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
     throw error;

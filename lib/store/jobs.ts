@@ -12,7 +12,8 @@ import { localEndpoint } from './client';
 import { log } from '../log';
 
 /** A job's name: its Lambda function is the one config.jobFunction names for it. */
-export type JobName = 'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'sendDigests';
+export type JobName =
+  'messageFanout' | 'messageMove' | 'outgoingWebhook' | 'push' | 'scheduledDelivery' | 'realmExport' | 'realmImport' | 'sendDigests';
 
 /** What one run of a job does. */
 export type JobRun<P> = (payload: P) => Promise<void>;

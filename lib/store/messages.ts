@@ -166,6 +166,24 @@ export const buildDmConversationItem = (realmId: number, userId: number, partici
   return { ...entityKeys.dmConversation(userId, others), userId, realmId, userIds: others, maxMessageId };
 };
 
+/**
+ * Summary items (conversations, topic summaries, received topics) met while writing many messages
+ * at once: of each key, the one at the newest message (a seed, an import).
+ */
+export class NewestSummaries {
+  private readonly items = new Map<string, Item>();
+
+  keep(item: Item): void {
+    const key = `${item.pk}|${item.sk}`;
+    const previous = this.items.get(key);
+    if (!previous || (previous.maxMessageId as number) < (item.maxMessageId as number)) this.items.set(key, item);
+  }
+
+  values(): Item[] {
+    return [...this.items.values()];
+  }
+}
+
 /** How many user ids one recipients item holds (a number set of 10,000 ids is well under DynamoDB's 400 KB). */
 const MESSAGE_RECIPIENTS_PER_ITEM = 10_000;
 

@@ -4,7 +4,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Realm } from '../models/realm';
 import { documentClient, tableName } from './client';
-import { sendTransaction } from './common';
+import { sendTransaction, type TransactItem } from './common';
 import { keys, lookupKey } from './keys';
 
 export type RealmCreationKey = { creationKey: string; dateCreated: number };
@@ -37,6 +37,24 @@ export const deleteRealmCreationKey = async (creationKey: string): Promise<void>
   await documentClient().send(new DeleteCommand({ TableName: tableName('main'), Key: keys.realmCreationKey(creationKey) }));
 };
 
+/** The lock of a new organization's subdomain and the organization's item, each written only if absent. */
+const claimItems = (realm: Realm): TransactItem[] => [
+  {
+    Put: {
+      TableName: tableName('main'),
+      Item: { ...keys.subdomainLock(realm.stringId), realmId: realm.id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+  {
+    Put: {
+      TableName: tableName('main'),
+      Item: { ...keys.realm(realm.id), ...keys.realmByName(realm.stringId), ...realm },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+];
+
 /**
  * Writes a new organization, the lock of its subdomain and the removal of the link's key in one
  * transaction: 'written'; 'key_gone' (used meanwhile) or 'subdomain_taken' and nothing was written;
@@ -54,25 +72,26 @@ export const createRealmWithKey = async (
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
-    {
-      Put: {
-        TableName: tableName('main'),
-        Item: { ...keys.subdomainLock(realm.stringId), realmId: realm.id },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName('main'),
-        Item: { ...keys.realm(realm.id), ...keys.realmByName(realm.stringId), ...realm },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    ...claimItems(realm),
   ]);
   if (loss === undefined) return 'written';
   if (loss.lost === 'conflict') return 'conflict';
   if (loss.reasons[0] === 'ConditionalCheckFailed') return 'key_gone';
   if (loss.reasons[1] === 'ConditionalCheckFailed') return 'subdomain_taken';
   // The id was taken: a counter behind the stored organizations (doCreateRealm raises it first).
+  throw new Error(`organization id ${realm.id} already exists`);
+};
+
+/**
+ * Claims a subdomain for an organization whose items are all written (an import's last write): the
+ * lock of its subdomain and the organization's item in one transaction, so the organization is
+ * reachable at once and whole, or not at all. 'subdomain_taken' (nothing written) when another
+ * organization has it; 'conflict' when another transaction was writing one of the items (retry).
+ */
+export const claimSubdomain = async (realm: Realm): Promise<'written' | 'subdomain_taken' | 'conflict'> => {
+  const loss = await sendTransaction([...claimItems(realm)]);
+  if (loss === undefined) return 'written';
+  if (loss.lost === 'conflict') return 'conflict';
+  if (loss.reasons[0] === 'ConditionalCheckFailed') return 'subdomain_taken';
   throw new Error(`organization id ${realm.id} already exists`);
 };

@@ -97,6 +97,7 @@ describe('the configuration npx serverless package deploys (serverless print)', 
       ['outgoingWebhook', 'OUTGOING_WEBHOOK_FUNCTION'],
       ['push', 'PUSH_FUNCTION'],
       ['realmExport', 'REALM_EXPORT_FUNCTION'],
+      ['realmImport', 'REALM_IMPORT_FUNCTION'],
       ['scheduledDelivery', 'SCHEDULED_DELIVERY_FUNCTION'],
       ['sendDigests', 'SEND_DIGESTS_FUNCTION'],
     ]) {

@@ -44,6 +44,7 @@ const runs: Record<JobName, { runs: number; failed: number }> = {
   outgoingWebhook: { runs: 0, failed: 0 },
   scheduledDelivery: { runs: 0, failed: 0 },
   realmExport: { runs: 0, failed: 0 },
+  realmImport: { runs: 0, failed: 0 },
   sendDigests: { runs: 0, failed: 0 },
 };
 const counted =

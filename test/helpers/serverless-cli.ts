@@ -32,7 +32,16 @@ export const BUCKET_ROUTES = [
 ];
 
 /** The background jobs (functions/routes.js JOBS), in their order, as both deploy checks expect them. */
-export const JOB_NAMES = ['messageFanout', 'messageMove', 'outgoingWebhook', 'push', 'realmExport', 'scheduledDelivery', 'sendDigests'];
+export const JOB_NAMES = [
+  'messageFanout',
+  'messageMove',
+  'outgoingWebhook',
+  'push',
+  'realmExport',
+  'realmImport',
+  'scheduledDelivery',
+  'sendDigests',
+];
 
 export type Resource = { Type: string; Condition?: string; Properties: Record<string, any> };
 

@@ -148,8 +148,8 @@ export const checkChannelCreation = (
  * creator administering it: an anonymous group of one).
  */
 export const newChannel = (
-  realm: Realm,
-  creator: User,
+  realm: Pick<Realm, 'id'>,
+  creator: Pick<User, 'id'> | null,
   groups: UserGroup[],
   fields: { id: number; name: string; description: string; inviteOnly: boolean; historyPublicToSubscribers: boolean | undefined },
   opts: CheckedChannelOptions,
@@ -159,7 +159,7 @@ export const newChannel = (
   const groupSettings = Object.fromEntries(
     CHANNEL_GROUP_SETTINGS.map((setting) => {
       const d = NEW_CHANNEL_GROUP_DEFAULTS[setting];
-      const fallback = d === 'creator' ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroup(d);
+      const fallback = d === 'creator' ? { direct_members: creator ? [creator.id] : [], direct_subgroups: [] } : systemGroup(d);
       return [setting, opts.groupSettings[setting] ?? fallback];
     }),
   );
@@ -169,7 +169,7 @@ export const newChannel = (
     name: fields.name,
     description: fields.description,
     dateCreated: now,
-    creatorId: creator.id,
+    creatorId: creator?.id ?? null,
     inviteOnly: fields.inviteOnly,
     isWebPublic: opts.isWebPublic,
     // Upstream has no public channel with protected history: a public channel's history is shared.

@@ -1,7 +1,8 @@
 // The last run of an export writes its archive: upstream's layout (zerver/lib/export.py) in a
 // folder `zulip-export-<random>/`, gzipped tar, as one S3 object:
 //
-//   realm.json          zerver_realm, zerver_userprofile, zerver_stream, zerver_recipient,
+//   realm.json          zerver_realm, zerver_userprofile, zerver_userprofile_crossrealm (the
+//                       system bots messages name), zerver_stream, zerver_recipient,
 //                       zerver_subscription, zerver_huddle, zerver_reaction
 //   messages-000001.json …  zerver_message, zerver_usermessage, 1,000 messages to a file
 //   attachment.json     zerver_attachment (the files exported messages link, with their message ids)
@@ -24,6 +25,8 @@ import { getAttachmentWithClaims, listUploadsOfUser } from '../../store/attachme
 import { listSubscriptionsOfUser } from '../../store/channels';
 import { getFile, putFile } from '../../store/files';
 import * as realmsStore from '../../store/realms';
+import * as usersStore from '../../store/users';
+import { INTERNAL_REALM_ID } from '../../models/user';
 import type { Channel } from '../../models/channel';
 import type { User } from '../../models/user';
 
@@ -60,6 +63,25 @@ class Recipients {
   }
 }
 
+/**
+ * The system bots the messages name (senders and direct-message recipients outside the
+ * organization), as upstream's zerver_userprofile_crossrealm: an import maps each, by email, to
+ * the importing server's own.
+ */
+const crossRealmRecords = async (scope: ExportScope, recipients: Recipients, senders: Set<number>): Promise<ExportRecord[]> => {
+  const members = new Set(scope.users.map((u) => u.id));
+  const personal = recipients.records.filter((r) => r.type === RecipientType.PERSONAL);
+  const outside = [...new Set([...senders, ...personal.map((r) => Number(r.type_id))])].filter((id) => !members.has(id));
+  const bots =
+    outside.length === 0
+      ? []
+      : await usersStore.getMany(
+          INTERNAL_REALM_ID,
+          outside.sort((a, b) => a - b),
+        );
+  return bots.map((b) => ({ id: b.id, email: b.email, recipient_id: personal.find((r) => r.type_id === b.id)?.id ?? null }));
+};
+
 /** Packs entries into a gzipped tar under `folder/`, in memory. */
 const tarGz = async (folder: string, entries: Entry[]): Promise<Buffer> => {
   const tar = pack();
@@ -84,9 +106,10 @@ const messageEntries = async (
   progress: ExportProgress,
   recipients: Recipients,
   readStaged: (name: string) => Promise<Buffer>,
-): Promise<{ entries: Entry[]; messageIds: Set<number>; reactions: ExportRecord[] }> => {
+): Promise<{ entries: Entry[]; messageIds: Set<number>; reactions: ExportRecord[]; senders: Set<number> }> => {
   const entries: Entry[] = [];
   const messageIds = new Set<number>();
+  const senders = new Set<number>();
   const reactions: ExportRecord[] = [];
   for (let n = 1; n <= progress.files; n++) {
     const file = JSON.parse((await readStaged(stagedMessageFile(n))).toString('utf8')) as StagedFile;
@@ -95,11 +118,12 @@ const messageEntries = async (
     for (const m of file.zerver_message) {
       m.recipient = recipients.idOf(String(m.recipient));
       messageIds.add(Number(m.id));
+      senders.add(Number(m.sender));
     }
     const body = json({ zerver_message: file.zerver_message, zerver_usermessage: file.zerver_usermessage });
     entries.push({ name: stagedMessageFile(entries.length + 1), body });
   }
-  return { entries, messageIds, reactions };
+  return { entries, messageIds, reactions, senders };
 };
 
 /** The files exported messages link: attachment.json's records, and each file's bytes with its uploads/ record. */
@@ -214,6 +238,7 @@ export const writeExportArchive = async (
       },
     ],
     zerver_userprofile: scope.users.map((u) => userRecord(u, { consented: scope.consenting.has(u.id) })),
+    zerver_userprofile_crossrealm: await crossRealmRecords(scope, recipients, messages.senders),
     zerver_stream: scope.channels.map((c) => ({ ...channelRecord(c), recipient: recipients.idOf(`C${c.id}`) })),
     zerver_recipient: recipients.records,
     zerver_subscription: subscriptions,

@@ -72,7 +72,7 @@ const RESERVED_SUBDOMAINS = new Set([
 ]);
 
 /** Upstream's check_subdomain_available texts. */
-const SUBDOMAIN_ERRORS = {
+export const SUBDOMAIN_ERRORS = {
   tooShort: 'Subdomain needs to have length 3 or greater.',
   extremalDash: "Subdomain cannot start or end with a '-'.",
   badCharacter: "Subdomain can only have lowercase letters, numbers, and '-'s.",
@@ -101,7 +101,7 @@ export const isValidRealmCreationKey = async (creationKey: string): Promise<bool
 };
 
 /** A subdomain's first problem (upstream's check_subdomain_available, in its order), without the lookup. */
-const subdomainFormError = (subdomain: string): string | undefined => {
+export const subdomainFormError = (subdomain: string): string | undefined => {
   if (subdomain.length > MAX_SUBDOMAIN_LENGTH)
     return `Ensure this value has at most ${MAX_SUBDOMAIN_LENGTH} characters (it has ${subdomain.length}).`;
   if (subdomain === '') return 'This field is required.';
@@ -147,7 +147,8 @@ const SYSTEM_GROUPS: { name: string; description: string; subgroup?: string }[] 
   { name: 'role:nobody', description: 'Nobody' },
 ];
 
-const systemGroups = async (realmId: number, now: number): Promise<UserGroup[]> => {
+/** A new organization's system groups (fresh ids, no members yet): upstream's create_system_user_groups_for_realm. */
+export const buildSystemGroups = async (realmId: number, now: number): Promise<UserGroup[]> => {
   const firstId = await allocateIds('userGroup', SYSTEM_GROUPS.length);
   const idOf = (name: string) => firstId + SYSTEM_GROUPS.findIndex((g) => g.name === name);
   const nobody = idOf('role:nobody');
@@ -173,6 +174,30 @@ const systemGroups = async (realmId: number, now: number): Promise<UserGroup[]> 
     version: 0,
   }));
 };
+
+/** A new organization as do_create_realm makes it, before its announcements channels exist. */
+export const newRealm = (id: number, stringId: string, name: string, now: number): Realm => ({
+  id,
+  stringId,
+  name,
+  description: '',
+  dateCreated: now,
+  deactivated: false,
+  presenceDisabled: false,
+  enableSpectatorAccess: false,
+  waitingPeriodThreshold: 0,
+  emptyTopicDisplayName: 'general chat',
+  demoOrganizationScheduledDeletionDate: null,
+  limits: {
+    max_stream_name_length: 60,
+    max_stream_description_length: 1024,
+    max_channel_folder_name_length: 60,
+    max_channel_folder_description_length: 1024,
+    max_reminder_note_length: 1000,
+    max_topic_length: 60,
+  },
+  groupSettings: {},
+});
 
 /** Upstream's first channels of an organization (general gets the announcements), and their welcome messages. */
 const FIRST_CHANNELS = [
@@ -211,31 +236,10 @@ export const checkCreateRealm = async (
   const [, welcomeBot] = await Promise.all(SYSTEM_BOTS.map(ensureSystemBot));
   await raiseCounter('realm', realmsStore.FIRST_CREATED_REALM_ID - 1);
   const realmId = await allocateIds('realm');
-  const groups = await systemGroups(realmId, now);
+  const groups = await buildSystemGroups(realmId, now);
   // The groups first: before the organization exists nothing reads them.
   await batchPut('main', groups.flatMap(buildGroupItems));
-  let realm: Realm = {
-    id: realmId,
-    stringId: form.subdomain,
-    name: form.realmName.trim(),
-    description: '',
-    dateCreated: now,
-    deactivated: false,
-    presenceDisabled: false,
-    enableSpectatorAccess: false,
-    waitingPeriodThreshold: 0,
-    emptyTopicDisplayName: 'general chat',
-    demoOrganizationScheduledDeletionDate: null,
-    limits: {
-      max_stream_name_length: 60,
-      max_stream_description_length: 1024,
-      max_channel_folder_name_length: 60,
-      max_channel_folder_description_length: 1024,
-      max_reminder_note_length: 1000,
-      max_topic_length: 60,
-    },
-    groupSettings: {},
-  };
+  let realm = newRealm(realmId, form.subdomain, form.realmName.trim(), now);
   const outcome = await retryLostRaces(async () => {
     const written = await realmCreationStore.createRealmWithKey(realm, creationKey);
     if (written === 'conflict') throw new LostRaceError();
