@@ -125,25 +125,35 @@ const ref = (id) => ({ Ref: id });
 const arnOf = (id) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const subnetIds = Array.from({ length: AVAILABILITY_ZONES }, (_, i) => `EventsSubnet${i + 1}`);
 
-/** The VPC, its endpoints, the operator role and the capacity provider (logical ids Events*). */
-const managedResources = (name, maxWaiting) => {
-  const environments = managedEnvironments(maxWaiting);
-  const subnets = {};
-  subnetIds.forEach((id, i) => {
-    subnets[id] = {
+/**
+ * Subnets of a VPC of this stack, one per Availability Zone, each a /20 of `cidrPrefix`.0.0/16,
+ * with its association to the route table (no public addresses: what needs one, a load balancer,
+ * has its own). Also the cloudfront edge's (edge/index.js).
+ */
+const subnetResources = ({ vpc, routeTable, ids, cidrPrefix }) => {
+  const out = {};
+  ids.forEach((id, i) => {
+    out[id] = {
       Type: 'AWS::EC2::Subnet',
       Properties: {
-        VpcId: ref('EventsVpc'),
-        CidrBlock: `10.20.${i * 16}.0/20`,
+        VpcId: ref(vpc),
+        CidrBlock: `${cidrPrefix}.${i * 16}.0/20`,
         AvailabilityZone: { 'Fn::Select': [i, { 'Fn::GetAZs': '' }] },
         MapPublicIpOnLaunch: false,
       },
     };
-    subnets[`${id}RouteTableAssociation`] = {
+    out[`${id}RouteTableAssociation`] = {
       Type: 'AWS::EC2::SubnetRouteTableAssociation',
-      Properties: { SubnetId: ref(id), RouteTableId: ref('EventsRouteTable') },
+      Properties: { SubnetId: ref(id), RouteTableId: ref(routeTable) },
     };
   });
+  return out;
+};
+
+/** The VPC, its endpoints, the operator role and the capacity provider (logical ids Events*). */
+const managedResources = (name, maxWaiting) => {
+  const environments = managedEnvironments(maxWaiting);
+  const subnets = subnetResources({ vpc: 'EventsVpc', routeTable: 'EventsRouteTable', ids: subnetIds, cidrPrefix: '10.20' });
   return {
     // Private: no internet gateway, no NAT. The instances reach DynamoDB and CloudWatch Logs
     // through the two endpoints below, and nothing else (GET /events uses nothing else).
@@ -273,4 +283,5 @@ module.exports = {
   managedEnvironments,
   managedFunction,
   resources,
+  subnetResources,
 };

@@ -17,6 +17,8 @@
 // answers only requests addressed to its own host, so the viewer's Host cannot be forwarded to it
 // and travels in X-Forwarded-Host, set by a CloudFront Function (lib/http/session.ts viewerHost).
 
+const { subnetResources } = require('../capacity/index.js');
+
 /** An error that serverless prints as its message alone (it prints a rejection's stack). */
 const refusal = (message) => Object.assign(new Error(message), { stack: message });
 
@@ -122,21 +124,7 @@ const SUBNETS = ['EdgeSubnet1', 'EdgeSubnet2'];
 
 /** The load balancer's network: a VPC with two public subnets in two zones, nothing else in it. */
 const network = () => {
-  const subnets = {};
-  SUBNETS.forEach((id, i) => {
-    subnets[id] = {
-      Type: 'AWS::EC2::Subnet',
-      Properties: {
-        VpcId: ref('EdgeVpc'),
-        CidrBlock: `10.30.${i * 16}.0/20`,
-        AvailabilityZone: { 'Fn::Select': [i, { 'Fn::GetAZs': '' }] },
-      },
-    };
-    subnets[`${id}RouteTableAssociation`] = {
-      Type: 'AWS::EC2::SubnetRouteTableAssociation',
-      Properties: { SubnetId: ref(id), RouteTableId: ref('EdgeRouteTable') },
-    };
-  });
+  const subnets = subnetResources({ vpc: 'EdgeVpc', routeTable: 'EdgeRouteTable', ids: SUBNETS, cidrPrefix: '10.30' });
   return {
     EdgeVpc: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.30.0.0/16' } },
     ...subnets,
