@@ -52,7 +52,7 @@ export type User = {
   timezone?: string;
 };
 
-export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean };
+export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean; author_id?: number | null };
 
 /** The part of register's user_settings the app applies (desktop notifications and their sound). */
 export type NotificationSettings = {

@@ -7,6 +7,7 @@ import { isAdminOf } from '../../data/roles';
 import { me, people } from '../../store';
 import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
 import { AllChannelsSection, NewChannelSection, SubscribedChannelsSection } from './Channels';
+import { EmojiSection } from './Emoji';
 import { InvitationsSection } from './Invitations';
 import { OrganizationPermissionsSection, OrganizationProfileSection } from './OrganizationProfile';
 import { DeactivatedUsersSection, UsersSection } from './Users';
@@ -14,6 +15,7 @@ import { DeactivatedUsersSection, UsersSection } from './Users';
 const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
   { id: 'organization-profile', label: 'Organization profile', Panel: OrganizationProfileSection },
   { id: 'organization-permissions', label: 'Organization permissions', Panel: OrganizationPermissionsSection },
+  { id: 'emoji-settings', label: 'Custom emoji', Panel: EmojiSection },
   { id: 'users', label: 'Users', Panel: UsersSection },
   { id: 'deactivated', label: 'Deactivated users', Panel: DeactivatedUsersSection, adminOnly: true },
   { id: 'invites', label: 'Invitations', Panel: InvitationsSection, adminOnly: true },
