@@ -100,4 +100,19 @@ describe('webapp organization settings rules', () => {
     const changed = applyEvent(applyEvent(s, { id: 1, type: 'invites_changed' }, 0), { id: 2, type: 'invites_changed' }, 0);
     expect(changed.invitesVersion).toBe(2);
   });
+
+  it('keeps the linkifiers and the default channels from register and their events, each event the whole list', () => {
+    const first = { id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' };
+    const s = state({ realm_linkifiers: [first], realm_default_streams: [DENMARK] });
+    expect(s.settings.linkifiers).toEqual([first]);
+    expect(s.settings.defaultChannels).toEqual([DENMARK]);
+    const second = { id: 2, pattern: 'JIRA-(?P<id>[0-9]+)', url_template: 'https://jira.example.com/{id}' };
+    const changed = [
+      { id: 1, type: 'realm_linkifiers', realm_linkifiers: [second, first] },
+      { id: 2, type: 'default_streams', default_streams: [DENMARK, VERONA] },
+    ].reduce((acc, e) => applyEvent(acc, e as ServerEvent, 0), s);
+    expect(changed.settings.linkifiers).toEqual([second, first]);
+    expect(changed.settings.defaultChannels).toEqual([DENMARK, VERONA]);
+    expect(state().settings).toMatchObject({ linkifiers: [], defaultChannels: [] });
+  });
 });

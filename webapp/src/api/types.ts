@@ -52,6 +52,8 @@ export type User = {
   timezone?: string;
 };
 
+export type Linkifier = { id: number; pattern: string; url_template: string };
+
 export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean; author_id?: number | null };
 
 /** The part of register's user_settings the app applies (desktop notifications and their sound). */
@@ -106,6 +108,8 @@ export type RegisterResponse = {
   realm_enable_read_receipts?: boolean;
   realm_user_groups?: UserGroup[];
   realm_emoji?: Record<string, RealmEmoji>;
+  realm_linkifiers?: Linkifier[];
+  realm_default_streams?: number[];
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
   realm_description?: string;
@@ -138,6 +142,8 @@ export type MessageDetails = { type: 'private' | 'stream'; mentioned?: boolean; 
 export type ServerEvent = { id: number } & (
   | { type: 'heartbeat' }
   | { type: 'invites_changed' }
+  | { type: 'realm_linkifiers'; realm_linkifiers: Linkifier[] }
+  | { type: 'default_streams'; default_streams: number[] }
   | { type: 'message'; message: Omit<Message, 'flags'>; flags: string[]; local_message_id?: string }
   | {
       type: 'update_message';

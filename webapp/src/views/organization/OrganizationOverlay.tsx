@@ -9,6 +9,7 @@ import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
 import { AllChannelsSection, NewChannelSection, SubscribedChannelsSection } from './Channels';
 import { EmojiSection } from './Emoji';
 import { InvitationsSection } from './Invitations';
+import { LinkifiersSection } from './Linkifiers';
 import { OrganizationPermissionsSection, OrganizationProfileSection } from './OrganizationProfile';
 import { DeactivatedUsersSection, UsersSection } from './Users';
 
@@ -16,6 +17,7 @@ const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
   { id: 'organization-profile', label: 'Organization profile', Panel: OrganizationProfileSection },
   { id: 'organization-permissions', label: 'Organization permissions', Panel: OrganizationPermissionsSection },
   { id: 'emoji-settings', label: 'Custom emoji', Panel: EmojiSection },
+  { id: 'linkifier-settings', label: 'Linkifiers', Panel: LinkifiersSection },
   { id: 'users', label: 'Users', Panel: UsersSection },
   { id: 'deactivated', label: 'Deactivated users', Panel: DeactivatedUsersSection, adminOnly: true },
   { id: 'invites', label: 'Invitations', Panel: InvitationsSection, adminOnly: true },

@@ -3,7 +3,7 @@
 // /json/users/me/profile_data; a field emptied is removed, DELETE). Read from GET /json/users/me
 // and GET /json/realm/profile_fields when the section opens.
 import { useEffect, useState } from 'preact/hooks';
-import { csrfToken, request } from '../../api/client';
+import { request } from '../../api/client';
 import { me } from '../../store';
 import { Avatar } from '../Avatar';
 
@@ -27,12 +27,10 @@ const choicesOf = (field: Field): [string, string][] => {
   }
 };
 
-const uploadAvatar = async (file: File): Promise<void> => {
+const uploadAvatar = (file: File): Promise<unknown> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  const response = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'X-CSRFToken': csrfToken() } });
-  const body = (await response.json().catch(() => ({}))) as { msg?: string };
-  if (!response.ok) throw new Error(body.msg ?? `The upload failed (HTTP ${response.status}).`);
+  return request('POST', 'users/me/avatar', form);
 };
 
 /** My name: saved through PATCH /json/settings (upstream's full_name), which refuses it where the organization disables name changes. */

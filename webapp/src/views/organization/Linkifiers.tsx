@@ -1,0 +1,153 @@
+// The organization's linkifiers (upstream's #organization/linkifier-settings): everyone sees them in
+// matching order; an administrator adds one (a pattern and a URL template: POST
+// /json/realm/filters), edits one in a dialog (PATCH /json/realm/filters/{id}), deletes one after
+// confirming (DELETE) and moves one up or down (PATCH /json/realm/linkifiers with the new order).
+// The list is register's realm_linkifiers, then the realm_linkifiers events; the server's refusals
+// (a bad pattern, a template that does not match it) show as it words them.
+import { useState } from 'preact/hooks';
+import { request } from '../../api/client';
+import type { Linkifier } from '../../api/types';
+import { isAdminOf } from '../../data/roles';
+import { me, people, settings } from '../../store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Status, type StatusText } from './Status';
+
+type Fields = { pattern: string; url_template: string };
+
+const LinkifierFields = ({ fields, onChange }: { fields: Fields; onChange: (fields: Fields) => void }) => (
+  <>
+    <label class="dialog_field">
+      Pattern
+      <input type="text" value={fields.pattern} onInput={(e) => onChange({ ...fields, pattern: e.currentTarget.value })} />
+    </label>
+    <label class="dialog_field">
+      URL template
+      <input type="text" value={fields.url_template} onInput={(e) => onChange({ ...fields, url_template: e.currentTarget.value })} />
+    </label>
+  </>
+);
+
+const AddLinkifierForm = () => {
+  const [fields, setFields] = useState<Fields>({ pattern: '', url_template: '' });
+  const [status, setStatus] = useState<StatusText>(null);
+  return (
+    <form
+      class="add-linkifier-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setStatus(null);
+        request('POST', 'realm/filters', fields).then(
+          () => {
+            setFields({ pattern: '', url_template: '' });
+            setStatus({ text: 'Linkifier added.', error: false });
+          },
+          (err: Error) => setStatus({ text: err.message, error: true }),
+        );
+      }}
+    >
+      <LinkifierFields fields={fields} onChange={setFields} />
+      <p class="settings-hint">
+        For example the pattern <code>#(?P&lt;id&gt;[0-9]+)</code> with the URL template{' '}
+        <code>https://github.com/zulip/zulip/issues/{'{id}'}</code>.
+      </p>
+      <button type="submit">Add linkifier</button>
+      <Status status={status} />
+    </form>
+  );
+};
+
+const EditDialog = ({ linkifier, onClose }: { linkifier: Linkifier; onClose: () => void }) => {
+  const [fields, setFields] = useState<Fields>({ pattern: linkifier.pattern, url_template: linkifier.url_template });
+  return (
+    <ConfirmDialog
+      role="dialog"
+      title="Edit linkifier"
+      confirmLabel="Save changes"
+      onConfirm={() => request('PATCH', `realm/filters/${linkifier.id}`, fields)}
+      onClose={onClose}
+    >
+      <LinkifierFields fields={fields} onChange={setFields} />
+    </ConfirmDialog>
+  );
+};
+
+/** The order with the linkifier at `index` moved by `by` places. */
+const moved = (list: readonly Linkifier[], index: number, by: number): number[] => {
+  const ids = list.map((l) => l.id);
+  const [id] = ids.splice(index, 1);
+  ids.splice(index + by, 0, id!);
+  return ids;
+};
+
+export const LinkifiersSection = () => {
+  const [editing, setEditing] = useState<Linkifier | null>(null);
+  const [removing, setRemoving] = useState<Linkifier | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const admin = isAdminOf(people.value, me.value.userId);
+  const list = settings.value.linkifiers;
+  const reorder = (index: number, by: number) => {
+    setError(null);
+    request('PATCH', 'realm/linkifiers', { ordered_linkifier_ids: moved(list, index, by) }).catch((err: Error) => setError(err.message));
+  };
+  return (
+    <>
+      <h3>Linkifiers</h3>
+      <p class="settings-hint">Linkifiers turn text in messages into links; the first pattern that matches wins.</p>
+      {admin && <AddLinkifierForm />}
+      <Status status={error ? { text: error, error: true } : null} />
+      {list.length === 0 ? (
+        <p class="settings-empty">No linkifiers.</p>
+      ) : (
+        <table class="admin-table linkifiers-table">
+          <thead>
+            <tr>
+              <th scope="col">Pattern</th>
+              <th scope="col">URL template</th>
+              {admin && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((l, i) => (
+              <tr key={l.id} data-linkifier-id={l.id}>
+                <td class="linkifier-pattern">{l.pattern}</td>
+                <td class="linkifier-url">{l.url_template}</td>
+                {admin && (
+                  <td class="row-actions">
+                    <button type="button" aria-label={`Move ${l.pattern} up`} disabled={i === 0} onClick={() => reorder(i, -1)}>
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Move ${l.pattern} down`}
+                      disabled={i === list.length - 1}
+                      onClick={() => reorder(i, 1)}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" aria-label={`Edit ${l.pattern}`} onClick={() => setEditing(l)}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" aria-label={`Delete ${l.pattern}`} onClick={() => setRemoving(l)}>
+                      Delete
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && <EditDialog linkifier={editing} onClose={() => setEditing(null)} />}
+      {removing && (
+        <ConfirmDialog
+          title={`Delete the linkifier ${removing.pattern}?`}
+          confirmLabel="Delete"
+          onConfirm={() => request('DELETE', `realm/filters/${removing.id}`)}
+          onClose={() => setRemoving(null)}
+        >
+          <p>New messages will no longer link this pattern; messages already sent keep their links.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+};
