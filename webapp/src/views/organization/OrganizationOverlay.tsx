@@ -7,6 +7,7 @@ import { isAdminOf } from '../../data/roles';
 import { me, people } from '../../store';
 import { OverlayFrame, type OverlaySection } from '../OverlayFrame';
 import { AllChannelsSection, NewChannelSection, SubscribedChannelsSection } from './Channels';
+import { DefaultChannelsSection } from './DefaultChannels';
 import { EmojiSection } from './Emoji';
 import { InvitationsSection } from './Invitations';
 import { LinkifiersSection } from './Linkifiers';
@@ -21,6 +22,7 @@ const SECTIONS: readonly (OverlaySection & { adminOnly?: boolean })[] = [
   { id: 'users', label: 'Users', Panel: UsersSection },
   { id: 'deactivated', label: 'Deactivated users', Panel: DeactivatedUsersSection, adminOnly: true },
   { id: 'invites', label: 'Invitations', Panel: InvitationsSection, adminOnly: true },
+  { id: 'default-channels-list', label: 'Default channels', Panel: DefaultChannelsSection, adminOnly: true },
 ];
 
 export const OrganizationOverlay = ({ section }: { section: string }) => {
