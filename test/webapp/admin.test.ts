@@ -5,6 +5,7 @@ import type { ServerEvent } from '../../webapp/src/api/types';
 import { applyEvent } from '../../webapp/src/data/dispatch';
 import { browsedChannels } from '../../webapp/src/data/channel-browser';
 import { overlayOfHash } from '../../webapp/src/data/overlays';
+import { choicesData, filledFields } from '../../webapp/src/data/profile-fields';
 import { assignableRoles, isAdminOf, roleLabel, ROLE, usersListed } from '../../webapp/src/data/roles';
 import { DENMARK, HAMLET, ME, OTHELLO, register, state, VERONA } from './fixtures';
 
@@ -114,5 +115,33 @@ describe('webapp organization settings rules', () => {
     expect(changed.settings.linkifiers).toEqual([second, first]);
     expect(changed.settings.defaultChannels).toEqual([DENMARK, VERONA]);
     expect(state().settings).toMatchObject({ linkifiers: [], defaultChannels: [] });
+  });
+
+  it('keeps the custom profile fields and people’s values from register and their events, and shows values as text', () => {
+    const play = { id: 20, name: 'Favorite play', type: 3, hint: '', field_data: JSON.stringify(choicesData('Hamlet\n\n Macbeth ')) };
+    const mentor = { id: 21, name: 'Mentor', type: 6, hint: '', field_data: '' };
+    const site = { id: 22, name: 'Website', type: 5, hint: '', field_data: '' };
+    let s = state({ custom_profile_fields: [play] });
+    expect(s.settings.profileFields).toEqual([play]);
+    s = applyEvent(s, { id: 1, type: 'custom_profile_fields', fields: [play, mentor, site] }, 0);
+    const set = (id: number, value: string | null) =>
+      (s = applyEvent(s, { id: 2, type: 'realm_user', op: 'update', person: { user_id: HAMLET, custom_profile_field: { id, value } } }, 0));
+    set(20, '1');
+    set(21, JSON.stringify([OTHELLO]));
+    set(22, 'https://example.com/');
+    const shown = () =>
+      filledFields(s.settings.profileFields, s.people.users.get(HAMLET)!, s.people).map(({ field, text, href }) => [
+        field.name,
+        text,
+        href,
+      ]);
+    expect(shown()).toEqual([
+      ['Favorite play', 'Macbeth', undefined],
+      ['Mentor', 'Othello, the Moor of Venice', undefined],
+      ['Website', 'https://example.com/', 'https://example.com/'],
+    ]);
+    set(21, null);
+    expect(shown().map(([name]) => name)).toEqual(['Favorite play', 'Website']);
+    expect(s.people.users.get(HAMLET)).not.toHaveProperty('custom_profile_field');
   });
 });

@@ -26,6 +26,7 @@ const EVENT_TYPES = [
   'realm_emoji',
   'realm_linkifiers',
   'default_streams',
+  'custom_profile_fields',
   'user_settings',
   'recent_private_conversations',
   'drafts',

@@ -81,6 +81,7 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'realm_emoji':
     case 'realm_linkifiers':
     case 'default_streams':
+    case 'custom_profile_fields':
       return { ...state, settings: applySettingsEvent(state.settings, event) };
     case 'realm': {
       const next = { ...state, settings: applySettingsEvent(state.settings, event) };

@@ -1,8 +1,8 @@
 // What the organization allows (editing, deleting and moving within time limits, read receipts,
 // who may create channels, invite and add emoji), its description, its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read),
-// its linkifiers and its default channels: from register, then the realm, realm_emoji,
-// realm_linkifiers and default_streams events. My own settings are in user-settings.ts.
-import type { GroupSetting, Linkifier, RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
+// its linkifiers, default channels and custom profile fields: from register, then the realm,
+// realm_emoji, realm_linkifiers, default_streams and custom_profile_fields events. My own settings are in user-settings.ts.
+import type { GroupSetting, Linkifier, ProfileField, RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
 
 /** The group settings organization settings show and change (register's realm_<name>, the realm event's <name>). */
 export const PERMISSIONS = ['can_create_public_channel_group', 'can_invite_users_group', 'can_add_custom_emoji_group'] as const;
@@ -22,6 +22,8 @@ export type Settings = {
   linkifiers: readonly Linkifier[];
   /** The default channels' ids (none for a guest, who is told nothing of them). */
   defaultChannels: readonly number[];
+  /** In display order. */
+  profileFields: readonly ProfileField[];
   description: string;
   permissions: Readonly<Partial<Record<Permission, GroupSetting>>>;
 };
@@ -36,6 +38,7 @@ export const settingsFromRegister = (register: RegisterResponse): Settings => ({
   realmEmoji: register.realm_emoji ?? {},
   linkifiers: register.realm_linkifiers ?? [],
   defaultChannels: register.realm_default_streams ?? [],
+  profileFields: register.custom_profile_fields ?? [],
   description: register.realm_description ?? '',
   permissions: Object.fromEntries(PERMISSIONS.map((name) => [name, register[`realm_${name}`]])),
 });
@@ -51,7 +54,10 @@ const REALM_KEYS: Record<string, keyof Settings> = {
   description: 'description',
 };
 
-type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' | 'realm_linkifiers' | 'default_streams' }>;
+type SettingsEvent = Extract<
+  ServerEvent,
+  { type: 'realm' | 'realm_emoji' | 'realm_linkifiers' | 'default_streams' | 'custom_profile_fields' }
+>;
 
 export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Settings => {
   switch (event.type) {
@@ -61,6 +67,8 @@ export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Se
       return { ...settings, linkifiers: event.realm_linkifiers };
     case 'default_streams':
       return { ...settings, defaultChannels: event.default_streams };
+    case 'custom_profile_fields':
+      return { ...settings, profileFields: event.fields };
     case 'realm': {
       const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
       const next = { ...settings } as Record<string, unknown>;

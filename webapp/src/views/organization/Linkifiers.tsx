@@ -10,6 +10,7 @@ import type { Linkifier } from '../../api/types';
 import { isAdminOf } from '../../data/roles';
 import { me, people, settings } from '../../store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { MoveButtons, movedOrder } from './MoveButtons';
 import { Status, type StatusText } from './Status';
 
 type Fields = { pattern: string; url_template: string };
@@ -71,14 +72,6 @@ const EditDialog = ({ linkifier, onClose }: { linkifier: Linkifier; onClose: () 
   );
 };
 
-/** The order with the linkifier at `index` moved by `by` places. */
-const moved = (list: readonly Linkifier[], index: number, by: number): number[] => {
-  const ids = list.map((l) => l.id);
-  const [id] = ids.splice(index, 1);
-  ids.splice(index + by, 0, id!);
-  return ids;
-};
-
 export const LinkifiersSection = () => {
   const [editing, setEditing] = useState<Linkifier | null>(null);
   const [removing, setRemoving] = useState<Linkifier | null>(null);
@@ -87,7 +80,13 @@ export const LinkifiersSection = () => {
   const list = settings.value.linkifiers;
   const reorder = (index: number, by: number) => {
     setError(null);
-    request('PATCH', 'realm/linkifiers', { ordered_linkifier_ids: moved(list, index, by) }).catch((err: Error) => setError(err.message));
+    request('PATCH', 'realm/linkifiers', {
+      ordered_linkifier_ids: movedOrder(
+        list.map((l) => l.id),
+        index,
+        by,
+      ),
+    }).catch((err: Error) => setError(err.message));
   };
   return (
     <>
@@ -113,17 +112,7 @@ export const LinkifiersSection = () => {
                 <td class="linkifier-url">{l.url_template}</td>
                 {admin && (
                   <td class="row-actions">
-                    <button type="button" aria-label={`Move ${l.pattern} up`} disabled={i === 0} onClick={() => reorder(i, -1)}>
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={`Move ${l.pattern} down`}
-                      disabled={i === list.length - 1}
-                      onClick={() => reorder(i, 1)}
-                    >
-                      ↓
-                    </button>
+                    <MoveButtons name={l.pattern} index={i} count={list.length} onMove={(by) => reorder(i, by)} />
                     <button type="button" aria-label={`Edit ${l.pattern}`} onClick={() => setEditing(l)}>
                       Edit
                     </button>
