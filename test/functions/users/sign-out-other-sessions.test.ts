@@ -4,20 +4,14 @@
 // nothing ends; at /json/ it needs the CSRF token like any other change.
 import { handler as getOwnUser } from '../../../functions/users/me';
 import { handler as signOutOthers } from '../../../functions/users/sign-out-other-sessions';
-import { devPassword } from '../../../lib/passwords';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { PageClient } from '../../helpers/web';
+import { PageClient, signedInBrowser } from '../../helpers/web';
 
 const IAGO = 'iago@zulip.com';
 const HAMLET = 'hamlet@zulip.com';
 const PATH = '/users/me/sign_out_other_sessions';
 
-const signedIn = async (email = IAGO): Promise<PageClient> => {
-  const browser = new PageClient();
-  await browser.logIn(email, devPassword(email));
-  await browser.get('/accounts/');
-  return browser;
-};
+const signedIn = (email = IAGO): Promise<PageClient> => signedInBrowser(email);
 
 /** Whether a browser's session still authenticates a /json/ request. */
 const stillSignedIn = async (browser: PageClient): Promise<boolean> =>

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { request } from '../../api/client';
 import { browsedChannels, type BrowsedChannel } from '../../data/channel-browser';
 import { channels, settings } from '../../store';
+import { AdminTable } from './AdminTable';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Status, type StatusText } from './Status';
 
@@ -57,32 +58,24 @@ export const DefaultChannelsSection = () => {
       <h3>Default channels</h3>
       <p class="settings-hint">Everyone who joins the organization is subscribed to these channels.</p>
       <AddDefaultChannelForm offered={all.filter((c) => !ids.has(c.streamId))} />
-      {listed.length === 0 ? (
-        <p class="settings-empty">No default channels.</p>
-      ) : (
-        <table class="admin-table default-channels-table">
-          <thead>
-            <tr>
-              <th scope="col">Channel</th>
-              <th scope="col">Description</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {listed.map((c) => (
-              <tr key={c.streamId} data-stream-id={c.streamId}>
-                <td class="channel-name">#{c.name}</td>
-                <td>{c.description}</td>
-                <td>
-                  <button type="button" class="danger" aria-label={`Remove #${c.name}`} onClick={() => setRemoving(c)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        class="default-channels-table"
+        empty="No default channels."
+        columns={['Channel', 'Description', 'Actions']}
+        rows={listed.length}
+      >
+        {listed.map((c) => (
+          <tr key={c.streamId} data-stream-id={c.streamId}>
+            <td class="channel-name">#{c.name}</td>
+            <td>{c.description}</td>
+            <td>
+              <button type="button" class="danger" aria-label={`Remove #${c.name}`} onClick={() => setRemoving(c)}>
+                Remove
+              </button>
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       {removing && (
         <ConfirmDialog
           title={`Remove #${removing.name} from the default channels?`}

@@ -12,6 +12,7 @@ import { activeRealmEmoji } from '../../data/emoji';
 import { userName } from '../../data/people';
 import { isAdminOf } from '../../data/roles';
 import { composeData, me, people, settings } from '../../store';
+import { AdminTable } from './AdminTable';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Status, type StatusText } from './Status';
 
@@ -62,38 +63,24 @@ export const EmojiSection = () => {
     <>
       <h3>Custom emoji</h3>
       {mayAdd ? <AddEmojiForm /> : <p class="settings-empty">You do not have permission to add custom emoji.</p>}
-      {emoji.length === 0 ? (
-        <p class="settings-empty">No custom emoji.</p>
-      ) : (
-        <table class="admin-table emoji-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Image</th>
-              <th scope="col">Author</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {emoji.map((e) => (
-              <tr key={e.id} data-emoji-name={e.name}>
-                <td class="emoji-name">{e.name}</td>
-                <td>
-                  <img class="emoji" src={e.source_url} alt={`:${e.name}:`} width={25} height={25} />
-                </td>
-                <td class="emoji-author">{(e.author_id && userName(people.value, e.author_id)) || 'Unknown author'}</td>
-                <td>
-                  {(admin || e.author_id === myId) && (
-                    <button type="button" class="danger" aria-label={`Delete ${e.name}`} onClick={() => setRemoving(e)}>
-                      Delete
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable class="emoji-table" empty="No custom emoji." columns={['Name', 'Image', 'Author', 'Actions']} rows={emoji.length}>
+        {emoji.map((e) => (
+          <tr key={e.id} data-emoji-name={e.name}>
+            <td class="emoji-name">{e.name}</td>
+            <td>
+              <img class="emoji" src={e.source_url} alt={`:${e.name}:`} width={25} height={25} />
+            </td>
+            <td class="emoji-author">{(e.author_id && userName(people.value, e.author_id)) || 'Unknown author'}</td>
+            <td>
+              {(admin || e.author_id === myId) && (
+                <button type="button" class="danger" aria-label={`Delete ${e.name}`} onClick={() => setRemoving(e)}>
+                  Delete
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       {removing && (
         <ConfirmDialog
           title={`Delete :${removing.name}:?`}

@@ -9,8 +9,8 @@ import { request } from '../../api/client';
 import type { Linkifier } from '../../api/types';
 import { isAdminOf } from '../../data/roles';
 import { me, people, settings } from '../../store';
+import { AdminTable, movedOrder, OrderedRowActions } from './AdminTable';
 import { ConfirmDialog } from './ConfirmDialog';
-import { MoveButtons, movedOrder } from './MoveButtons';
 import { Status, type StatusText } from './Status';
 
 type Fields = { pattern: string; url_template: string };
@@ -94,38 +94,29 @@ export const LinkifiersSection = () => {
       <p class="settings-hint">Linkifiers turn text in messages into links; the first pattern that matches wins.</p>
       {admin && <AddLinkifierForm />}
       <Status status={error ? { text: error, error: true } : null} />
-      {list.length === 0 ? (
-        <p class="settings-empty">No linkifiers.</p>
-      ) : (
-        <table class="admin-table linkifiers-table">
-          <thead>
-            <tr>
-              <th scope="col">Pattern</th>
-              <th scope="col">URL template</th>
-              {admin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((l, i) => (
-              <tr key={l.id} data-linkifier-id={l.id}>
-                <td class="linkifier-pattern">{l.pattern}</td>
-                <td class="linkifier-url">{l.url_template}</td>
-                {admin && (
-                  <td class="row-actions">
-                    <MoveButtons name={l.pattern} index={i} count={list.length} onMove={(by) => reorder(i, by)} />
-                    <button type="button" aria-label={`Edit ${l.pattern}`} onClick={() => setEditing(l)}>
-                      Edit
-                    </button>
-                    <button type="button" class="danger" aria-label={`Delete ${l.pattern}`} onClick={() => setRemoving(l)}>
-                      Delete
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        class="linkifiers-table"
+        empty="No linkifiers."
+        columns={['Pattern', 'URL template', admin && 'Actions']}
+        rows={list.length}
+      >
+        {list.map((l, i) => (
+          <tr key={l.id} data-linkifier-id={l.id}>
+            <td class="linkifier-pattern">{l.pattern}</td>
+            <td class="linkifier-url">{l.url_template}</td>
+            {admin && (
+              <OrderedRowActions
+                name={l.pattern}
+                index={i}
+                count={list.length}
+                onMove={(by) => reorder(i, by)}
+                onEdit={() => setEditing(l)}
+                onDelete={() => setRemoving(l)}
+              />
+            )}
+          </tr>
+        ))}
+      </AdminTable>
       {editing && <EditDialog linkifier={editing} onClose={() => setEditing(null)} />}
       {removing && (
         <ConfirmDialog

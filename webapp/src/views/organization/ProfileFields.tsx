@@ -10,8 +10,8 @@ import { request } from '../../api/client';
 import type { ProfileField } from '../../api/types';
 import { choicesData, choicesOf, FIELD_TYPE, FIELD_TYPES, fieldTypeLabel } from '../../data/profile-fields';
 import { settings } from '../../store';
+import { AdminTable, movedOrder, OrderedRowActions } from './AdminTable';
 import { ConfirmDialog } from './ConfirmDialog';
-import { MoveButtons, movedOrder } from './MoveButtons';
 import { Status, type StatusText } from './Status';
 
 /** The external accounts upstream knows by name (a custom one needs a URL pattern, not offered here). */
@@ -147,38 +147,28 @@ export const ProfileFieldsSection = () => {
       <p class="settings-hint">Fields everyone may fill in on their profile, shown on their user card.</p>
       <AddFieldForm />
       <Status status={error ? { text: error, error: true } : null} />
-      {fields.length === 0 ? (
-        <p class="settings-empty">No custom profile fields.</p>
-      ) : (
-        <table class="admin-table profile-fields-table">
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Type</th>
-              <th scope="col">Hint</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((f, i) => (
-              <tr key={f.id} data-field-id={f.id}>
-                <td class="profile-field-name">{f.name}</td>
-                <td class="profile-field-type">{fieldTypeLabel(f.type)}</td>
-                <td>{f.hint}</td>
-                <td class="row-actions">
-                  <MoveButtons name={f.name} index={i} count={fields.length} onMove={(by) => reorder(i, by)} />
-                  <button type="button" aria-label={`Edit ${f.name}`} onClick={() => setEditing(f)}>
-                    Edit
-                  </button>
-                  <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setRemoving(f)}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        class="profile-fields-table"
+        empty="No custom profile fields."
+        columns={['Label', 'Type', 'Hint', 'Actions']}
+        rows={fields.length}
+      >
+        {fields.map((f, i) => (
+          <tr key={f.id} data-field-id={f.id}>
+            <td class="profile-field-name">{f.name}</td>
+            <td class="profile-field-type">{fieldTypeLabel(f.type)}</td>
+            <td>{f.hint}</td>
+            <OrderedRowActions
+              name={f.name}
+              index={i}
+              count={fields.length}
+              onMove={(by) => reorder(i, by)}
+              onEdit={() => setEditing(f)}
+              onDelete={() => setRemoving(f)}
+            />
+          </tr>
+        ))}
+      </AdminTable>
       {editing && <EditDialog field={editing} onClose={() => setEditing(null)} />}
       {removing && (
         <ConfirmDialog
