@@ -5,7 +5,8 @@ import type { ServerEvent } from '../../webapp/src/api/types';
 import { applyEvent } from '../../webapp/src/data/dispatch';
 import { browsedChannels } from '../../webapp/src/data/channel-browser';
 import { overlayOfHash } from '../../webapp/src/data/overlays';
-import { choicesData, filledFields } from '../../webapp/src/data/profile-fields';
+import { choicesData } from '../../webapp/src/data/profile-field-editing';
+import { filledFields } from '../../webapp/src/data/profile-fields';
 import { assignableRoles, isAdminOf, roleLabel, ROLE, usersListed } from '../../webapp/src/data/roles';
 import { DENMARK, HAMLET, ME, OTHELLO, register, state, VERONA } from './fixtures';
 

@@ -1,23 +1,10 @@
-// The organization's custom profile fields as the pages show them: upstream's types by name, a
-// list's options in their order, and a person's values as text (an option's text, people's names).
+// The organization's custom profile fields as the pages show them (the user card, my profile
+// settings): a list's options in their order, and a person's values as text (an option's text,
+// people's names). What only the administrators' section needs is in profile-field-editing.ts.
 import type { ProfileField, User } from '../api/types';
 import { namesOf, type People } from './people';
 
 export const FIELD_TYPE = { shortText: 1, longText: 2, select: 3, date: 4, link: 5, user: 6, externalAccount: 7, pronouns: 8 } as const;
-
-/** The types an administrator may create, with upstream's names for them. */
-export const FIELD_TYPES: readonly { id: number; label: string }[] = [
-  { id: FIELD_TYPE.shortText, label: 'Short text' },
-  { id: FIELD_TYPE.longText, label: 'Long text' },
-  { id: FIELD_TYPE.select, label: 'List of options' },
-  { id: FIELD_TYPE.date, label: 'Date picker' },
-  { id: FIELD_TYPE.link, label: 'Link' },
-  { id: FIELD_TYPE.user, label: 'Users' },
-  { id: FIELD_TYPE.externalAccount, label: 'External account' },
-  { id: FIELD_TYPE.pronouns, label: 'Pronouns' },
-];
-
-export const fieldTypeLabel = (type: number): string => FIELD_TYPES.find((t) => t.id === type)?.label ?? 'Unknown';
 
 /** A list field's options, [key, text], in their order. */
 export const choicesOf = (field: ProfileField): [string, string][] => {
@@ -30,16 +17,6 @@ export const choicesOf = (field: ProfileField): [string, string][] => {
     return [];
   }
 };
-
-/** A list field's field_data from its options' texts, one per line (empty lines left out). */
-export const choicesData = (lines: string): Record<string, { text: string; order: string }> =>
-  Object.fromEntries(
-    lines
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '')
-      .map((text, i) => [String(i), { text, order: String(i + 1) }]),
-  );
 
 /** A value as text: a list's option by its text, people by their names, anything else as stored. */
 export const fieldValueText = (field: ProfileField, value: string, people: People): string => {

@@ -8,7 +8,8 @@
 import { useState } from 'preact/hooks';
 import { request } from '../../api/client';
 import type { ProfileField } from '../../api/types';
-import { choicesData, choicesOf, FIELD_TYPE, FIELD_TYPES, fieldTypeLabel } from '../../data/profile-fields';
+import { choicesData, FIELD_TYPES, fieldTypeLabel } from '../../data/profile-field-editing';
+import { choicesOf, FIELD_TYPE } from '../../data/profile-fields';
 import { settings } from '../../store';
 import { AdminTable, movedOrder, OrderedRowActions } from './AdminTable';
 import { ConfirmDialog } from './ConfirmDialog';
