@@ -38,6 +38,7 @@ const OWN_SUMMARIES: Record<string, string> = {
   webLoginPage: 'Web page: the login form',
   webLogin: 'Web page: sign in with email and password (starts a session)',
   webLogout: 'Web page: sign out (ends the session)',
+  signOutOtherSessions: "The web app's: ends every web session of yours but the one asking (ours; /json/ only)",
   webAccountPage: 'Web page: your account, and the form that shows your API key',
   webApiKey: 'Web page: your API key and zuliprc, after you re-enter your password',
   webPasswordResetPage: 'Web page: the form that asks where to send a password reset link',

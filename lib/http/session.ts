@@ -63,6 +63,17 @@ export const withViewerHost = <H extends Record<string, string | undefined>>(hea
 export const hasSessionCookie = (event: JsonEvent): boolean => requestCookies(event)[SESSION_COOKIE] !== undefined;
 
 /**
+ * The stored name of the session a `/json/…` request came with (its cookie's token hash), or
+ * undefined for a request of the API (an API key names no session). The endpoint wrapper has
+ * already checked that session live by the time a handler asks.
+ */
+export const jsonSessionTokenHash = (event: JsonEvent): string | undefined => {
+  if (!isJsonRoute(event.headers)) return undefined;
+  const token = requestCookies(event)[SESSION_COOKIE];
+  return isSessionToken(token) ? sessionTokenHash(token) : undefined;
+};
+
+/**
  * Authenticates a `/json/…` request as upstream's `rest_dispatch` does a session's: the
  * `sessionid` cookie's live session at the host's organization, then, for a method that may change
  * something, the CSRF token (the `X-CSRFToken` header, or a form's `csrfmiddlewaretoken` field)

@@ -79,10 +79,11 @@ export const takeLoginHandoff = async (tokenHash: string): Promise<LoginHandoff 
 const MAX_SESSIONS_OF_USER = 1000;
 
 /**
- * Ends every session of a user (the gsi1 index of their sessions, eventually consistent: a session
- * started a moment ago may be missed). Returns how many were ended.
+ * Ends every session of a user but `except` (a token hash: the session asking), through the gsi1
+ * index of their sessions, eventually consistent: a session started a moment ago may be missed.
+ * Returns how many were ended.
  */
-export const deleteSessionsOfUser = async (userId: number): Promise<number> => {
+export const deleteSessionsOfUser = async (userId: number, opts: { except?: string } = {}): Promise<number> => {
   const { gsi1pk } = entityKeys.sessionOfUser(userId, '');
   const items = await queryAll(
     {
@@ -93,9 +94,10 @@ export const deleteSessionsOfUser = async (userId: number): Promise<number> => {
     },
     { max: MAX_SESSIONS_OF_USER, overflow: 'truncate' },
   );
+  const ended = items.map((item) => String(item.gsi1sk)).filter((tokenHash) => tokenHash !== opts.except);
   await batchDelete(
     'main',
-    items.map((item) => entityKeys.session(String(item.gsi1sk))),
+    ended.map((tokenHash) => entityKeys.session(tokenHash)),
   );
-  return items.length;
+  return ended.length;
 };

@@ -161,6 +161,51 @@ describe('e2e: the web app for everyone (axe-core in Chromium, the keyboard)', (
     }
   }, 60000);
 
+  it('finds none in the administration sections and their dialogs, nor in signing out of other sessions, light or dark', async () => {
+    const iago = await browser.newPersonPage();
+    await signInAt(iago, service.origin, IAGO, errors);
+    const iagoApi = await zulipClient(service, IAGO);
+    await iagoApi.callEndpoint('/realm/filters', 'POST', { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' });
+    await iagoApi.callEndpoint('/default_streams', 'POST', { stream_id: denmark });
+    const found: Record<string, string[]> = {};
+    /** Each section, and the dialog its first row's control opens. */
+    const SECTIONS: [string, string, string][] = [
+      ['emoji-settings', '.add-emoji-form', ''],
+      ['linkifier-settings', '.linkifiers-table', 'Edit T(?P<id>[0-9]+)'],
+      ['profile-field-settings', '.profile-fields-table', 'Edit Biography'],
+      ['default-channels-list', '.default-channels-table', 'Remove #Denmark'],
+    ];
+    const pass = async (theme: string) => {
+      for (const [section, ready, control] of SECTIONS) {
+        await iago.goto(`${service.origin}/#organization/${section}`);
+        await iago.locator(ready).waitFor();
+        found[`${theme} ${section}`] = await seriousViolations(iago);
+        if (theme === 'dark') await browser.screenshot(iago, `webapp-dark-organization-${section}`);
+        if (!control) continue;
+        await iago.getByRole('button', { name: control, exact: true }).click();
+        await iago.locator('.confirm-dialog').waitFor();
+        found[`${theme} ${section} dialog`] = await seriousViolations(iago);
+        await iago.keyboard.press('Escape');
+        await iago.locator('.confirm-dialog').waitFor({ state: 'detached' });
+      }
+      await page.goto(`${service.origin}/#settings/account-and-privacy`);
+      await page.getByRole('button', { name: 'Sign out of other sessions' }).click();
+      await page.locator('.confirm-dialog').waitFor();
+      found[`${theme} sign out of other sessions`] = await seriousViolations(page);
+      await page.keyboard.press('Escape');
+    };
+    await pass('light');
+    await iago.emulateMedia({ colorScheme: 'dark' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await pass('dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    expect(Object.entries(found).filter(([, violations]) => violations.length > 0)).toEqual([]);
+    expect(Object.keys(found)).toHaveLength(2 * (SECTIONS.length + 3 + 1));
+  }, 180000);
+
   it('reaches the controls by Tab alone, each with a visible focus', async () => {
     await page.goto(topicUrl());
     await row(page, 'Readable by all').waitFor();

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResponse } from '../../lib/http/response';
+import { devPassword } from '../../lib/passwords';
 import { buildEvent } from './api';
 
 type Handler = (event: APIGatewayProxyEventV2, context?: never) => Promise<HttpResponse>;
@@ -134,6 +135,14 @@ export class PageClient {
     if (result.status !== 302) throw new Error(`login of ${username} failed: ${result.status} ${result.body}`);
   }
 }
+
+/** A browser signed in as a development account, with the CSRF token of a page it then loaded (for /json/ requests). */
+export const signedInBrowser = async (email: string): Promise<PageClient> => {
+  const browser = new PageClient();
+  await browser.logIn(email, devPassword(email));
+  await browser.get('/accounts/');
+  return browser;
+};
 
 /**
  * Markup with its layout whitespace squashed: runs of whitespace become one space, none is kept

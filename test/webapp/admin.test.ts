@@ -5,6 +5,8 @@ import type { ServerEvent } from '../../webapp/src/api/types';
 import { applyEvent } from '../../webapp/src/data/dispatch';
 import { browsedChannels } from '../../webapp/src/data/channel-browser';
 import { overlayOfHash } from '../../webapp/src/data/overlays';
+import { choicesData } from '../../webapp/src/data/profile-field-editing';
+import { filledFields } from '../../webapp/src/data/profile-fields';
 import { assignableRoles, isAdminOf, roleLabel, ROLE, usersListed } from '../../webapp/src/data/roles';
 import { DENMARK, HAMLET, ME, OTHELLO, register, state, VERONA } from './fixtures';
 
@@ -99,5 +101,48 @@ describe('webapp organization settings rules', () => {
     expect(s.invitesVersion).toBe(0);
     const changed = applyEvent(applyEvent(s, { id: 1, type: 'invites_changed' }, 0), { id: 2, type: 'invites_changed' }, 0);
     expect(changed.invitesVersion).toBe(2);
+  });
+
+  it('keeps the linkifiers and the default channels from register and their events, each event the whole list', () => {
+    const first = { id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' };
+    const s = state({ realm_linkifiers: [first], realm_default_streams: [DENMARK] });
+    expect(s.settings.linkifiers).toEqual([first]);
+    expect(s.settings.defaultChannels).toEqual([DENMARK]);
+    const second = { id: 2, pattern: 'JIRA-(?P<id>[0-9]+)', url_template: 'https://jira.example.com/{id}' };
+    const changed = [
+      { id: 1, type: 'realm_linkifiers', realm_linkifiers: [second, first] },
+      { id: 2, type: 'default_streams', default_streams: [DENMARK, VERONA] },
+    ].reduce((acc, e) => applyEvent(acc, e as ServerEvent, 0), s);
+    expect(changed.settings.linkifiers).toEqual([second, first]);
+    expect(changed.settings.defaultChannels).toEqual([DENMARK, VERONA]);
+    expect(state().settings).toMatchObject({ linkifiers: [], defaultChannels: [] });
+  });
+
+  it('keeps the custom profile fields and people’s values from register and their events, and shows values as text', () => {
+    const play = { id: 20, name: 'Favorite play', type: 3, hint: '', field_data: JSON.stringify(choicesData('Hamlet\n\n Macbeth ')) };
+    const mentor = { id: 21, name: 'Mentor', type: 6, hint: '', field_data: '' };
+    const site = { id: 22, name: 'Website', type: 5, hint: '', field_data: '' };
+    let s = state({ custom_profile_fields: [play] });
+    expect(s.settings.profileFields).toEqual([play]);
+    s = applyEvent(s, { id: 1, type: 'custom_profile_fields', fields: [play, mentor, site] }, 0);
+    const set = (id: number, value: string | null) =>
+      (s = applyEvent(s, { id: 2, type: 'realm_user', op: 'update', person: { user_id: HAMLET, custom_profile_field: { id, value } } }, 0));
+    set(20, '1');
+    set(21, JSON.stringify([OTHELLO]));
+    set(22, 'https://example.com/');
+    const shown = () =>
+      filledFields(s.settings.profileFields, s.people.users.get(HAMLET)!, s.people).map(({ field, text, href }) => [
+        field.name,
+        text,
+        href,
+      ]);
+    expect(shown()).toEqual([
+      ['Favorite play', 'Macbeth', undefined],
+      ['Mentor', 'Othello, the Moor of Venice', undefined],
+      ['Website', 'https://example.com/', 'https://example.com/'],
+    ]);
+    set(21, null);
+    expect(shown().map(([name]) => name)).toEqual(['Favorite play', 'Website']);
+    expect(s.people.users.get(HAMLET)).not.toHaveProperty('custom_profile_field');
   });
 });

@@ -24,6 +24,9 @@ const EVENT_TYPES = [
   'typing',
   'realm',
   'realm_emoji',
+  'realm_linkifiers',
+  'default_streams',
+  'custom_profile_fields',
   'user_settings',
   'recent_private_conversations',
   'drafts',
@@ -42,6 +45,7 @@ const CLIENT_CAPABILITIES = {
   user_settings_object: true,
   empty_topic_name: true,
   simplified_presence_events: true,
+  linkifier_url_template: true,
 };
 
 const BACKOFF = { firstMs: 1000, maxMs: 30_000 };

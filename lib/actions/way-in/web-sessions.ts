@@ -117,6 +117,15 @@ export const takeLoginHandoff = async (realm: Realm, token: string): Promise<{ t
 export const logOut = (session: { tokenHash: string }): Promise<void> => sessionsStore.deleteSession(session.tokenHash);
 
 /**
+ * The web app's "Sign out of other sessions" (ours; upstream has none): ends every session of the
+ * user but the one asking, so each other browser's next request is signed out (401 at /json/, the
+ * login page for a page). Deletes their items (found through the index of the user's sessions,
+ * which may miss one started a moment ago); emits no event. Returns how many ended.
+ */
+export const logOutOtherSessions = (session: { tokenHash: string; userId: number }): Promise<number> =>
+  sessionsStore.deleteSessionsOfUser(session.userId, { except: session.tokenHash });
+
+/**
  * The API key of the signed-in `user`, after they re-entered their password (upstream's
  * json_fetch_api_key: "Password is incorrect."), under the login limit of their email. Writes only
  * the attempt; emits no event.

@@ -9,19 +9,13 @@ import { handler as register } from '../../../functions/events/register';
 import { handler as getEvents } from '../../../functions/events/get';
 import { advanceClock } from '../../../lib/clock';
 import { SESSION_LIFETIME_SECONDS } from '../../../lib/models/session';
-import { devPassword } from '../../../lib/passwords';
 import { call, expectError, expectSuccess } from '../../helpers/api';
-import { PageClient } from '../../helpers/web';
+import { PageClient, signedInBrowser } from '../../helpers/web';
 
 const IAGO = 'iago@zulip.com';
 
 /** A browser signed in as `email`, with the CSRF token of a page it then loaded. */
-const signedIn = async (email = IAGO): Promise<PageClient> => {
-  const browser = new PageClient();
-  await browser.logIn(email, devPassword(email));
-  await browser.get('/accounts/');
-  return browser;
-};
+const signedIn = (email = IAGO): Promise<PageClient> => signedInBrowser(email);
 
 const sendAs = (json: { cookies: Record<string, string>; csrfToken?: string }, content: string) =>
   call(sendMessage, { method: 'POST', path: '/messages', json, params: { type: 'stream', to: 'Verona', topic: 'json', content } });

@@ -44,17 +44,19 @@ const signIn = (): void => {
 export const request = async <T>(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
-  params: Params = {},
+  params: Params | FormData = {},
   signal?: AbortSignal,
 ): Promise<T> => {
-  const query = method === 'GET' ? `?${encode(params).toString()}` : '';
+  // A FormData is sent as it is (multipart: a file, as upstream's uploads send one).
+  const form = params instanceof FormData ? params : undefined;
+  const query = method === 'GET' && !form ? `?${encode(params as Params).toString()}` : '';
   let response: Response;
   try {
     response = await fetch(`/json/${path}${query}`, {
       method,
       credentials: 'same-origin',
       headers: method === 'GET' ? {} : { 'X-CSRFToken': csrfToken() },
-      body: method === 'GET' ? undefined : encode(params),
+      body: method === 'GET' ? undefined : (form ?? encode(params as Params)),
       signal,
     });
   } catch (error) {

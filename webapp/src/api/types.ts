@@ -50,9 +50,25 @@ export type User = {
   role?: number;
   delivery_email?: string | null;
   timezone?: string;
+  /** The custom profile fields' values, by field id. */
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
 };
 
-export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean };
+/** A custom profile field (upstream's types: 1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person, 7 external account, 8 pronouns). */
+export type ProfileField = {
+  id: number;
+  name: string;
+  type: number;
+  hint: string;
+  /** JSON: a list's options ({"0": {"text", "order"}}), an external account's {"subtype"}; else empty. */
+  field_data: string;
+  order?: number;
+  display_in_profile_summary?: boolean;
+};
+
+export type Linkifier = { id: number; pattern: string; url_template: string };
+
+export type RealmEmoji = { id: string; name: string; source_url: string; deactivated: boolean; author_id?: number | null };
 
 /** The part of register's user_settings the app applies (desktop notifications and their sound). */
 export type NotificationSettings = {
@@ -106,6 +122,9 @@ export type RegisterResponse = {
   realm_enable_read_receipts?: boolean;
   realm_user_groups?: UserGroup[];
   realm_emoji?: Record<string, RealmEmoji>;
+  realm_linkifiers?: Linkifier[];
+  custom_profile_fields?: ProfileField[];
+  realm_default_streams?: number[];
   drafts?: Draft[];
   realm_can_mention_many_users_group?: GroupSetting;
   realm_description?: string;
@@ -138,6 +157,9 @@ export type MessageDetails = { type: 'private' | 'stream'; mentioned?: boolean; 
 export type ServerEvent = { id: number } & (
   | { type: 'heartbeat' }
   | { type: 'invites_changed' }
+  | { type: 'realm_linkifiers'; realm_linkifiers: Linkifier[] }
+  | { type: 'custom_profile_fields'; fields: ProfileField[] }
+  | { type: 'default_streams'; default_streams: number[] }
   | { type: 'message'; message: Omit<Message, 'flags'>; flags: string[]; local_message_id?: string }
   | {
       type: 'update_message';
@@ -179,7 +201,11 @@ export type ServerEvent = { id: number } & (
   | { type: 'stream'; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'realm_user'; op: 'add'; person: User }
   | { type: 'realm_user'; op: 'remove'; person: { user_id: number } }
-  | { type: 'realm_user'; op: 'update'; person: { user_id: number } & Partial<User> }
+  | {
+      type: 'realm_user';
+      op: 'update';
+      person: { user_id: number; custom_profile_field?: { id: number; value: string | null; rendered_value?: string } } & Partial<User>;
+    }
   | { type: 'presence'; presences?: Record<string, PresenceTimes> }
   | {
       type: 'typing';

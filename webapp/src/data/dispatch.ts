@@ -79,6 +79,9 @@ export const applyEvent = (state: AppState, event: ServerEvent, now: number): Ap
     case 'typing':
       return event.sender.user_id === me ? state : { ...state, typing: applyTyping(state.typing, event, me, now) };
     case 'realm_emoji':
+    case 'realm_linkifiers':
+    case 'default_streams':
+    case 'custom_profile_fields':
       return { ...state, settings: applySettingsEvent(state.settings, event) };
     case 'realm': {
       const next = { ...state, settings: applySettingsEvent(state.settings, event) };

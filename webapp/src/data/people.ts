@@ -38,11 +38,18 @@ export const applyPeopleEvent = (people: People, event: PeopleEvent): People => 
       else if (event.op === 'remove') users.delete(event.person.user_id);
       else {
         const user = users.get(event.person.user_id);
-        if (user) users.set(user.user_id, { ...user, ...event.person });
+        const { custom_profile_field: field, ...changes } = event.person;
+        if (user) users.set(user.user_id, { ...user, ...changes, ...(field && { profile_data: withFieldValue(user, field) }) });
       }
       return { ...people, users };
     }
   }
+};
+
+/** A person's profile data with one field's new value (null: the value removed). */
+const withFieldValue = (user: User, field: { id: number; value: string | null; rendered_value?: string }): User['profile_data'] => {
+  const { [String(field.id)]: _old, ...rest } = user.profile_data ?? {};
+  return field.value === null ? rest : { ...rest, [String(field.id)]: { value: field.value, rendered_value: field.rendered_value } };
 };
 
 /** Presence reports (an event's, or the answer to my own presence POST), newest kept. */

@@ -1,7 +1,8 @@
 // What the organization allows (editing, deleting and moving within time limits, read receipts,
-// who may create channels, invite and add emoji), its description, and its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read):
-// from register, then the realm and realm_emoji events. My own settings are in user-settings.ts.
-import type { GroupSetting, RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
+// who may create channels, invite and add emoji), its description, its custom emoji (the one copy the emoji picker, reactions and compose's typeahead read),
+// its linkifiers, default channels and custom profile fields: from register, then the realm,
+// realm_emoji, realm_linkifiers, default_streams and custom_profile_fields events. My own settings are in user-settings.ts.
+import type { GroupSetting, Linkifier, ProfileField, RealmEmoji, RegisterResponse, ServerEvent } from '../api/types';
 
 /** The group settings organization settings show and change (register's realm_<name>, the realm event's <name>). */
 export const PERMISSIONS = ['can_create_public_channel_group', 'can_invite_users_group', 'can_add_custom_emoji_group'] as const;
@@ -17,6 +18,12 @@ export type Settings = {
   moveBetweenLimit: number | null;
   readReceipts: boolean;
   realmEmoji: Readonly<Record<string, RealmEmoji>>;
+  /** In matching order. */
+  linkifiers: readonly Linkifier[];
+  /** The default channels' ids (none for a guest, who is told nothing of them). */
+  defaultChannels: readonly number[];
+  /** In display order. */
+  profileFields: readonly ProfileField[];
   description: string;
   permissions: Readonly<Partial<Record<Permission, GroupSetting>>>;
 };
@@ -29,6 +36,9 @@ export const settingsFromRegister = (register: RegisterResponse): Settings => ({
   moveBetweenLimit: register.realm_move_messages_between_streams_limit_seconds ?? null,
   readReceipts: register.realm_enable_read_receipts ?? false,
   realmEmoji: register.realm_emoji ?? {},
+  linkifiers: register.realm_linkifiers ?? [],
+  defaultChannels: register.realm_default_streams ?? [],
+  profileFields: register.custom_profile_fields ?? [],
   description: register.realm_description ?? '',
   permissions: Object.fromEntries(PERMISSIONS.map((name) => [name, register[`realm_${name}`]])),
 });
@@ -44,12 +54,21 @@ const REALM_KEYS: Record<string, keyof Settings> = {
   description: 'description',
 };
 
-type SettingsEvent = Extract<ServerEvent, { type: 'realm' | 'realm_emoji' }>;
+type SettingsEvent = Extract<
+  ServerEvent,
+  { type: 'realm' | 'realm_emoji' | 'realm_linkifiers' | 'default_streams' | 'custom_profile_fields' }
+>;
 
 export const applySettingsEvent = (settings: Settings, event: SettingsEvent): Settings => {
   switch (event.type) {
     case 'realm_emoji':
       return { ...settings, realmEmoji: event.realm_emoji };
+    case 'realm_linkifiers':
+      return { ...settings, linkifiers: event.realm_linkifiers };
+    case 'default_streams':
+      return { ...settings, defaultChannels: event.default_streams };
+    case 'custom_profile_fields':
+      return { ...settings, profileFields: event.fields };
     case 'realm': {
       const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
       const next = { ...settings } as Record<string, unknown>;

@@ -1,9 +1,12 @@
 // A person's card (upstream's user card popover), opened from a sender's name: name, role, email
-// where the organization lets me see it, their local time, status, and a way to write to them.
+// where the organization lets me see it, their local time, status, the custom profile fields they
+// filled in, and a way to write to them.
+import { Fragment } from 'preact';
 import { goTo } from '../actions';
 import { ROLE_NAMES } from '../data/message-permissions';
 import { presenceStatus } from '../data/people';
-import { me, now, people } from '../store';
+import { filledFields } from '../data/profile-fields';
+import { me, now, people, settings } from '../store';
 import { closePopover, type Anchor } from '../ui';
 import { Avatar } from './Avatar';
 import { PopoverFrame } from './Popover';
@@ -52,6 +55,20 @@ export const UserCard = ({ userId, at }: { userId: number; at: Anchor }) => {
           {status?.away ? 'Away' : presence === 'active' ? 'Active' : presence === 'idle' ? 'Idle' : 'Offline'}
           {status?.status_text ? ` · ${status.status_text}` : ''}
         </dd>
+        {filledFields(settings.value.profileFields, user, everyone).map(({ field, text, href }) => (
+          <Fragment key={field.id}>
+            <dt>{field.name}</dt>
+            <dd class="user_card_field" data-field-id={field.id}>
+              {href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer">
+                  {text}
+                </a>
+              ) : (
+                text
+              )}
+            </dd>
+          </Fragment>
+        ))}
       </dl>
       <button
         type="button"

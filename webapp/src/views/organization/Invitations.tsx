@@ -9,6 +9,7 @@ import { browsedChannels } from '../../data/channel-browser';
 import { userName } from '../../data/people';
 import { channels, invitesVersion, people } from '../../store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { Status, type StatusText } from './Status';
 
 type Invite = {
   id: number;
@@ -33,7 +34,7 @@ const InviteForm = () => {
   const [emails, setEmails] = useState('');
   const [lifetime, setLifetime] = useState(1);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
+  const [status, setStatus] = useState<StatusText>(null);
   const [link, setLink] = useState<string | null>(null);
   const common = () => ({ invite_expires_in_minutes: LIFETIMES[lifetime]!.minutes, stream_ids: [...chosen] });
   const send = (kind: 'email' | 'link') => {
@@ -96,11 +97,7 @@ const InviteForm = () => {
           <input type="text" class="invite-link" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
         </label>
       )}
-      {status && (
-        <p class={status.error ? 'settings-error' : 'settings-status'} role={status.error ? 'alert' : 'status'}>
-          {status.text}
-        </p>
-      )}
+      <Status status={status} />
     </form>
   );
 };

@@ -8,22 +8,16 @@ import type { GroupSetting } from '../../api/types';
 import { isAdminOf } from '../../data/roles';
 import type { Permission } from '../../data/settings';
 import { composeData, me, people, realm, settings } from '../../store';
+import { Status, type StatusText } from './Status';
 
 const amAdmin = () => isAdminOf(people.value, me.value.userId);
-
-const Status = ({ status }: { status: { text: string; error: boolean } | null }) =>
-  status ? (
-    <p class={status.error ? 'settings-error' : 'settings-status'} role={status.error ? 'alert' : 'status'}>
-      {status.text}
-    </p>
-  ) : null;
 
 export const OrganizationProfileSection = () => {
   const serverName = realm.value.name;
   const serverDescription = settings.value.description;
   const [name, setName] = useState(serverName);
   const [description, setDescription] = useState(serverDescription);
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
+  const [status, setStatus] = useState<StatusText>(null);
   // A change (mine or another administrator's) comes back as an event: the form shows it.
   useEffect(() => setName(serverName), [serverName]);
   useEffect(() => setDescription(serverDescription), [serverDescription]);

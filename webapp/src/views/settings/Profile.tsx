@@ -3,36 +3,18 @@
 // /json/users/me/profile_data; a field emptied is removed, DELETE). Read from GET /json/users/me
 // and GET /json/realm/profile_fields when the section opens.
 import { useEffect, useState } from 'preact/hooks';
-import { csrfToken, request } from '../../api/client';
+import { request } from '../../api/client';
+import type { ProfileField as Field } from '../../api/types';
+import { choicesOf, FIELD_TYPE } from '../../data/profile-fields';
 import { me } from '../../store';
 import { Avatar } from '../Avatar';
 
-type Field = { id: number; name: string; type: number; hint: string; field_data: string };
 type Own = { avatar_url: string | null; profile_data?: Record<string, { value: string }> };
 
-/** Upstream's field types with a widget of their own; the others are one line of text. */
-const LONG_TEXT = 2;
-const SELECT = 3;
-const DATE = 4;
-const LINK = 5;
-
-const choicesOf = (field: Field): [string, string][] => {
-  try {
-    const data = JSON.parse(field.field_data) as Record<string, { text: string; order: string }>;
-    return Object.entries(data)
-      .sort((a, b) => Number(a[1].order) - Number(b[1].order))
-      .map(([key, choice]) => [key, choice.text]);
-  } catch {
-    return [];
-  }
-};
-
-const uploadAvatar = async (file: File): Promise<void> => {
+const uploadAvatar = (file: File): Promise<unknown> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  const response = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'X-CSRFToken': csrfToken() } });
-  const body = (await response.json().catch(() => ({}))) as { msg?: string };
-  if (!response.ok) throw new Error(body.msg ?? `The upload failed (HTTP ${response.status}).`);
+  return request('POST', 'users/me/avatar', form);
 };
 
 /** My name: saved through PATCH /json/settings (upstream's full_name), which refuses it where the organization disables name changes. */
@@ -132,7 +114,7 @@ export const ProfileSection = () => {
             return (
               <label key={field.id} class="custom_user_field" data-field-id={field.id}>
                 <span class="field-name">{field.name}</span>
-                {field.type === SELECT ? (
+                {field.type === FIELD_TYPE.select ? (
                   <select value={value} onChange={(e) => set(e.currentTarget.value)}>
                     <option value="">—</option>
                     {choicesOf(field).map(([key, text]) => (
@@ -141,14 +123,14 @@ export const ProfileSection = () => {
                       </option>
                     ))}
                   </select>
-                ) : field.type === LONG_TEXT ? (
+                ) : field.type === FIELD_TYPE.longText ? (
                   <textarea value={value} placeholder={field.hint} onInput={(e) => set(e.currentTarget.value)} />
-                ) : field.type === DATE ? (
+                ) : field.type === FIELD_TYPE.date ? (
                   <input type="date" value={value} onInput={(e) => set(e.currentTarget.value)} />
                 ) : (
                   <input
                     type="text"
-                    inputMode={field.type === LINK ? 'url' : 'text'}
+                    inputMode={field.type === FIELD_TYPE.link ? 'url' : 'text'}
                     value={value}
                     placeholder={field.hint}
                     onInput={(e) => set(e.currentTarget.value)}

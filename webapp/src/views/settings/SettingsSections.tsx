@@ -1,9 +1,10 @@
-// The settings sections that are switches and one form: account and privacy (password, the API
-// key page), notifications, preferences. A switch saves at once (PATCH /json/settings) and shows
+// The settings sections that are switches and one form: account and privacy (password, signing
+// out of my other sessions, the API key page), notifications, preferences. A switch saves at once (PATCH /json/settings) and shows
 // what the user_settings event brings back.
 import { useState } from 'preact/hooks';
 import { ApiError, csrfToken, request } from '../../api/client';
 import { me, userSettings } from '../../store';
+import { ConfirmDialog } from '../organization/ConfirmDialog';
 
 const save = (name: string, value: boolean | number): Promise<unknown> => request('PATCH', 'settings', { [name]: value });
 
@@ -83,6 +84,47 @@ export const PreferencesSection = () => {
   );
 };
 
+/**
+ * Signing out every other browser of mine (ours: POST /json/users/me/sign_out_other_sessions; this
+ * one stays signed in), after confirming.
+ */
+const OtherSessions = () => {
+  const [confirming, setConfirming] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  return (
+    <>
+      <h3>Sessions</h3>
+      <p>Signed in on another computer or browser you no longer use? Sign out everywhere but here.</p>
+      <button
+        type="button"
+        onClick={() => {
+          setStatus(null);
+          setConfirming(true);
+        }}
+      >
+        Sign out of other sessions
+      </button>
+      <Status text={status} />
+      {confirming && (
+        <ConfirmDialog
+          title="Sign out of other sessions?"
+          confirmLabel="Sign out"
+          onConfirm={() =>
+            request<{ sessions_ended: number }>('POST', 'users/me/sign_out_other_sessions').then((answer) =>
+              setStatus(
+                answer.sessions_ended === 1 ? 'Signed out of 1 other session.' : `Signed out of ${answer.sessions_ended} other sessions.`,
+              ),
+            )
+          }
+          onClose={() => setConfirming(false)}
+        >
+          <p>Every other browser signed in as you will be signed out at its next request; this one stays signed in.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+};
+
 export const AccountSection = () => {
   const [oldPassword, setOld] = useState('');
   const [newPassword, setNew] = useState('');
@@ -126,6 +168,7 @@ export const AccountSection = () => {
         <button type="submit">Change password</button>
       </form>
       <Status text={status} />
+      <OtherSessions />
       <h3>API key</h3>
       <p>Your API key lets programs and other clients act as you. Enter your password to see it and your zuliprc.</p>
       <form class="api-key-form" method="post" action="/accounts/api_key/">
