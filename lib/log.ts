@@ -27,7 +27,7 @@ const pending = new Map<Counter, number>();
  * every five minutes: 8,640 lines of about 400 bytes a month, $0.002 of CloudWatch Logs, where a
  * minute would cost $0.009.
  */
-export const METRICS_FLUSH_MS = 300_000;
+const METRICS_FLUSH_MS = 300_000;
 let flushedAt = Date.now();
 
 /** Adds `n` to a count; written by the next due flushMetrics. */

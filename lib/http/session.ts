@@ -50,7 +50,7 @@ export const isJsonRoute = (headers: Record<string, string | undefined> | undefi
  * the API's host; the long-poll edge's CloudFront, which sends every request to its origins with
  * the viewer's Host there: edge/index.js), else Host. Its first value, should a proxy append.
  */
-export const viewerHost = (headers: Record<string, string | undefined> | undefined): string | undefined =>
+const viewerHost = (headers: Record<string, string | undefined> | undefined): string | undefined =>
   headers?.['x-forwarded-host']?.split(',')[0]?.trim() || headers?.host;
 
 /** The request's headers with Host the viewer's (viewerHost), for everything that reads Host after. */

@@ -34,7 +34,9 @@ describe('lib/log.ts', () => {
 
   it('sums counts and writes them every five minutes as one metric line, nothing in between', () => {
     jest.useFakeTimers({ now: 1_000_000 });
-    const { count, flushMetrics, METRICS_FLUSH_MS } = load();
+    const { count, flushMetrics } = load();
+    // lib/log.ts METRICS_FLUSH_MS: five minutes.
+    const METRICS_FLUSH_MS = 300_000;
     for (let i = 0; i < 500; i += 1) {
       count('Polls');
       count('IdlePolls');
