@@ -38,7 +38,23 @@ export type Subscription = {
   subscriber_count?: number;
 };
 
-export type Stream = { stream_id: number; name: string; invite_only: boolean; description: string; is_archived?: boolean };
+/** A channel's permission settings, as GET /streams and register send them (upstream's names). */
+export type ChannelPermissionFields = {
+  history_public_to_subscribers?: boolean;
+  folder_id?: number | null;
+  can_send_message_group?: GroupSetting;
+  can_add_subscribers_group?: GroupSetting;
+  can_remove_subscribers_group?: GroupSetting;
+  can_administer_channel_group?: GroupSetting;
+};
+
+export type Stream = {
+  stream_id: number;
+  name: string;
+  invite_only: boolean;
+  description: string;
+  is_archived?: boolean;
+} & ChannelPermissionFields;
 
 export type User = {
   user_id: number;
@@ -198,7 +214,15 @@ export type ServerEvent = { id: number } & (
   | { type: 'subscription'; op: 'peer_add' | 'peer_remove' }
   | { type: 'stream'; op: 'create'; streams: Stream[] }
   | { type: 'stream'; op: 'delete'; streams?: { stream_id: number }[]; stream_ids?: number[] }
-  | { type: 'stream'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | {
+      type: 'stream';
+      op: 'update';
+      stream_id: number;
+      property: string;
+      value: unknown;
+      /** Sent with invite_only (upstream's privacy event). */
+      history_public_to_subscribers?: boolean;
+    }
   | { type: 'realm_user'; op: 'add'; person: User }
   | { type: 'realm_user'; op: 'remove'; person: { user_id: number } }
   | {

@@ -81,14 +81,18 @@ export const applyChannelEvent = (channels: Channels, event: ChannelEvent): Chan
       return { ...channels, streams, subs };
     }
     case 'update': {
+      // The privacy event carries the history setting beside invite_only.
+      const history = event.history_public_to_subscribers;
+      const changed = <T extends object>(item: T): T => {
+        const next = withProperty(item, event.property, event.value);
+        return history === undefined ? next : { ...next, history_public_to_subscribers: history };
+      };
       const stream = channels.streams.get(event.stream_id);
       const sub = channels.subs.get(event.stream_id);
       return {
         ...channels,
-        streams: stream
-          ? new Map(channels.streams).set(event.stream_id, withProperty(stream, event.property, event.value))
-          : channels.streams,
-        subs: sub ? new Map(channels.subs).set(event.stream_id, withProperty(sub, event.property, event.value)) : channels.subs,
+        streams: stream ? new Map(channels.streams).set(event.stream_id, changed(stream)) : channels.streams,
+        subs: sub ? new Map(channels.subs).set(event.stream_id, changed(sub)) : channels.subs,
       };
     }
   }

@@ -2,12 +2,14 @@
 // see, with Subscribe and Unsubscribe (POST and DELETE /json/users/me/subscriptions), a form that
 // creates a channel (the same POST, with a description and its privacy); and for administrators a
 // channel's new name and description (PATCH /json/streams/{id}) and archiving it (DELETE, after
-// confirming). The lists follow the stream and subscription events; refusals show as the server words them.
+// confirming), and its permissions (ChannelPermissions.tsx). The lists follow the stream and subscription events; refusals show as the server words them.
 import { useState } from 'preact/hooks';
 import { request } from '../../api/client';
 import { browsedChannels, type BrowsedChannel } from '../../data/channel-browser';
+import { canAdministerChannel } from '../../data/channel-permissions';
 import { isAdminOf } from '../../data/roles';
-import { channels, me, people } from '../../store';
+import { channels, composeData, me, people } from '../../store';
+import { ChannelPermissionsDialog } from './ChannelPermissions';
 import { ConfirmDialog } from './ConfirmDialog';
 
 const subscribe = (name: string) => request('POST', 'users/me/subscriptions', { subscriptions: [{ name }] });
@@ -38,12 +40,18 @@ const EditChannelDialog = ({ channel, onClose }: { channel: BrowsedChannel; onCl
   );
 };
 
-type Pending = { channel: BrowsedChannel; kind: 'edit' | 'archive' };
+type Pending = { channel: BrowsedChannel; kind: 'edit' | 'archive' | 'permissions' };
 
 const ChannelList = ({ which }: { which: 'subscribed' | 'all' }) => {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const admin = isAdminOf(people.value, me.value.userId);
+  const orgAdmin = isAdminOf(people.value, me.value.userId);
+  const streamOf = (id: number) => channels.value.streams.get(id);
+  // As the server: organization administrators, and those in the channel's can_administer_channel_group.
+  const mayAdminister = (id: number) => {
+    const stream = streamOf(id);
+    return !!stream && canAdministerChannel(stream, composeData.value.groups, me.value.userId, orgAdmin);
+  };
   const list = browsedChannels(channels.value, which);
   const act = (action: Promise<unknown>) => {
     setError(null);
@@ -78,10 +86,13 @@ const ChannelList = ({ which }: { which: 'subscribed' | 'all' }) => {
                     Subscribe
                   </button>
                 )}
-                {admin && (
+                {mayAdminister(c.streamId) && (
                   <>
                     <button type="button" class="edit-channel" onClick={() => setPending({ channel: c, kind: 'edit' })}>
                       Edit
+                    </button>
+                    <button type="button" class="channel-permissions" onClick={() => setPending({ channel: c, kind: 'permissions' })}>
+                      Permissions
                     </button>
                     <button type="button" class="archive-channel danger" onClick={() => setPending({ channel: c, kind: 'archive' })}>
                       Archive
@@ -94,6 +105,9 @@ const ChannelList = ({ which }: { which: 'subscribed' | 'all' }) => {
         </ul>
       )}
       {pending?.kind === 'edit' && <EditChannelDialog channel={pending.channel} onClose={() => setPending(null)} />}
+      {pending?.kind === 'permissions' && streamOf(pending.channel.streamId) && (
+        <ChannelPermissionsDialog stream={streamOf(pending.channel.streamId)!} onClose={() => setPending(null)} />
+      )}
       {pending?.kind === 'archive' && (
         <ConfirmDialog
           title={`Archive #${pending.channel.name}?`}
