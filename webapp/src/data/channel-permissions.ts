@@ -48,24 +48,32 @@ export const CHANNEL_PERMISSION_SETTINGS: readonly { name: ChannelGroupSettingNa
 ];
 
 /** The role groups a setting may be, in upstream's order, with the names upstream's web app shows. */
-const ROLE_GROUPS: readonly { name: string; label: string }[] = [
-  { name: 'role:everyone', label: 'Everyone including guests' },
-  { name: 'role:members', label: 'Everyone except guests' },
-  { name: 'role:fullmembers', label: 'Full members' },
-  { name: 'role:moderators', label: 'Moderators' },
-  { name: 'role:administrators', label: 'Administrators' },
-  { name: 'role:owners', label: 'Owners' },
-  { name: 'role:nobody', label: 'Nobody' },
+const ROLE_GROUPS: readonly NamedGroup[] = [
+  { group: 'role:everyone', label: 'Everyone including guests' },
+  { group: 'role:members', label: 'Everyone except guests' },
+  { group: 'role:fullmembers', label: 'Full members' },
+  { group: 'role:moderators', label: 'Moderators' },
+  { group: 'role:administrators', label: 'Administrators' },
+  { group: 'role:owners', label: 'Owners' },
+  { group: 'role:nobody', label: 'Nobody' },
 ];
 
 export type GroupChoice = { id: number; label: string };
+type NamedGroup = { group: string; label: string };
+
+/** The system groups named, as this organization has them (their ids), with their labels. */
+export const systemGroupChoices = (groups: readonly UserGroup[], named: readonly NamedGroup[]): GroupChoice[] =>
+  named.flatMap((n) => {
+    const group = groups.find((g) => g.is_system_group && g.name === n.group);
+    return group ? [{ id: group.id, label: n.label }] : [];
+  });
 
 /** The role groups this organization has, for one setting. */
 export const roleGroupChoices = (groups: readonly UserGroup[], allowsEveryone: boolean): GroupChoice[] =>
-  ROLE_GROUPS.filter((r) => allowsEveryone || r.name !== 'role:everyone').flatMap((r) => {
-    const group = groups.find((g) => g.is_system_group && g.name === r.name);
-    return group ? [{ id: group.id, label: r.label }] : [];
-  });
+  systemGroupChoices(
+    groups,
+    ROLE_GROUPS.filter((r) => allowsEveryone || r.group !== 'role:everyone'),
+  );
 
 /** The role group a setting is, or undefined when it is another group or a set of people (kept as it is). */
 export const chosenGroup = (setting: GroupSetting | undefined, choices: readonly GroupChoice[]): number | undefined => {

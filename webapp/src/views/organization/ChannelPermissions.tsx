@@ -17,6 +17,7 @@ import {
 } from '../../data/channel-permissions';
 import { composeData } from '../../store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { IdOptions } from './IdOptions';
 
 type Folder = { id: number; name: string; is_archived: boolean };
 
@@ -76,12 +77,7 @@ export const ChannelPermissionsDialog = ({ stream, onClose }: { stream: Stream; 
               value={current === undefined ? '' : String(current)}
               onChange={(e) => setChosen({ ...chosen, [name]: Number(e.currentTarget.value) })}
             >
-              {current === undefined && <option value="">A custom group (unchanged)</option>}
-              {choices.map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {c.label}
-                </option>
-              ))}
+              <IdOptions items={choices} none={current === undefined ? 'A custom group (unchanged)' : undefined} />
             </select>
           </label>
         );
@@ -93,12 +89,7 @@ export const ChannelPermissionsDialog = ({ stream, onClose }: { stream: Stream; 
           value={folder === null ? '' : String(folder)}
           onChange={(e) => setFolder(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
         >
-          <option value="">None</option>
-          {folders.map((f) => (
-            <option key={f.id} value={String(f.id)}>
-              {f.name}
-            </option>
-          ))}
+          <IdOptions items={folders.map((f) => ({ id: f.id, label: f.name }))} none="None" />
         </select>
       </label>
     </ConfirmDialog>

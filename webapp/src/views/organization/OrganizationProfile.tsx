@@ -5,9 +5,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { request } from '../../api/client';
 import type { GroupSetting } from '../../api/types';
+import { systemGroupChoices } from '../../data/channel-permissions';
 import { isAdminOf } from '../../data/roles';
 import type { Permission } from '../../data/settings';
 import { composeData, me, people, realm, settings } from '../../store';
+import { IdOptions } from './IdOptions';
 import { Status, type StatusText } from './Status';
 
 const amAdmin = () => isAdminOf(people.value, me.value.userId);
@@ -80,10 +82,7 @@ const PERMISSION_LABELS: Record<Permission, string> = {
 const PermissionSelect = ({ name, admin }: { name: Permission; admin: boolean }) => {
   const [error, setError] = useState<string | null>(null);
   const groups = composeData.value.groups;
-  const choices = CHOICES.flatMap((c) => {
-    const group = groups.find((g) => g.is_system_group && g.name === c.group);
-    return group ? [{ id: group.id, label: c.label }] : [];
-  });
+  const choices = systemGroupChoices(groups, CHOICES);
   const value: GroupSetting | undefined = settings.value.permissions[name];
   const current = typeof value === 'number' ? value : undefined;
   const known = choices.some((c) => c.id === current);
@@ -104,12 +103,7 @@ const PermissionSelect = ({ name, admin }: { name: Permission; admin: boolean })
             });
           }}
         >
-          {!known && <option value="">Custom</option>}
-          {choices.map((c) => (
-            <option key={c.id} value={String(c.id)}>
-              {c.label}
-            </option>
-          ))}
+          <IdOptions items={choices} none={known ? undefined : 'Custom'} />
         </select>
       </label>
       <Status status={error ? { text: error, error: true } : null} />
