@@ -132,6 +132,7 @@ describe('npx serverless package', () => {
       'OutgoingWebhookLambdaFunction',
       'PushLambdaFunction',
       'RealmExportLambdaFunction',
+      'RealmImportLambdaFunction',
       'ReceiveEmailLambdaFunction',
       'ScheduledDeliveryLambdaFunction',
       'SendDigestsLambdaFunction',
