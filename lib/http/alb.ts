@@ -6,6 +6,7 @@
 // `rawPath`; the query string's values as sent (still percent-encoded, `+` not a space); no route
 // key; no request id (the ALB's X-Amzn-Trace-Id names the request); no `cookies` in the answer,
 // whose headers are single strings; an answer of at most 1 MB.
+import { STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { JSON_ROUTE_HEADER } from './route-table';
 import type { HttpResponse } from './response';
@@ -38,16 +39,6 @@ export const ALB_BATCH_BYTES = 900_000;
 export const viaAlb = (event: unknown): boolean =>
   typeof event === 'object' && event !== null && (event as { requestContext?: { elb?: unknown } }).requestContext?.elb !== undefined;
 
-/** A query string value as the ALB passes it: percent-encoded, `+` for a space; kept when malformed. */
-const decodeQueryValue = (value: string): string => {
-  const spaced = value.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
-};
-
 /**
  * The ALB's event as API Gateway's payload 2.0, as the API's route would have handed it: a
  * `/json/…` path becomes its `/api/v1/…` route marked as the web app's (as the HTTP API's /json/
@@ -65,17 +56,19 @@ export const fromAlb = (event: AlbEvent): APIGatewayProxyEventV2 => {
     headers[JSON_ROUTE_HEADER] = '1';
     if (headers.host !== undefined) headers['x-forwarded-host'] = headers.host;
   }
-  const sent = Object.entries(event.queryStringParameters ?? {});
+  // The values as sent, still percent-encoded: URLSearchParams decodes them as a browser does.
+  const rawQueryString = Object.entries(event.queryStringParameters ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const query = Object.fromEntries(new URLSearchParams(rawQueryString));
   const requestId = headers['x-amzn-trace-id'] ?? '';
   return {
     version: '2.0',
     routeKey: `${method} ${rawPath}`,
     rawPath,
-    rawQueryString: sent.map(([k, v]) => `${k}=${v}`).join('&'),
+    rawQueryString,
     headers,
-    ...(sent.length > 0
-      ? { queryStringParameters: Object.fromEntries(sent.map(([k, v]) => [decodeQueryValue(k), decodeQueryValue(v)])) }
-      : {}),
+    ...(rawQueryString ? { queryStringParameters: query } : {}),
     body: event.body ?? undefined,
     isBase64Encoded: event.isBase64Encoded ?? false,
     requestContext: {
@@ -93,19 +86,6 @@ export const fromAlb = (event: AlbEvent): APIGatewayProxyEventV2 => {
   } as unknown as APIGatewayProxyEventV2;
 };
 
-const REASONS: Record<number, string> = {
-  200: 'OK',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 /** A payload 2.0 answer in the ALB's shape: a status line's text, cookies as Set-Cookie (the events routes set none but one). */
 export const toAlb = (response: HttpResponse): AlbResponse => {
   const headers = { ...response.headers };
@@ -113,7 +93,7 @@ export const toAlb = (response: HttpResponse): AlbResponse => {
   if (cookie !== undefined) headers['Set-Cookie'] = cookie;
   return {
     statusCode: response.statusCode,
-    statusDescription: `${response.statusCode} ${REASONS[response.statusCode] ?? 'Status'}`,
+    statusDescription: `${response.statusCode} ${STATUS_CODES[response.statusCode] ?? 'Status'}`,
     headers,
     body: response.body,
     isBase64Encoded: response.isBase64Encoded ?? false,

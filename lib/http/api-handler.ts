@@ -5,8 +5,6 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { config } from '../config';
-import { flushMetrics, log } from '../log';
 import { PathNotFoundError } from '../errors';
 import type { UploadedFile } from '../models/attachment';
 import type { Realm } from '../models/realm';
@@ -19,6 +17,7 @@ import { bodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from './params';
 import { requestIdOf } from './request-id';
+import { logRequest } from './request-log';
 import { compressIfAccepted, jsonSuccess, type HttpResponse } from './response';
 
 type Event = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown; rawBody?: string; uploadedFiles?: UploadedFile[] };
@@ -74,26 +73,6 @@ const decodePathSegment = (value: string): string => {
       }
     });
   }
-};
-
-const logLine = (
-  event: Event,
-  context: Context | undefined,
-  status: number,
-  started: number,
-  userId: number | undefined,
-  quiet: boolean,
-): void => {
-  if (!config.requestLog()) return;
-  // A quiet success (an idle poll) is logged only for a sample: the line cost more than the poll.
-  if (quiet && status === 200 && Math.random() >= config.quietRequestLogSample()) return;
-  log.info('request', {
-    route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
-    status,
-    durationMs: Date.now() - started,
-    requestId: requestIdOf(context),
-    ...(userId === undefined ? {} : { userId }),
-  });
 };
 
 /**
@@ -174,8 +153,7 @@ const build = (mode: Mode, fn: (ctx: MaybeAuthedContext) => Promise<Result>, opt
     const started = Date.now();
     const ctx = context ?? ({} as Context);
     const response = await core(event as unknown as Event, ctx);
-    logLine(event as unknown as Event, ctx, response.statusCode, started, principalOf.get(ctx), quietOf.has(ctx));
-    flushMetrics();
+    logRequest(event, ctx, { status: response.statusCode, started, userId: principalOf.get(ctx), quiet: quietOf.has(ctx) });
     const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
     return compressIfAccepted(response, acceptEncoding);
   };

@@ -7,8 +7,6 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { config } from '../config';
-import { flushMetrics, log } from '../log';
 import { SESSION_COOKIE } from '../models/session';
 import type { Realm } from '../models/realm';
 import { realmForHost } from '../http/auth';
@@ -16,6 +14,7 @@ import { bodyParser } from '../http/middleware/body-parser';
 import { errorHandler } from '../http/middleware/error-handler';
 import { RequestParams, type ParamSpec, type Values } from '../http/params';
 import { requestIdOf } from '../http/request-id';
+import { logRequest } from '../http/request-log';
 import type { HttpResponse } from '../http/response';
 import { isSecureRequest, requestCookies, setCookie } from '../http/cookies';
 import { CSRF_COOKIE, csrfFailure, isValidCsrfToken, newCsrfToken } from '../http/csrf';
@@ -184,15 +183,7 @@ const logged = (core: ReturnType<typeof pageCore>) => {
   return async (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResponse> => {
     const started = Date.now();
     const response = await core(event as unknown as Event, context ?? ({} as Context));
-    if (config.requestLog()) {
-      log.info('request', {
-        route: event.routeKey ?? `${event.requestContext?.http?.method} ${event.rawPath}`,
-        status: response.statusCode,
-        durationMs: Date.now() - started,
-        requestId: requestIdOf(context),
-      });
-    }
-    flushMetrics();
+    logRequest(event, context, { status: response.statusCode, started });
     return response;
   };
 };
