@@ -13,6 +13,21 @@ const browser = useBrowser();
 const errors: string[] = [];
 
 /** A red pixel: a GIF the browser draws. */
+/** An image's natural width once the browser has loaded it, or failed to (0). Runs in the page. */
+function imageWidthWhenSettled(element: unknown): Promise<number> {
+  const img = element as {
+    complete: boolean;
+    naturalWidth: number;
+    addEventListener(type: string, listener: () => void): void;
+  };
+  if (img.complete) return Promise.resolve(img.naturalWidth);
+  return new Promise((resolve) => {
+    const settled = () => resolve(img.naturalWidth);
+    img.addEventListener('load', settled);
+    img.addEventListener('error', settled);
+  });
+}
+
 const GIF = Buffer.from('R0lGODlhAQABAIAAAP8AAP///yH5BAAAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
 
 type Emoji = { id: string; name: string; author_id: number; deactivated: boolean };
@@ -79,8 +94,9 @@ describe('e2e: custom emoji in the web app', () => {
     const shown = hamletPage.locator('.emoji-table tr[data-emoji-name="poor_yorick"]');
     await shown.waitFor();
     expect(await shown.locator('.emoji-author').innerText()).toBe('King Hamlet');
-    // The image loaded: the browser knows its width (a broken image has none).
-    expect(await shown.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    // The image loaded: once the browser has finished with it, it knows its width (a broken image has none).
+    // On a loaded machine the row can be drawn before the image arrives, so wait for load or error first.
+    expect(await shown.locator('img').evaluate(imageWidthWhenSettled)).toBe(1);
     await browser.screenshot(hamletPage, 'webapp-organization-emoji');
     expect((await activeEmoji()).find((e) => e.name === 'poor_yorick')).toMatchObject({ author_id: hamletId });
     expect(await typeaheadFor(iagoPage, 'yori')).toEqual([':poor_yorick:']);
