@@ -16,6 +16,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { documentClient, tableName } from './client';
 import { keys, type Key } from './keys';
+import { mapLimited } from '../concurrency';
 
 export type Item = Record<string, unknown>;
 
@@ -107,11 +108,7 @@ export const batchPut = async (table: 'main' | 'events', items: Item[], opts: { 
       if (requests.length > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
     }
   };
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < batches.length) await writeBatch(batches[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, batches.length)) }, worker));
+  await mapLimited(batches, opts.concurrency ?? 1, writeBatch);
 };
 
 /** Deletes items by key in batches of 25. */

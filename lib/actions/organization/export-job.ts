@@ -14,6 +14,7 @@
 // consent keeps rows only of exported messages, with no flag but `read`, so no private state of
 // theirs (unread, starred, mentions) leaves the organization.
 import { nowMs } from '../../clock';
+import { mapLimited } from '../../concurrency';
 import { config } from '../../config';
 import { flagsMask, messageRecord, reactionRecords, type ExportRecord } from '../../models/export-format';
 import type { Message } from '../../models/message';
@@ -48,20 +49,6 @@ const readScope = async (e: RealmExport): Promise<ExportScope> => {
     e.exportType === 'public' ? [] : users.filter((u) => !u.isBot && settingsOfUser(u).allow_private_data_export).map((u) => u.id),
   );
   return { users, consenting, channels, publicChannels: new Set(channels.filter((c) => !c.inviteOnly).map((c) => c.id)) };
-};
-
-const mapLimited = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
 };
 
 /**
