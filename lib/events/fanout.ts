@@ -52,15 +52,20 @@ export const decodeUserIds = (encoded: string): number[] => {
   return ids;
 };
 
+const COMMA = 44;
+const PLUS = 43;
+
 /** Whether an encoded list holds `userId`, reading runs only until it is passed. */
 export const listsUser = (encoded: string, userId: number): boolean => {
   let prevEnd = 0;
   let at = 0;
   while (at < encoded.length) {
-    let end = encoded.indexOf(',', at);
-    if (end < 0) end = encoded.length;
-    const plus = encoded.indexOf('+', at);
-    const hasMore = plus >= 0 && plus < end;
+    // One pass over this run only: an indexOf('+') from here would scan to the string's end on
+    // every run without one, quadratic in a list of many single ids.
+    let end = at;
+    let plus = -1;
+    for (; end < encoded.length && encoded.charCodeAt(end) !== COMMA; end += 1) if (encoded.charCodeAt(end) === PLUS) plus = end;
+    const hasMore = plus >= 0;
     const first = prevEnd + parseInt(encoded.slice(at, hasMore ? plus : end), 36);
     const last = first + (hasMore ? parseInt(encoded.slice(plus + 1, end), 36) : 0);
     if (userId < first) return false;
