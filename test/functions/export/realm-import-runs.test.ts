@@ -12,7 +12,8 @@ import { config } from '../../../lib/config';
 import { listUploadsOfUser, getUploadSpaceUsed } from '../../../lib/store/attachments';
 import { listChannelsOfRealm } from '../../../lib/store/channels';
 import { listObjectKeys, putFile } from '../../../lib/store/files';
-import { getCheckpoint } from '../../../lib/store/imports';
+import { claimRun, createCheckpoint, getCheckpoint } from '../../../lib/store/imports';
+import { advanceClock, nowMs, resetClock } from '../../../lib/clock';
 import { defineJob, runJobsInProcess, settleJobs, startJob } from '../../../lib/store/jobs';
 import { getMessagesByIds } from '../../../lib/store/messages';
 import { raiseCounter } from '../../../lib/store/common';
@@ -42,6 +43,7 @@ afterEach(async () => {
   faults = undefined;
   delete process.env.IMPORT_RUN_MESSAGES;
   jest.restoreAllMocks();
+  resetClock();
   runJobsInProcess(JOBS);
 });
 
@@ -172,6 +174,22 @@ describe('the realmImport job in several runs', () => {
     expect(faults.dealt().length).toBeGreaterThan(0);
     expect(await organizationOf(realmId)).toEqual(oneRun);
     expect((await counters()).map((n, i) => n - before[i]!)).toEqual(oneRunAllocates);
+  });
+
+  it('takes over a run whose attempt died without a word once its claim has run out', async () => {
+    const job = { bucket: config.uploadsBucket(), key: 'imports/runs-died.tar.gz', subdomain: 'runs-died' };
+    await putFile(job.key, await archiveOf(fixtureFiles({ messages: MESSAGES })), 'application/gzip');
+    await createCheckpoint(job);
+    // An attempt claimed run 1, then its function timed out: nothing released the claim.
+    expect(await claimRun(job, 1, 'a dead attempt', nowMs(), nowMs() + 960_000)).toMatchObject({ run: 1, failures: 0 });
+    await doRealmImportJob(job);
+    expect(jobLines().at(-1)).toEqual({ ...job, skipped: expect.stringMatching(/another attempt holds it/) });
+    advanceClock(961_000);
+    await startJob('realmImport', job);
+    await settleJobs();
+    const realm = (await realmsStore.getByStringId('runs-died'))!;
+    expect(await organizationOf(realm.id)).toEqual(oneRun);
+    expect(await getCheckpoint(job)).toBeUndefined();
   });
 
   it('removes what every run wrote when a later run fails its last attempt, leaves the subdomain free and logs the failure', async () => {
