@@ -3,7 +3,7 @@
 // (serving files) runs as UploadsReadRole, which may GetObject in the bucket; `"write"` (POST
 // /user_uploads) as UploadsWriteRole, which may PutObject; `"delete"` (DELETE /attachments/{id})
 // as UploadsDeleteRole, which may DeleteObject; the realmExport job as UploadsExportRole (all three,
-// and invoking itself); the realmImport job as UploadsImportRole (all three). Every other function keeps the default role,
+// and invoking itself); the realmImport job as UploadsImportRole (all three, listing, and invoking itself). Every other function keeps the default role,
 // which has no S3 permission at all. The roles may use the tables as the default role does.
 // Plain CommonJS, like tables/index.js.
 const { DYNAMODB_ACTIONS, iamResources } = require('../tables/index.js');
@@ -63,9 +63,10 @@ const incomingEmailRole = (incomingBucket, functionPrefix) =>
 
 /** serverless.yml: the bucket (named by the uploadsBucket parameter) and its four roles; the email gateway's role. */
 const resources = async ({ resolveVariable }) => {
-  const [name, exportFunction, incoming, prefix] = await Promise.all([
+  const [name, exportFunction, importFunction, incoming, prefix] = await Promise.all([
     resolveVariable('self:provider.environment.UPLOADS_BUCKET'),
     resolveVariable('self:provider.environment.REALM_EXPORT_FUNCTION'),
+    resolveVariable('self:provider.environment.REALM_IMPORT_FUNCTION'),
     resolveVariable('self:provider.environment.INCOMING_EMAIL_BUCKET'),
     resolveVariable('self:provider.environment.FUNCTION_PREFIX'),
   ]);
@@ -86,8 +87,20 @@ const resources = async ({ resolveVariable }) => {
         },
       ],
     ),
-    // The realmImport job reads the archive, writes the imported files, and deletes them again if it fails.
-    UploadsImportRole: role(['s3:GetObject', 's3:PutObject', 's3:DeleteObject']),
+    // The realmImport job reads the archive, writes the imported files and its checkpoint state next
+    // to the archive (listed to remove it: s3:ListBucket is a permission of the bucket, not its
+    // objects), deletes them again if it fails, and starts its own next run.
+    UploadsImportRole: role(
+      ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+      [
+        { Effect: 'Allow', Action: ['s3:ListBucket'], Resource: [{ 'Fn::GetAtt': [BUCKET, 'Arn'] }] },
+        {
+          Effect: 'Allow',
+          Action: ['lambda:InvokeFunction'],
+          Resource: [{ 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${importFunction}` }],
+        },
+      ],
+    ),
     IncomingEmailRole: incomingEmailRole(incoming, prefix),
   };
 };

@@ -161,9 +161,10 @@ const JOBS = {
   },
   // Imports an organization from an export archive in the uploads bucket
   // (lib/actions/organization/import-job.ts), started by an operator (`npm run import-realm --
-  // s3://…`). One run does the whole import: Lambda's longest timeout, memory for the files it
-  // holds, and /tmp for the unpacked archive. A refusal is logged and not retried; a failure
-  // removed what it wrote, so Lambda's retry starts afresh.
+  // s3://…`), and by each of its runs for the next (import-run.ts: a run writes for at most half
+  // its timeout, then hands on its checkpoint): Lambda's longest timeout, memory for the files it
+  // holds, and /tmp for the unpacked archive. A refusal is logged and not retried; a failed run is
+  // retried from its checkpoint, and its third failure removes what every run wrote.
   realmImport: {
     handler: 'functions/jobs/realm-import.handler',
     timeout: 900,

@@ -241,6 +241,11 @@ export const config = {
    */
   exportRunMessages: (): number => Math.max(1, Math.floor(intFromEnv('EXPORT_RUN_MESSAGES', 20_000))),
   /**
+   * Messages one run of the realmImport job writes (IMPORT_RUN_MESSAGES) before it checkpoints and
+   * leaves the rest to its next run, besides its time budget (lib/actions/organization/import-run.ts).
+   */
+  importRunMessages: (): number => Math.max(1, Math.floor(intFromEnv('IMPORT_RUN_MESSAGES', 20_000))),
+  /**
    * Recipients up to which a send writes every row and sends the events before answering; a
    * larger send leaves them to its messageFanout job (lib/actions/messages/delivery.ts).
    */

@@ -3,8 +3,10 @@
 // upstream's `manage.py import`. It reaches DynamoDB and S3 as `npm run seed` does
 // (DYNAMODB_ENDPOINT, TABLE_PREFIX, S3_ENDPOINT, UPLOADS_BUCKET; `npm start` prints them). The
 // archive is streamed from disk. A refusal prints its reason and exits 1, leaving nothing behind.
-// With `s3://<bucket>/<key>` instead of a file it starts the realmImport job: on a deployed stage
-// (REALM_IMPORT_FUNCTION set) its Lambda function, which logs the outcome; locally, in this process.
+// A file is imported through the realmImport job's runs (import-run.ts), looped in this process
+// with no budget. With `s3://<bucket>/<key>` instead it starts the realmImport job: on a deployed
+// stage (REALM_IMPORT_FUNCTION set) its Lambda function, whose runs log their progress; locally,
+// in this process, each run starting the next until the last.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { JOBS } from '../lib/actions/jobs';

@@ -1,7 +1,7 @@
 // The only code that talks to S3: uploaded files' bytes, one object per attachment, keyed by its
 // path id. The endpoint comes from S3_ENDPOINT (the local S3-compatible store) or is AWS's own;
 // the same calls run in both.
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { config } from '../config';
@@ -83,4 +83,27 @@ export const openObjectStream = async (bucket: string, key: string): Promise<Rea
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
     throw error;
   }
+};
+
+/** A job's own object in `bucket` (an import's checkpoint state next to its archive): written, read, listed, removed. */
+export const putObject = async (bucket: string, key: string, body: Buffer): Promise<void> => {
+  await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json' }));
+};
+
+export const getObjectBody = async (bucket: string, key: string): Promise<Buffer | undefined> => (await getObject(bucket, key))?.body;
+
+export const deleteObject = async (bucket: string, key: string): Promise<void> => {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+};
+
+/** Every key under `prefix` in `bucket`, page by page. */
+export const listObjectKeys = async (bucket: string, prefix: string): Promise<string[]> => {
+  const out: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3Client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push(o.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token !== undefined);
+  return out;
 };

@@ -108,7 +108,8 @@ type KeyText =
   | 'upload path'
   | 'queue id'
   | 'domain'
-  | 'confirmation key';
+  | 'confirmation key'
+  | 'archive';
 
 /**
  * Request text made a key longer than DynamoDB accepts (it refuses the request with a validation
@@ -185,6 +186,9 @@ export const keys = {
   userEmailLock: (realmId: number, email: string) => fitted('email', { pk: `REALM#${realmId}`, sk: `EMAILLOCK#${email.toLowerCase()}` }),
 
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
+  /** An import's checkpoint: one per archive and subdomain (lib/store/imports.ts). */
+  importCheckpoint: (bucket: string, key: string, subdomain: string): Key =>
+    fitted('archive', { pk: `IMPORT#${subdomain}#${bucket}/${key}`, sk: 'IMPORT' }),
 } as const;
 
 // Layout of the other entities written by the development seed (scripts/seed.ts). Realm-wide

@@ -25,17 +25,34 @@ const sequential = async (entity: string, oldIds: number[]): Promise<Map<number,
   return new Map([...oldIds].sort((a, b) => a - b).map((old, i) => [old, first + i]));
 };
 
+/** What follows from the export and the organization's id alone: message ids, which uploads each message links, their new path ids' organization. */
+const derivedIds = (plan: ImportPlan): Pick<IdMaps, 'messages' | 'uploadsOfMessage'> => {
+  const uploadsOfMessage = new Map<number, string[]>();
+  for (const a of plan.attachments)
+    for (const m of a.messages as number[]) uploadsOfMessage.set(m, [...(uploadsOfMessage.get(m) ?? []), String(a.path_id)]);
+  return { messages: new Map(plan.messageIds.map((old, i) => [old, i + 1])), uploadsOfMessage };
+};
+
+/** The id maps a later run of an import reads back (import-state.ts): the allocated ones as saved, the rest derived again. */
+export const rebuildImportIds = (
+  plan: ImportPlan,
+  saved: { users: [number, number][]; channels: [number, number][]; uploads: [string, string][] },
+): IdMaps => ({
+  users: new Map(saved.users),
+  channels: new Map(saved.channels),
+  uploads: new Map(saved.uploads),
+  ...derivedIds(plan),
+});
+
 /**
  * Allocates the new ids of a checked export's users, channels, messages and uploads; the system
  * bots it names map to this server's (refused if one is not here: checked before anything is written).
  */
 export const allocateImportIds = async (plan: ImportPlan, realmId: number): Promise<IdMaps> => {
   const uploads = new Map<string, string>();
-  const uploadsOfMessage = new Map<number, string[]>();
   for (const a of plan.attachments) {
     const oldPath = String(a.path_id);
     uploads.set(oldPath, newPathId(realmId, oldPath.split('/').pop()!));
-    for (const m of a.messages as number[]) uploadsOfMessage.set(m, [...(uploadsOfMessage.get(m) ?? []), oldPath]);
   }
   const users = await sequential(
     'user',
@@ -53,9 +70,8 @@ export const allocateImportIds = async (plan: ImportPlan, realmId: number): Prom
       'channel',
       plan.channels.map((c) => Number(c.id)),
     ),
-    messages: new Map(plan.messageIds.map((old, i) => [old, i + 1])),
     uploads,
-    uploadsOfMessage,
+    ...derivedIds(plan),
   };
 };
 

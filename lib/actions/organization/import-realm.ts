@@ -1,26 +1,16 @@
-// Importing an organization from an export archive (upstream's manage.py import, zerver/lib/
-// import_realm.py): `npm run import-realm` and the realmImport job call doImportRealm. The order
-// keeps a refusal or a failure from leaving a half-made organization: the subdomain is checked,
-// the archive unpacked (import-archive.ts) and every file and id checked (import-read.ts) before
-// anything is written; then everything is written under a new organization id that nothing
-// reaches (import-write.ts), and the last write claims the subdomain with the organization's item
-// in one transaction. A failure before the claim removes every item and file written.
-import { rm } from 'node:fs/promises';
+// Importing an organization from an export archive in one process (`npm run import-realm` with a
+// file, the tests, the benchmark): the realmImport job's runs (import-run.ts), looped here without
+// a time or message budget, so that one run does it all. Its checkpoint and undo log live in the
+// uploads bucket under imports/local/, removed when it ends; a failure is not tried again: it
+// removes everything written at once.
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { nowSeconds } from '../../clock';
-import { REALM_PROPERTIES, type Realm, type RealmPropertyName, type RealmPropertyValue } from '../../models/realm';
-import { allocateIds, raiseCounter } from '../../store/common';
-import * as realmCreationStore from '../../store/realm-creation';
-import * as realmsStore from '../../store/realms';
-import { ensureSystemBot, SYSTEM_BOTS } from '../people/system-bots';
-import { LostRaceError, retryLostRaces } from '../retry';
-import { buildSystemGroups, newRealm, SUBDOMAIN_ERRORS, subdomainFormError } from '../way-in/create-realm';
-import { ARCHIVE_LIMITS, ImportRefusedError, unpackArchive, type ArchiveLimits } from './import-archive';
-import { allocateImportIds } from './import-ids';
-import { readImportPlan, type ImportPlan } from './import-read';
-import { ImportWriter, writeAttachments, writeChannels, writeMessages, writeUsers } from './import-write';
+import { config } from '../../config';
+import type { ArchiveLimits } from './import-archive';
+import { doImportRun, ImportFailedError, type ImportResult, type ImportRunJob } from './import-run';
 
 export { ImportRefusedError } from './import-archive';
+export type { ImportResult } from './import-run';
 
 export type ImportOptions = {
   /** Progress lines (the CLI prints them); awaited, so a caller can act between steps. */
@@ -28,43 +18,9 @@ export type ImportOptions = {
   limits?: ArchiveLimits;
 };
 
-export type ImportResult = {
-  realm: Realm;
-  users: number;
-  channels: number;
-  messages: number;
-  reactions: number;
-  attachments: number;
-  /** DynamoDB write units of the items written. */
-  writeUnits: number;
-};
-
-/** The organization's item: the export's name, description, creation date, language and simple settings. */
-const importedRealm = (plan: ImportPlan, id: number, subdomain: string, now: number): Realm => {
-  const r = plan.realm;
-  const realm = newRealm(id, subdomain, typeof r.name === 'string' && r.name.trim() !== '' ? r.name.trim() : subdomain, now);
-  const properties: Partial<Record<RealmPropertyName, RealmPropertyValue>> = {};
-  for (const [name, fallback] of Object.entries(REALM_PROPERTIES))
-    if (typeof r[name] === typeof fallback && r[name] !== fallback) properties[name as RealmPropertyName] = r[name] as RealmPropertyValue;
-  return {
-    ...realm,
-    description: typeof r.description === 'string' ? r.description : '',
-    dateCreated: typeof r.date_created === 'number' ? r.date_created : now,
-    ...(typeof r.default_language === 'string' ? { defaultLanguage: r.default_language } : {}),
-    ...(Object.keys(properties).length > 0 ? { properties } : {}),
-  };
-};
-
-/** The subdomain's first problem, with upstream's texts (check_subdomain_available), or none. */
-const checkSubdomain = async (subdomain: string): Promise<void> => {
-  const problem = subdomainFormError(subdomain);
-  if (problem !== undefined) throw new ImportRefusedError(problem);
-  if (await realmsStore.getByStringId(subdomain)) throw new ImportRefusedError(SUBDOMAIN_ERRORS.unavailable);
-};
-
 /**
  * Creates an organization at `subdomain` from the export archive `source` (a .tar.gz stream).
- * Refuses (ImportRefusedError, nothing written) a subdomain that is invalid, reserved or taken, and
+ * Refuses (ImportRefusedError, nothing left) a subdomain that is invalid, reserved or taken, and
  * an archive that is hostile, malformed, of another format, or whose ids name nothing. Writes the
  * organization with its system groups, users (no password: they set one through password reset),
  * channels, subscriptions, messages (same order, dates, senders, topics, edit history, read state),
@@ -72,48 +28,22 @@ const checkSubdomain = async (subdomain: string): Promise<void> => {
  * written. Emits nothing: nobody can be connected to an organization that did not exist.
  */
 export const doImportRealm = async (source: Readable, subdomain: string, opts: ImportOptions = {}): Promise<ImportResult> => {
-  const log = opts.log ?? (() => undefined);
-  await checkSubdomain(subdomain);
-  const { root, folder } = await unpackArchive(source, opts.limits ?? ARCHIVE_LIMITS);
-  try {
-    await log('unpacked');
-    const plan = await readImportPlan(folder);
-    await log(`checked: ${plan.users.length} users, ${plan.channels.length} channels, ${plan.messageIds.length} messages`);
-    const now = nowSeconds();
-    await Promise.all(SYSTEM_BOTS.map(ensureSystemBot));
-    await raiseCounter('realm', realmsStore.FIRST_CREATED_REALM_ID - 1);
-    const realm = importedRealm(plan, await allocateIds('realm'), subdomain, now);
-    const w = new ImportWriter();
-    try {
-      const groups = await buildSystemGroups(realm.id, now);
-      const ids = await allocateImportIds(plan, realm.id);
-      const users = await writeUsers(w, plan, realm, groups, ids);
-      const { activity, claims } = await writeMessages(w, plan, realm, ids, (line) => void log(line));
-      await writeChannels(w, plan, realm, groups, users, ids, activity);
-      const firstAttachmentId = plan.attachments.length > 0 ? await allocateIds('attachment', plan.attachments.length) : 0;
-      await writeAttachments(w, plan, realm, ids, claims, firstAttachmentId);
-      await raiseCounter(`message#${realm.id}`, plan.messageIds.length);
-      await log('claiming the subdomain');
-      const outcome = await retryLostRaces(async () => {
-        const result = await realmCreationStore.claimSubdomain(realm);
-        if (result === 'conflict') throw new LostRaceError();
-        return result;
-      });
-      if (outcome === 'subdomain_taken') throw new ImportRefusedError(SUBDOMAIN_ERRORS.unavailable);
-    } catch (error) {
-      await w.undo();
-      throw error;
-    }
-    return {
-      realm,
-      users: plan.users.length,
-      channels: plan.channels.length,
-      messages: plan.messageIds.length,
-      reactions: [...plan.reactionsByMessage.values()].reduce((n, list) => n + list.length, 0),
-      attachments: plan.attachments.length,
-      writeUnits: w.writeUnits,
-    };
-  } finally {
-    await rm(root, { recursive: true, force: true });
+  let job: ImportRunJob = { bucket: config.uploadsBucket(), key: `imports/local/${randomUUID()}`, subdomain };
+  let opened = false;
+  const open = async (): Promise<Readable> => {
+    // Without a budget the first run writes everything: the stream is read once.
+    if (opened) throw new Error('the archive stream was read by an earlier run');
+    opened = true;
+    return source;
+  };
+  for (;;) {
+    const outcome = await doImportRun(job, open, { ...opts, budget: { ms: Infinity, messages: Infinity }, maxFailures: 1 }).catch(
+      (error: unknown) => {
+        throw error instanceof ImportFailedError ? error.cause : error;
+      },
+    );
+    if ('done' in outcome) return outcome.done;
+    if ('skipped' in outcome) throw new Error(`import ${subdomain}: ${outcome.skipped}`);
+    job = outcome.next;
   }
 };

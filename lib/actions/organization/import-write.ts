@@ -3,8 +3,11 @@
 // role's group, users (no password: they set one through password reset; fresh API keys), channels,
 // subscriptions, messages with their rows, reactions, edit history, conversations and topic
 // summaries, and attachments with their bytes. Every item is written under the new organization's
-// id, which nothing reaches until its subdomain is claimed (import-realm.ts, the last write); the
-// writer records every key it writes, so a failure before the claim removes them all.
+// id, which nothing reaches until its subdomain is claimed (import-run.ts, the last write); the
+// writer lists every key before it writes it (import-state.ts), so a failure before the claim
+// removes them all, whichever run wrote them. Messages are written a span at a time (a run's
+// share); what depends on all of them (summaries, channel activity, upload claims) is written by
+// the last run from one more pass over the message files.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Attachment, AttachmentClaim } from '../../models/attachment';
@@ -16,11 +19,11 @@ import type { Realm } from '../../models/realm';
 import type { User } from '../../models/user';
 import type { UserGroup } from '../../models/user-group';
 import { generateApiKey } from '../../passwords';
-import { putAttachment, putClaims } from '../../store/attachments';
+import { getUploadOfUser, putAttachment, putClaims } from '../../store/attachments';
 import { buildChannelItem, buildChannelNameItem, buildSubscriptionItem } from '../../store/channels';
-import { batchDelete, batchPut, type Item } from '../../store/common';
-import { deleteFile, putFile } from '../../store/files';
-import { entityKeys, type Key } from '../../store/keys';
+import type { Item } from '../../store/common';
+import { putFile } from '../../store/files';
+import { entityKeys } from '../../store/keys';
 import {
   buildDmConversationItem,
   buildMessageItem,
@@ -36,6 +39,7 @@ import { newChannel } from '../channels/new-channel';
 import { systemGroupNamesForRole } from '../groups/role-groups';
 import { remapContent, remapEditHistory, remapRendered, type IdMaps } from './import-ids';
 import { parseEditHistory, readJsonMember, type ImportPlan } from './import-read';
+import type { ImportWriter } from './import-state';
 
 /** Row flags this server keeps (upstream's others, such as is_private, are its own bookkeeping). */
 const KEPT_FLAGS = new Set([
@@ -48,35 +52,6 @@ const KEPT_FLAGS = new Set([
   'topic_wildcard_mentioned',
   'group_mentioned',
 ]);
-const WRITE_CONCURRENCY = 8;
-
-/** Writes items and files, remembering each key, so that an import that fails can remove what it wrote. */
-export class ImportWriter {
-  private readonly keys: Key[] = [];
-  private readonly files: string[] = [];
-  /** DynamoDB write units of the items written (1 per KB or part of one), for the benchmark. */
-  writeUnits = 0;
-
-  async put(items: Item[]): Promise<void> {
-    for (const item of items) {
-      this.keys.push({ pk: String(item.pk), sk: String(item.sk) });
-      this.writeUnits += Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item, (_, v) => (v instanceof Set ? [...v] : v))) / 1024));
-    }
-    await batchPut('main', items, { concurrency: WRITE_CONCURRENCY });
-  }
-
-  remember(keys: Key[], files: string[] = []): void {
-    this.keys.push(...keys);
-    this.files.push(...files);
-  }
-
-  /** Removes everything written (items, then files); safe to call on a partial write. */
-  async undo(): Promise<void> {
-    for (let i = 0; i < this.keys.length; i += 1000) await batchDelete('main', this.keys.slice(i, i + 1000));
-    for (const file of this.files) await deleteFile(file);
-  }
-}
-
 const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
 /** The users, their role groups' memberships, and the items of both. */
@@ -119,11 +94,11 @@ export const writeChannels = async (
   plan: ImportPlan,
   realm: Realm,
   groups: UserGroup[],
-  users: User[],
   ids: IdMaps,
   activity: ChannelActivity,
 ): Promise<void> => {
-  const inactive = new Set(users.filter((u) => !u.isActive).map((u) => u.id));
+  // As writeUsers reads is_active: the users were written by the first run.
+  const inactive = new Set(plan.users.filter((u) => !bool(u.is_active, true)).map((u) => ids.users.get(Number(u.id))!));
   const subs = new Map<string, Subscription>();
   for (const r of plan.subscriptions) {
     const recipient = plan.recipients.get(Number(r.recipient))!;
@@ -203,18 +178,137 @@ const storedReactions = (records: ExportRecord[] | undefined, dateSent: number, 
   return out;
 };
 
+type MessageFile = { zerver_message: ExportRecord[]; zerver_usermessage: ExportRecord[] };
+
+/** One exported message as it is written: the message, its receivers' rows with their kept flags. */
+type ImportedMessage = { oldId: number; message: Message; rows: { userId: number; flags: string[] }[] };
+
+/** The message files in order, each with the place of its first message among all of them. */
+async function* messageFiles(plan: ImportPlan): AsyncGenerator<{ name: string; first: number; data: MessageFile }> {
+  let first = 0;
+  for (const name of plan.messageFiles) {
+    const data = (await readJsonMember(plan.dir, name)) as MessageFile;
+    yield { name, first, data };
+    first += data.zerver_message.length;
+  }
+}
+
+const importedMessage = (
+  plan: ImportPlan,
+  realm: Realm,
+  ids: IdMaps,
+  name: string,
+  r: ExportRecord,
+  rows: ExportRecord[],
+): ImportedMessage => {
+  const oldId = Number(r.id);
+  const senderId = ids.users.get(Number(r.sender))!;
+  const recipient = plan.recipients.get(Number(r.recipient))!;
+  const streamId = recipient.type === RecipientType.STREAM ? ids.channels.get(recipient.typeId)! : null;
+  const others =
+    recipient.type === RecipientType.PERSONAL
+      ? [recipient.typeId]
+      : recipient.type === RecipientType.DIRECT_MESSAGE_GROUP
+        ? (plan.groupMembers.get(Number(r.recipient)) ?? [])
+        : [];
+  const dmUserIds = streamId === null ? [...new Set([senderId, ...others.map((u) => ids.users.get(u)!)])].sort((a, b) => a - b) : [];
+  const history = parseEditHistory(r, name);
+  const client = typeof r.sending_client === 'number' ? plan.clients.get(r.sending_client) : r.sending_client;
+  const reactions = storedReactions(plan.reactionsByMessage.get(oldId), Number(r.date_sent), ids);
+  const message: Message = {
+    id: ids.messages.get(oldId)!,
+    realmId: realm.id,
+    senderId,
+    streamId,
+    topic: String(r.subject),
+    dmUserIds,
+    content: remapContent(String(r.content), oldId, ids),
+    dateSent: Number(r.date_sent),
+    ...(typeof r.rendered_content === 'string' ? { renderedContent: remapRendered(r.rendered_content, oldId, ids) } : {}),
+    topicLinks: [],
+    ...(typeof client === 'string' ? { sendingClient: client } : {}),
+    hasLink: bool(r.has_link, false),
+    hasImage: bool(r.has_image, false),
+    hasAttachment: bool(r.has_attachment, false),
+    isMeMessage: false,
+    ...(history.length > 0 ? { editHistory: remapEditHistory(history, oldId, ids) } : {}),
+    ...(reactions ? { reactions } : {}),
+  };
+  return {
+    oldId,
+    message,
+    rows: rows.map((row) => ({
+      userId: ids.users.get(Number(row.user_profile))!,
+      flags: flagsOfMask(Number(row.flags_mask)).filter((f) => KEPT_FLAGS.has(f)),
+    })),
+  };
+};
+
+/** The messages of a file whose places are in [from, to), with their rows. */
+const messagesInSpan = (
+  plan: ImportPlan,
+  realm: Realm,
+  ids: IdMaps,
+  file: { name: string; first: number; data: MessageFile },
+  from: number,
+  to: number,
+) => {
+  const rows = new Map<number, ExportRecord[]>();
+  for (const row of file.data.zerver_usermessage) rows.set(Number(row.message), [...(rows.get(Number(row.message)) ?? []), row]);
+  return file.data.zerver_message
+    .slice(Math.max(0, from - file.first), Math.max(0, to - file.first))
+    .map((r) => importedMessage(plan, realm, ids, file.name, r, rows.get(Number(r.id)) ?? []));
+};
+
 /**
- * The messages, file by file: each message (new id, content and rendering with the new ids, edit
- * history, reactions), its rows with their flags, its recipients record; then the conversations'
- * and topics' summaries at their newest message. Returns the channels' activity and the claims
- * of the uploads the messages link (as sending records them).
+ * The messages at places `from` up to `to` (in the files' order), a file's part at a time, until
+ * `stop()` says the run's time is spent: each message (new id, content and rendering with the new
+ * ids, edit history, reactions), its rows with their flags, its recipients record. Returns the
+ * place of the first message not written.
  */
 export const writeMessages = async (
   w: ImportWriter,
   plan: ImportPlan,
   realm: Realm,
   ids: IdMaps,
+  span: { from: number; to: number; stop: () => boolean },
   log: (line: string) => void,
+): Promise<number> => {
+  let reached = span.from;
+  for await (const file of messageFiles(plan)) {
+    const end = Math.min(span.to, file.first + file.data.zerver_message.length);
+    if (end <= reached) continue;
+    if (span.stop()) break;
+    const items: Item[] = [];
+    for (const { message, rows } of messagesInSpan(plan, realm, ids, file, reached, end)) {
+      items.push(buildMessageItem(message));
+      for (const row of rows) items.push(buildUserMessageItem(message, row.userId, row.flags));
+      items.push(
+        ...buildMessageRecipientsItems(
+          message,
+          rows.map((row) => row.userId),
+        ),
+      );
+    }
+    await w.put(items);
+    reached = end;
+    log(`messages: ${reached}/${plan.messageIds.length}`);
+    if (reached >= span.to) break;
+  }
+  return reached;
+};
+
+/**
+ * After the last message is written: one more pass over the files writes the conversations' and
+ * topics' summaries at their newest message, and returns the channels' activity and the claims of
+ * the uploads the messages link (as sending records them). Deterministic from the archive, so the
+ * last run computes them whichever runs wrote the messages.
+ */
+export const finishMessages = async (
+  w: ImportWriter,
+  plan: ImportPlan,
+  realm: Realm,
+  ids: IdMaps,
 ): Promise<{ activity: ChannelActivity; claims: AttachmentClaim[] }> => {
   const activity: ChannelActivity = new Map();
   const claims: AttachmentClaim[] = [];
@@ -223,62 +317,11 @@ export const writeMessages = async (
   const protectedChannels = new Set(
     plan.channels.filter((c) => c.history_public_to_subscribers === false).map((c) => ids.channels.get(Number(c.id))!),
   );
-  let done = 0;
-  for (const name of plan.messageFiles) {
-    const data = (await readJsonMember(plan.dir, name)) as { zerver_message: ExportRecord[]; zerver_usermessage: ExportRecord[] };
-    const rows = new Map<number, ExportRecord[]>();
-    for (const row of data.zerver_usermessage) rows.set(Number(row.message), [...(rows.get(Number(row.message)) ?? []), row]);
-    const items: Item[] = [];
-    for (const r of data.zerver_message) {
-      const oldId = Number(r.id);
-      const id = ids.messages.get(oldId)!;
-      const senderId = ids.users.get(Number(r.sender))!;
-      const recipient = plan.recipients.get(Number(r.recipient))!;
-      const streamId = recipient.type === RecipientType.STREAM ? ids.channels.get(recipient.typeId)! : null;
-      const others =
-        recipient.type === RecipientType.PERSONAL
-          ? [recipient.typeId]
-          : recipient.type === RecipientType.DIRECT_MESSAGE_GROUP
-            ? (plan.groupMembers.get(Number(r.recipient)) ?? [])
-            : [];
-      const dmUserIds = streamId === null ? [...new Set([senderId, ...others.map((u) => ids.users.get(u)!)])].sort((a, b) => a - b) : [];
-      const history = parseEditHistory(r, name);
-      const client = typeof r.sending_client === 'number' ? plan.clients.get(r.sending_client) : r.sending_client;
-      const reactions = storedReactions(plan.reactionsByMessage.get(oldId), Number(r.date_sent), ids);
-      const message: Message = {
-        id,
-        realmId: realm.id,
-        senderId,
-        streamId,
-        topic: String(r.subject),
-        dmUserIds,
-        content: remapContent(String(r.content), oldId, ids),
-        dateSent: Number(r.date_sent),
-        ...(typeof r.rendered_content === 'string' ? { renderedContent: remapRendered(r.rendered_content, oldId, ids) } : {}),
-        topicLinks: [],
-        ...(typeof client === 'string' ? { sendingClient: client } : {}),
-        hasLink: bool(r.has_link, false),
-        hasImage: bool(r.has_image, false),
-        hasAttachment: bool(r.has_attachment, false),
-        isMeMessage: false,
-        ...(history.length > 0 ? { editHistory: remapEditHistory(history, oldId, ids) } : {}),
-        ...(reactions ? { reactions } : {}),
-      };
-      items.push(buildMessageItem(message));
-      const receivers: number[] = [];
-      for (const row of rows.get(oldId) ?? []) {
-        const userId = ids.users.get(Number(row.user_profile))!;
-        receivers.push(userId);
-        items.push(
-          buildUserMessageItem(
-            message,
-            userId,
-            flagsOfMask(Number(row.flags_mask)).filter((f) => KEPT_FLAGS.has(f)),
-          ),
-        );
-        if (streamId === null) keepNewest(buildDmConversationItem(realm.id, userId, dmUserIds, id));
-      }
-      items.push(...buildMessageRecipientsItems(message, receivers));
+  for await (const file of messageFiles(plan)) {
+    for (const { oldId, message, rows } of messagesInSpan(plan, realm, ids, file, file.first, Infinity)) {
+      const { id, streamId, dmUserIds } = message;
+      const receivers = rows.map((row) => row.userId);
+      if (streamId === null) for (const userId of receivers) keepNewest(buildDmConversationItem(realm.id, userId, dmUserIds, id));
       for (const oldPath of ids.uploadsOfMessage.get(oldId) ?? []) {
         const pathId = ids.uploads.get(oldPath)!;
         claims.push(
@@ -295,15 +338,15 @@ export const writeMessages = async (
         activity.set(streamId, { first: Math.min(seen?.first ?? id, id), lastAt: Math.max(seen?.lastAt ?? 0, message.dateSent) });
       }
     }
-    await w.put(items);
-    done += data.zerver_message.length;
-    log(`messages: ${done}/${plan.messageIds.length}`);
   }
   await w.put(summaries.values());
   return { activity, claims };
 };
 
-/** The attachments: each file's bytes under its new path id, its record, its owner's copy, and its claims by the messages that link it. */
+/**
+ * The attachments: each file's bytes under its new path id, its record, its owner's copy, and its
+ * claims by the messages that link it. A replayed last run finds its own records there and goes on.
+ */
 export const writeAttachments = async (
   w: ImportWriter,
   plan: ImportPlan,
@@ -312,16 +355,25 @@ export const writeAttachments = async (
   claims: AttachmentClaim[],
   firstId: number,
 ): Promise<void> => {
+  const owners = plan.attachments.map((a) => ids.users.get(Number(a.owner))!);
+  const pathIds = plan.attachments.map((a) => ids.uploads.get(String(a.path_id))!);
+  await w.remember(
+    [
+      ...pathIds.flatMap((pathId, i) => [entityKeys.attachment(pathId), entityKeys.ownUpload(owners[i]!, firstId + i)]),
+      ...claims.map((c) => entityKeys.attachmentClaim(c.pathId, c.messageId)),
+      entityKeys.uploadSpace(realm.id),
+    ],
+    pathIds,
+  );
   for (const [i, a] of plan.attachments.entries()) {
-    const oldPath = String(a.path_id);
-    const pathId = ids.uploads.get(oldPath)!;
-    const body = await readFile(join(plan.dir, 'uploads', oldPath));
+    const pathId = pathIds[i]!;
+    const body = await readFile(join(plan.dir, 'uploads', String(a.path_id)));
     const contentType = typeof a.content_type === 'string' && a.content_type !== '' ? a.content_type : 'application/octet-stream';
     const attachment: Attachment = {
       id: firstId + i,
       pathId,
       realmId: realm.id,
-      ownerId: ids.users.get(Number(a.owner))!,
+      ownerId: owners[i]!,
       name: String(a.file_name),
       size: body.length,
       contentType,
@@ -329,18 +381,9 @@ export const writeAttachments = async (
       isRealmPublic: bool(a.is_realm_public, false),
       isWebPublic: bool(a.is_web_public, false),
     };
-    const mine = claims.filter((c) => c.pathId === pathId);
-    w.remember(
-      [
-        entityKeys.attachment(pathId),
-        entityKeys.ownUpload(attachment.ownerId, attachment.id),
-        ...mine.map((c) => entityKeys.attachmentClaim(pathId, c.messageId)),
-      ],
-      [pathId],
-    );
     await putFile(pathId, body, contentType);
-    if (!(await putAttachment(attachment))) throw new Error(`path id ${pathId} already taken`);
-    await putClaims(mine);
+    if (!(await putAttachment(attachment)) && (await getUploadOfUser(attachment.ownerId, attachment.id))?.pathId !== pathId)
+      throw new Error(`path id ${pathId} already taken`);
+    await putClaims(claims.filter((c) => c.pathId === pathId));
   }
-  w.remember([entityKeys.uploadSpace(realm.id)]);
 };

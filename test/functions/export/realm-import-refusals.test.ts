@@ -30,6 +30,11 @@ import { parseImportArgs, runImportCommand } from '../../../scripts/import-realm
 import { archiveClaimingSize, archiveOf, FIXTURE, FIXTURE_FOLDER, fixtureFiles, type FixtureFiles } from '../../../scripts/export-fixture';
 
 const SUBDOMAIN = 'movein';
+// This file's own temporary folder (os.tmpdir() reads TMPDIR at each call): other test files'
+// imports, running at the same time, unpack into theirs, so the count below is of this file's.
+const ownTmp = mkdtempSync(join(tmpdir(), 'import-refusals-'));
+process.env.TMPDIR = ownTmp;
+afterAll(() => rmSync(ownTmp, { recursive: true, force: true }));
 const unpackedFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('chat-import-')).length;
 
 /** The fixture's files with one changed: `change` edits them in place. */

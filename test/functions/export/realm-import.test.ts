@@ -3,7 +3,10 @@
 // so every row keeps its flags) after an edit, reactions, a star, a direct message to a group and
 // an upload; the archive is imported under another subdomain and every message, row, reaction,
 // subscription and upload is compared with the original, matching users by email and channels by
-// name. Refusals of hostile archives are in realm-import-refusals.test.ts.
+// name. It is imported twice: in one run (as `npm run import-realm` does), and by the realmImport
+// job forced into several runs of a few messages each (IMPORT_RUN_MESSAGES), which must give the
+// same organization. Refusals of hostile archives are in realm-import-refusals.test.ts; retried,
+// repeated and failing runs in realm-import-runs.test.ts.
 import { Readable } from 'node:stream';
 import { handler as createExportHandler } from '../../../functions/export/create';
 import { handler as addReactionHandler } from '../../../functions/reactions/add';
@@ -15,13 +18,15 @@ import { checkResetPassword, doRequestPasswordReset, readPasswordResetLink } fro
 import { listChannelsOfRealm, listSubscriptionsOfUser } from '../../../lib/store/channels';
 import { getAttachmentWithClaims, listUploadsOfUser } from '../../../lib/store/attachments';
 import { listLocalSentEmails } from '../../../lib/store/emails';
-import { getFile } from '../../../lib/store/files';
+import { getFile, putFile } from '../../../lib/store/files';
 import { getMessagesByIds, getUserMessagesByIds } from '../../../lib/store/messages';
 import * as passwordsStore from '../../../lib/store/passwords';
 import * as exportsStore from '../../../lib/store/realm-exports';
 import * as realmsStore from '../../../lib/store/realms';
 import * as usersStore from '../../../lib/store/users';
-import { settleJobs } from '../../../lib/store/jobs';
+import { settleJobs, startJob } from '../../../lib/store/jobs';
+import { raiseCounter } from '../../../lib/store/common';
+import { config } from '../../../lib/config';
 import type { Message } from '../../../lib/models/message';
 import { INTERNAL_REALM_ID, type User } from '../../../lib/models/user';
 import { call, expectSuccess } from '../../helpers/api';
@@ -29,7 +34,7 @@ import { editMessage, sendMessageId } from '../../helpers/messages';
 import { multipart } from '../../helpers/multipart';
 
 const REALM = 2;
-const SUBDOMAIN = 'imported';
+let SUBDOMAIN = 'imported';
 const [HAMLET, IAGO, OTHELLO] = [10, 11, 12];
 
 let result: ImportResult;
@@ -43,6 +48,9 @@ const channelMap = new Map<number, number>();
 let originals: Message[];
 let imported: Message[];
 let uploadPath: string;
+let archive: Buffer;
+/** The realmImport job's runs (the lines that hand the checkpoint on) in the last import. */
+let handedOn = 0;
 
 const allIds = async (realmId: number): Promise<number[]> => {
   const last = await exportsStore.readCounter(`message#${realmId}`);
@@ -107,22 +115,58 @@ beforeAll(async () => {
   await settleJobs();
   const row = (await exportsStore.getRealmExport(REALM, id))!;
   expect(row.status).toBe('succeeded');
-  const archive = (await getFile(row.exportPath!))!;
-  result = await doImportRealm(Readable.from(archive), SUBDOMAIN);
-
-  importedUsers = await usersStore.listOfRealm(result.realm.id);
-  originalUsers = await usersStore.listOfRealm(REALM);
-  for (const u of originalUsers) userMap.set(u.id, importedUsers.find((i) => i.email === u.email)!.id);
-  // System bots post in every organization: they keep their ids.
-  for (const bot of await usersStore.listOfRealm(INTERNAL_REALM_ID)) userMap.set(bot.id, bot.id);
-  const importedChannels = await listChannelsOfRealm(result.realm.id);
-  for (const c of await listChannelsOfRealm(REALM)) channelMap.set(c.id, importedChannels.find((i) => i.name === c.name)!.id);
+  archive = (await getFile(row.exportPath!))!;
   originals = (await getMessagesByIds(REALM, await allIds(REALM))).sort((a, b) => a.id - b.id);
-  imported = (await getMessagesByIds(result.realm.id, await allIds(result.realm.id))).sort((a, b) => a.id - b.id);
 }, 120_000);
 
-describe('importing an export of ours', () => {
+/** In one run, as `npm run import-realm` does. */
+const importInOneRun = async (): Promise<ImportResult> => doImportRealm(Readable.from(archive), SUBDOMAIN);
+
+/** By the realmImport job from S3, at most 7 messages a run: several runs, each from the last one's checkpoint. */
+const importInRuns = async (): Promise<ImportResult> => {
+  // Tables are this file's, the uploads bucket is shared: organization ids apart from other import
+  // tests' keep their uploads (under `<realm id>/`) apart.
+  await raiseCounter('realm', 1999);
+  await putFile('imports/round-trip.tar.gz', archive, 'application/gzip');
+  const lines: Record<string, unknown>[] = [];
+  const spy = jest.spyOn(console, 'info').mockImplementation((line: string) => void lines.push(JSON.parse(line)));
+  process.env.IMPORT_RUN_MESSAGES = '7';
+  try {
+    await startJob('realmImport', { bucket: config.uploadsBucket(), key: 'imports/round-trip.tar.gz', subdomain: SUBDOMAIN });
+    await settleJobs();
+  } finally {
+    delete process.env.IMPORT_RUN_MESSAGES;
+    spy.mockRestore();
+  }
+  const done = lines.find((l) => l.message === 'realmImport' && l.imported !== undefined)!;
+  handedOn = lines.filter((l) => l.message === 'realmImport' && l.checkpoint !== undefined).length;
+  const realm = (await realmsStore.getByStringId(SUBDOMAIN))!;
+  expect(done.imported).toBe(realm.id);
+  return { realm, ...(done as Omit<ImportResult, 'realm'>), writeUnits: 0 };
+};
+
+describe.each([
+  ['in one run', 'imported', importInOneRun],
+  ['by the realmImport job in several runs', 'imported-in-runs', importInRuns],
+])('importing an export of ours %s', (how, subdomain, importArchive) => {
+  beforeAll(async () => {
+    SUBDOMAIN = subdomain;
+    userMap.clear();
+    channelMap.clear();
+    result = await importArchive();
+    importedUsers = await usersStore.listOfRealm(result.realm.id);
+    originalUsers = await usersStore.listOfRealm(REALM);
+    for (const u of originalUsers) userMap.set(u.id, importedUsers.find((i) => i.email === u.email)!.id);
+    // System bots post in every organization: they keep their ids.
+    for (const bot of await usersStore.listOfRealm(INTERNAL_REALM_ID)) userMap.set(bot.id, bot.id);
+    const importedChannels = await listChannelsOfRealm(result.realm.id);
+    for (const c of await listChannelsOfRealm(REALM)) channelMap.set(c.id, importedChannels.find((i) => i.name === c.name)!.id);
+    imported = (await getMessagesByIds(result.realm.id, await allIds(result.realm.id))).sort((a, b) => a.id - b.id);
+  }, 120_000);
+
   it('creates the organization at the new subdomain, with the name and creation date it had', async () => {
+    // The job's runs: the development organization's messages take several.
+    if (how !== 'in one run') expect(handedOn).toBeGreaterThanOrEqual(2);
     const original = (await realmsStore.get(REALM))!;
     const found = (await realmsStore.getByStringId(SUBDOMAIN))!;
     expect(found.id).toBe(result.realm.id);
