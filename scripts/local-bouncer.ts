@@ -424,6 +424,9 @@ export const startLocalBouncer = async (): Promise<LocalBouncer> => {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, { result: 'error', msg: String(error) }));
   });
+  // Node closes an idle kept-alive connection after 5 s, and fetch may reuse it at that moment on a
+  // loaded machine (ECONNRESET, seen once in job-faults): idle connections stay open 30 s here.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let stopped: Promise<void> | undefined;
