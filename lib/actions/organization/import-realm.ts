@@ -1,6 +1,6 @@
 // Importing an organization from an export archive in one process (`npm run import-realm` with a
-// file, the tests, the benchmark): the realmImport job's runs (import-run.ts), looped here without
-// a time or message budget, so that one run does it all. Its checkpoint and undo log live in the
+// file, the tests, the benchmark): one run of the realmImport job's (import-run.ts) without a
+// time or message budget, so that it does it all. Its checkpoint and undo log live in the
 // uploads bucket under imports/local/, removed when it ends; a failure is not tried again: it
 // removes everything written at once.
 import { randomUUID } from 'node:crypto';
@@ -28,22 +28,15 @@ export type ImportOptions = {
  * written. Emits nothing: nobody can be connected to an organization that did not exist.
  */
 export const doImportRealm = async (source: Readable, subdomain: string, opts: ImportOptions = {}): Promise<ImportResult> => {
-  let job: ImportRunJob = { bucket: config.uploadsBucket(), key: `imports/local/${randomUUID()}`, subdomain };
-  let opened = false;
-  const open = async (): Promise<Readable> => {
-    // Without a budget the first run writes everything: the stream is read once.
-    if (opened) throw new Error('the archive stream was read by an earlier run');
-    opened = true;
-    return source;
-  };
-  for (;;) {
-    const outcome = await doImportRun(job, open, { ...opts, budget: { ms: Infinity, messages: Infinity }, maxFailures: 1 }).catch(
-      (error: unknown) => {
-        throw error instanceof ImportFailedError ? error.cause : error;
-      },
-    );
-    if ('done' in outcome) return outcome.done;
-    if ('skipped' in outcome) throw new Error(`import ${subdomain}: ${outcome.skipped}`);
-    job = outcome.next;
-  }
+  const job: ImportRunJob = { bucket: config.uploadsBucket(), key: `imports/local/${randomUUID()}`, subdomain };
+  // Without a budget the first run writes everything, so the stream is read once.
+  const outcome = await doImportRun(job, () => Promise.resolve(source), {
+    ...opts,
+    budget: { ms: Infinity, messages: Infinity },
+    maxFailures: 1,
+  }).catch((error: unknown) => {
+    throw error instanceof ImportFailedError ? error.cause : error;
+  });
+  if ('done' in outcome) return outcome.done;
+  throw new Error(`import ${subdomain}: ${'skipped' in outcome ? outcome.skipped : 'it did not finish in one run'}`);
 };

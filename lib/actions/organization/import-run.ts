@@ -93,9 +93,7 @@ const allocateAll = async (home: importsStore.ImportHome, plan: ImportPlan): Pro
   const groups = await buildSystemGroups(realmId, now);
   const ids = await allocateImportIds(plan, realmId);
   const firstAttachmentId = plan.attachments.length > 0 ? await allocateIds('attachment', plan.attachments.length) : 0;
-  const rest = { realmId, now, groups, firstAttachmentId };
-  await saveIds(home, ids, rest);
-  return { ...rest, users: [...ids.users], channels: [...ids.channels], uploads: [...ids.uploads] };
+  return saveIds(home, ids, { realmId, now, groups, firstAttachmentId });
 };
 
 /** The claimed run's work, from the unpacked export to the checkpoint handed on or the subdomain claimed. */

@@ -31,9 +31,15 @@ export type SavedIds = {
 
 const prefixOf = (home: ImportHome): string => `${home.key}.import/${home.subdomain}/`;
 
-export const saveIds = async (home: ImportHome, ids: IdMaps, rest: Pick<SavedIds, 'realmId' | 'now' | 'groups' | 'firstAttachmentId'>) => {
+/** Saves the first run's allocations and returns them as a later run loads them. */
+export const saveIds = async (
+  home: ImportHome,
+  ids: IdMaps,
+  rest: Pick<SavedIds, 'realmId' | 'now' | 'groups' | 'firstAttachmentId'>,
+): Promise<SavedIds> => {
   const saved: SavedIds = { ...rest, users: [...ids.users], channels: [...ids.channels], uploads: [...ids.uploads] };
   await putObject(home.bucket, `${prefixOf(home)}ids.json`, Buffer.from(JSON.stringify(saved)));
+  return saved;
 };
 
 /** The saved ids; a run whose checkpoint names an organization and finds none has a broken checkpoint. */
