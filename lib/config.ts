@@ -3,6 +3,7 @@
 // makes `npm start` work with no setup, except the secrets: those fall back to a known string only
 // in development mode, which is on only when DEVELOPMENT_MODE=on says so (npm start and the tests
 // set it; a deployed stage's serverless parameter developmentMode, off by default).
+import { tmpdir } from 'node:os';
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -245,6 +246,11 @@ export const config = {
    * leaves the rest to its next run, besides its time budget (lib/actions/organization/import-run.ts).
    */
   importRunMessages: (): number => Math.max(1, Math.floor(intFromEnv('IMPORT_RUN_MESSAGES', 20_000))),
+  /**
+   * Where an import unpacks its archive (IMPORT_WORK_DIR), a folder per run removed when it ends:
+   * the system's temporary folder by default (/tmp on Lambda).
+   */
+  importWorkDir: (): string => process.env.IMPORT_WORK_DIR || tmpdir(),
   /**
    * Recipients up to which a send writes every row and sends the events before answering; a
    * larger send leaves them to its messageFanout job (lib/actions/messages/delivery.ts).

@@ -5,12 +5,12 @@
 // (an absolute path, `..`, a second top folder), a link or device, a member or a total past the caps.
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
+import { config } from '../../config';
 
 /** A refusal of an archive: its message says what is wrong with it; nothing was written. */
 export class ImportRefusedError extends Error {}
@@ -46,7 +46,7 @@ export const unpackArchive = async (
   source: Readable,
   limits: ArchiveLimits = ARCHIVE_LIMITS,
 ): Promise<{ root: string; folder: string }> => {
-  const root = await mkdtemp(join(tmpdir(), 'chat-import-'));
+  const root = await mkdtemp(join(config.importWorkDir(), 'chat-import-'));
   const tar = extract();
   const gunzip = createGunzip();
   const feeding = pipeline(source, gunzip, tar).catch((error: Error) => error);

@@ -30,12 +30,13 @@ import { parseImportArgs, runImportCommand } from '../../../scripts/import-realm
 import { archiveClaimingSize, archiveOf, FIXTURE, FIXTURE_FOLDER, fixtureFiles, type FixtureFiles } from '../../../scripts/export-fixture';
 
 const SUBDOMAIN = 'movein';
-// This file's own temporary folder (os.tmpdir() reads TMPDIR at each call): other test files'
-// imports, running at the same time, unpack into theirs, so the count below is of this file's.
+// This file's own folder to unpack into (config.importWorkDir): other test files' imports, running
+// at the same time, unpack into the system's, so the count below is of this file's. (Setting TMPDIR
+// here would not do: jest gives a test file its own copy of process.env, which os.tmpdir() never reads.)
 const ownTmp = mkdtempSync(join(tmpdir(), 'import-refusals-'));
-process.env.TMPDIR = ownTmp;
+process.env.IMPORT_WORK_DIR = ownTmp;
 afterAll(() => rmSync(ownTmp, { recursive: true, force: true }));
-const unpackedFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('chat-import-')).length;
+const unpackedFolders = () => readdirSync(ownTmp).filter((name) => name.startsWith('chat-import-')).length;
 
 /** The fixture's files with one changed: `change` edits them in place. */
 const changed = (change: (files: FixtureFiles) => void): FixtureFiles => {
