@@ -73,15 +73,20 @@ export type LocalDynamo = { endpoint: string; port: number; process: ChildProces
 export const startDynamoLocal = async (opts: { port?: number; dbPath?: string; sharedDb?: boolean } = {}): Promise<LocalDynamo> => {
   const port = opts.port ?? (await freePort());
   const sharedDb = opts.sharedDb ?? true;
-  // The package's spawn takes no environment: the JVM's options go through the one it inherits.
-  const inherited = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = [inherited, JVM_OPTIONS].filter(Boolean).join(' ');
+  // The package's spawn takes no environment: the JVM's options go through the one it inherits,
+  // and so does the switch that keeps DynamoDB Local from sending AWS usage telemetry (it is on
+  // by default; a test run or `npm start` has nothing to report, and often no network to send on).
+  const inherited = { JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS, DDB_LOCAL_TELEMETRY: process.env.DDB_LOCAL_TELEMETRY };
+  process.env.JAVA_TOOL_OPTIONS = [inherited.JAVA_TOOL_OPTIONS, JVM_OPTIONS].filter(Boolean).join(' ');
+  process.env.DDB_LOCAL_TELEMETRY = '0';
   let child: ChildProcess;
   try {
     child = spawn({ port, path: opts.dbPath ?? null, sharedDb, stdio: 'ignore' } as Parameters<typeof spawn>[0]);
   } finally {
-    if (inherited === undefined) delete process.env.JAVA_TOOL_OPTIONS;
-    else process.env.JAVA_TOOL_OPTIONS = inherited;
+    for (const [name, value] of Object.entries(inherited)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
   const endpoint = `http://127.0.0.1:${port}`;
   process.env.DYNAMODB_ENDPOINT = endpoint;
