@@ -122,7 +122,11 @@ export const fireDueSchedules = async (): Promise<void> => {
 /** The in-process schedules, for tests: what is scheduled, by name. */
 export const listInProcessSchedules = (): OneTimeSchedule[] => [...inProcess.values()].map((e) => e.schedule);
 
-/** Test-only: forgets every in-process schedule. */
+/**
+ * Test-only: forgets every in-process schedule and stops its timer. Every handler test file ends
+ * with it (test/helpers/per-file-tables.ts): a timer left armed would fire while the worker runs
+ * the next file, into modules jest has torn down.
+ */
 export const clearInProcessSchedules = (): void => {
   for (const { timer } of inProcess.values()) clearTimeout(timer);
   inProcess.clear();

@@ -3,6 +3,7 @@
 import { closeClients } from '../../lib/store/client';
 import { resetClock } from '../../lib/clock';
 import { settleJobs } from '../../lib/store/jobs';
+import { clearInProcessSchedules } from '../../lib/store/schedules';
 import { tablesFromTemplate } from './tables';
 import './openapi-hook';
 
@@ -19,6 +20,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  // A scheduled message or reminder not yet due must not fire during the worker's next file.
+  clearInProcessSchedules();
   await removeTables?.().catch(() => undefined);
   closeClients();
 });
