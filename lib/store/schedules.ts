@@ -123,9 +123,9 @@ export const fireDueSchedules = async (): Promise<void> => {
 export const listInProcessSchedules = (): OneTimeSchedule[] => [...inProcess.values()].map((e) => e.schedule);
 
 /**
- * Test-only: forgets every in-process schedule and stops its timer. Every handler test file ends
- * with it (test/helpers/per-file-tables.ts): a timer left armed would fire while the worker runs
- * the next file, into modules jest has torn down.
+ * Test-only: forgets every in-process schedule and stops its timer. Every handler test ends with it
+ * (test/helpers/per-file-tables.ts): a timer left armed would fire during a later test, or while
+ * the worker runs the next file, into modules jest has torn down.
  */
 export const clearInProcessSchedules = (): void => {
   for (const { timer } of inProcess.values()) clearTimeout(timer);

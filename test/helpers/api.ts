@@ -137,13 +137,13 @@ const bodyText = (response: HttpResponse): string =>
 
 /** Calls a handler and decodes its JSON body. */
 export const call = async (handler: Handler, opts: CallOptions): Promise<ApiResult> => {
-  const remembered = opts.as !== undefined && opts.authorization === undefined && headersByEmail.has(opts.as);
+  const remembered = opts.as !== undefined && opts.authorization === undefined && headersByEmail.has(opts.as) ? opts.as : undefined;
   let response = await handler(await buildEvent(opts));
   let text = bodyText(response);
   // The remembered key is no longer the account's (regenerated, or the account made again): the
   // handler refused it before doing anything, so the request is made again with the key as it is.
-  if (remembered && response.statusCode === 401 && (JSON.parse(text) as { msg?: string }).msg === 'Invalid API key') {
-    headersByEmail.delete(opts.as!);
+  if (remembered !== undefined && response.statusCode === 401 && (JSON.parse(text) as { msg?: string }).msg === 'Invalid API key') {
+    headersByEmail.delete(remembered);
     response = await handler(await buildEvent(opts));
     text = bodyText(response);
   }

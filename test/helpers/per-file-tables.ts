@@ -14,14 +14,14 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  // No test's background job may run into the next test.
+  // No test's background job, nor a scheduled message or reminder not yet due, may run into the
+  // next test (or, its timer firing later, into the worker's next file).
   await settleJobs();
+  clearInProcessSchedules();
   resetClock();
 });
 
 afterAll(async () => {
-  // A scheduled message or reminder not yet due must not fire during the worker's next file.
-  clearInProcessSchedules();
   await removeTables?.().catch(() => undefined);
   closeClients();
 });

@@ -2,7 +2,7 @@ import { handler as updateFlags } from '../../../functions/messages/update-flags
 import { handler as updateSettings } from '../../../functions/settings/update';
 import { handler as updateUserTopic } from '../../../functions/topics/update-user-topic';
 import { doScheduledJob } from '../../../lib/actions/scheduled-jobs';
-import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
+import { advanceClock, freezeClock } from '../../../lib/clock';
 import type { User } from '../../../lib/models/user';
 import { listLocalSentEmails, type SentEmail } from '../../../lib/store/emails';
 import { JOBS } from '../../../lib/actions/jobs';
@@ -35,10 +35,6 @@ const dm = async (to: User, content: string, from = HAMLET): Promise<number> => 
 };
 
 beforeEach(() => freezeClock(START_MS));
-afterEach(() => {
-  clearInProcessSchedules();
-  resetClock();
-});
 
 describe('missed-message emails', () => {
   it('emails an offline recipient one email of the direct messages still unread after the batching period', async () => {

@@ -1,10 +1,9 @@
 import { doReceiveEmail, replyText } from '../../../lib/actions/missed-emails/reply-by-email';
-import { advanceClock, freezeClock, resetClock } from '../../../lib/clock';
+import { advanceClock, freezeClock } from '../../../lib/clock';
 import type { User } from '../../../lib/models/user';
 import { listLocalSentEmails } from '../../../lib/store/emails';
 import { settleJobs } from '../../../lib/store/jobs';
 import * as messagesStore from '../../../lib/store/messages';
-import { clearInProcessSchedules } from '../../../lib/store/schedules';
 import { sendMessageId } from '../../helpers/messages';
 import { HAMLET, newMember, passTime, VERONA } from './helpers';
 
@@ -49,10 +48,6 @@ afterAll(() => {
   delete process.env.EMAIL_GATEWAY_PATTERN;
 });
 beforeEach(() => freezeClock(Date.UTC(2030, 5, 3, 9, 0, 0)));
-afterEach(() => {
-  clearInProcessSchedules();
-  resetClock();
-});
 
 describe('reply by email', () => {
   it('posts the reply without its quoted part as the recipient into the direct-message conversation', async () => {

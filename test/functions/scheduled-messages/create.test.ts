@@ -1,4 +1,4 @@
-import { clearInProcessSchedules, listInProcessSchedules } from '../../../lib/store/schedules';
+import { listInProcessSchedules } from '../../../lib/store/schedules';
 import { advanceClock, nowSeconds } from '../../../lib/clock';
 import * as scheduledStore from '../../../lib/store/scheduled-messages';
 import { expectError, expectSuccess } from '../../helpers/api';
@@ -8,7 +8,6 @@ import { FUTURE, listScheduled, schedule, scheduleId, storedOf, warmUp } from '.
 const [HAMLET, IAGO, OTHELLO, CORDELIA] = [10, 11, 12, 8];
 
 warmUp();
-afterEach(clearInProcessSchedules);
 
 describe('POST /scheduled_messages', () => {
   it('schedules a channel message, answers its id, and sends scheduled_messages add to the sender only', async () => {

@@ -41,7 +41,6 @@ const key = (id: number, userId = HAMLET) => ({ realmId: REALM, userId, id });
 
 warmUp();
 beforeEach(() => freezeClock(START_MS));
-afterEach(clearInProcessSchedules);
 
 describe('delivery of a scheduled message at its time', () => {
   it('sends the channel message at its time, removes it from the list and tells the sender', async () => {

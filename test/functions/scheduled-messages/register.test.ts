@@ -1,5 +1,4 @@
 import { handler as register } from '../../../functions/events/register';
-import { clearInProcessSchedules } from '../../../lib/store/schedules';
 import { call, expectSuccess } from '../../helpers/api';
 import { FUTURE, scheduleId, warmUp } from './helpers';
 
@@ -7,7 +6,6 @@ const fetchState = async (as: string, params: Record<string, unknown>) =>
   expectSuccess(await call(register, { method: 'POST', path: '/register', as, params }));
 
 warmUp();
-afterEach(clearInProcessSchedules);
 
 describe('POST /register: scheduled_messages', () => {
   it("lists the caller's undelivered send-later messages by delivery time, not reminders", async () => {

@@ -1,4 +1,4 @@
-import { clearInProcessSchedules, listInProcessSchedules } from '../../../lib/store/schedules';
+import { listInProcessSchedules } from '../../../lib/store/schedules';
 import * as scheduledStore from '../../../lib/store/scheduled-messages';
 import { expectError, expectSuccess } from '../../helpers/api';
 import { openQueue } from '../../helpers/events';
@@ -10,7 +10,6 @@ const channelMessage = () =>
   scheduleId('hamlet@zulip.com', { type: 'stream', to: 3, topic: 'plans', content: 'first', scheduled_delivery_timestamp: FUTURE });
 
 warmUp();
-afterEach(clearInProcessSchedules);
 
 describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
   it('changes the content and sends scheduled_messages update to the owner only', async () => {
